@@ -1,0 +1,23 @@
+"""cuRnet's engine: many-source BFS, shortest paths and SCC on the GPU (CuPy) or the CPU.
+
+    import curnet
+    g = curnet.Graph.from_edges(["a", "b", "c"], ["b", "c", "a"], [0.5, 1.0, 2.0])
+    depths = curnet.bfs(g, ["a", "b"])          # (2, 3) int32, -1 unreachable
+    dist, pred = curnet.sssp(g, ["a"])
+    labels = curnet.scc(g)
+"""
+__version__ = "0.1.0"
+
+from . import generators
+from .algorithms import bfs, scc, sssp, sssp_dists
+from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeError
+from .graph import Graph
+from .info import info
+
+try:
+    from .io import GraphFormatError, read_graph
+except ImportError:  # pragma: no cover - io.py is part of the package
+    pass
+
+__all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "generators",
+           "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError"]

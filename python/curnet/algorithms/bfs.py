@@ -1,0 +1,64 @@
+"""Breadth-first search from many sources at once: one joint traversal per batch,
+one bit per source per vertex (64 sources a machine word)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..backends import get_backend
+from ..progress import Progress
+from ..sources import resolve_sources
+from .common import batches_of, result_buffer
+
+OUT_DTYPES = (np.int32, np.int64, np.float32, np.float64)
+
+
+def bfs(g, sources, *, backend="auto", out=None, unreachable=-1, progress=None):
+    """Hop distances from each source: a (len(sources), n) matrix, `unreachable` (-1) where none.
+
+    `out` may be a caller's (k, n) array (int32, int64, float32 or float64, C- or
+    Fortran-ordered) to write into; the depths are written there and it is returned.
+    """
+    be = get_backend(backend)
+    ids = resolve_sources(g, sources)
+    n, k = len(g), len(ids)
+    if out is not None and out.dtype not in OUT_DTYPES:
+        raise TypeError(f"out must be int32, int64, float32 or float64, not {out.dtype}")
+    out = result_buffer(out, (k, n), np.int32, "the BFS depth matrix")
+    hg = be.device_graph(g)
+    bar = Progress(progress, k, "bfs")
+
+    def run(batch):
+        first, batch_ids = batch
+        view = out[first:first + len(batch_ids)].T          # (n, kb): a vertex's sources together
+        depth = be.output_block(view, unreachable)
+        traverse(be, hg, batch_ids, depth, unreachable)
+        be.finish_block(depth, view)
+        return len(batch_ids)
+
+    for done in be.map_batches(run, batches_of(ids, be.bfs_batch_size(n, k))):
+        bar.update(done)
+    return out
+
+
+def traverse(be, hg, ids, depth, unreachable) -> None:
+    """Fill depth (n, kb), pre-set to `unreachable`, with the BFS levels of each source."""
+    xp = be.xp
+    seen = be.seed_bits(hg.n, ids)
+    frontier = seen.copy()
+    be.write_depths(frontier, depth, 0)
+    seen |= be.padding_bits(len(ids))
+    level = 0
+    while True:
+        level += 1
+        if level > be.max_joint_levels:
+            # A long-diameter graph: finish the batch one source at a time.
+            for j, s in enumerate(ids.tolist()):
+                col = be.bfs_one(hg, s)
+                depth[:, j] = xp.where(col < 0, unreachable, col)
+            return
+        new = be.expand_bits(hg, frontier, seen)
+        if not be.any(new):
+            return
+        seen |= new
+        be.write_depths(new, depth, level)
+        frontier = new

@@ -1,0 +1,79 @@
+"""Single-source shortest paths from many sources: Dijkstra where weights are
+non-negative and the backend has it, frontier Bellman-Ford otherwise."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..backends import get_backend
+from ..errors import NegativeCycleError
+from ..progress import Progress
+from ..sources import resolve_sources, source_name
+from .common import batches_of, result_buffer
+
+# Bellman-Ford looks for a cycle among the predecessors every this many rounds.
+CYCLE_CHECK_ROUNDS = 16
+
+
+def sssp(g, sources, *, backend="auto", out_dist=None, out_pred=None, progress=None):
+    """Distances (k, n) (`inf` unreachable) and predecessors (k, n) int32 (-1 none)."""
+    return _shortest_paths(g, sources, backend, out_dist, out_pred, True, progress)
+
+
+def sssp_dists(g, sources, *, backend="auto", out=None, progress=None):
+    """Distances only: as `sssp`, without the cost of predecessors."""
+    return _shortest_paths(g, sources, backend, out, None, False, progress)[0]
+
+
+def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress):
+    be = get_backend(backend)
+    ids = resolve_sources(g, sources)
+    n, k = len(g), len(ids)
+    hg = be.device_graph(g)
+    dist_out = result_buffer(out_dist, (k, n), hg.weight_dtype, "the distance matrix")
+    pred_out = result_buffer(out_pred, (k, n), np.int32, "the predecessor matrix") if with_pred else None
+    use_dijkstra = be.has_dijkstra and hg.min_weight >= 0
+    bar = Progress(progress, k, "sssp")
+
+    def run(batch):
+        first, batch_ids = batch
+        rows = slice(first, first + len(batch_ids))
+        try:
+            if use_dijkstra:
+                dist, pred = be.dijkstra(hg, batch_ids, with_pred)
+            else:
+                dist, pred = bellman_ford(be, hg, batch_ids, with_pred)
+        except NegativeCycleError as e:
+            raise NegativeCycleError(e.source, source_name(g, e.source)) from None
+        be.copy_to_host(dist, dist_out[rows])
+        if with_pred:
+            be.copy_to_host(pred, pred_out[rows])
+        return len(batch_ids)
+
+    size = be.sssp_batch_size(n, k, use_dijkstra)
+    for done in be.map_batches(run, batches_of(ids, size), parallel=be.sssp_parallel(use_dijkstra)):
+        bar.update(done)
+    return dist_out, pred_out
+
+
+def bellman_ford(be, hg, ids, with_pred):
+    """Frontier Bellman-Ford for a batch of sources; raises NegativeCycleError naming a source."""
+    xp = be.xp
+    kb, n = len(ids), hg.n
+    rows = xp.arange(kb)
+    src = xp.asarray(ids)
+    dist = xp.full((kb, n), np.inf, dtype=hg.weight_dtype)
+    pred = xp.full((kb, n), -1, dtype=np.int32)   # kept even for distances: it finds cycles
+    dist[rows, src] = 0
+    active = xp.zeros((kb, n), dtype=bool)
+    active[rows, src] = True
+    rounds = 0
+    while be.any(active):
+        active = be.relax(hg, dist, pred, active)
+        rounds += 1
+        if rounds % CYCLE_CHECK_ROUNDS == 0 or rounds >= n:
+            cyclic = be.to_host(be.pred_has_cycle(pred))
+            if rounds >= n:   # n rounds settle every path; still active means a cycle
+                cyclic |= be.to_host(active.any(axis=1))
+            if cyclic.any():
+                raise NegativeCycleError(int(ids[int(np.flatnonzero(cyclic)[0])]))
+    return dist, (pred if with_pred else None)

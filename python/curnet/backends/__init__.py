@@ -1,0 +1,62 @@
+"""Backends: the primitives the algorithm drivers call, one implementation per device.
+
+Every backend exposes the same primitives (see `cpu.CPUBackend`, whose NumPy
+code is the reference contract for each of them) over its own array module
+`xp` (NumPy or CuPy). The drivers in `curnet.algorithms` are written once
+against this interface, so the CPU run in CI exercises the very driver code
+the GPU runs.
+"""
+from __future__ import annotations
+
+import logging
+import os
+
+from ..errors import BackendUnavailableError
+
+log = logging.getLogger("curnet")
+
+BACKENDS = ("auto", "cpu", "cuda")
+_instances: dict = {}
+_cuda_problem: str | None = None
+
+
+def cuda_available() -> bool:
+    """True when CuPy imports and sees at least one CUDA device."""
+    global _cuda_problem
+    if os.environ.get("CURNET_DISABLE_CUDA"):
+        _cuda_problem = "disabled by CURNET_DISABLE_CUDA"
+        return False
+    try:
+        import cupy
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as e:  # ImportError, or a CUDA driver/runtime error
+        _cuda_problem = f"{type(e).__name__}: {e}".strip()
+        return False
+    if count < 1:
+        _cuda_problem = "CuPy sees no CUDA device"
+        return False
+    return True
+
+
+def get_backend(name: str = "auto"):
+    """The backend object for "cpu", "cuda" or "auto" (CUDA when a GPU is usable, else CPU)."""
+    if name not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {name!r}")
+    if name == "auto":
+        name = "cuda" if cuda_available() else "cpu"
+        if name == "cpu" and "auto-note" not in _instances:
+            _instances["auto-note"] = True
+            log.info("curnet: backend 'auto' runs on the CPU (no usable GPU: %s)", _cuda_problem)
+    if name not in _instances:
+        if name == "cuda":
+            if not cuda_available():
+                raise BackendUnavailableError(
+                    f"backend='cuda' was asked for, but no usable GPU was found ({_cuda_problem}). "
+                    "Install CuPy for your CUDA version (pip install 'curnet[gpu]') or use backend='cpu'.")
+            from .cuda import CUDABackend
+            _instances[name] = CUDABackend()
+        else:
+            from .cpu import CPUBackend
+            _instances[name] = CPUBackend()
+        log.info("curnet: using the %s backend", _instances[name].describe())
+    return _instances[name]

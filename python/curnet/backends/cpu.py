@@ -1,0 +1,297 @@
+"""The CPU backend: NumPy twins of every primitive, plus SciPy's compiled routes.
+
+Each primitive here is the reference contract its CUDA kernel must match.
+Where SciPy's `csgraph` is faster for a whole algorithm (Dijkstra for
+non-negative SSSP, Pearce's SCC, one-source BFS on long-diameter graphs),
+`CPUBackend` routes there; the choice was measured (see PERFORMANCE notes in
+the README) and the NumPy twins stay exercised by the tests.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import scipy
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@dataclass
+class HostGraph:
+    """The graph's arrays as the primitives use them; `in_*` are arcs sorted by head."""
+    n: int
+    out_ptr: np.ndarray
+    out_idx: np.ndarray
+    out_w: np.ndarray | None
+    in_ptr: np.ndarray
+    in_src: np.ndarray      # tail of each in-arc
+    in_dst: np.ndarray      # head of each in-arc (non-decreasing)
+    in_w: np.ndarray | None
+    out_src: np.ndarray     # tail of each out-arc
+    weight_dtype: np.dtype
+    min_weight: float
+    _scipy: sp.csr_matrix | None = None
+
+    def scipy_matrix(self) -> sp.csr_matrix:
+        """CSR for SciPy; parallel arcs kept (csgraph takes the cheapest), explicit zeros are arcs."""
+        if self._scipy is None:
+            w = self.out_w if self.out_w is not None else np.ones(len(self.out_idx), self.weight_dtype)
+            self._scipy = sp.csr_matrix((w.astype(np.float64), self.out_idx, self.out_ptr),
+                                        shape=(self.n, self.n))
+        return self._scipy
+
+
+def words_for(k: int) -> int:
+    return (k + 63) // 64
+
+
+def segment_starts(sorted_keys: np.ndarray) -> np.ndarray:
+    """Positions where a run of equal keys starts in a sorted array (non-empty)."""
+    return np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+
+
+class CPUBackend:
+    name = "cpu"
+    xp = np
+    # A joint BFS batch that has run this many levels switches to per-source
+    # traversal: on long-diameter graphs the per-level cost is mostly overhead.
+    max_joint_levels = 256
+
+    def __init__(self, workers: int | None = None):
+        self.workers = workers or int(os.environ.get("CURNET_THREADS", 0)) or os.cpu_count() or 1
+
+    def describe(self) -> str:
+        return f"cpu (NumPy {np.__version__}, SciPy {scipy.__version__}, {self.workers} threads)"
+
+    def info(self) -> dict:
+        return {"backend": "cpu", "device": f"CPU, {os.cpu_count()} cores", "threads": self.workers}
+
+    # -- data movement --------------------------------------------------------
+    def device_graph(self, g) -> HostGraph:
+        cached = g._device.get(self.name)
+        if cached is None:
+            in_ptr, in_src, in_w = g.csc()
+            w = g.weights
+            cached = HostGraph(
+                n=len(g), out_ptr=g.indptr, out_idx=g.indices, out_w=w,
+                in_ptr=in_ptr, in_src=in_src,
+                in_dst=np.repeat(np.arange(len(g), dtype=np.int32), np.diff(in_ptr)),
+                in_w=in_w, out_src=g.edge_sources(),
+                weight_dtype=w.dtype if w is not None else np.dtype(np.float32),
+                min_weight=float(w.min()) if w is not None and len(w) else 1.0)
+            g._device[self.name] = cached
+        return cached
+
+    def to_host(self, a) -> np.ndarray:
+        return a
+
+    def output_block(self, view: np.ndarray, fill) -> np.ndarray:
+        """Where a batch's (n, kb) result is computed: on the CPU, the caller's buffer itself."""
+        view[...] = fill
+        return view
+
+    def finish_block(self, block, view) -> None:
+        """Nothing to move: `output_block` handed out the result buffer itself."""
+
+    def copy_to_host(self, a: np.ndarray, dest: np.ndarray) -> None:
+        np.copyto(dest, a, casting="same_kind")
+
+    def map_batches(self, fn, batches, parallel: bool = True):
+        """Run `fn` on each batch, several at a time when `parallel` (for work that releases
+        the GIL: NumPy's gathers and reductions do, SciPy's Dijkstra does not)."""
+        if not parallel or self.workers == 1 or len(batches) == 1:
+            for b in batches:
+                yield fn(b)
+            return
+        with ThreadPoolExecutor(self.workers) as pool:
+            futures = [pool.submit(fn, b) for b in batches]
+            try:
+                for f in futures:
+                    yield f.result()
+            except BaseException:  # KeyboardInterrupt included: drop the batches not started
+                for f in futures:
+                    f.cancel()
+                raise
+
+    def bfs_batch_size(self, n: int, k: int) -> int:
+        # 512 sources (8 words a vertex) keeps a level's gathered words in cache-sized
+        # pieces and leaves several batches to spread over the threads (measured on scNET).
+        return 512
+
+    # -- many-source BFS primitives -----------------------------------------
+    def seed_bits(self, n: int, sources: np.ndarray) -> np.ndarray:
+        """(n, W) uint64: bit j of row sources[j] set. Padding bits past k are left clear."""
+        bits = np.zeros((n, words_for(len(sources))), np.uint64)
+        j = np.arange(len(sources))
+        np.bitwise_or.at(bits, (sources, j // 64), np.left_shift(np.uint64(1), (j % 64).astype(np.uint64)))
+        return bits
+
+    def padding_bits(self, k: int) -> np.ndarray:
+        """(W,) uint64 with the bits past source k-1 set, so a finished vertex reads as all ones."""
+        pad = np.zeros(words_for(k), np.uint64)
+        if k % 64:
+            pad[-1] = ~((np.uint64(1) << np.uint64(k % 64)) - np.uint64(1))
+        return pad
+
+    def expand_bits(self, hg: HostGraph, frontier: np.ndarray, seen: np.ndarray) -> np.ndarray:
+        """new[v] = (OR of frontier[u] over arcs u->v) & ~seen[v]."""
+        new = np.zeros_like(seen)
+        active = frontier.any(axis=1)
+        done = (seen == ALL_BITS).all(axis=1)
+        sel = active[hg.in_src] & ~done[hg.in_dst]
+        tails, heads = hg.in_src[sel], hg.in_dst[sel]
+        if len(heads) == 0:
+            return new
+        starts = segment_starts(heads)
+        reached = np.bitwise_or.reduceat(frontier[tails], starts, axis=0)
+        v = heads[starts]
+        new[v] = reached & ~seen[v]
+        return new
+
+    def write_depths(self, new: np.ndarray, depth: np.ndarray, level: int) -> None:
+        """depth[v, j] = level for every set bit j of new[v]; depth is (n, k) int32."""
+        rows = np.flatnonzero(new.any(axis=1))
+        if len(rows) == 0:
+            return
+        bits = np.unpackbits(new[rows].view(np.uint8), axis=1, bitorder="little")
+        bits = bits[:, :depth.shape[1]].view(bool)
+        block = depth[rows]
+        block[bits] = level
+        depth[rows] = block
+
+    def any(self, a) -> bool:
+        return bool(a.any())
+
+    def bfs_one(self, hg: HostGraph, source: int) -> np.ndarray:
+        """Depths from one source through SciPy's compiled BFS (long-diameter route)."""
+        order, pred = csgraph.breadth_first_order(hg.scipy_matrix(), int(source), directed=True,
+                                                  return_predecessors=True)
+        return depths_from_tree(order, pred, hg.n)
+
+    # -- shortest-path primitives -------------------------------------------
+    has_dijkstra = True
+
+    def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int:
+        return 64
+
+    def sssp_parallel(self, dijkstra: bool) -> bool:
+        return not dijkstra
+
+    def dijkstra(self, hg: HostGraph, sources: np.ndarray, with_pred: bool):
+        """Non-negative weights: SciPy's Dijkstra. Returns dist (k, n) in the weight dtype, pred or None."""
+        res = csgraph.dijkstra(hg.scipy_matrix(), directed=True, indices=sources,
+                               return_predecessors=with_pred)
+        dist, pred = res if with_pred else (res, None)
+        dist = dist.astype(hg.weight_dtype, copy=False)
+        if pred is not None:
+            pred = pred.astype(np.int32)
+            pred[pred < 0] = -1
+        return dist, pred
+
+    def relax(self, hg: HostGraph, dist: np.ndarray, pred: np.ndarray | None,
+              active: np.ndarray) -> np.ndarray:
+        """One Bellman-Ford round from the active (source row, vertex) pairs.
+
+        For every arc u->v with active[r, u]: dist[r, v] = min(dist[r, v], dist[r, u] + w).
+        A lowered entry gets a predecessor u that attains it and is active next round.
+        """
+        k, n = dist.shape
+        rows, tails = np.nonzero(active)
+        new_active = np.zeros_like(active)
+        if len(tails) == 0:
+            return new_active
+        start, stop = hg.out_ptr[tails], hg.out_ptr[tails + 1]
+        deg = (stop - start).astype(np.int64)
+        arc = np.repeat(start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+        rows_a, tails_a = np.repeat(rows, deg), np.repeat(tails, deg)
+        heads = hg.out_idx[arc]
+        w = hg.out_w[arc] if hg.out_w is not None else np.ones(len(arc), dist.dtype)
+        cand = dist[rows_a, tails_a] + w
+        flat = rows_a.astype(np.int64) * n + heads
+        better = cand < dist.ravel()[flat]
+        flat, cand, tails_a = flat[better], cand[better], tails_a[better]
+        if len(flat) == 0:
+            return new_active
+        order = np.lexsort((tails_a, cand, flat))   # cheapest first; ties to the smallest tail
+        flat, cand, tails_a = flat[order], cand[order], tails_a[order]
+        first = segment_starts(flat)
+        dist.ravel()[flat[first]] = cand[first]
+        if pred is not None:
+            pred.ravel()[flat[first]] = tails_a[first]
+        new_active.ravel()[flat[first]] = True
+        return new_active
+
+    def pred_has_cycle(self, pred: np.ndarray) -> np.ndarray:
+        """(k,) bool: row r's predecessor pointers contain a cycle (pointer doubling)."""
+        anc = pred.copy()
+        rows = np.arange(pred.shape[0])[:, None]
+        for _ in range(max(1, int(np.ceil(np.log2(max(pred.shape[1], 2))))) + 1):
+            nxt = np.where(anc >= 0, anc, 0)
+            anc = np.where(anc >= 0, anc[rows, nxt], -1)
+        return (anc >= 0).any(axis=1)
+
+    # -- SCC primitives ----------------------------------------------------
+    has_scc = True
+
+    def scc_labels(self, hg: HostGraph) -> np.ndarray:
+        """Any SCC labelling (Pearce's algorithm in SciPy); the driver canonicalises it."""
+        _, labels = csgraph.connected_components(hg.scipy_matrix(), directed=True, connection="strong")
+        return labels.astype(np.int32)
+
+    def trim(self, hg: HostGraph, alive: np.ndarray) -> np.ndarray:
+        """alive minus the vertices with no in-arc or no out-arc from/to another alive vertex.
+
+        One pass; the driver repeats it. Self-loops do not count as arcs here.
+        """
+        keep = alive[hg.in_src] & alive[hg.in_dst] & (hg.in_src != hg.in_dst)
+        has_in = np.zeros(hg.n, bool)
+        has_in[hg.in_dst[keep]] = True
+        has_out = np.zeros(hg.n, bool)
+        has_out[hg.in_src[keep]] = True
+        return alive & has_in & has_out
+
+    def propagate_max(self, hg: HostGraph, values: np.ndarray, alive: np.ndarray,
+                      colors: np.ndarray | None = None, backward: bool = False) -> np.ndarray:
+        """Closure of max along arcs inside `alive` (and inside one colour, if given).
+
+        Returns values' where values'[v] = max of values[u] over alive u with a path
+        u -> ... -> v through alive vertices (v -> ... -> u if backward).
+        """
+        tails, heads = (hg.in_src, hg.in_dst) if not backward else (hg.out_idx, hg.out_src)
+        sel = alive[tails] & alive[heads]
+        if colors is not None:
+            sel &= colors[tails] == colors[heads]
+        tails, heads = tails[sel], heads[sel]
+        if backward:
+            order = np.argsort(heads, kind="stable")
+            tails, heads = tails[order], heads[order]
+        values = values.copy()
+        if len(heads) == 0:
+            return values
+        starts = segment_starts(heads)
+        targets = heads[starts]
+        while True:
+            best = np.maximum.reduceat(values[tails], starts)
+            grow = best > values[targets]
+            if not grow.any():
+                return values
+            values[targets[grow]] = best[grow]
+
+
+def depths_from_tree(order: np.ndarray, pred: np.ndarray, n: int) -> np.ndarray:
+    """BFS depths from a BFS tree, by pointer doubling (O(n log depth))."""
+    depth = np.full(n, -1, np.int32)
+    depth[order] = 0
+    anc = np.where(pred >= 0, pred, -1).astype(np.int64)
+    hops = (anc >= 0).astype(np.int32)
+    while (anc >= 0).any():
+        step = anc >= 0
+        up = anc[step]
+        hops[step] += hops[up]
+        anc[step] = anc[up]
+    depth[order] = hops[order]
+    return depth

@@ -1,0 +1,79 @@
+"""One place that turns a user's column (NumPy, CuPy, list, pandas, polars, Arrow) into NumPy."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _arrow_module():
+    try:
+        import pyarrow
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    return pyarrow
+
+
+def _as_arrow(col):
+    """Arrow arrays, chunked arrays and objects with the Arrow PyCapsule interface."""
+    pa = _arrow_module()
+    if pa is None:
+        return None
+    if isinstance(col, (pa.Array, pa.ChunkedArray)):
+        return col
+    if hasattr(col, "__arrow_c_array__") or hasattr(col, "__arrow_c_stream__"):
+        if type(col).__module__.startswith(("pandas", "polars")):
+            return None  # their own to_numpy() is direct
+        return pa.array(col) if hasattr(col, "__arrow_c_array__") else pa.chunked_array(col)
+    return None
+
+
+def is_string_column(col) -> bool:
+    arrow = _as_arrow(col)
+    if arrow is not None:
+        pa = _arrow_module()
+        t = arrow.type
+        return pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t)
+    dtype = getattr(col, "dtype", None)
+    if dtype is not None:
+        kind = getattr(dtype, "kind", None)
+        if kind in ("U", "S", "O"):
+            return True
+        name = str(dtype).lower()
+        return name in ("string", "str", "utf8", "category", "categorical") or name.startswith("string")
+    if isinstance(col, (list, tuple)):
+        return any(isinstance(x, str) for x in col)
+    return False
+
+
+def to_numpy(col, what: str = "column") -> np.ndarray:
+    """A 1-D NumPy view or copy of `col`; Arrow data without nulls is read zero-copy."""
+    if col is None:
+        raise TypeError(f"{what} is missing")
+    arrow = _as_arrow(col)
+    if arrow is not None:
+        if arrow.null_count:
+            raise ValueError(f"{what} has {arrow.null_count} missing value(s) (NA/null)")
+        pa = _arrow_module()
+        if pa.types.is_dictionary(arrow.type):
+            arrow = arrow.cast(arrow.type.value_type)
+        if isinstance(arrow, pa.ChunkedArray):
+            arrow = arrow.combine_chunks() if arrow.num_chunks != 1 else arrow.chunk(0)
+        return arrow.to_numpy(zero_copy_only=False)
+    if hasattr(col, "__cuda_array_interface__") and hasattr(col, "get"):
+        return np.asarray(col.get()).ravel()
+    if hasattr(col, "to_numpy") and not isinstance(col, np.ndarray):
+        arr = col.to_numpy()
+    else:
+        arr = np.asarray(col)
+    if arr.ndim != 1:
+        raise ValueError(f"{what} must be one-dimensional, got shape {arr.shape}")
+    if arr.dtype == object:
+        _reject_missing(arr, what)
+    elif arr.dtype.kind == "f" and np.isnan(arr).any() and what in ("src", "dst"):
+        raise ValueError(f"{what} has missing values (NaN)")
+    return arr
+
+
+def _reject_missing(arr: np.ndarray, what: str) -> None:
+    for i, v in enumerate(arr.tolist()):
+        if v is None or (isinstance(v, float) and v != v):
+            raise ValueError(f"{what} has a missing value (NA/None) at row {i}")

@@ -1,0 +1,206 @@
+"""The immutable graph every algorithm reads: CSR out-arcs, lazily CSC in-arcs."""
+from __future__ import annotations
+
+import numpy as np
+
+from .columns import to_numpy, is_string_column
+
+INT32_MAX = np.iinfo(np.int32).max
+
+
+def offset_dtype(num_arcs: int) -> np.dtype:
+    """CSR offsets are int32 while they fit, int64 beyond (2^31 - 1 arcs)."""
+    return np.dtype(np.int32) if num_arcs <= INT32_MAX else np.dtype(np.int64)
+
+
+def compress(keys: np.ndarray, n: int, *payload: np.ndarray):
+    """Stable counting sort of arcs by `keys`: returns (offsets, *payload sorted)."""
+    order = np.argsort(keys, kind="stable")
+    counts = np.bincount(keys, minlength=n)
+    offsets = np.zeros(n + 1, dtype=offset_dtype(len(keys)))
+    np.cumsum(counts, out=offsets[1:])
+    return (offsets, *(p[order] for p in payload))
+
+
+def _vertex_ids(col, what: str) -> np.ndarray:
+    ids = to_numpy(col, what)
+    if ids.dtype == bool or not np.issubdtype(ids.dtype, np.integer):
+        if np.issubdtype(ids.dtype, np.floating):
+            raise TypeError(f"{what} holds floating-point ids; vertex ids must be integers "
+                            "(convert them, e.g. with .astype(int), after checking they are whole)")
+        raise TypeError(f"{what} must hold integer ids or vertex names, got dtype {ids.dtype}")
+    if ids.size and ids.min() < 0:
+        raise ValueError(f"{what} holds a negative vertex id ({int(ids.min())})")
+    if ids.size and ids.max() >= INT32_MAX:
+        raise ValueError(f"{what} holds vertex id {int(ids.max())}, beyond the int32 range cuRnet supports")
+    return ids.astype(np.int32, copy=False)
+
+
+def _weights(col, m: int, dtype) -> np.ndarray:
+    w = to_numpy(col, "weights")
+    if w.dtype == object or w.dtype.kind in "USb":
+        raise TypeError(f"weights must be numeric, got dtype {w.dtype} (convert strings to numbers first)")
+    if w.shape != (m,):
+        raise ValueError(f"weights has length {len(w)}, but there are {m} edges")
+    w = w.astype(dtype, copy=False)
+    bad = ~np.isfinite(w)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"weights must be finite: edge {i} has weight {w[i]} "
+                         f"({int(bad.sum())} non-finite weight(s) in all)")
+    return w
+
+
+def _factorize(src_names: np.ndarray, dst_names: np.ndarray, names):
+    """Map two columns of names to ids: in `names` order if given, else first appearance."""
+    both = np.concatenate([src_names, dst_names]).astype(str)
+    if names is None:
+        uniq, first, inverse = np.unique(both, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        ids = rank[inverse]
+        names = uniq[order]
+    else:
+        names = np.asarray(names).astype(str)
+        index = {name: i for i, name in enumerate(names.tolist())}
+        if len(index) != len(names):
+            raise ValueError("names holds duplicate vertex names")
+        try:
+            ids = np.fromiter((index[x] for x in both.tolist()), dtype=np.int64, count=len(both))
+        except KeyError as e:
+            raise ValueError(f"edge endpoint {e.args[0]!r} is not in names") from None
+    m = len(src_names)
+    return ids[:m].astype(np.int32), ids[m:].astype(np.int32), names
+
+
+class Graph:
+    """A directed or undirected graph in CSR form, built once and reused.
+
+    Undirected graphs store both arc directions. Duplicate edges and
+    self-loops are kept (shortest paths use the cheapest of parallel arcs).
+    """
+
+    def __init__(self, indptr, indices, weights, *, directed: bool, names=None, num_edges=None):
+        self.indptr = indptr
+        self.indices = indices
+        self.weights = weights
+        self.directed = bool(directed)
+        self.names = names
+        self.num_edges = int(num_edges if num_edges is not None else len(indices))
+        self._csc = None
+        self._name_index = None
+        self._device = {}  # backend name -> that backend's copy of the arrays
+
+    # -- construction -------------------------------------------------------
+    @classmethod
+    def from_edges(cls, src, dst, weights=None, *, directed=True, num_vertices=None,
+                   names=None, dtype=np.float32):
+        """Build a graph from two columns of endpoints (ids or names) and optional weights.
+
+        Columns may be NumPy/CuPy arrays, lists, pandas or polars columns, or
+        Arrow arrays. String columns are vertex names, mapped to ids in order of
+        first appearance (or in the order of `names`, if given).
+        """
+        dtype = np.dtype(dtype)
+        if dtype not in (np.float32, np.float64):
+            raise TypeError(f"dtype must be float32 or float64, got {dtype}")
+        if is_string_column(src) or is_string_column(dst):
+            s_names = to_numpy(src, "src")
+            d_names = to_numpy(dst, "dst")
+            if len(s_names) != len(d_names):
+                raise ValueError(f"src and dst differ in length ({len(s_names)} vs {len(d_names)})")
+            s, d, names = _factorize(s_names, d_names, names)
+            if num_vertices is not None and num_vertices != len(names):
+                raise ValueError(f"num_vertices={num_vertices} but the edges name {len(names)} vertices")
+        else:
+            s = _vertex_ids(src, "src")
+            d = _vertex_ids(dst, "dst")
+            if len(s) != len(d):
+                raise ValueError(f"src and dst differ in length ({len(s)} vs {len(d)})")
+            top = int(max(s.max(initial=-1), d.max(initial=-1))) + 1
+            if names is not None:
+                names = np.asarray(names).astype(str)
+                if num_vertices is None:
+                    num_vertices = len(names)
+                elif num_vertices != len(names):
+                    raise ValueError(f"num_vertices={num_vertices} but {len(names)} names were given")
+            if num_vertices is None:
+                num_vertices = top
+            elif top > num_vertices:
+                raise ValueError(f"vertex id {top - 1} is out of range for num_vertices={num_vertices}")
+        n = int(num_vertices) if num_vertices is not None else len(names)
+        m = len(s)
+        w = None if weights is None else _weights(weights, m, dtype)
+        if w is not None and not directed and m and w.min() < 0:
+            i = int(np.argmin(w))
+            raise ValueError(f"negative weight {w[i]} on edge {i} of an undirected graph: every "
+                             "undirected negative edge is a negative cycle; use a directed graph")
+        if not directed:
+            s, d = np.concatenate([s, d]), np.concatenate([d, s])
+            if w is not None:
+                w = np.concatenate([w, w])
+        payload = (d,) if w is None else (d, w)
+        indptr, *rest = compress(s, n, *payload)
+        return cls(indptr, rest[0], rest[1] if w is not None else None,
+                   directed=directed, names=names, num_edges=m)
+
+    # -- properties ---------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.indptr) - 1
+
+    @property
+    def num_vertices(self) -> int:
+        return len(self)
+
+    @property
+    def num_arcs(self) -> int:
+        """Stored arcs: edges for a directed graph, twice the edges for an undirected one."""
+        return len(self.indices)
+
+    @property
+    def weighted(self) -> bool:
+        return self.weights is not None
+
+    @property
+    def nbytes(self) -> int:
+        arrays = [self.indptr, self.indices, self.weights]
+        if self._csc is not None and self.directed:
+            arrays += list(self._csc)
+        return int(sum(a.nbytes for a in arrays if a is not None))
+
+    def out_degree(self) -> np.ndarray:
+        return np.diff(self.indptr)
+
+    def in_degree(self) -> np.ndarray:
+        return np.diff(self.csc()[0])
+
+    def csc(self):
+        """In-arcs as (indptr, sources, weights), built on first use; the CSR itself if undirected."""
+        if not self.directed:
+            return self.indptr, self.indices, self.weights
+        if self._csc is None:
+            src = np.repeat(np.arange(len(self), dtype=np.int32), np.diff(self.indptr))
+            payload = (src,) if self.weights is None else (src, self.weights)
+            indptr, *rest = compress(self.indices, len(self), *payload)
+            self._csc = (indptr, rest[0], rest[1] if self.weights is not None else None)
+        return self._csc
+
+    def edge_sources(self) -> np.ndarray:
+        """The source vertex of each stored arc, aligned with `indices`."""
+        return np.repeat(np.arange(len(self), dtype=np.int32), np.diff(self.indptr))
+
+    def name_index(self) -> dict:
+        if self.names is None:
+            raise ValueError("this graph has no vertex names; give sources as integer ids")
+        if self._name_index is None:
+            self._name_index = {name: i for i, name in enumerate(self.names.tolist())}
+        return self._name_index
+
+    def __repr__(self) -> str:
+        kind = "directed" if self.directed else "undirected"
+        w = f"weighted ({self.weights.dtype})" if self.weighted else "unweighted"
+        named = ", named" if self.names is not None else ""
+        return (f"<curnet.Graph {kind}, {w}{named}: {len(self):,} vertices, "
+                f"{self.num_edges:,} edges ({self.num_arcs:,} arcs), {self.nbytes / 2**20:.1f} MiB>")
+

@@ -1,0 +1,39 @@
+"""Turning the user's `sources` (ids or names) into validated vertex ids."""
+from __future__ import annotations
+
+import numpy as np
+
+from .columns import is_string_column, to_numpy
+
+
+def resolve_sources(g, sources) -> np.ndarray:
+    """`sources` as int32 vertex ids; repeated sources are kept (their rows repeat)."""
+    if isinstance(sources, (str, bytes)) or np.isscalar(sources):
+        sources = [sources]
+    if is_string_column(sources):
+        names = to_numpy(sources, "sources").astype(str)
+        index = g.name_index()
+        unknown = [s for s in dict.fromkeys(names.tolist()) if s not in index]
+        if unknown:
+            shown = ", ".join(repr(s) for s in unknown[:5])
+            more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+            raise ValueError(f"source vertex name(s) not in the graph: {shown}{more}")
+        ids = np.fromiter((index[s] for s in names.tolist()), dtype=np.int64, count=len(names))
+    else:
+        ids = to_numpy(sources, "sources")
+        if ids.dtype == bool or not np.issubdtype(ids.dtype, np.integer):
+            if ids.size == 0:
+                ids = ids.astype(np.int64)
+            else:
+                raise TypeError(f"sources must be integer vertex ids or vertex names, got dtype {ids.dtype}")
+    if ids.size == 0:
+        raise ValueError("no sources given: pass at least one vertex id or name")
+    bad = (ids < 0) | (ids >= len(g))
+    if bad.any():
+        raise ValueError(f"source id {int(ids[bad][0])} is out of range: the graph has "
+                         f"{len(g)} vertices (ids 0..{len(g) - 1})")
+    return ids.astype(np.int32)
+
+
+def source_name(g, vertex: int):
+    return None if g.names is None else str(g.names[vertex])

@@ -1,0 +1,30 @@
+"""Installs the cuRnet engine, the Python package `curnet`, from python/."""
+import re
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+version = re.search(r'__version__ = "([^"]+)"',
+                    Path("python/curnet/__init__.py").read_text()).group(1)
+
+setup(
+    name="curnet",
+    version=version,
+    description="GPU and CPU graph analytics (BFS, shortest paths, SCC) for biological networks",
+    long_description=Path("README.md").read_text() if Path("README.md").exists() else "",
+    long_description_content_type="text/markdown",
+    license="GPL-3.0-or-later",
+    package_dir={"": "python"},
+    packages=find_packages("python"),
+    package_data={"curnet": ["backends/kernels/*.cu", "backends/kernels/*.cuh"]},
+    python_requires=">=3.11",
+    install_requires=["numpy>=1.26", "scipy>=1.11", "pyarrow>=14"],
+    extras_require={
+        # CuPy's wheel must match the CUDA driver: [gpu] and [gpu-cuda12] for CUDA 12, [gpu-cuda13] for 13
+        "gpu": ["cupy-cuda12x>=13"],
+        "gpu-cuda12": ["cupy-cuda12x>=13"],
+        "gpu-cuda13": ["cupy-cuda13x>=13"],
+        "test": ["pytest", "hypothesis", "networkx", "python-igraph", "pandas", "polars"],
+    },
+    entry_points={"console_scripts": ["curnet=curnet.cli:main"]},
+)
