@@ -1,0 +1,173 @@
+#' Build a graph that stays in the engine
+#'
+#' The graph is built once in the engine (on the GPU when there is one) and
+#' reused by every \code{cuRnet_*} call on it.
+#'
+#' \describe{
+#'   \item{data frame}{Columns 1 and 2 are the edges' endpoints: character,
+#'     factor or numbers, all taken as vertex names (as
+#'     \code{igraph::graph_from_data_frame} does), vertices numbered in order of
+#'     first appearance. A column named \code{weight}, else a numeric third
+#'     column (cuRnet's \code{score}), holds the weights. Directed unless
+#'     \code{directed = FALSE}, as in cuRnet.}
+#'   \item{igraph object}{Keeps its own directedness, vertex order, names and
+#'     \code{weight} edge attribute. Note: \code{igraph::distances()} defaults
+#'     to \code{mode = "all"} (edges in either direction), cuRnet's functions
+#'     follow the edges' directions; \code{\link{cuRnet_distances}} takes
+#'     igraph's \code{mode}.}
+#'   \item{file path}{Read by the engine (\code{curnet.read_graph}: CSV/TSV
+#'     edge lists, Matrix Market, SNAP, DIMACS, METIS, Parquet, Arrow);
+#'     \code{...} goes to the reader.}
+#'   \item{Arrow Table or RecordBatch}{(with R's \pkg{arrow} package)
+#'     endpoints in columns 1 and 2, weights in a column named \code{weight}.}
+#' }
+#'
+#' Undirected graphs reject negative weights (each such edge is a negative
+#' cycle); directed graphs accept them for shortest paths.
+#'
+#' @param x A data frame, an igraph object, a file path, an Arrow Table, or a
+#'   \code{cuRnet_graph} (returned as is).
+#' @param directed Whether edges are one-way. For igraph objects, defaults to
+#'   the graph's own directedness.
+#' @param ... For data frames: \code{weights} (\code{NULL}: detect as
+#'   above; \code{NA}: unweighted; a column name or a numeric vector) and
+#'   \code{vertices} (the vertex names in order, to add isolated vertices). For
+#'   igraph objects: \code{weights} as in igraph (\code{NULL}: the
+#'   \code{weight} attribute; \code{NA}: none; a numeric vector). For files:
+#'   passed to the engine's reader.
+#' @return A \code{cuRnet_graph}: print it to see vertices, edges,
+#'   directedness, weights and backend.
+#' @examples
+#' if (cuRnet_available()) {
+#'   edges <- data.frame(from = c("A", "A", "B", "C"), to = c("B", "C", "C", "D"),
+#'                       weight = c(1, 4, 2, 1))
+#'   g <- cuRnet_graph(edges)
+#'   g
+#'   cuRnet_bfs(g, c("A", "B"))
+#' }
+#' @export
+cuRnet_graph <- function(x, directed = TRUE, ...) UseMethod("cuRnet_graph")
+
+#' @rdname cuRnet_graph
+#' @export
+cuRnet_graph.cuRnet_graph <- function(x, directed = TRUE, ...) x
+
+#' @rdname cuRnet_graph
+#' @export
+cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, vertices = NULL) {
+  if (ncol(x) < 2) stop("a data frame of edges needs two columns: from and to", call. = FALSE)
+  from <- as_label(x[[1]])
+  to <- as_label(x[[2]])
+  names <- if (is.null(vertices)) unique(c(from, to)) else as_label(vertices)
+  names <- names[!is.na(names)]
+  src <- match(from, names) - 1L
+  dst <- match(to, names) - 1L
+  if (!is.null(vertices)) {
+    stray <- c(from[is.na(src) & !is.na(from)], to[is.na(dst) & !is.na(to)])
+    if (length(stray)) {
+      stop(sprintf("edge endpoint(s) not in `vertices`: %s", show_some(unique(stray))), call. = FALSE)
+    }
+  }
+  if (is.null(weights)) {
+    weights <- if ("weight" %in% names(x)) x[["weight"]] else if (ncol(x) >= 3 && is.numeric(x[[3]])) x[[3]]
+  } else if (is.character(weights) && length(weights) == 1) {
+    weights <- x[[weights]]
+  }
+  engine_graph(src, dst, weights, directed, names, ids_are_names = TRUE)
+}
+
+#' @rdname cuRnet_graph
+#' @export
+cuRnet_graph.igraph <- function(x, directed = igraph::is_directed(x), ..., weights = NULL) {
+  if (directed && !igraph::is_directed(x)) x <- igraph::as.directed(x, mode = "mutual")
+  edges <- igraph::as_edgelist(x, names = FALSE)
+  engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, igraph_weights(x, weights), directed,
+               igraph::V(x)$name, n = igraph::vcount(x), ids_are_names = FALSE)
+}
+
+#' @rdname cuRnet_graph
+#' @export
+cuRnet_graph.character <- function(x, directed = TRUE, ...) {
+  if (length(x) != 1 || !file.exists(x)) stop("not a file: ", x[1], call. = FALSE)
+  b <- bridge()
+  py <- engine_call(b$read_graph(normalizePath(x), directed = directed, ...))
+  wrap_graph(py, reticulate::py_to_r(b$names(py)), ids_are_names = TRUE)
+}
+
+#' @rdname cuRnet_graph
+#' @export
+cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ...) {
+  weights <- if ("weight" %in% names(x)) "weight"
+  py <- engine_call(bridge()$graph_from_table(reticulate::r_to_py(x), directed, weights))
+  wrap_graph(py, reticulate::py_to_r(bridge()$names(py)), ids_are_names = TRUE)
+}
+
+#' @export
+cuRnet_graph.default <- function(x, directed = TRUE, ...) {
+  stop("cuRnet_graph() takes a data frame, an igraph object, a file path or an Arrow Table, not ",
+       class(x)[1], call. = FALSE)
+}
+
+# The one way graphs from R reach the engine: 0-based ids and weights as Arrow arrays.
+engine_graph <- function(src, dst, weights, directed, names, n = length(names), ids_are_names) {
+  if (!is.null(weights)) {
+    if (!is.numeric(weights)) stop("weights must be numeric", call. = FALSE)
+    if (length(weights) != length(src)) {
+      stop(sprintf("%d weights for %d edges", length(weights), length(src)), call. = FALSE)
+    }
+    weights <- as_arrow(as.double(weights))
+  }
+  py <- engine_call(bridge()$graph_from_arrow(as_arrow(as.integer(src)), as_arrow(as.integer(dst)),
+                                              weights, directed, n))
+  wrap_graph(py, names, ids_are_names)
+}
+
+wrap_graph <- function(py, names, ids_are_names) {
+  s <- reticulate::py_to_r(bridge()$summary(py))
+  structure(list(py = py, names = names, n = s$n, m = s$m, directed = s$directed,
+                 weighted = s$weighted, backend = s$backend, ids_are_names = ids_are_names),
+            class = "cuRnet_graph")
+}
+
+# igraph's convention: NULL takes the weight attribute, NA means unweighted.
+igraph_weights <- function(g, weights) {
+  if (is.null(weights)) return(igraph::E(g)$weight)
+  if (length(weights) == 1 && is.na(weights)) return(NULL)
+  weights
+}
+
+# Vertex labels as character; whole numbers without exponents (1e5 is "100000").
+as_label <- function(x) {
+  if (is.factor(x)) return(as.character(x))
+  if (is.numeric(x) && !is.integer(x) && all(x == trunc(x), na.rm = TRUE)) {
+    out <- sprintf("%.0f", x)
+    out[is.na(x)] <- NA
+    return(out)
+  }
+  as.character(x)
+}
+
+show_some <- function(x, n = 5) {
+  more <- if (length(x) > n) sprintf(" and %d more", length(x) - n) else ""
+  paste0(paste0("'", utils::head(x, n), "'", collapse = ", "), more)
+}
+
+check_graph <- function(graph) {
+  graph <- cuRnet_graph(graph)
+  if (reticulate::py_is_null_xptr(graph$py)) {
+    stop("this cuRnet graph belongs to an earlier R session (saved and reloaded?); ",
+         "build it again with cuRnet_graph()", call. = FALSE)
+  }
+  graph
+}
+
+#' @export
+print.cuRnet_graph <- function(x, ...) {
+  fmt <- function(v) format(v, big.mark = ",", scientific = FALSE)
+  cat(sprintf("cuRnet graph: %s vertices, %s edges, %s, %s\n", fmt(x$n), fmt(x$m),
+              if (x$directed) "directed" else "undirected",
+              if (x$weighted) "weighted" else "unweighted"))
+  if (!is.null(x$names)) cat("vertices:", show_some(x$names, 4), "\n")
+  cat("backend:", x$backend, "\n")
+  invisible(x)
+}

@@ -1,0 +1,57 @@
+# Data to and from the engine without reticulate's element-by-element conversion
+# (see src/handoff.c and python/curnet/bridge.py).
+
+# An R integer or double vector as a pyarrow array over R's own memory; NA become nulls.
+as_arrow <- function(x) {
+  exported <- .Call(C_curnet_arrow_export, x)
+  bridge()$import_arrow(exported[[2]], exported[[3]])
+}
+
+# Address of a vector's data (for the engine to write into it).
+data_address <- function(x) .Call(C_curnet_data_address, x)
+
+# A k x n "integer" or "double" matrix, left uninitialised: the engine fills it.
+new_result <- function(type, k, n) .Call(C_curnet_alloc_matrix, type, as.integer(k), as.integer(n))
+
+# The engine's progress hook: draws a bar (or calls the user's function) and tells
+# the engine to stop, between batches, when the user pressed Ctrl-C.
+progress_hook <- function(progress, label) {
+  bar <- NULL
+  function(done, total) {
+    done <- reticulate::py_to_r(done)
+    total <- reticulate::py_to_r(total)
+    if (is.function(progress)) {
+      progress(done, total)
+    } else if (isTRUE(progress) && total > 0) {
+      if (is.null(bar)) {
+        bar <<- progress::progress_bar$new(
+          format = paste(label, "[:bar] :current/:total sources, :elapsed"), total = total,
+          clear = FALSE, show_after = 0.5)
+      }
+      bar$update(min(done / total, 1))
+    }
+    !.Call(C_curnet_interrupt_pending)
+  }
+}
+
+interrupted <- function() {
+  structure(class = c("cuRnet_interrupted", "interrupt", "error", "condition"),
+            list(message = "interrupted; the graph and the session remain usable", call = NULL))
+}
+
+cuRnet_error <- function(message) {
+  structure(class = c("cuRnet_error", "error", "condition"), list(message = message, call = NULL))
+}
+
+# Runs a bridge call; a Python exception becomes an R error with the engine's message
+# (without reticulate's wrapping), a KeyboardInterrupt an interrupt condition.
+engine_call <- function(expr) {
+  tryCatch(expr,
+    interrupt = function(e) stop(interrupted()),
+    error = function(e) {
+      err <- reticulate::py_last_error()
+      if (is.null(err) || !startsWith(conditionMessage(e), err$type)) stop(e)
+      if (err$type == "KeyboardInterrupt") stop(interrupted())
+      stop(cuRnet_error(paste0(err$type, ": ", err$value)))
+    })
+}

@@ -1,0 +1,119 @@
+# Finding the Python environment that runs the engine, and installing one.
+
+the <- new.env(parent = emptyenv())
+
+default_venv <- function() file.path(tools::R_user_dir("cuRnet", "data"), "venv")
+
+venv_python <- function(venv) {
+  file.path(venv, if (.Platform$OS.type == "windows") "Scripts/python.exe" else "bin/python")
+}
+
+#' The Python interpreter cuRnet uses
+#'
+#' Looked up in this order: the \env{RETICULATE_PYTHON} environment variable;
+#' the option \code{cuRnet.python}; the \env{CURNET_PYTHON} environment
+#' variable; the environment made by \code{\link{cuRnet_install}}
+#' (\code{tools::R_user_dir("cuRnet", "data")/venv}).
+#'
+#' @return The path of the Python executable, or \code{NULL} if none is set or installed.
+#' @seealso \code{\link{cuRnet_install}}, \code{\link{cuRnet_available}}
+#' @export
+cuRnet_python <- function() {
+  candidates <- c(Sys.getenv("RETICULATE_PYTHON"), getOption("cuRnet.python", ""),
+                  Sys.getenv("CURNET_PYTHON"), venv_python(default_venv()))
+  candidates <- candidates[nzchar(candidates)]
+  found <- candidates[file.exists(candidates)]
+  if (length(found)) found[[1]] else NULL
+}
+
+no_engine_message <- function(python, why) {
+  paste0(
+    "cuRnet cannot use its Python engine: ", why, "\n",
+    if (!is.null(python)) paste0("  Python: ", python, "\n"),
+    "Install it with cuRnet::cuRnet_install(engine = \"/path/to/cuRnet\") (a fresh ",
+    "environment with the engine and numpy<2, which reticulate ", utils::packageVersion("reticulate"),
+    " needs),\nor point RETICULATE_PYTHON (or options(cuRnet.python = ...)) at a Python ",
+    "where `import curnet` works, then restart R.")
+}
+
+# The engine's R bridge (python/curnet/bridge.py), imported once per session.
+bridge <- function() {
+  if (!is.null(the$bridge)) return(the$bridge)
+  python <- cuRnet_python()
+  if (reticulate::py_available(initialize = FALSE)) {
+    python <- reticulate::py_config()$python  # reticulate is bound already; use that one
+  } else if (is.null(python)) {
+    stop(no_engine_message(NULL, "no Python environment is configured."), call. = FALSE)
+  } else {
+    reticulate::use_python(python, required = TRUE)
+  }
+  numpy_ok <- tryCatch(
+    utils::compareVersion(reticulate::py_eval("__import__('numpy').__version__"), "2") < 0,
+    error = function(e) FALSE)
+  if (!numpy_ok) {
+    stop(no_engine_message(python, paste0("NumPy is missing or 2.x there; reticulate ",
+                                          utils::packageVersion("reticulate"), " needs numpy<2.")),
+         call. = FALSE)
+  }
+  if (!reticulate::py_module_available("curnet.bridge")) {
+    stop(no_engine_message(python, "the module `curnet` (with curnet.bridge) is not importable."),
+         call. = FALSE)
+  }
+  the$bridge <- reticulate::import("curnet.bridge", convert = FALSE)
+  the$bridge
+}
+
+#' Is the Python engine usable?
+#'
+#' @return \code{TRUE} if cuRnet's Python engine can be loaded in this session.
+#' @export
+cuRnet_available <- function() {
+  tryCatch(!is.null(bridge()), error = function(e) FALSE)
+}
+
+#' Create the Python environment cuRnet uses
+#'
+#' Makes a virtual environment with the engine (the Python package
+#' \code{curnet}) and the versions that work with the installed reticulate:
+#' \code{numpy<2} (reticulate 1.28 cannot read NumPy 2 arrays) and
+#' \code{pyarrow<26}; on a GPU machine, \code{gpu = TRUE} adds CuPy.
+#' The environment is found automatically afterwards (see \code{\link{cuRnet_python}}).
+#'
+#' @param engine Where pip finds the engine: the cuRnet source tree (the
+#'   folder with \file{setup.py}), a wheel, or a pip requirement. Defaults to
+#'   the \env{CURNET_ENGINE} environment variable.
+#' @param envdir The environment's folder.
+#' @param python The Python (3.11 or newer) that creates the environment.
+#' @param gpu Also install CuPy for CUDA 12 (\code{cupy-cuda12x<14}).
+#' @param editable Install a source tree in editable mode (\code{pip install -e}).
+#' @return The path of the environment's Python, invisibly.
+#' @export
+cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = default_venv(),
+                           python = Sys.which("python3"), gpu = FALSE, editable = FALSE) {
+  if (!nzchar(engine)) {
+    stop("say where the engine is: cuRnet_install(engine = \"/path/to/cuRnet\") (the source ",
+         "tree with setup.py), or set CURNET_ENGINE", call. = FALSE)
+  }
+  if (!nzchar(python) || !file.exists(python)) {
+    stop("no python3 found: install Python 3.11 or newer, or pass `python =`", call. = FALSE)
+  }
+  # a Python started from R may pick up R's LD_LIBRARY_PATH and the wrong libpython
+  run <- function(cmd, args) {
+    status <- system2(cmd, shQuote(args), env = "LD_LIBRARY_PATH=")
+    if (status != 0) stop(sprintf("`%s %s` failed (status %d)", cmd, paste(args, collapse = " "), status),
+                          call. = FALSE)
+  }
+  if (!file.exists(venv_python(envdir))) {
+    dir.create(dirname(envdir), recursive = TRUE, showWarnings = FALSE)
+    message("Creating the Python environment ", envdir)
+    run(python, c("-m", "venv", envdir))
+  }
+  py <- venv_python(envdir)
+  engine_arg <- if (editable && dir.exists(engine)) c("-e", engine) else engine
+  pins <- c("numpy>=1.26,<2", "pyarrow>=14,<26", if (gpu) "cupy-cuda12x>=13,<14")
+  run(py, c("-m", "pip", "install", "--upgrade", "pip"))
+  run(py, c("-m", "pip", "install", pins, engine_arg))
+  message("Installed. cuRnet uses ", py, " from the next R session on",
+          if (nzchar(Sys.getenv("RETICULATE_PYTHON"))) " (unset RETICULATE_PYTHON, which takes precedence)", ".")
+  invisible(py)
+}
