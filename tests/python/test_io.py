@@ -1,0 +1,393 @@
+"""Tests for curnet.io: every reader, its errors, Arrow inputs, and a fuzz test."""
+import gzip
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.feather as feather
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from curnet.graph import Graph
+from curnet.io import FORMATS, GraphFormatError, from_arrow, read_graph
+
+DATA = Path(__file__).parent / "data" / "io"
+
+
+def arcs(g: Graph):
+    """Sorted (src, dst, weight) triples of the stored arcs, names resolved when present."""
+    s = g.edge_sources()
+    d = g.indices
+    if g.names is not None:
+        s, d = g.names[s], g.names[d]
+    w = g.weights.tolist() if g.weighted else [None] * len(d)
+    return sorted(zip(np.asarray(s).tolist(), np.asarray(d).tolist(), w))
+
+
+def write(tmp_path, name, text, compress=False):
+    path = tmp_path / name
+    data = text.encode() if isinstance(text, str) else text
+    path.write_bytes(gzip.compress(data) if compress else data)
+    return path
+
+
+def gz_copy(tmp_path, src: Path) -> Path:
+    out = tmp_path / (src.name + ".gz")
+    out.write_bytes(gzip.compress(src.read_bytes()))
+    return out
+
+
+def assert_format_error(path, line, *words, **kw):
+    with pytest.raises(GraphFormatError) as info:
+        read_graph(path, **kw)
+    msg = str(info.value)
+    assert os.path.basename(str(path)) in msg
+    if line is not None:
+        assert f"line {line}" in msg and info.value.line == line
+    for word in words:
+        assert word in msg
+    return msg
+
+
+# -- edge lists -------------------------------------------------------------------
+def test_tsv_weighted_with_comments_and_blank_lines():
+    g = read_graph(DATA / "weighted.tsv")
+    assert (len(g), g.num_edges, g.directed) == (4, 4, True)
+    assert g.weights.dtype == np.float32
+    assert arcs(g) == [(0, 1, 1.5), (0, 3, 4.0), (1, 2, 2.0), (2, 0, 0.5)]
+    np.testing.assert_array_equal(g.indptr, [0, 2, 3, 4, 4])
+
+
+def test_tsv_options_undirected_unweighted_float64():
+    g = read_graph(DATA / "weighted.tsv", directed=False, weights=False)
+    assert (g.directed, g.weighted, g.num_edges, g.num_arcs) == (False, False, 4, 8)
+    g = read_graph(DATA / "weighted.tsv", dtype=np.float64)
+    assert g.weights.dtype == np.float64
+
+
+def test_csv_header_detected_with_names():
+    g = read_graph(DATA / "named.csv")
+    assert list(g.names) == ["TP53", "MDM2", "CDKN1A"]
+    assert arcs(g) == [("MDM2", "CDKN1A", pytest.approx(0.4)), ("TP53", "CDKN1A", pytest.approx(0.7)),
+                       ("TP53", "MDM2", pytest.approx(0.9))]
+
+
+def test_csv_columns_by_name_and_index():
+    by_name = read_graph(DATA / "header_cols.csv", src="gene_b", dst="gene_a", weights="score")
+    assert arcs(by_name) == [("B", "A", 3.0), ("C", "B", 1.0)]
+    by_index = read_graph(DATA / "header_cols.csv", src=1, dst=0, weights=2, header=True)
+    assert arcs(by_index) == arcs(by_name)
+    # weights=None: third column "score" holds numbers, so it is the weight
+    assert read_graph(DATA / "header_cols.csv").weighted
+
+
+def test_csv_unknown_column_name():
+    with pytest.raises(ValueError, match="nope"):
+        read_graph(DATA / "header_cols.csv", src="nope")
+
+
+def test_header_true_on_numeric_ids(tmp_path):
+    p = write(tmp_path, "h.csv", "from,to\n1,2\n2,3\n")
+    g = read_graph(p, header=True)
+    assert (len(g), arcs(g)) == (4, [(1, 2, None), (2, 3, None)])
+    assert g.names is None  # the header-stripped id columns are integers again
+
+
+def test_no_header_names_and_string_third_column(tmp_path):
+    # third column is not numeric: weights=None leaves it out; header=None sees no header
+    p = write(tmp_path, "sif.tsv", "A\tpp\tB\nB\tpp\tC\n")
+    g = read_graph(p, dst=2)
+    assert arcs(g) == [("A", "B", None), ("B", "C", None)]
+    assert read_graph(p, header=False, weights=False).names.tolist() == ["A", "B", "pp"]
+
+
+def test_header_false_keeps_first_line(tmp_path):
+    p = write(tmp_path, "e.csv", "a,b\nc,d\n")
+    assert read_graph(p, header=False).num_edges == 2
+    assert read_graph(p, header=True).num_edges == 1
+
+
+def test_whitespace_separated_txt():
+    g = read_graph(DATA / "spaces.txt")
+    assert (len(g), arcs(g)) == (4, [(0, 1, None), (1, 2, None), (2, 3, None)])
+
+
+def test_explicit_delimiter_and_comment(tmp_path):
+    p = write(tmp_path, "e.txt", "% c\n0;1;2\n1;2;3\n")
+    g = read_graph(p, delimiter=";", comment="%")
+    assert arcs(g) == [(0, 1, 2.0), (1, 2, 3.0)]
+
+
+def test_gzip_edge_list(tmp_path):
+    g = read_graph(gz_copy(tmp_path, DATA / "weighted.tsv"))
+    assert arcs(g) == arcs(read_graph(DATA / "weighted.tsv"))
+    # gzip magic is detected even without the .gz name
+    p = write(tmp_path, "plain_name.tsv", (DATA / "weighted.tsv").read_bytes(), compress=True)
+    assert read_graph(p).num_edges == 4
+
+
+def test_snap():
+    g = read_graph(DATA / "snap.txt", "snap")
+    assert (len(g), g.directed, g.weighted) == (3, True, False)
+    assert arcs(g) == [(0, 1, None), (0, 2, None), (1, 2, None), (2, 0, None)]
+
+
+def test_snap_weighted_gzip(tmp_path):
+    p = write(tmp_path, "s.txt.gz", "# c\n1 2 0.5\n2  3\t1.5\n", compress=True)
+    g = read_graph(p, format="SNAP", directed=False)
+    assert (g.directed, g.num_edges) == (False, 2)
+    assert arcs(g) == [(1, 2, 0.5), (2, 1, 0.5), (2, 3, 1.5), (3, 2, 1.5)]
+
+
+def test_snap_rejects_edge_list_options():
+    with pytest.raises(ValueError, match="src"):
+        read_graph(DATA / "snap.txt", "snap", src=1)
+
+
+# -- Matrix Market ----------------------------------------------------------------
+def test_mtx_general_real():
+    g = read_graph(DATA / "general.mtx")
+    assert (len(g), g.num_edges, g.directed) == (3, 3, True)
+    assert arcs(g) == [(0, 1, 1.0), (1, 2, 2.5), (2, 0, -1.0)]
+
+
+def test_mtx_pattern_symmetric_is_undirected(tmp_path):
+    g = read_graph(DATA / "pattern_sym.mtx")
+    assert (len(g), g.num_edges, g.directed, g.weighted) == (4, 3, False, False)
+    assert [(s, d) for s, d, _ in arcs(g) if s != d] == [(0, 1), (1, 0), (1, 2), (2, 1)]
+    directed = read_graph(gz_copy(tmp_path, DATA / "pattern_sym.mtx"), directed=True)
+    assert directed.directed
+    assert arcs(directed) == [(0, 1, None), (1, 0, None), (1, 2, None), (2, 1, None), (3, 3, None)]
+
+
+def test_mtx_integer_and_weights_true_on_pattern(tmp_path):
+    p = write(tmp_path, "i.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 7\n")
+    assert arcs(read_graph(p)) == [(0, 1, 7.0)]
+    assert_format_error(DATA / "pattern_sym.mtx", None, "no edge weights", weights=True)
+
+
+# -- DIMACS -----------------------------------------------------------------------
+def test_dimacs():
+    g = read_graph(DATA / "tiny.gr")
+    assert (len(g), g.num_edges, g.directed) == (4, 5, True)
+    assert arcs(g) == [(0, 1, 3.0), (0, 2, 10.0), (1, 2, 4.0), (2, 3, 5.0), (3, 0, 6.0)]
+
+
+# -- METIS ------------------------------------------------------------------------
+def test_metis_unweighted_cycle():
+    g = read_graph(DATA / "cycle.graph")
+    assert (len(g), g.num_edges, g.directed, g.weighted) == (4, 4, False, False)
+    np.testing.assert_array_equal(g.indptr, [0, 2, 4, 6, 8])
+    assert arcs(g) == sorted([(0, 1, None), (1, 0, None), (1, 2, None), (2, 1, None),
+                              (2, 3, None), (3, 2, None), (0, 3, None), (3, 0, None)])
+
+
+def test_metis_edge_and_vertex_weights():
+    g = read_graph(DATA / "weighted.graph")
+    assert (len(g), g.num_edges) == (3, 2)
+    assert arcs(g) == [(0, 1, 7.0), (1, 0, 7.0), (1, 2, 8.0), (2, 1, 8.0)]
+    d = read_graph(DATA / "weighted.graph", directed=True)
+    assert d.directed and arcs(d) == arcs(g)
+
+
+def test_metis_isolated_vertex_blank_line():
+    g = read_graph(DATA / "isolated.graph")
+    assert (len(g), g.num_edges) == (3, 1)
+    np.testing.assert_array_equal(g.out_degree(), [1, 1, 0])
+
+
+# -- Parquet / Arrow IPC ----------------------------------------------------------
+EDGE_TABLE = pa.table({"a": ["x", "y", "z"], "b": ["y", "z", "x"], "w": [1.0, 2.0, 3.0]})
+
+
+@pytest.mark.parametrize("name,writer", [
+    ("e.parquet", pq.write_table),
+    ("e.feather", feather.write_feather),
+    ("e.arrow", lambda t, p: feather.write_feather(t, p, compression="uncompressed")),
+])
+def test_parquet_and_arrow_files(tmp_path, name, writer):
+    path = tmp_path / name
+    writer(EDGE_TABLE, str(path))
+    g = read_graph(path)
+    assert arcs(g) == [("x", "y", 1.0), ("y", "z", 2.0), ("z", "x", 3.0)]
+    g = read_graph(gz_copy(tmp_path, path), src="b", dst="a", weights=False, directed=False)
+    assert (g.directed, g.weighted, g.num_edges) == (False, False, 3)
+
+
+def test_arrow_ipc_stream(tmp_path):
+    path = tmp_path / "s.ipc"
+    with pa.OSFile(str(path), "wb") as f, pa.ipc.new_stream(f, EDGE_TABLE.schema) as w:
+        w.write_table(EDGE_TABLE)
+    assert read_graph(path).num_edges == 3
+
+
+# -- from_arrow -------------------------------------------------------------------
+def test_from_arrow_table_zero_copy():
+    t = pa.table({"s": pa.array([0, 1, 2], pa.int32()), "d": pa.array([1, 2, 0], pa.int32()),
+                  "w": pa.array([0.5, 1.5, 2.5], pa.float32())})
+    g = from_arrow(t, "s", "d", "w")
+    assert arcs(g) == [(0, 1, 0.5), (1, 2, 1.5), (2, 0, 2.5)]
+    assert from_arrow(t.to_batches()[0]).num_edges == 3
+    assert not from_arrow(t).weighted
+
+
+def test_from_arrow_polars_and_pandas():
+    pl = pytest.importorskip("polars")
+    pd = pytest.importorskip("pandas")
+    expected = [("a", "b", 1.0), ("b", "c", 2.0)]
+    df = pl.DataFrame({"u": ["a", "b"], "v": ["b", "c"], "w": [1.0, 2.0]})
+    assert arcs(from_arrow(df, "u", "v", "w")) == expected
+    pdf = pd.DataFrame({"u": ["a", "b"], "v": ["b", "c"], "w": [1.0, 2.0]})
+    assert arcs(from_arrow(pdf, 0, 1, 2)) == expected
+    g = from_arrow(pl.DataFrame({"u": [0, 1], "v": [1, 2]}), directed=False)
+    assert (g.directed, len(g), g.num_arcs) == (False, 3, 4)
+
+
+def test_from_arrow_capsule_only_object():
+    class Capsule:  # only the PyCapsule stream interface
+        def __arrow_c_stream__(self, requested_schema=None):
+            return EDGE_TABLE.__arrow_c_stream__(requested_schema)
+
+    assert from_arrow(Capsule(), weight="w").num_edges == 3
+
+
+def test_from_arrow_errors():
+    with pytest.raises(TypeError):
+        from_arrow([1, 2, 3])
+    with pytest.raises(ValueError, match="out of range"):
+        from_arrow(EDGE_TABLE, 0, 7)
+
+
+# -- errors -----------------------------------------------------------------------
+MALFORMED = [
+    ("bad_field.tsv", "0\t1\t1.0\n1\t2\t2.0\n2\tx\t1\n0\t1\n", 4, "expected 3 fields"),
+    ("bad_weight.csv", "0,1,1.0\n1,2,abc\n", 2, "'abc'"),
+    ("missing.csv", "# c\n0,1,1.0\n\n1,2,\n", 4, "missing"),
+    ("inf.tsv", "0\t1\t1\n1\t2\tinf\n", 2, "not finite"),
+    ("bad.snap", "# c\n0 1\n1 2 3\n", 3, "fields"),
+    ("badid.snap", "0 1\n1 z\n", 2, "'z'"),
+    ("nobanner.mtx", "3 3 1\n1 2 1\n", 1, "MatrixMarket"),
+    ("array.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n", 1, "coordinate"),
+    ("range.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n3 1 1\n", 4, "outside 1..2"),
+    ("short.mtx", "%%MatrixMarket matrix coordinate real general\n%c\n2 2 3\n1 2 1\n2 1 1\n", 3, "declares 3"),
+    ("long.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 2\n2 1\n", 4, "more entries"),
+    ("width.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1\n2 1\n", 4, "3 fields"),
+    ("value.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 x1\n", 3, "'x1'"),
+    ("count.gr", "c x\np sp 3 3\na 1 2 1\na 2 3 1\n", 2, "declares 3 arcs"),
+    ("type.gr", "p sp 3 1\nc ok\nx 1 2 1\n", 3, "unknown line type"),
+    ("noprob.gr", "c x\na 1 2 1\n", 2, "problem line"),
+    ("arc.gr", "p sp 3 2\na 1 2 1\na 2 3\n", 3, "arc line"),
+    ("range.gr", "p sp 3 1\na 1 4 1\n", 2, "outside 1..3"),
+    ("count.graph", "3 3\n2\n1 3\n2\n", 1, "declares 3 edges"),
+    ("lines.graph", "%c\n3 1\n2\n1\n\n4\n", 6, "more vertex lines"),
+    ("fewlines.graph", "4 1\n2\n1\n", 1, "declares 4 vertices"),
+    ("asym.graph", "3 2\n2 3\n1\n2\n", 2, "vertex 1 lists 3, but vertex 3 does not"),
+    ("pairs.graph", "2 1 1\n2 5\n1\n", 3, "pairs"),
+    ("header.graph", "% c\nthree 2\n", 2, "'three'"),
+    ("loop.graph", "2 1\n1\n2\n", 2, "itself"),
+]
+
+
+@pytest.mark.parametrize("name,text,line,words", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_names_file_and_line(tmp_path, name, text, line, words):
+    fmt = "snap" if name.endswith(".snap") else None
+    p = write(tmp_path, name, text)
+    assert_format_error(p, line, words, format=fmt)
+    gz = write(tmp_path, name + ".gz", text, compress=True)
+    assert_format_error(gz, line, words, format=fmt)
+
+
+def test_error_is_value_error_and_picklable(tmp_path):
+    import pickle
+    e = GraphFormatError("f.mtx", 3, "bad")
+    assert isinstance(e, ValueError) and str(e) == "f.mtx, line 3: bad"
+    assert str(pickle.loads(pickle.dumps(e))) == str(e)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nothere.tsv"):
+        read_graph(tmp_path / "nothere.tsv")
+
+
+@pytest.mark.parametrize("name", ["e.tsv", "e.mtx", "e.gr", "e.graph", "e.parquet", "e.csv.gz"])
+def test_empty_file(tmp_path, name):
+    assert_format_error(write(tmp_path, name, ""), None, "empty")
+
+
+def test_only_comments_is_empty(tmp_path):
+    assert_format_error(write(tmp_path, "c.tsv", "# just\n# comments\n"), None, "empty")
+    assert_format_error(write(tmp_path, "c.graph", "% just\n"), None, "empty")
+    assert_format_error(write(tmp_path, "c.txt", "#x\n\n"), None, "empty", format="snap")
+
+
+def test_truncated_gzip(tmp_path):
+    data = gzip.compress((DATA / "tiny.gr").read_bytes())
+    p = write(tmp_path, "t.gr.gz", data[: len(data) // 2])
+    msg = assert_format_error(p, None, "gzip")
+    assert "truncated" in msg
+
+
+def test_not_gzip_despite_name(tmp_path):
+    assert_format_error(write(tmp_path, "x.tsv.gz", "0\t1\n"), None, "gzip")
+
+
+def test_unknown_format(tmp_path):
+    p = write(tmp_path, "x.xyz", "0 1\n")
+    with pytest.raises(ValueError) as info:
+        read_graph(p)
+    assert all(fmt in str(info.value) for fmt in FORMATS)
+    with pytest.raises(ValueError, match="known formats"):
+        read_graph(DATA / "tiny.gr", format="pajek")
+
+
+def test_corrupt_parquet(tmp_path):
+    assert_format_error(write(tmp_path, "x.parquet", b"PAR1garbage"), None, "parquet")
+
+
+def test_non_utf8_text(tmp_path):
+    assert_format_error(write(tmp_path, "u.gr", b"p sp 2 1\na 1 2 \xff\n"), 2, "UTF-8")
+
+
+# -- scale: a vectorised path, not a per-line Python loop ----------------------------
+def test_million_line_edge_list_is_fast(tmp_path):
+    import time
+    rng = np.random.default_rng(1)
+    m = 1_000_000
+    u, v = rng.integers(0, 50_000, m), rng.integers(0, 50_000, m)
+    w = rng.integers(1, 100, m)
+    snap, gr = tmp_path / "big.txt", tmp_path / "big.gr"
+    np.savetxt(snap, np.column_stack([u, v, w]), fmt="%d")
+    np.savetxt(gr, np.column_stack([u + 1, v + 1, w]), fmt="a %d %d %d", header=f"p sp 50000 {m}",
+               comments="")
+    for path, fmt in ((snap, "snap"), (snap, "tsv"), (gr, None)):
+        t = time.perf_counter()
+        g = read_graph(path, fmt)
+        assert time.perf_counter() - t < 10
+        assert g.num_edges == m and g.weights.sum() == pytest.approx(w.sum(), rel=1e-6)
+
+
+# -- fuzz -------------------------------------------------------------------------
+EXTENSIONS = [".tsv", ".csv", ".txt", ".edges", ".net", ".mtx", ".gr", ".graph", ".parquet",
+              ".arrow", ".feather", ".ipc", ".tsv.gz", ".mtx.gz", ".gr.gz", ".graph.gz"]
+TOKENS = st.sampled_from(["0", "1", "2", "3", "17", "-1", "1.5", "x", "nan", "a", "p", "sp", "c",
+                          "#", "%", "%%MatrixMarket", "matrix", "coordinate", "real", "pattern",
+                          "symmetric", "general", "011", ",", "\t", " ", '"', "é", ""])
+LINES = st.lists(st.lists(TOKENS, max_size=6).map(" ".join), max_size=12).map("\n".join)
+CONTENT = st.one_of(st.binary(max_size=300), LINES.map(str.encode),
+                    LINES.map(lambda s: gzip.compress(s.encode())))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(content=CONTENT, ext=st.sampled_from(EXTENSIONS), fmt=st.sampled_from([None, None, "snap"]))
+def test_fuzz_never_crashes(tmp_path, content, ext, fmt):
+    path = tmp_path / ("fuzz" + ext)
+    path.write_bytes(content)
+    try:
+        g = read_graph(path, fmt)
+    except (ValueError, TypeError, FileNotFoundError):
+        return
+    assert isinstance(g, Graph)
+    assert len(g.indptr) == len(g) + 1 and g.indptr[-1] == g.num_arcs
