@@ -72,6 +72,8 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
     weights <- if ("weight" %in% names(x)) x[["weight"]] else if (ncol(x) >= 3 && is.numeric(x[[3]])) x[[3]]
   } else if (is.character(weights) && length(weights) == 1) {
     weights <- x[[weights]]
+  } else {
+    weights <- igraph_weights(NULL, weights)
   }
   engine_graph(src, dst, weights, directed, names, ids_are_names = TRUE)
 }
@@ -131,7 +133,7 @@ wrap_graph <- function(py, names, ids_are_names) {
 
 # igraph's convention: NULL takes the weight attribute, NA means unweighted.
 igraph_weights <- function(g, weights) {
-  if (is.null(weights)) return(igraph::E(g)$weight)
+  if (is.null(weights)) return(if (!is.null(g)) igraph::E(g)$weight)
   if (length(weights) == 1 && is.na(weights)) return(NULL)
   weights
 }

@@ -54,15 +54,15 @@ def graph_from_arrow(src, dst, weights, directed, num_vertices, double=True) -> 
 def graph_from_table(table, directed, weights=None, double=True) -> Graph:
     """A Graph from an Arrow table (R's arrow package): columns 1 and 2 are the endpoints,
     `weights` names the weight column (None: unweighted)."""
-    if isinstance(table, pa.RecordBatch):
-        table = pa.Table.from_batches([table])
-    w = None if weights is None else table.column(weights)
-    return Graph.from_edges(table.column(0), table.column(1), w, directed=bool(directed),
-                            dtype=np.float64 if double else np.float32)
+    from .io import from_arrow
+    return from_arrow(table, weight=weights, directed=bool(directed),
+                      dtype=np.float64 if double else np.float32)
 
 
 def read_graph(path, **kwargs) -> Graph:
+    """A graph file read by the engine; weights in double precision, as R's numbers."""
     from .io import read_graph as read
+    kwargs.setdefault("dtype", np.float64)
     return read(path, **kwargs)
 
 

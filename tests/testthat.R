@@ -1,0 +1,4 @@
+library(testthat)
+library(cuRnet)
+
+test_check("cuRnet")

@@ -1,0 +1,40 @@
+skip_if_no_engine <- function() {
+  skip_if_not(cuRnet_available(), "cuRnet's Python engine is not available (set RETICULATE_PYTHON)")
+}
+
+# STRINGdb's interactions_example: 12,583 proteins, 70,000 scored interactions.
+string_sample <- function() {
+  skip_if_not_installed("STRINGdb")
+  env <- new.env()
+  utils::data("interactions_example", package = "STRINGdb", envir = env)
+  x <- env$interactions_example
+  data.frame(from = x$proteinA, to = x$proteinB, weight = 1 - x$score + 1e-6)
+}
+
+# igraph's answer for the same question, in cuRnet's layout.
+igraph_dist <- function(ig, v, mode = "out", weights = NA) {
+  igraph::distances(ig, v, mode = mode, weights = weights)
+}
+
+# Checks shortest-path predecessors by validity, not equality: dist[p] + w(p, v) == dist[v].
+expect_valid_predecessors <- function(ig, res, sources) {
+  el <- igraph::as_edgelist(ig, names = FALSE)
+  w <- igraph::E(ig)$weight
+  if (is.null(w)) w <- rep(1, nrow(el))
+  if (!igraph::is_directed(ig)) {
+    el <- rbind(el, el[, 2:1])
+    w <- c(w, w)
+  }
+  best <- tapply(w, paste(el[, 1], el[, 2]), min)
+  d <- res$distances
+  p <- res$predecessors
+  for (i in seq_along(sources)) {
+    has <- which(!is.na(p[i, ]))
+    expect_true(all(is.finite(d[i, has])))
+    arc <- as.vector(best[paste(p[i, has], has)])
+    expect_false(anyNA(arc))
+    expect_equal(unname(d[i, p[i, has]] + arc), unname(d[i, has]), tolerance = 1e-9)
+    reach <- setdiff(which(is.finite(d[i, ])), sources[i])
+    expect_true(all(reach %in% has))
+  }
+}

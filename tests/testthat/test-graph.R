@@ -1,0 +1,81 @@
+test_that("data frames of names, factors and numbers become graphs", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a b", "c/d", "é!"), to = c("c/d", "é!", "x'y"))
+  g <- cuRnet_graph(df)
+  expect_s3_class(g, "cuRnet_graph")
+  expect_equal(g$n, 4)
+  expect_equal(g$m, 3)
+  expect_true(g$directed)
+  expect_false(g$weighted)
+  expect_equal(g$names, c("a b", "c/d", "é!", "x'y"))
+
+  gf <- cuRnet_graph(data.frame(from = factor(df$from), to = factor(df$to)), directed = FALSE)
+  expect_false(gf$directed)
+  expect_equal(gf$names, g$names)
+
+  gn <- cuRnet_graph(data.frame(from = c(10, 100000), to = c(100000, 7)))
+  expect_equal(gn$names, c("10", "100000", "7"))
+  expect_equal(unname(cuRnet_bfs(gn, 10)[1, ]), c(0, 1, 2))
+})
+
+test_that("weights come from `weight`, a numeric third column, or the argument", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a", "b"), to = c("b", "c"), score = c(0.5, 0.25))
+  expect_true(cuRnet_graph(df)$weighted)
+  expect_false(cuRnet_graph(df, weights = NA)$weighted)
+  expect_equal(cuRnet_sssp_dists(cuRnet_graph(df), "a")[1, "c"], 0.75)
+  expect_equal(cuRnet_sssp_dists(cuRnet_graph(df, weights = c(2, 3)), "a")[1, "c"], 5)
+  expect_error(cuRnet_graph(df, weights = 1), "1 weights for 2 edges")
+})
+
+test_that("`vertices` adds isolated vertices and fixes the order", {
+  skip_if_no_engine()
+  g <- cuRnet_graph(data.frame(from = "b", to = "a"), vertices = c("a", "b", "z"))
+  expect_equal(g$names, c("a", "b", "z"))
+  expect_equal(cuRnet_bfs(g, "b")[1, ], c(a = 1, b = 0, z = Inf))
+  expect_error(cuRnet_graph(data.frame(from = "b", to = "q"), vertices = c("a", "b")), "'q'")
+})
+
+test_that("igraph objects keep directedness, names and weights", {
+  skip_if_no_engine()
+  ig <- igraph::graph_from_literal(A -+ B, B -+ C)
+  igraph::E(ig)$weight <- c(2, 3)
+  g <- cuRnet_graph(ig)
+  expect_true(g$directed)
+  expect_true(g$weighted)
+  expect_equal(g$names, c("A", "B", "C"))
+  expect_false(cuRnet_graph(igraph::as.undirected(ig))$directed)
+  expect_false(cuRnet_graph(ig, directed = FALSE)$directed)
+  expect_equal(cuRnet_bfs(cuRnet_graph(ig, directed = FALSE), "C")[1, ], c(A = 2, B = 1, C = 0))
+  expect_false(cuRnet_graph(ig, weights = NA)$weighted)
+})
+
+test_that("the engine reads files", {
+  skip_if_no_engine()
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(data.frame(from = c("a", "b"), to = c("b", "c")), path, row.names = FALSE)
+  g <- cuRnet_graph(path, header = TRUE)
+  expect_equal(g$n, 3)
+  expect_equal(sort(g$names), c("a", "b", "c"))
+  expect_equal(cuRnet_bfs(g, "a")[1, c("a", "b", "c")], c(a = 0, b = 1, c = 2))
+  expect_error(cuRnet_graph(file.path(tempdir(), "no-such-file.csv")), "not a file")
+})
+
+test_that("print shows size, directedness, weights and backend", {
+  skip_if_no_engine()
+  g <- cuRnet_graph(data.frame(from = c("a", "b"), to = c("b", "c"), weight = c(1, 2)), directed = FALSE)
+  out <- capture.output(print(g))
+  expect_match(out[1], "3 vertices, 2 edges, undirected, weighted")
+  expect_match(out[3], "backend: ")
+})
+
+test_that("bad input gives clear errors", {
+  skip_if_no_engine()
+  expect_error(cuRnet_graph(data.frame(from = c("a", NA), to = c("b", "c"))), "missing value")
+  expect_error(cuRnet_graph(data.frame(from = c(1L, 2L), to = c(NA, 3L))), "missing value")
+  expect_error(cuRnet_graph(data.frame(from = "a", to = "b", weight = -1), directed = FALSE), "negative weight")
+  expect_error(cuRnet_graph(data.frame(from = "a", to = "b", weight = NaN)), "finite")
+  expect_error(cuRnet_graph(data.frame(from = "a")), "two columns")
+  expect_error(cuRnet_graph(list(1, 2)), "takes a data frame")
+})
