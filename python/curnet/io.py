@@ -52,6 +52,7 @@ FORMATS = {
 }
 _EXTENSIONS = {ext: fmt for fmt, exts in FORMATS.items() for ext in exts}
 _GZIP_MAGIC = b"\x1f\x8b"
+_SPACE_TO_TAB = bytes.maketrans(b" ", b"\t")
 
 
 # -- public API ---------------------------------------------------------------
@@ -81,6 +82,16 @@ def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, 
     path = os.fspath(path)
     fmt = _format_of(path, format)
     data = _read_bytes(path)
+    try:
+        return _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comment,
+                     dtype, options)
+    except GraphFormatError:
+        raise
+    except ValueError as e:  # e.g. from Graph.from_edges: say which file
+        raise GraphFormatError(path, None, str(e)) from e
+
+
+def _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comment, dtype, options):
     if fmt in ("parquet", "arrow"):
         table = _read_table(data, path, fmt)
         return _table_graph(table, path, src, dst, weights, directed, dtype, options)
@@ -153,9 +164,9 @@ def _read_table(data: bytes, path: str, fmt: str) -> pa.Table:
             return pq.read_table(source)
         try:
             return feather.read_table(source)  # Arrow IPC file, Feather v1 and v2
-        except pa.ArrowException:
+        except (pa.ArrowException, OSError):
             return pa.ipc.open_stream(pa.BufferReader(data)).read_all()
-    except pa.ArrowException as e:
+    except (pa.ArrowException, OSError) as e:  # pyarrow reports some corrupt input as OSError
         raise GraphFormatError(path, None, f"not a readable {fmt} file: {e}") from None
 
 
@@ -215,6 +226,7 @@ def _weight_spec(weights, num_columns: int, third_is_number, path=None):
 # -- TSV / CSV ------------------------------------------------------------------
 def _read_delimited(data, path, fmt, src, dst, weights, header, delimiter, comment,
                     directed, dtype, options) -> Graph:
+    _require_utf8(data, path)
     if comment:
         data = _blank_lines_starting(data, comment.encode())
     first = _first_line(data)
@@ -241,6 +253,8 @@ def _read_delimited(data, path, fmt, src, dst, weights, header, delimiter, comme
         _check_no_nulls(col, what, path, line_of)
     if header:
         cols[:2] = [_ids_as_ints(c) for c in cols[:2]]
+    for col, what in zip(cols[:2], ("src", "dst")):
+        _check_ids(col, what, path, line_of)
     if weight is not None:
         cols[2] = _cast_column(cols[2], pa.float64(), "weight", path, line_of)
     return Graph.from_edges(*cols, directed=True if directed is None else directed,
@@ -265,8 +279,15 @@ def _blank_lines_starting(data: bytes, prefix: bytes) -> bytes:
     return buf[np.cumsum(delta[:-1]) == 0].tobytes()
 
 
+# a blank beside another blank or a line end: where the plain tab translation would not do
+_BLANK_RUNS = (b"  ", b"\t\t", b" \t", b"\t ", b"\n ", b"\n\t", b" \n", b"\t\n", b" \r", b"\t\r")
+
+
 def _collapse_blanks(data: bytes) -> bytes:
     """Runs of spaces/tabs become one tab; leading and trailing ones go."""
+    ends = data[:1] + data[-1:]
+    if b" " not in ends and b"\t" not in ends and not any(p in data for p in _BLANK_RUNS):
+        return data.translate(_SPACE_TO_TAB)  # fast path, no regex
     data = re.sub(rb"(?m)^[ \t]+|[ \t]+(?=\r?$)", b"", data)
     return re.sub(rb"[ \t]+", b"\t", data)
 
@@ -356,6 +377,26 @@ def _ids_as_ints(col):
         return pc.cast(col, pa.int64())
     except pa.ArrowInvalid:
         return col
+
+
+def _require_utf8(data: bytes, path: str):
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise GraphFormatError(path, data.count(b"\n", 0, e.start) + 1, "not valid UTF-8 text") from None
+
+
+def _check_ids(col, what, path, line_of):
+    """Integer ids must be >= 0; floating-point ids are refused at the first non-whole one."""
+    if not len(col) or not _is_numeric(col.type):
+        return
+    values = col.to_numpy()
+    if pa.types.is_floating(col.type):
+        row = int(np.argmax(values != np.floor(values)))  # row 0 if all look whole ("1.0")
+        raise GraphFormatError(path, line_of(row), f"{what} id {values[row]!r} is not an integer")
+    if values.min() < 0:
+        row = int(np.argmax(values < 0))
+        raise GraphFormatError(path, line_of(row), f"negative {what} id {values[row]}")
 
 
 def _check_no_nulls(col, what, path, line_of):

@@ -391,3 +391,18 @@ def test_fuzz_never_crashes(tmp_path, content, ext, fmt):
         return
     assert isinstance(g, Graph)
     assert len(g.indptr) == len(g) + 1 and g.indptr[-1] == g.num_arcs
+
+
+@pytest.mark.parametrize("text,line,words", [
+    ("# c\n0,1\n-1,2\n", 3, "negative src id -1"),
+    ("0,1\n1,2.5\n", 2, "dst id 2.5 is not an integer"),
+    ("0,1\n1,\xff\n", 2, "UTF-8"),
+])
+def test_csv_bad_ids(tmp_path, text, line, words):
+    p = write(tmp_path, "ids.csv", text.encode("latin-1") if "\xff" in text else text)
+    assert_format_error(p, line, words)
+
+
+def test_graph_errors_name_the_file(tmp_path):
+    p = write(tmp_path, "n.csv", "0,1\n1,5\n")
+    assert_format_error(p, None, "num_vertices", num_vertices=3)
