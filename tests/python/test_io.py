@@ -1,7 +1,6 @@
 """Tests for curnet.io: every reader, its errors, Arrow inputs, and a fuzz test."""
 import gzip
 import os
-import shutil
 from pathlib import Path
 
 import numpy as np
