@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The R package's checks: testthat against the installed package, then R CMD build and
+# R CMD check --no-manual, which must end with no errors and no warnings.
+# Usage: scripts/r-check.sh   (after scripts/r-setup.sh)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export RETICULATE_PYTHON="${RETICULATE_PYTHON:-$PWD/.venv/bin/python}"
+export _R_CHECK_FORCE_SUGGESTS_=false   # R's arrow (suggested) is not in Debian
+export LANG="${LANG:-C.UTF-8}"
+
+R CMD INSTALL --no-test-load . >/dev/null
+echo "== testthat"
+Rscript -e 'res <- as.data.frame(testthat::test_dir("tests/testthat", package = "cuRnet", load_package = "installed", reporter = "summary", stop_on_failure = TRUE)); cat(sprintf("testthat: %d passed, %d failed, %d skipped, %d errors\n", sum(res$passed), sum(res$failed), sum(res$skipped), sum(res$error)))'
+
+echo "== R CMD build / check"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+root="$PWD"
+(cd "$work" && R CMD build "$root" >build.log 2>&1) || { cat "$work/build.log"; exit 1; }
+tarball="$(ls "$work"/cuRnet_*.tar.gz)"
+(cd "$work" && R CMD check --no-manual "$tarball" >check.log 2>&1) || true
+status_line="$(grep -E '^Status:' "$work/check.log" || echo 'Status: check did not finish')"
+if ! grep -qE '^Status: (OK|[0-9]+ NOTEs?)$' "$work/check.log"; then
+  cat "$work/check.log"
+  for f in "$work"/cuRnet.Rcheck/00install.out "$work"/cuRnet.Rcheck/tests/testthat.Rout.fail; do
+    [ -f "$f" ] && { echo "== $f"; tail -50 "$f"; }
+  done
+  echo "R CMD check: $status_line"
+  exit 1
+fi
+grep -E 'NOTE' -A4 "$work/check.log" || true
+echo "R CMD check: $status_line"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the R package cuRnet needs from Debian (if missing) and the package itself.
+# Idempotent. Usage: scripts/r-setup.sh   (run as root for apt-get, or with sudo available)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(r-base-core r-base-dev r-cran-igraph r-cran-reticulate r-cran-testthat r-cran-knitr
+          r-cran-rmarkdown r-cran-roxygen2 r-cran-progress r-cran-cli r-bioc-stringdb pandoc)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "r-setup: installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# The Python side: the engine in the project's venv (numpy<2 for Debian's reticulate 1.28) and rpy2.
+PY="${RETICULATE_PYTHON:-$PWD/.venv/bin/python}"
+if [ -x "$PY" ]; then
+  "$PY" -c "import curnet.bridge" 2>/dev/null || "$PY" -m pip install -q -e .
+  "$PY" -c "import rpy2.robjects" 2>/dev/null || "$PY" -m pip install -q "rpy2-rinterface<3.6.6" rpy2
+else
+  echo "r-setup: no Python at $PY; create .venv (make setup) or set RETICULATE_PYTHON" >&2
+fi
+
+R CMD INSTALL --no-test-load . >/dev/null
+echo "r-setup: cuRnet $(Rscript -e 'cat(as.character(packageVersion("cuRnet")))') installed"
