@@ -43,6 +43,12 @@ def bfs(g, sources, *, backend="auto", out=None, unreachable=-1, progress=None):
 def traverse(be, hg, ids, depth, unreachable) -> None:
     """Fill depth (n, kb), pre-set to `unreachable`, with the BFS levels of each source."""
     xp = be.xp
+    if len(ids) == 1:
+        # One source: the backend's own one-source BFS (SciPy's on the CPU, a
+        # direction-optimizing frontier traversal on the GPU) beats a one-bit joint traversal.
+        col = be.bfs_one(hg, int(ids[0]))
+        depth[:, 0] = xp.where(col < 0, unreachable, col)
+        return
     seen = be.seed_bits(hg.n, ids)
     frontier = seen.copy()
     be.write_depths(frontier, depth, 0)

@@ -56,24 +56,27 @@ def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress
 
 
 def bellman_ford(be, hg, ids, with_pred):
-    """Frontier Bellman-Ford for a batch of sources; raises NegativeCycleError naming a source."""
-    xp = be.xp
+    """Frontier Bellman-Ford for a batch of sources; raises NegativeCycleError naming a source.
+
+    The batch's state lives in the backend (`sp_start` .. `sp_finish`): the CUDA backend packs
+    distance and predecessor into one word. Predecessors are tracked when asked for or when a
+    negative weight makes a cycle possible (the cycle search reads them). A backend with
+    `max_bf_rounds` hands a batch that needs more rounds to `sp_long` (a long-diameter graph).
+    """
     kb, n = len(ids), hg.n
-    rows = xp.arange(kb)
-    src = xp.asarray(ids)
-    dist = xp.full((kb, n), np.inf, dtype=hg.weight_dtype)
-    pred = xp.full((kb, n), -1, dtype=np.int32)   # kept even for distances: it finds cycles
-    dist[rows, src] = 0
-    active = xp.zeros((kb, n), dtype=bool)
-    active[rows, src] = True
+    state, active = be.sp_start(hg, ids, with_pred or hg.min_weight < 0)
     rounds = 0
     while be.any(active):
-        active = be.relax(hg, dist, pred, active)
+        if be.max_bf_rounds is not None and rounds >= be.max_bf_rounds:
+            return be.sp_long(hg, ids, with_pred)
+        active = be.sp_relax(hg, state, active)
         rounds += 1
         if rounds % CYCLE_CHECK_ROUNDS == 0 or rounds >= n:
-            cyclic = be.to_host(be.pred_has_cycle(pred))
+            pred = be.sp_preds(state)
+            cyclic = (be.to_host(be.pred_has_cycle(pred)) if pred is not None
+                      else np.zeros(kb, dtype=bool))
             if rounds >= n:   # n rounds settle every path; still active means a cycle
                 cyclic |= be.to_host(active.any(axis=1))
             if cyclic.any():
                 raise NegativeCycleError(int(ids[int(np.flatnonzero(cyclic)[0])]))
-    return dist, (pred if with_pred else None)
+    return be.sp_finish(state, with_pred)

@@ -37,10 +37,16 @@ class HostGraph:
     _scipy: sp.csr_matrix | None = None
 
     def scipy_matrix(self) -> sp.csr_matrix:
-        """CSR for SciPy; parallel arcs kept (csgraph takes the cheapest), explicit zeros are arcs."""
+        """CSR for SciPy with the cheapest of parallel arcs only (csgraph's strong components
+        never return on some graphs with repeated entries); explicit zeros stay arcs."""
         if self._scipy is None:
             w = self.out_w if self.out_w is not None else np.ones(len(self.out_idx), self.weight_dtype)
-            self._scipy = sp.csr_matrix((w.astype(np.float64), self.out_idx, self.out_ptr),
+            key = self.out_src.astype(np.int64) * self.n + self.out_idx
+            order = np.lexsort((w, key))
+            keep = order[segment_starts(key[order])] if len(key) else order
+            ptr = np.zeros(self.n + 1, np.int64)
+            np.cumsum(np.bincount(self.out_src[keep], minlength=self.n), out=ptr[1:])
+            self._scipy = sp.csr_matrix((w[keep].astype(np.float64), self.out_idx[keep], ptr),
                                         shape=(self.n, self.n))
         return self._scipy
 
@@ -224,6 +230,53 @@ class CPUBackend:
             pred.ravel()[flat[first]] = tails_a[first]
         new_active.ravel()[flat[first]] = True
         return new_active
+
+    # Bellman-Ford batch state: the drivers go through these so that a backend may keep its
+    # own representation (the CUDA backend packs distance and predecessor in one word).
+    max_bf_rounds = None     # no long-diameter hand-off on the CPU
+
+    def sp_start(self, hg: HostGraph, ids: np.ndarray, track_pred: bool):
+        """(state, active) for a batch: dist 0 at each source, inf elsewhere, pred -1; the sources active.
+        Predecessors are kept whatever track_pred says (the CPU twin always tracks them)."""
+        kb, n = len(ids), hg.n
+        rows = np.arange(kb)
+        dist = np.full((kb, n), np.inf, dtype=hg.weight_dtype)
+        pred = np.full((kb, n), -1, dtype=np.int32)
+        dist[rows, ids] = 0
+        active = np.zeros((kb, n), dtype=bool)
+        active[rows, ids] = True
+        return (dist, pred), active
+
+    def sp_relax(self, hg: HostGraph, state, active: np.ndarray) -> np.ndarray:
+        return self.relax(hg, state[0], state[1], active)
+
+    def sp_preds(self, state):
+        return state[1]
+
+    def sp_finish(self, state, with_pred: bool):
+        return state[0], (state[1] if with_pred else None)
+
+    def shortest_paths_host(self, hg: HostGraph, ids: np.ndarray, with_pred: bool):
+        """A whole batch by SciPy: Dijkstra for non-negative weights, else Bellman-Ford per
+        source (raising NegativeCycleError naming the source). The GPU's long-diameter route."""
+        if hg.min_weight >= 0:
+            return self.dijkstra(hg, ids, with_pred)
+        from ..errors import NegativeCycleError
+        dist = np.empty((len(ids), hg.n), hg.weight_dtype)
+        pred = np.empty((len(ids), hg.n), np.int32) if with_pred else None
+        for r, s in enumerate(np.asarray(ids).tolist()):
+            try:
+                d, p = csgraph.bellman_ford(hg.scipy_matrix(), directed=True, indices=s,
+                                            return_predecessors=True)
+            except csgraph.NegativeCycleError:
+                # SciPy's rounds start from s alone: only a cycle reachable from s is found
+                raise NegativeCycleError(s) from None
+            dist[r] = d
+            if with_pred:
+                p = p.astype(np.int32)
+                p[p < 0] = -1
+                pred[r] = p
+        return dist, pred
 
     def pred_has_cycle(self, pred: np.ndarray) -> np.ndarray:
         """(k,) bool: row r's predecessor pointers contain a cycle (pointer doubling)."""

@@ -1,0 +1,514 @@
+"""The CUDA backend: CuPy arrays and RawModule kernels (kernels/*.cu), one per CPU primitive.
+
+Each method here has the contract of its NumPy twin in `cpu.CPUBackend`; the drivers in
+`curnet.algorithms` call both the same way. Kernel sources are files compiled once per
+process through NVRTC (CuPy's `RawModule`, which also keeps its own on-disk cache).
+
+What the GPU does not do well is routed, measured, to the host: graphs whose BFS or
+Bellman-Ford needs thousands of levels (a path of a million vertices) run on the host's
+compiled SciPy routines once a traversal has shown it is long (see `LONG_LEVELS`).
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+import cupy as cp
+
+from .cpu import CPUBackend, words_for
+
+KERNEL_DIR = os.path.join(os.path.dirname(__file__), "kernels")
+THREADS = 256
+# Arcs per thread in the many-source pull expansion: balances R-MAT hubs across threads.
+EXPAND_CHUNK = 32
+# Vertices with more arcs than this get a warp each in label propagation.
+HEAVY_DEGREE = 128
+# A one-source BFS (or a Bellman-Ford batch) past this many levels (rounds) is a
+# long-diameter graph: it is finished on the host, and later calls on the same graph go
+# there at once. Each GPU level costs 10-30 us of launches and synchronisation, so
+# 2,048 levels waste at most ~50 ms before the switch.
+LONG_LEVELS = 2048
+
+_modules: dict = {}
+_lock = threading.Lock()
+
+
+def kernel(module: str, name: str):
+    """A kernel from kernels/<module>.cu, compiled on first use (once per process)."""
+    with _lock:
+        mod = _modules.get(module)
+        if mod is None:
+            with open(os.path.join(KERNEL_DIR, module + ".cu")) as f:
+                src = f.read()
+            mod = cp.RawModule(code=src, options=("-std=c++17",))
+            _modules[module] = mod
+    return mod.get_function(name)
+
+
+class KernelError(RuntimeError):
+    """A CUDA kernel launch failed; the message names the kernel and its launch shape."""
+
+
+def launch(module: str, name: str, count: int, args, threads: int = THREADS, max_blocks: int | None = None):
+    """Launch kernel `name` over `count` items (one a thread, grid-stride where capped)."""
+    blocks = max(1, (int(count) + threads - 1) // threads)
+    if max_blocks is not None:
+        blocks = min(blocks, max_blocks)
+    try:
+        kernel(module, name)((blocks,), (threads,), args)
+    except cp.cuda.memory.OutOfMemoryError:
+        raise
+    except Exception as e:  # CUDADriverError / CUDARuntimeError / CompileException
+        raise KernelError(f"curnet: CUDA kernel {module}.{name} failed "
+                          f"(grid {blocks} x {threads}, {count} items): {type(e).__name__}: {e}") from e
+
+
+def i64(x) -> np.int64:
+    return np.int64(x)
+
+
+def i32(x) -> np.int32:
+    return np.int32(x)
+
+
+@dataclass
+class DeviceGraph:
+    """The graph's arrays on the device; offsets int64, ids int32."""
+    n: int
+    m: int
+    out_ptr: cp.ndarray
+    out_idx: cp.ndarray
+    out_w: cp.ndarray | None
+    in_ptr: cp.ndarray
+    in_src: cp.ndarray
+    in_dst: cp.ndarray
+    in_w: cp.ndarray | None
+    weight_dtype: np.dtype
+    min_weight: float
+    heavy_in: cp.ndarray
+    heavy_out: cp.ndarray
+    graph: object = None                 # the host Graph, for host routes
+    long_diameter: bool = False
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def nbytes(self) -> int:
+        arrays = [self.out_ptr, self.out_idx, self.out_w, self.in_ptr, self.in_src, self.in_dst, self.in_w]
+        seen, total = set(), 0
+        for a in arrays:
+            if a is not None and id(a) not in seen:
+                seen.add(id(a))
+                total += a.nbytes
+        return total
+
+
+@dataclass
+class SPState:
+    """A Bellman-Ford batch's state on the device (see `sp_start`)."""
+    kb: int
+    n: int
+    ids: np.ndarray
+    mode: str                            # "packed32", "dist32", "f64"
+    key: cp.ndarray                      # packed u64 / ordered u32 / ordered u64, (kb, n)
+    pred: cp.ndarray | None = None       # f64 mode only
+
+
+class CUDABackend:
+    name = "cuda"
+    xp = cp
+    # The bit traversal's levels are cheap on the GPU; a batch past this many levels is a
+    # long-diameter graph and is finished per source by `bfs_one` (which goes to the host).
+    max_joint_levels = 256
+    has_dijkstra = False
+    has_scc = False
+    max_bf_rounds = LONG_LEVELS
+
+    def __init__(self, device: int | None = None):
+        self.device = cp.cuda.Device(device if device is not None else cp.cuda.runtime.getDevice())
+        props = cp.cuda.runtime.getDeviceProperties(self.device.id)
+        self.props = props
+        self.sms = int(props["multiProcessorCount"])
+        self.max_blocks = self.sms * 16       # grid-stride kernels: enough to fill the chip
+        self._cpu = None
+        self.splits = 0          # batches split after running out of device memory
+
+    # -- description ----------------------------------------------------------
+    def _device_name(self) -> str:
+        name = self.props["name"]
+        return name.decode() if isinstance(name, bytes) else str(name)
+
+    def describe(self) -> str:
+        return f"cuda ({self._device_name()}, CuPy {cp.__version__})"
+
+    def info(self) -> dict:
+        free, total = cp.cuda.runtime.memGetInfo()
+        rt = cp.cuda.runtime.runtimeGetVersion()
+        drv = cp.cuda.runtime.driverGetVersion()
+        cc = f"{self.props['major']}.{self.props['minor']}"
+        return {"backend": "cuda", "device": f"{self._device_name()} (compute capability {cc}, "
+                f"{self.sms} SMs)", "device_memory": f"{total / 2**30:.1f} GiB ({free / 2**30:.1f} GiB free)",
+                "cupy": cp.__version__, "cuda_runtime": f"{rt // 1000}.{(rt % 1000) // 10}",
+                "cuda_driver": f"{drv // 1000}.{(drv % 1000) // 10}"}
+
+    def free_memory(self) -> int:
+        """Bytes the next allocations may use: free device memory plus CuPy's pool's idle blocks,
+        capped by the pool's limit if one is set."""
+        pool = cp.get_default_memory_pool()
+        free = cp.cuda.runtime.memGetInfo()[0] + pool.free_bytes()
+        limit = pool.get_limit()
+        if limit:
+            free = min(free, limit - pool.used_bytes())
+        return max(int(free), 0)
+
+    def cpu(self) -> CPUBackend:
+        if self._cpu is None:
+            self._cpu = CPUBackend()
+        return self._cpu
+
+    # -- data movement --------------------------------------------------------
+    def device_graph(self, g) -> DeviceGraph:
+        cached = g._device.get(self.name)
+        if cached is not None:
+            return cached
+        n = len(g)
+        out_ptr = cp.asarray(g.indptr.astype(np.int64))
+        out_idx = cp.asarray(g.indices)
+        out_w = cp.asarray(g.weights) if g.weights is not None else None
+        if g.directed:
+            ip, isrc, iw = g.csc()
+            in_ptr = cp.asarray(ip.astype(np.int64))
+            in_src = cp.asarray(isrc)
+            in_w = cp.asarray(iw) if iw is not None else None
+        else:
+            in_ptr, in_src, in_w = out_ptr, out_idx, out_w
+        in_deg = cp.diff(in_ptr)
+        in_dst = cp.empty(len(in_src), np.int32)
+        launch("bfs", "fill_rows", n, (in_ptr, i64(n), in_dst), max_blocks=self.max_blocks)
+        w = g.weights
+        dg = DeviceGraph(
+            n=n, m=len(g.indices), out_ptr=out_ptr, out_idx=out_idx, out_w=out_w,
+            in_ptr=in_ptr, in_src=in_src, in_dst=in_dst, in_w=in_w,
+            weight_dtype=w.dtype if w is not None else np.dtype(np.float32),
+            min_weight=float(w.min()) if w is not None and len(w) else 1.0,
+            heavy_in=cp.flatnonzero(in_deg > HEAVY_DEGREE).astype(np.int32),
+            heavy_out=cp.flatnonzero(cp.diff(out_ptr) > HEAVY_DEGREE).astype(np.int32),
+            graph=g)
+        g._device[self.name] = dg
+        return dg
+
+    def to_host(self, a) -> np.ndarray:
+        return cp.asnumpy(a) if isinstance(a, cp.ndarray) else np.asarray(a)
+
+    def output_block(self, view: np.ndarray, fill):
+        """A device (n, kb) block, C-ordered, in the dtype of the caller's view, set to fill."""
+        return cp.full(view.shape, fill, dtype=view.dtype)
+
+    def finish_block(self, block, view: np.ndarray) -> None:
+        """Copy a finished block into the caller's host view (straight in when contiguous)."""
+        _get_into(block, view)
+
+    def copy_to_host(self, a, dest: np.ndarray) -> None:
+        """a (kb, n) on the device into dest (kb, n) on the host, any layout."""
+        if dest.flags.f_contiguous and not dest.flags.c_contiguous:
+            _get_into(cp.ascontiguousarray(a.T).astype(dest.dtype, copy=False), dest.T)
+        else:
+            _get_into(a.astype(dest.dtype, copy=False), dest)
+
+    def map_batches(self, fn, batches, parallel: bool = True):
+        """Run fn on each batch in turn. A batch that runs out of device memory is split in two
+        and retried (down to one source), so a job whose result fits in host memory completes."""
+        for b in batches:
+            yield from self._run_split(fn, b)
+
+    def _run_split(self, fn, batch):
+        try:
+            yield fn(batch)
+            return
+        except cp.cuda.memory.OutOfMemoryError:
+            first, ids = batch
+            if len(ids) <= 1:
+                raise
+        self.splits += 1
+        cp.get_default_memory_pool().free_all_blocks()
+        half = (len(ids) + 1) // 2
+        yield from self._run_split(fn, (first, ids[:half]))
+        yield from self._run_split(fn, (first + half, ids[half:]))
+
+    def bfs_batch_size(self, n: int, k: int) -> int:
+        """As many sources as fit in half the free device memory: per source and vertex the
+        depth (up to 8 bytes) and 4 bit-arrays (seen, frontier, next, new) of 1 bit each."""
+        per_source = n * (8 + 4 / 8) + 1
+        fit = int(self.free_memory() * 0.5 // per_source)
+        size = max(64, (fit // 64) * 64)
+        return max(1, min(size, k))
+
+    # -- many-source BFS primitives -------------------------------------------
+    def seed_bits(self, n: int, sources) -> cp.ndarray:
+        k = len(sources)
+        bits = cp.zeros((n, words_for(k)), np.uint64)
+        src = cp.asarray(np.asarray(sources, dtype=np.int32)) if not isinstance(sources, cp.ndarray) \
+            else sources.astype(np.int32)
+        launch("bfs", "seed_bits", k, (src, i32(k), i32(words_for(k)), bits))
+        return bits
+
+    def padding_bits(self, k: int) -> cp.ndarray:
+        return cp.asarray(self.cpu().padding_bits(k))
+
+    def expand_bits(self, hg: DeviceGraph, frontier: cp.ndarray, seen: cp.ndarray) -> cp.ndarray:
+        """new[v] = (OR of frontier[u] over arcs u->v) & ~seen[v]."""
+        n, W = seen.shape
+        frontier = cp.ascontiguousarray(frontier)
+        seen = cp.ascontiguousarray(seen)
+        active = cp.empty(n, np.uint8)
+        done = cp.empty(n, np.uint8)
+        launch("bfs", "bits_flags", n, (frontier, seen, i64(n), i32(W), active, done),
+               max_blocks=self.max_blocks)
+        new = cp.zeros_like(seen)
+        m = len(hg.in_src)
+        if m:
+            chunks = (m + EXPAND_CHUNK - 1) // EXPAND_CHUNK
+            launch("bfs", "bits_expand", chunks * W,
+                   (hg.in_src, hg.in_dst, i64(m), i32(EXPAND_CHUNK), i32(W), frontier, seen, active, done, new))
+        return new
+
+    _DEPTH_KERNELS = {np.dtype(np.int32): "write_depths_i32", np.dtype(np.int64): "write_depths_i64",
+                      np.dtype(np.float32): "write_depths_f32", np.dtype(np.float64): "write_depths_f64"}
+
+    def write_depths(self, new: cp.ndarray, depth: cp.ndarray, level: int) -> None:
+        """depth[v, j] = level for every set bit j of new[v]; depth is (n, k) on the device."""
+        n, W = new.shape
+        kb = depth.shape[1]
+        name = self._DEPTH_KERNELS.get(depth.dtype)
+        if name is None or depth.strides[1] != depth.itemsize:
+            raise TypeError(f"write_depths needs a row-contiguous int32/int64/float32/float64 block, "
+                            f"got {depth.dtype} with strides {depth.strides}")
+        ld = depth.strides[0] // depth.itemsize
+        launch("bfs", name, n * W, (cp.ascontiguousarray(new), i64(n), i32(W), i32(kb), depth, i64(ld),
+                                    depth.dtype.type(level)), max_blocks=self.max_blocks)
+
+    def any(self, a) -> bool:
+        return bool(a.any())
+
+    def bfs_one(self, hg: DeviceGraph, source: int) -> cp.ndarray:
+        """Depths (n,) int32 from one source: direction-optimizing BFS (top-down over a queue
+        of the frontier, bottom-up over in-arcs in the wide middle levels)."""
+        n = hg.n
+        if hg.long_diameter:
+            return cp.asarray(self.cpu().bfs_one(self.cpu().device_graph(hg.graph), source))
+        depth = cp.full(n, -1, np.int32)
+        depth[int(source)] = 0
+        queue = cp.asarray(np.array([source], np.int32))
+        found = cp.zeros(1, np.uint32)
+        out_deg = hg.out_ptr[1:] - hg.out_ptr[:-1]
+        unexplored = hg.m
+        level = 0
+        top_down = True
+        alpha, beta = 14, 24
+        while True:
+            if level >= LONG_LEVELS:
+                hg.long_diameter = True
+                return self.bfs_one(hg, source)
+            if top_down:
+                incl = cp.cumsum(out_deg[queue])
+                mf = int(incl[-1])
+                if mf == 0:
+                    return depth
+                if mf > unexplored / alpha and hg.m > 0:
+                    top_down = False
+                else:
+                    unexplored -= mf
+                    level += 1
+                    launch("bfs", "bfs_top_down", mf,
+                           (queue, incl, i32(len(queue)), i64(mf), hg.out_ptr, hg.out_idx, depth, i32(level)),
+                           max_blocks=self.max_blocks * 4)
+                    queue = cp.flatnonzero(depth == level).astype(np.int32)
+                    if len(queue) == 0:
+                        return depth
+                    continue
+            level += 1
+            found.fill(0)
+            launch("bfs", "bfs_bottom_up", n, (hg.in_ptr, hg.in_src, depth, i64(n), i32(level), found),
+                   max_blocks=self.max_blocks)
+            nf = int(found[0])
+            if nf == 0:
+                return depth
+            if nf < n / beta:
+                top_down = True
+                queue = cp.flatnonzero(depth == level).astype(np.int32)
+
+    # -- shortest-path primitives ---------------------------------------------
+    def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int:
+        """Sources per Bellman-Ford launch: enough to fill the GPU on small networks, bounded by
+        a quarter of free memory (per source and vertex: 8-byte state, 2 activity bytes, result)."""
+        per_source = n * 24 + 1
+        fit = int(self.free_memory() * 0.25 // per_source)
+        return max(1, min(k, fit, 4096))
+
+    def sssp_parallel(self, dijkstra: bool) -> bool:
+        return False
+
+    def sp_start(self, hg: DeviceGraph, ids, track_pred: bool):
+        """The state of a Bellman-Ford batch and its first active set (the sources)."""
+        kb, n = len(ids), hg.n
+        rows = cp.arange(kb)
+        src = cp.asarray(np.asarray(ids, dtype=np.int64))
+        count = kb * n
+        if hg.weight_dtype == np.float64:
+            dist = cp.full((kb, n), np.inf, np.float64)
+            dist[rows, src] = 0
+            key = cp.empty((kb, n), np.uint64)
+            launch("sssp", "to_ordered_f64", count, (dist, i64(count), key), max_blocks=self.max_blocks)
+            state = SPState(kb, n, np.asarray(ids), "f64", key, cp.full((kb, n), -1, np.int32))
+        elif track_pred:
+            dist = cp.full((kb, n), np.inf, np.float32)
+            dist[rows, src] = 0
+            pred = cp.full((kb, n), -1, np.int32)
+            key = cp.empty((kb, n), np.uint64)
+            launch("sssp", "pack_f32", count, (dist, pred, i64(count), key), max_blocks=self.max_blocks)
+            state = SPState(kb, n, np.asarray(ids), "packed32", key)
+        else:
+            dist = cp.full((kb, n), np.inf, np.float32)
+            dist[rows, src] = 0
+            key = cp.empty((kb, n), np.uint32)
+            launch("sssp", "to_ordered_f32", count, (dist, i64(count), key), max_blocks=self.max_blocks)
+            state = SPState(kb, n, np.asarray(ids), "dist32", key)
+        active = cp.zeros((kb, n), np.bool_)
+        active[rows, src] = True
+        return state, active
+
+    def sp_relax(self, hg: DeviceGraph, state: SPState, active) -> cp.ndarray:
+        """One Bellman-Ford round from the active entries; returns the next active set."""
+        n = state.n
+        nxt = cp.zeros((state.kb, n), np.bool_)
+        entries = cp.flatnonzero(active)
+        if len(entries) == 0:
+            return nxt
+        tails = entries % n
+        deg = hg.out_ptr[tails + 1] - hg.out_ptr[tails]
+        incl = cp.cumsum(deg)
+        total = int(incl[-1])
+        if total == 0:
+            return nxt
+        qlen = len(entries)
+        has_w = hg.out_w is not None
+        w = hg.out_w if has_w else cp.zeros(1, hg.weight_dtype)
+        common = (entries, incl, i64(qlen), i64(total), i64(n), hg.out_ptr, hg.out_idx, w, i32(has_w))
+        grid = self.max_blocks * 4
+        if state.mode == "packed32":
+            launch("sssp", "relax_packed_f32", total, common + (state.key, nxt), max_blocks=grid)
+        elif state.mode == "dist32":
+            launch("sssp", "relax_dist_f32", total, common + (state.key, nxt), max_blocks=grid)
+        else:
+            prev = state.key.copy()
+            launch("sssp", "relax_f64_min", total, common + (prev, state.key), max_blocks=grid)
+            best = cp.full((state.kb, n), np.iinfo(np.int32).max, np.int32)
+            launch("sssp", "relax_f64_pred", total, common + (prev, state.key, best), max_blocks=grid)
+            count = state.kb * n
+            launch("sssp", "relax_f64_finish", count, (prev, state.key, best, i64(count), state.pred, nxt),
+                   max_blocks=self.max_blocks)
+        return nxt
+
+    def sp_preds(self, state: SPState):
+        """The batch's predecessors now (for the cycle search), or None if not tracked."""
+        if state.mode == "f64":
+            return state.pred
+        if state.mode == "packed32":
+            return (state.key & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
+        return None
+
+    def sp_finish(self, state: SPState, with_pred: bool):
+        """(dist, pred or None) of a finished batch, (kb, n), on the device."""
+        count = state.kb * state.n
+        if state.mode == "f64":
+            dist = cp.empty((state.kb, state.n), np.float64)
+            launch("sssp", "from_ordered_f64", count, (state.key, i64(count), dist), max_blocks=self.max_blocks)
+            return dist, (state.pred if with_pred else None)
+        dist = cp.empty((state.kb, state.n), np.float32)
+        if state.mode == "dist32":
+            launch("sssp", "from_ordered_f32", count, (state.key, i64(count), dist), max_blocks=self.max_blocks)
+            return dist, None
+        pred = cp.empty((state.kb, state.n), np.int32)
+        launch("sssp", "unpack_f32", count, (state.key, i64(count), dist, pred), max_blocks=self.max_blocks)
+        return dist, (pred if with_pred else None)
+
+    def sp_long(self, hg: DeviceGraph, ids, with_pred: bool):
+        """A batch on a long-diameter graph, finished on the host by SciPy (see LONG_LEVELS)."""
+        hg.long_diameter = True
+        dist, pred = self.cpu().shortest_paths_host(self.cpu().device_graph(hg.graph), ids, with_pred)
+        return cp.asarray(dist), (cp.asarray(pred) if pred is not None else None)
+
+    def relax(self, hg: DeviceGraph, dist, pred, active) -> cp.ndarray:
+        """The CPU twin's contract on (dist, pred) arrays (for tests): one round, in place."""
+        kb, n = dist.shape
+        track = pred is not None
+        if dist.dtype == np.float64:
+            state = SPState(kb, n, np.zeros(kb, np.int32), "f64", cp.empty((kb, n), np.uint64),
+                            pred if track else cp.full((kb, n), -1, np.int32))
+            launch("sssp", "to_ordered_f64", kb * n, (cp.ascontiguousarray(dist), i64(kb * n), state.key))
+        elif track:
+            state = SPState(kb, n, np.zeros(kb, np.int32), "packed32", cp.empty((kb, n), np.uint64))
+            launch("sssp", "pack_f32", kb * n, (cp.ascontiguousarray(dist), cp.ascontiguousarray(pred),
+                                                i64(kb * n), state.key))
+        else:
+            state = SPState(kb, n, np.zeros(kb, np.int32), "dist32", cp.empty((kb, n), np.uint32))
+            launch("sssp", "to_ordered_f32", kb * n, (cp.ascontiguousarray(dist), i64(kb * n), state.key))
+        nxt = self.sp_relax(hg, state, active)
+        d, p = self.sp_finish(state, track)
+        dist[...] = d
+        if track:
+            pred[...] = p
+        return nxt
+
+    def pred_has_cycle(self, pred) -> cp.ndarray:
+        """(k,) bool: row r's predecessor pointers contain a cycle (pointer doubling)."""
+        anc = pred.astype(np.int32, copy=True)
+        rows = cp.arange(pred.shape[0])[:, None]
+        for _ in range(max(1, int(np.ceil(np.log2(max(pred.shape[1], 2))))) + 1):
+            nxt = cp.where(anc >= 0, anc, 0)
+            anc = cp.where(anc >= 0, anc[rows, nxt], -1)
+        return (anc >= 0).any(axis=1)
+
+    # -- SCC primitives -------------------------------------------------------
+    def trim(self, hg: DeviceGraph, alive) -> cp.ndarray:
+        kept = cp.empty(hg.n, np.bool_)
+        launch("scc", "trim_step", hg.n, (hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx,
+                                         cp.ascontiguousarray(alive, dtype=np.bool_), i64(hg.n), kept),
+               max_blocks=self.max_blocks)
+        return kept
+
+    def propagate_max(self, hg: DeviceGraph, values, alive, colors=None, backward: bool = False):
+        """Closure of max along arcs inside `alive` (and one colour): in-place sweeps until stable."""
+        ptr, src, heavy = (hg.in_ptr, hg.in_src, hg.heavy_in) if not backward else \
+            (hg.out_ptr, hg.out_idx, hg.heavy_out)
+        out_dtype = values.dtype
+        vals = values.astype(np.int32, copy=True)
+        alive = cp.ascontiguousarray(alive, dtype=np.bool_)
+        has_colors = colors is not None
+        col = colors.astype(np.int32, copy=False) if has_colors else cp.zeros(1, np.int32)
+        changed = cp.zeros(1, np.int32)
+        n = hg.n
+        sweeps_per_check = 2
+        while True:
+            changed.fill(0)
+            for _ in range(sweeps_per_check):
+                launch("scc", "propagate_light", n, (ptr, src, alive, col, i32(has_colors), i64(n),
+                                                     i64(HEAVY_DEGREE), vals, changed),
+                       max_blocks=self.max_blocks)
+                if len(heavy):
+                    launch("scc", "propagate_heavy", len(heavy) * 32,
+                           (ptr, src, alive, col, i32(has_colors), heavy, i64(len(heavy)), vals, changed),
+                           max_blocks=self.max_blocks)
+            if not int(changed[0]):
+                return vals.astype(out_dtype, copy=False)
+
+
+def _get_into(block: cp.ndarray, view: np.ndarray) -> None:
+    """Device block into a host view of the same shape: direct when the layouts agree."""
+    if view.flags.c_contiguous and block.flags.c_contiguous and view.dtype == block.dtype:
+        block.get(out=view)
+    elif view.flags.f_contiguous and block.flags.f_contiguous and view.dtype == block.dtype:
+        block.get(out=view)
+    else:
+        np.copyto(view, block.get(), casting="unsafe")

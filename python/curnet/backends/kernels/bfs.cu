@@ -1,0 +1,155 @@
+// curnet CUDA backend: breadth-first search kernels.
+// Self-contained (no includes) so that NVRTC (CuPy RawModule) and nvcc both compile it.
+// Offsets are 64-bit on the device; vertex ids are int32.
+
+typedef unsigned long long u64;
+typedef long long i64;
+
+// bits[sources[j], j / 64] |= 1 << (j % 64).  bits is (n, W) row-major.
+extern "C" __global__ void seed_bits(const int* __restrict__ sources, int k, int W, u64* bits)
+{
+    int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < k) atomicOr(&bits[(i64)sources[j] * W + (j >> 6)], 1ULL << (j & 63));
+}
+
+// Per vertex: active[v] = frontier row has a set bit; done[v] = seen row is all ones.
+extern "C" __global__ void bits_flags(const u64* __restrict__ frontier, const u64* __restrict__ seen,
+                                      i64 n, int W, unsigned char* active, unsigned char* done)
+{
+    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
+        u64 any = 0, all = ~0ULL;
+        for (int j = 0; j < W; ++j) {
+            any |= frontier[v * W + j];
+            all &= seen[v * W + j];
+        }
+        active[v] = any != 0;
+        done[v] = all == ~0ULL;
+    }
+}
+
+// Pull expansion over in-arcs cut into fixed chunks (balanced whatever the degrees).
+// Thread (chunk c, word j) ORs frontier[u, j] over the chunk's arcs u -> v with active[u]
+// and !done[v], masks with ~seen[v, j] and writes next[v, j]: a plain store for heads
+// whose in-arcs all lie inside the chunk, atomicOr for the first and last run (shared
+// with the neighbouring chunks). next must be zero on entry.
+extern "C" __global__ void bits_expand(const int* __restrict__ in_src, const int* __restrict__ in_dst,
+                                       i64 m, int chunk, int W,
+                                       const u64* __restrict__ frontier, const u64* __restrict__ seen,
+                                       const unsigned char* __restrict__ active,
+                                       const unsigned char* __restrict__ done, u64* next)
+{
+    i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x;
+    i64 c = t / W;
+    int j = (int)(t - c * W);
+    i64 a0 = c * chunk;
+    if (a0 >= m) return;
+    i64 a1 = a0 + chunk < m ? a0 + chunk : m;
+    int cur = in_dst[a0];
+    bool shared = true;              // the first run may continue from the previous chunk
+    u64 acc = 0;
+    for (i64 a = a0; a < a1; ++a) {
+        int v = in_dst[a];
+        if (v != cur) {
+            if (acc) {
+                acc &= ~seen[(i64)cur * W + j];
+                if (acc) {
+                    if (shared) atomicOr(&next[(i64)cur * W + j], acc);
+                    else next[(i64)cur * W + j] = acc;
+                }
+            }
+            cur = v;
+            acc = 0;
+            shared = false;
+        }
+        if (!done[v]) {
+            int u = in_src[a];
+            if (active[u]) acc |= frontier[(i64)u * W + j];
+        }
+    }
+    if (acc) {
+        acc &= ~seen[(i64)cur * W + j];
+        if (acc) atomicOr(&next[(i64)cur * W + j], acc);   // the last run may continue
+    }
+}
+
+// depth[v * ld + s] = level for every set bit s < kb of new_bits[v, :].
+#define WRITE_DEPTHS(NAME, T)                                                              \
+extern "C" __global__ void NAME(const u64* __restrict__ new_bits, i64 n, int W, int kb,    \
+                                T* depth, i64 ld, T level)                                 \
+{                                                                                          \
+    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < n * W;                    \
+         t += (i64)gridDim.x * blockDim.x) {                                               \
+        u64 w = new_bits[t];                                                               \
+        if (!w) continue;                                                                  \
+        i64 v = t / W;                                                                     \
+        int j = (int)(t - v * W);                                                          \
+        while (w) {                                                                        \
+            int b = __ffsll((long long)w) - 1;                                             \
+            w &= w - 1;                                                                    \
+            int s = j * 64 + b;                                                            \
+            if (s < kb) depth[v * ld + s] = level;                                         \
+        }                                                                                  \
+    }                                                                                      \
+}
+WRITE_DEPTHS(write_depths_i32, int)
+WRITE_DEPTHS(write_depths_i64, long long)
+WRITE_DEPTHS(write_depths_f32, float)
+WRITE_DEPTHS(write_depths_f64, double)
+
+// Block-wide sum of one int per thread, added to *total once per block.
+__device__ __forceinline__ void block_add(unsigned int value, unsigned int* total)
+{
+    __shared__ unsigned int part;
+    if (threadIdx.x == 0) part = 0;
+    __syncthreads();
+    if (value) atomicAdd(&part, value);
+    __syncthreads();
+    if (threadIdx.x == 0 && part) atomicAdd(total, part);
+}
+
+// One-source BFS, top-down: the frontier queue's arcs, balanced one arc a thread.
+// incl[q] = sum of the out-degrees of queue[0..q]; total = incl[qlen - 1].
+extern "C" __global__ void bfs_top_down(const int* __restrict__ queue, const i64* __restrict__ incl,
+                                        int qlen, i64 total, const i64* __restrict__ ptr,
+                                        const int* __restrict__ idx, int* depth, int level)
+{
+    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total;
+         i += (i64)gridDim.x * blockDim.x) {
+        int lo = 0, hi = qlen - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (incl[mid] > i) hi = mid; else lo = mid + 1;
+        }
+        int u = queue[lo];
+        i64 before = lo ? incl[lo - 1] : 0;
+        int v = idx[ptr[u] + (i - before)];
+        if (depth[v] < 0) depth[v] = level;   // benign race: every writer writes `level`
+    }
+}
+
+// One-source BFS, bottom-up: each unvisited vertex looks for a parent at level - 1
+// among its in-arcs, stopping at the first. Counts the vertices found into *found.
+extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
+                                         int* depth, i64 n, int level, unsigned int* found)
+{
+    unsigned int mine = 0;
+    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
+        if (depth[v] >= 0) continue;
+        i64 end = in_ptr[v + 1];
+        for (i64 a = in_ptr[v]; a < end; ++a) {
+            if (depth[in_src[a]] == level - 1) {
+                depth[v] = level;
+                ++mine;
+                break;
+            }
+        }
+    }
+    block_add(mine, found);
+}
+
+// rows[a] = v for each arc a of row v of a CSR with offsets ptr (the heads of in-arcs).
+extern "C" __global__ void fill_rows(const i64* __restrict__ ptr, i64 n, int* rows)
+{
+    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x)
+        for (i64 a = ptr[v], e = ptr[v + 1]; a < e; ++a) rows[a] = (int)v;
+}

@@ -1,0 +1,402 @@
+"""The CUDA backend against its NumPy twins and against scipy.sparse.csgraph.
+
+Every test here is marked `gpu` and skipped when CuPy or a CUDA device is missing.
+Run on a GPU machine with `scripts/gpu-check.sh` (or `pytest -m gpu tests/python/test_gpu.py`).
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+from curnet.backends import cuda_available, get_backend
+from curnet.errors import NegativeCycleError
+from curnet.graph import Graph
+from curnet import generators
+from curnet.algorithms import bfs, sssp, sssp_dists, scc
+from curnet.algorithms.scc import canonical_labels
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]
+
+if cuda_available():
+    import cupy as cp
+else:  # pragma: no cover
+    cp = None
+
+SCNET = os.path.join(os.path.dirname(__file__), "..", "..", ".data", "H_sapiens.net")
+
+
+@pytest.fixture(scope="module")
+def gpu():
+    return get_backend("cuda")
+
+
+@pytest.fixture(scope="module")
+def cpu():
+    return get_backend("cpu")
+
+
+def random_graph(rng, n, m, *, directed=True, weighted=False, negative=False, dtype=np.float32):
+    src = rng.integers(0, n, m).astype(np.int32)
+    dst = rng.integers(0, n, m).astype(np.int32)
+    w = None
+    if weighted:
+        w = rng.random(m).astype(dtype) + dtype(0.01)
+        if negative:   # negative arcs only forward in id order: no cycles through them
+            neg = (src < dst) & (rng.random(m) < 0.3)
+            w[neg] = -rng.random(int(neg.sum())).astype(dtype)
+            keep = (src < dst) | (w > 0)
+            src, dst, w = src[keep], dst[keep], w[keep]
+            # all positive arcs go forward too, so the graph is a DAG
+            fwd = src < dst
+            src, dst, w = src[fwd], dst[fwd], w[fwd]
+    return Graph.from_edges(src, dst, w, directed=directed, num_vertices=n, dtype=dtype)
+
+
+def scipy_matrix(g):
+    w = g.weights if g.weights is not None else np.ones(len(g.indices))
+    return sp.csr_matrix((w.astype(np.float64), g.indices, g.indptr), shape=(len(g), len(g)))
+
+
+def scipy_depths(g, sources):
+    d = csgraph.shortest_path(scipy_matrix(g), method="D", directed=True, unweighted=True, indices=sources)
+    return np.where(np.isinf(d), -1, d).astype(np.int32)
+
+
+def check_preds(g, sources, dist, pred, rtol=1e-5):
+    """pred is a valid shortest-path tree for dist."""
+    m = scipy_matrix(g).tocoo()
+    best = {}
+    for u, v, w in zip(m.row.tolist(), m.col.tolist(), m.data.tolist()):
+        best[(u, v)] = min(best.get((u, v), np.inf), w)
+    for r, s in enumerate(sources):
+        assert pred[r, s] == -1
+        for v in np.flatnonzero(pred[r] >= 0)[:300].tolist():
+            u = int(pred[r, v])
+            assert (u, v) in best
+            assert abs(dist[r, u] + best[(u, v)] - dist[r, v]) <= rtol * (1 + abs(dist[r, v]))
+        assert np.all((pred[r] >= 0) | np.isinf(dist[r]) | (np.arange(len(g)) == s))
+
+
+def dev(hg_or_a):
+    return cp.asarray(hg_or_a)
+
+
+# -- primitives against their NumPy twins --------------------------------------------------
+
+@pytest.mark.parametrize("k", [1, 5, 64, 65, 200])
+@pytest.mark.parametrize("directed", [True, False])
+def test_bits_primitives(gpu, cpu, k, directed):
+    rng = np.random.default_rng(k + directed)
+    g = random_graph(rng, 300, 1500, directed=directed)
+    hc, hd = cpu.device_graph(g), gpu.device_graph(g)
+    sources = rng.integers(0, 300, k).astype(np.int32)
+    seen_c = cpu.seed_bits(300, sources)
+    seen_g = gpu.seed_bits(300, sources)
+    assert np.array_equal(seen_c, seen_g.get())
+    assert np.array_equal(cpu.padding_bits(k), gpu.padding_bits(k).get())
+    # random frontier and seen words, some rows full
+    W = seen_c.shape[1]
+    frontier = rng.integers(0, 2**63, (300, W), dtype=np.uint64) & rng.integers(0, 2**63, (300, W), dtype=np.uint64)
+    frontier[rng.random(300) < 0.5] = 0
+    seen = rng.integers(0, 2**63, (300, W), dtype=np.uint64)
+    seen[rng.random(300) < 0.2] = np.uint64(0xFFFFFFFFFFFFFFFF)
+    new_c = cpu.expand_bits(hc, frontier, seen)
+    new_g = gpu.expand_bits(hd, dev(frontier), dev(seen))
+    assert np.array_equal(new_c, new_g.get())
+    for dtype in (np.int32, np.int64, np.float32, np.float64):
+        depth_c = np.full((300, k), -1, dtype)
+        depth_g = cp.full((300, k), -1, dtype)
+        cpu.write_depths(new_c, depth_c, 3)
+        gpu.write_depths(new_g, depth_g, 3)
+        assert np.array_equal(depth_c, depth_g.get())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("with_pred", [True, False])
+def test_relax_twin(gpu, cpu, dtype, with_pred):
+    """float64 rounds are Jacobi rounds, equal to the twin's round by round (predecessors
+    included); float32 rounds are chaotic (a tail lowered in a round may relax its arcs with
+    the new value), so they are compared at convergence."""
+    rng = np.random.default_rng(7)
+    g = random_graph(rng, 200, 1200, weighted=True, dtype=dtype)
+    hc, hd = cpu.device_graph(g), gpu.device_graph(g)
+    kb = 3
+    dist = np.where(rng.random((kb, 200)) < 0.5, (rng.random((kb, 200)) * 3).astype(dtype), np.inf).astype(dtype)
+    pred = np.where(np.isfinite(dist), rng.integers(0, 200, (kb, 200)), -1).astype(np.int32)
+    active = np.isfinite(dist) & (rng.random((kb, 200)) < 0.5)
+    dc, pc, ac = dist.copy(), pred.copy(), active.copy()
+    dg, pg, ag = cp.asarray(dist), cp.asarray(pred), cp.asarray(active)
+    for _ in range(500):
+        ac = cpu.relax(hc, dc, pc, ac)
+        ag = gpu.relax(hd, dg, pg if with_pred else None, ag)
+        if dtype == np.float64:
+            assert np.array_equal(dc, dg.get())
+            assert np.array_equal(ac, ag.get())
+            if with_pred:
+                assert np.array_equal(pc, pg.get())
+        if not ac.any() and not bool(ag.any()):
+            break
+    assert not ac.any() and not bool(ag.any())
+    assert np.array_equal(dc, dg.get())
+    if with_pred:
+        pgh, lowered = pg.get(), dc < dist
+        assert np.array_equal(pc[~lowered], pgh[~lowered])
+        coo = scipy_matrix(g).tocoo()
+        best = {}
+        for u, v, w in zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist()):
+            best[(u, v)] = min(best.get((u, v), np.inf), w)
+        for r, v in zip(*np.nonzero(lowered)):
+            u = int(pgh[r, v])
+            assert dtype(dc[r, u] + dtype(best[(u, v)])) == dc[r, v]
+
+
+def test_pred_has_cycle_twin(gpu, cpu):
+    rng = np.random.default_rng(3)
+    pred = rng.integers(-1, 50, (6, 50)).astype(np.int32)
+    pred[0] = -1
+    pred[1] = np.r_[-1, np.arange(49)]          # a chain: no cycle
+    assert np.array_equal(cpu.pred_has_cycle(pred), gpu.pred_has_cycle(cp.asarray(pred)).get())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_scc_primitives_twin(gpu, cpu, seed):
+    rng = np.random.default_rng(seed)
+    g = random_graph(rng, 400, 900, directed=True)
+    # add heavy vertices so the warp-per-vertex kernel runs
+    hub_src = np.r_[np.zeros(300, np.int32), rng.integers(0, 400, 300).astype(np.int32)]
+    hub_dst = np.r_[rng.integers(0, 400, 300).astype(np.int32), np.ones(300, np.int32)]
+    g = Graph.from_edges(np.r_[g.edge_sources(), hub_src], np.r_[g.indices, hub_dst], directed=True,
+                         num_vertices=400)
+    hc, hd = cpu.device_graph(g), gpu.device_graph(g)
+    alive = rng.random(400) < 0.8
+    assert np.array_equal(cpu.trim(hc, alive), gpu.trim(hd, cp.asarray(alive)).get())
+    values = np.where(rng.random(400) < 0.1, rng.integers(0, 1000, 400), -1).astype(np.int32)
+    colors = rng.integers(0, 3, 400).astype(np.int32)
+    for backward in (False, True):
+        for col in (None, colors):
+            a = cpu.propagate_max(hc, values, alive, col, backward=backward)
+            b = gpu.propagate_max(hd, cp.asarray(values), cp.asarray(alive),
+                                  None if col is None else cp.asarray(col), backward=backward)
+            assert np.array_equal(a, b.get())
+
+
+# -- algorithms against scipy.sparse.csgraph ------------------------------------------------
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("n,m,k", [(50, 100, 10), (1000, 5000, 130), (3000, 4000, 1), (5000, 60000, 70)])
+def test_bfs_random(gpu, directed, n, m, k):
+    rng = np.random.default_rng(n + m + k)
+    g = random_graph(rng, n, m, directed=directed)
+    sources = rng.integers(0, n, k)
+    got = bfs(g, sources, backend="cuda")
+    assert np.array_equal(got, scipy_depths(g, sources))
+    assert np.array_equal(got, bfs(g, sources, backend="cpu"))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float64, np.float32])
+def test_bfs_out_buffer(gpu, dtype):
+    rng = np.random.default_rng(11)
+    g = random_graph(rng, 500, 2000)
+    sources = rng.integers(0, 500, 100)
+    for order in ("C", "F"):
+        out = np.full((100, 500), 7, dtype=dtype, order=order)
+        bfs(g, sources, backend="cuda", out=out, unreachable=np.nan if dtype != np.int64 else -1)
+        ref = scipy_depths(g, sources).astype(np.float64)
+        if dtype != np.int64:
+            ref[ref < 0] = np.nan
+        assert np.array_equal(out.astype(np.float64), ref, equal_nan=True)
+
+
+@pytest.mark.parametrize("scale,directed", [(12, False), (14, True), (16, False)])
+def test_bfs_rmat(gpu, scale, directed):
+    g = generators.rmat(scale, seed=scale, directed=directed)
+    rng = np.random.default_rng(scale)
+    deg = np.diff(g.indptr)
+    sources = rng.choice(np.flatnonzero(deg > 0), 100)
+    assert np.array_equal(bfs(g, sources, backend="cuda"), scipy_depths(g, sources))
+    for s in sources[:3]:
+        assert np.array_equal(bfs(g, [s], backend="cuda"), scipy_depths(g, [s]))
+
+
+@pytest.mark.slow
+def test_bfs_rmat20(gpu):
+    g = generators.rmat(20, seed=1)
+    rng = np.random.default_rng(1)
+    sources = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 128)
+    got = bfs(g, sources, backend="cuda")
+    ref = scipy_depths(g, sources[:8])
+    assert np.array_equal(got[:8], ref)
+    assert np.array_equal(got, bfs(g, sources, backend="cpu"))
+    for s in sources[:2]:
+        assert np.array_equal(bfs(g, [s], backend="cuda"), scipy_depths(g, [s]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("directed", [True, False])
+def test_sssp_random(gpu, dtype, directed):
+    rng = np.random.default_rng(5)
+    g = random_graph(rng, 2000, 16000, directed=directed, weighted=True, dtype=dtype)
+    sources = rng.integers(0, 2000, 40)
+    ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=sources)
+    dist, pred = sssp(g, sources, backend="cuda")
+    assert dist.dtype == dtype
+    np.testing.assert_allclose(dist, ref, rtol=1e-5)
+    check_preds(g, sources, dist, pred)
+    d2 = sssp_dists(g, sources, backend="cuda")
+    np.testing.assert_allclose(d2, ref, rtol=1e-5)
+    np.testing.assert_allclose(sssp_dists(g, sources, backend="cpu"), d2, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_sssp_negative_weights(gpu, dtype):
+    rng = np.random.default_rng(9)
+    g = random_graph(rng, 800, 8000, weighted=True, negative=True, dtype=dtype)
+    assert g.weights.min() < 0
+    sources = rng.integers(0, 800, 20)
+    ref = csgraph.bellman_ford(scipy_matrix(g), directed=True, indices=sources)
+    dist, pred = sssp(g, sources, backend="cuda")
+    np.testing.assert_allclose(dist, ref, rtol=1e-4, atol=1e-4)
+    check_preds(g, sources, dist, pred, rtol=1e-4)
+    np.testing.assert_allclose(sssp_dists(g, sources, backend="cuda"), ref, rtol=1e-4, atol=1e-4)
+
+
+def test_sssp_negative_cycle(gpu):
+    # 0 -> 1 -> 2 -> 0 with total weight -1, reachable from 3 but not from 4
+    g = Graph.from_edges([3, 0, 1, 2, 4], [0, 1, 2, 0, 5], [1.0, 1.0, 1.0, -3.0, 1.0], num_vertices=6)
+    with pytest.raises(NegativeCycleError) as e:
+        sssp(g, [4, 3], backend="cuda")
+    assert e.value.source == 3
+    with pytest.raises(NegativeCycleError):
+        sssp_dists(g, [3], backend="cuda")
+    d, p = sssp(g, [4], backend="cuda")
+    assert d[0, 5] == 1 and p[0, 5] == 4
+
+
+@pytest.mark.parametrize("scale", [12, 16])
+def test_sssp_rmat(gpu, scale):
+    g = generators.rmat(scale, seed=scale, weighted=True)
+    rng = np.random.default_rng(scale)
+    sources = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 16)
+    ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=sources)
+    dist, pred = sssp(g, sources, backend="cuda")
+    np.testing.assert_allclose(dist, ref, rtol=1e-5)
+    check_preds(g, sources, dist, pred)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scc_random(gpu, seed):
+    rng = np.random.default_rng(seed)
+    n = [30, 500, 3000, 20000][seed]
+    g = random_graph(rng, n, int(n * [1.0, 1.5, 2.0, 1.2][seed]), directed=True)
+    _, ref = csgraph.connected_components(scipy_matrix(g), directed=True, connection="strong")
+    got = scc(g, backend="cuda")
+    assert np.array_equal(got, canonical_labels(ref))
+    assert np.array_equal(got, scc(g, backend="cpu"))
+
+
+@pytest.mark.parametrize("scale", [12, 16])
+def test_scc_rmat(gpu, scale):
+    g = generators.rmat(scale, seed=scale, directed=True)
+    _, ref = csgraph.connected_components(scipy_matrix(g), directed=True, connection="strong")
+    assert np.array_equal(scc(g, backend="cuda"), canonical_labels(ref))
+
+
+def test_structured_graphs(gpu):
+    for g in (generators.cycle(1000), generators.star(500), generators.grid(30, 40),
+              generators.path(2000, directed=False)):
+        sources = [0, len(g) - 1]
+        assert np.array_equal(bfs(g, sources, backend="cuda"), scipy_depths(g, sources))
+        _, ref = csgraph.connected_components(scipy_matrix(g), directed=True, connection="strong")
+        assert np.array_equal(scc(g, backend="cuda"), canonical_labels(ref))
+
+
+# -- real network ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def scnet():
+    if not os.path.exists(SCNET):
+        pytest.skip("scNET human network not in .data/H_sapiens.net")
+    import pyarrow.csv as pv
+    t = pv.read_csv(SCNET, read_options=pv.ReadOptions(column_names=["a", "b", "s", "z"]),
+                    parse_options=pv.ParseOptions(delimiter="\t"))
+    a = t["a"].to_numpy().astype(str)
+    b = t["b"].to_numpy().astype(str)
+    w = (1.0 - t["s"].to_numpy() + 1e-6).astype(np.float32)
+    return Graph.from_edges(a, b, w, directed=False)
+
+
+def test_scnet(gpu, scnet):
+    g = scnet
+    rng = np.random.default_rng(0)
+    sources = rng.choice(len(g), 400, replace=False)
+    assert np.array_equal(bfs(g, sources, backend="cuda"), bfs(g, sources, backend="cpu"))
+    dist, pred = sssp(g, sources[:50], backend="cuda")
+    ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=sources[:50])
+    np.testing.assert_allclose(dist, ref, rtol=1e-5)
+    check_preds(g, sources[:50], dist, pred)
+    assert np.array_equal(scc(g, backend="cuda"), scc(g, backend="cpu"))
+
+
+# -- robustness (issue 6) --------------------------------------------------------------------
+
+def test_oom_rebatches(gpu, monkeypatch):
+    g = generators.rmat(14, seed=3)
+    sources = np.random.default_rng(0).integers(0, len(g), 2048)
+    ref = bfs(g, sources, backend="cpu")
+    splits = gpu.splits
+    pool = cp.get_default_memory_pool()
+    gpu.device_graph(g)
+    pool.free_all_blocks()
+    old = pool.get_limit()
+    # 2,048 sources x 16,384 vertices of int32 depth = 128 MiB: the limit leaves room for ~1/4
+    monkeypatch.setattr(type(gpu), "bfs_batch_size", lambda self, n, k: k)
+    pool.set_limit(size=pool.used_bytes() + 48 * 2**20)
+    try:
+        got = bfs(g, sources, backend="cuda")
+    finally:
+        pool.set_limit(size=old)
+    assert gpu.splits > splits          # the batch ran out of memory and was split
+    assert np.array_equal(got, ref)
+
+
+def test_cuda_error_is_python_exception(gpu):
+    from curnet.backends.cuda import KernelError, launch
+    with pytest.raises(KernelError, match="seed_bits"):
+        launch("bfs", "seed_bits", 10, (cp.zeros(1, np.int32), np.int32(0), np.int32(1),
+                                         cp.zeros(1, np.uint64)), threads=4096)
+    g = generators.grid(10, 10)
+    assert np.array_equal(bfs(g, [0], backend="cuda"), scipy_depths(g, [0]))
+
+
+def test_long_path(gpu):
+    g = generators.path(1_000_000, weighted=True)
+    t = time.perf_counter()
+    d = bfs(g, [0, 10], backend="cuda")
+    assert time.perf_counter() - t < 10
+    assert d[0, -1] == 999_999 and d[1, -1] == 999_989 and d[1, 0] == -1
+    t = time.perf_counter()
+    dist = sssp_dists(g, [0], backend="cuda")
+    assert time.perf_counter() - t < 10
+    assert dist[0, -1] == 999_999
+
+
+def test_determinism(gpu):
+    g = generators.rmat(14, seed=5, weighted=True)
+    sources = np.arange(0, 16384, 97)
+    a, b = bfs(g, sources, backend="cuda"), bfs(g, sources, backend="cuda")
+    assert np.array_equal(a, b)
+    d1, _ = sssp(g, sources[:20], backend="cuda")
+    d2, _ = sssp(g, sources[:20], backend="cuda")
+    assert np.array_equal(d1, d2)
+    assert np.array_equal(scc(g, backend="cuda"), scc(g, backend="cuda"))
+
+
+def test_info(gpu):
+    info = gpu.info()
+    assert info["backend"] == "cuda" and "GiB" in info["device_memory"] and info["cupy"]
