@@ -1,0 +1,74 @@
+"""Independent answers to check cuRnet against: SciPy's csgraph, networkx, igraph."""
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+
+def edge_arrays(g):
+    """(src, dst, w) of every stored arc, with unit weights if unweighted."""
+    src = g.edge_sources()
+    w = g.weights if g.weights is not None else np.ones(g.num_arcs, np.float64)
+    return src, g.indices, w.astype(np.float64)
+
+
+def cheapest_arcs(g):
+    """{(u, v): cheapest weight} over parallel arcs."""
+    best = {}
+    for u, v, w in zip(*edge_arrays(g)):
+        key = (int(u), int(v))
+        if key not in best or w < best[key]:
+            best[key] = w
+    return best
+
+
+def scipy_matrix(g):
+    """Dense-free CSR with the cheapest parallel arc kept (SciPy would otherwise sum them)."""
+    best = cheapest_arcs(g)
+    n = len(g)
+    if not best:
+        return sp.csr_matrix((n, n))
+    (u, v), w = zip(*best.keys()), list(best.values())
+    return sp.csr_matrix((np.array(w), (np.array(u), np.array(v))), shape=(n, n))
+
+
+def bfs_depths(g, sources):
+    """(k, n) int32 hop distances, -1 unreachable."""
+    d = csgraph.shortest_path(scipy_matrix(g), directed=True, unweighted=True, indices=np.asarray(sources))
+    d = np.atleast_2d(d)
+    return np.where(np.isinf(d), -1, d).astype(np.int32)
+
+
+def sp_distances(g, sources):
+    """(k, n) float64 shortest-path distances (Johnson handles negative weights)."""
+    m = scipy_matrix(g)
+    method = "J" if (m.data < 0).any() else "D"
+    return np.atleast_2d(csgraph.shortest_path(m, method=method, directed=True, indices=np.asarray(sources)))
+
+
+def scc_partition(g):
+    _, labels = csgraph.connected_components(scipy_matrix(g), directed=True, connection="strong")
+    return labels
+
+
+def same_partition(a, b) -> bool:
+    """Two labellings describe the same partition of the vertices."""
+    a, b = np.asarray(a), np.asarray(b)
+    pairs = set(zip(a.tolist(), b.tolist()))
+    return len(pairs) == len(set(a.tolist())) == len(set(b.tolist()))
+
+
+def check_predecessors(g, sources, dist, pred, rtol=1e-5, atol=1e-5):
+    """Every predecessor is valid: dist[p] + w(p, v) == dist[v]; none for sources and unreachable."""
+    best = cheapest_arcs(g)
+    for r, s in enumerate(np.asarray(sources).tolist()):
+        for v in range(len(g)):
+            p = int(pred[r, v])
+            if not np.isfinite(dist[r, v]):
+                assert p == -1, f"unreachable vertex {v} has predecessor {p}"
+                continue
+            if v == s and dist[r, v] == 0:
+                assert p == -1, f"source {s} has predecessor {p}"
+                continue
+            assert p >= 0, f"reachable vertex {v} (source {s}) has no predecessor"
+            assert (p, v) in best, f"predecessor {p} of {v} is not joined to it"
+            np.testing.assert_allclose(dist[r, p] + best[(p, v)], dist[r, v], rtol=rtol, atol=atol)

@@ -1,0 +1,211 @@
+"""BFS, SSSP and SCC on the CPU backend against SciPy, networkx and igraph."""
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given
+
+import curnet
+from curnet.algorithms.scc import canonical_labels, scc_by_reachability
+from curnet.backends import get_backend
+from curnet.generators import grid, path, rmat, star
+
+import oracles
+from strategies import graphs, graphs_and_sources
+
+
+# --- BFS ------------------------------------------------------------------
+@given(graphs_and_sources())
+def test_bfs_matches_scipy(gs):
+    g, sources = gs
+    np.testing.assert_array_equal(curnet.bfs(g, sources, backend="cpu"), oracles.bfs_depths(g, sources))
+
+
+@given(graphs_and_sources())
+def test_bfs_one_source_at_a_time_route_matches_joint(gs):
+    g, sources = gs
+    be = get_backend("cpu")
+    hg = be.device_graph(g)
+    one_by_one = np.stack([be.bfs_one(hg, s) for s in sources])
+    np.testing.assert_array_equal(one_by_one, curnet.bfs(g, sources, backend="cpu"))
+
+
+def test_bfs_matches_networkx_on_a_grid():
+    g = grid(7, 9)
+    depths = curnet.bfs(g, [0, 31, 62], backend="cpu")
+    G = nx.grid_2d_graph(7, 9)
+    for row, s in zip(depths, [0, 31, 62]):
+        lengths = nx.single_source_shortest_path_length(G, divmod(s, 9))
+        expected = [lengths[divmod(v, 9)] for v in range(63)]
+        np.testing.assert_array_equal(row, expected)
+
+
+def test_bfs_many_batches_on_rmat():
+    g = rmat(12, seed=3)
+    sources = np.random.default_rng(0).choice(len(g), 1100, replace=True)   # > 2 batches, repeats
+    depths = curnet.bfs(g, sources, backend="cpu")
+    assert depths.shape == (1100, len(g)) and depths.dtype == np.int32
+    np.testing.assert_array_equal(depths[::37], oracles.bfs_depths(g, sources[::37]))
+
+
+def test_bfs_long_path_switches_to_one_source_traversal():
+    g = path(5000)
+    depths = curnet.bfs(g, [0, 4000], backend="cpu")
+    np.testing.assert_array_equal(depths[0], np.arange(5000))
+    np.testing.assert_array_equal(depths[1], np.r_[np.full(4000, -1), np.arange(1000)])
+
+
+def test_bfs_writes_into_callers_buffer_with_its_unreachable_value():
+    g = curnet.Graph.from_edges([0, 1], [1, 2], num_vertices=4)
+    out = np.zeros((2, 4), dtype=np.float64, order="F")
+    res = curnet.bfs(g, [0, 3], backend="cpu", out=out, unreachable=np.inf)
+    assert res is out
+    np.testing.assert_array_equal(out, [[0, 1, 2, np.inf], [np.inf, np.inf, np.inf, 0]])
+    na = np.iinfo(np.int32).min
+    out_i = np.zeros((2, 4), dtype=np.int32)          # C order works too
+    curnet.bfs(g, [0, 3], backend="cpu", out=out_i, unreachable=na)
+    np.testing.assert_array_equal(out_i, [[0, 1, 2, na], [na, na, na, 0]])
+
+
+def test_bfs_matches_igraph():
+    ig = pytest.importorskip("igraph")
+    g = rmat(9, edge_factor=4, seed=5, directed=True)
+    G = ig.Graph(n=len(g), edges=list(zip(g.edge_sources().tolist(), g.indices.tolist())), directed=True)
+    sources = [0, 5, 77, 300]
+    expected = np.array(G.distances(source=sources, mode="out"), dtype=float)
+    got = curnet.bfs(g, sources, backend="cpu").astype(float)
+    got[got < 0] = np.inf
+    np.testing.assert_array_equal(got, expected)
+
+
+# --- SSSP -----------------------------------------------------------------
+@given(graphs_and_sources(weighted=True))
+def test_sssp_matches_scipy_with_valid_predecessors(gs):
+    g, sources = gs
+    dist, pred = curnet.sssp(g, sources, backend="cpu")
+    np.testing.assert_allclose(dist, oracles.sp_distances(g, sources), rtol=1e-6)
+    oracles.check_predecessors(g, sources, dist, pred)
+
+
+@given(graphs_and_sources(weighted=True, directed=True, negative=True))
+def test_sssp_negative_weights_without_negative_cycles(gs):
+    g, sources = gs
+    dist, pred = curnet.sssp(g, sources, backend="cpu")
+    np.testing.assert_allclose(dist, oracles.sp_distances(g, sources), rtol=1e-6, atol=1e-9)
+    oracles.check_predecessors(g, sources, dist, pred)
+    np.testing.assert_allclose(curnet.sssp_dists(g, sources, backend="cpu"), dist)
+
+
+@given(graphs_and_sources(weighted=True))
+def test_bellman_ford_driver_agrees_with_dijkstra(gs):
+    from curnet.algorithms.sssp import bellman_ford
+    g, sources = gs
+    be = get_backend("cpu")
+    dist, pred = bellman_ford(be, be.device_graph(g), sources, True)
+    np.testing.assert_allclose(dist, oracles.sp_distances(g, sources), rtol=1e-6)
+    oracles.check_predecessors(g, sources, dist, pred)
+
+
+def test_sssp_unweighted_equals_bfs():
+    g = rmat(10, edge_factor=4, seed=1)
+    dist, pred = curnet.sssp(g, [1, 2, 3], backend="cpu")
+    depths = curnet.bfs(g, [1, 2, 3], backend="cpu").astype(float)
+    depths[depths < 0] = np.inf
+    np.testing.assert_array_equal(dist, depths)
+
+
+def test_sssp_uses_the_cheapest_parallel_edge_and_ignores_self_loops():
+    g = curnet.Graph.from_edges([0, 0, 1, 1], [1, 1, 1, 2], [5.0, 2.0, 0.5, 1.0])
+    dist, pred = curnet.sssp(g, [0], backend="cpu")
+    np.testing.assert_allclose(dist, [[0, 2, 3]])
+    np.testing.assert_array_equal(pred, [[-1, 0, 1]])
+
+
+def test_sssp_matches_networkx_and_igraph_on_weighted_rmat():
+    ig = pytest.importorskip("igraph")
+    g = rmat(8, edge_factor=4, seed=9, directed=True, weighted=True, dtype=np.float64)
+    src, dst, w = oracles.edge_arrays(g)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(len(g)))
+    for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+        if not G.has_edge(u, v) or G[u][v]["weight"] > x:
+            G.add_edge(u, v, weight=x)
+    I = ig.Graph(n=len(g), edges=list(zip(src.tolist(), dst.tolist())), directed=True)
+    I.es["weight"] = w.tolist()
+    sources = [0, 10, 100]
+    dist, _ = curnet.sssp(g, sources, backend="cpu")
+    np.testing.assert_allclose(dist, np.array(I.distances(source=sources, weights="weight", mode="out")))
+    for row, s in zip(dist, sources):
+        lengths = nx.single_source_dijkstra_path_length(G, s)
+        expected = [lengths.get(v, np.inf) for v in range(len(g))]
+        np.testing.assert_allclose(row, expected)
+
+
+def test_negative_cycle_is_reported_with_the_source():
+    names = ["a", "b", "c", "d"]
+    g = curnet.Graph.from_edges(["a", "b", "c", "d"], ["b", "c", "b", "a"], [1.0, -2.0, 1.0, 1.0], names=names)
+    with pytest.raises(curnet.NegativeCycleError, match="'d'") as e:
+        curnet.sssp(g, ["d"], backend="cpu")
+    assert e.value.source == 3
+    assert isinstance(e.value, ValueError)
+    dist, _ = curnet.sssp(g, ["c"], backend="cpu") if False else (None, None)  # c reaches the cycle too
+    with pytest.raises(curnet.NegativeCycleError):
+        curnet.sssp_dists(g, ["c"], backend="cpu")
+
+
+def test_no_negative_cycle_when_unreachable():
+    g = curnet.Graph.from_edges([0, 1, 2], [1, 2, 1], [1.0, -3.0, 1.0], num_vertices=4)
+    d = curnet.sssp_dists(g, [3], backend="cpu")
+    np.testing.assert_array_equal(d, [[np.inf, np.inf, np.inf, 0]])
+
+
+def test_negative_self_loop_is_a_negative_cycle():
+    g = curnet.Graph.from_edges([0, 1], [1, 1], [1.0, -0.5])
+    with pytest.raises(curnet.NegativeCycleError, match="source 0"):
+        curnet.sssp(g, [0], backend="cpu")
+
+
+# --- SCC ------------------------------------------------------------------
+@given(graphs(max_vertices=40))
+def test_scc_matches_scipy_and_is_canonical(g):
+    labels = curnet.scc(g, backend="cpu")
+    assert oracles.same_partition(labels, oracles.scc_partition(g))
+    # canonical: component ids appear in increasing order of their first vertex
+    _, first = np.unique(labels, return_index=True)
+    np.testing.assert_array_equal(labels[np.sort(first)], np.arange(len(first)))
+
+
+@given(graphs(max_vertices=40))
+def test_reachability_scc_driver_agrees(g):
+    be = get_backend("cpu")
+    labels = canonical_labels(scc_by_reachability(be, be.device_graph(g)))
+    np.testing.assert_array_equal(labels, curnet.scc(g, backend="cpu"))
+
+
+def test_scc_matches_networkx_on_rmat():
+    g = rmat(11, edge_factor=3, seed=2, directed=True)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(len(g)))
+    G.add_edges_from(zip(g.edge_sources().tolist(), g.indices.tolist()))
+    expected = np.empty(len(g), int)
+    for c, comp in enumerate(nx.strongly_connected_components(G)):
+        expected[list(comp)] = c
+    labels = curnet.scc(g, backend="cpu")
+    assert oracles.same_partition(labels, expected)
+    be = get_backend("cpu")
+    np.testing.assert_array_equal(canonical_labels(scc_by_reachability(be, be.device_graph(g))), labels)
+
+
+def test_scc_of_undirected_graph_is_its_connected_components():
+    g = curnet.Graph.from_edges([0, 2, 3], [1, 3, 4], directed=False, num_vertices=6)
+    np.testing.assert_array_equal(curnet.scc(g, backend="cpu"), [0, 0, 1, 1, 1, 2])
+
+
+def test_scc_canonical_numbering():
+    g = curnet.Graph.from_edges([3, 4, 1, 0], [4, 3, 0, 1], num_vertices=5)
+    np.testing.assert_array_equal(curnet.scc(g, backend="cpu"), [0, 0, 1, 2, 2])
+
+
+def test_star_with_huge_degree():
+    g = star(200_000)
+    d = curnet.bfs(g, [0, 1], backend="cpu")
+    assert (d[0, 1:] == 1).all() and d[1, 0] == 1 and (d[1, 2:] == 2).all()
