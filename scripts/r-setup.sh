@@ -16,6 +16,7 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+[ "${1:-}" = "--system-only" ] && exit 0   # the Makefile installs Debian's packages before rpy2
 
 # The Python side: the engine in the project's venv (numpy<2 for Debian's reticulate 1.28) and rpy2.
 PY="${RETICULATE_PYTHON:-$PWD/.venv/bin/python}"

@@ -1,0 +1,51 @@
+# The README's two commands: `make demo` (the main job on a real network) and `make test`.
+# Each sets up what it needs and is quick when nothing has changed.
+SHELL := /bin/bash
+VENV  := .venv
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.curnet-installed
+export RETICULATE_PYTHON := $(abspath $(PY))
+export PYTHONPATH := $(abspath python)
+
+.PHONY: demo test setup setup-r test-python test-r bench bench-smoke gpu-check clean
+
+demo: setup
+	$(PY) -m curnet.cli demo
+	@if command -v Rscript >/dev/null && Rscript -e 'quit(status = !requireNamespace("cuRnet", quietly = TRUE))' 2>/dev/null; then \
+	  echo; echo "== the same job from R (scripts/demo.R)"; Rscript scripts/demo.R; \
+	else echo "(R or the cuRnet R package is not installed: 'make test' installs both; skipping the R demo)"; fi
+
+test: setup-r test-python test-r
+
+# Debian's R packages first: rpy2 (in requirements-dev.txt) compiles against R's headers.
+setup-r:
+	bash scripts/r-setup.sh --system-only
+
+setup: $(STAMP)
+$(STAMP): setup.py requirements-dev.txt
+	@command -v R >/dev/null || bash scripts/r-setup.sh --system-only
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements-dev.txt
+	$(PY) -m pip install -q --no-deps -e .
+	touch $@
+
+test-python: setup
+	$(PY) -m pytest -q
+
+test-r: setup
+	bash scripts/r-setup.sh
+	bash scripts/r-check.sh
+
+bench: setup
+	$(PY) -m bench
+
+bench-smoke: setup
+	$(PY) -m bench --smoke
+
+# On a GPU machine: the gpu-marked tests and the GPU benchmarks, a short table last.
+gpu-check:
+	bash scripts/gpu-check.sh
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
