@@ -121,7 +121,10 @@ def _write(out, cols: dict) -> None:
         pq.write_table(table, out)
     elif out.endswith((".tsv", ".txt")):
         import pyarrow.csv as pc
-        pc.write_csv(table, out, pc.WriteOptions(delimiter="\t", quoting_style="none"))
+        with open(out, "wb") as f:      # pyarrow quotes header names; write them plainly
+            f.write(("\t".join(table.column_names) + "\n").encode())
+            pc.write_csv(table, f, pc.WriteOptions(delimiter="\t", quoting_style="none",
+                                                   include_header=False))
     else:
         raise ValueError(f"--out must end in .tsv or .parquet, got {out!r}")
     print(f"wrote {table.num_rows:,} rows to {out}", file=sys.stderr)
