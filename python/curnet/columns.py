@@ -31,7 +31,8 @@ def is_string_column(col) -> bool:
     if arrow is not None:
         pa = _arrow_module()
         t = arrow.type
-        return pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t)
+        return (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t)
+                or getattr(pa.types, "is_string_view", lambda _: False)(t))
     dtype = getattr(col, "dtype", None)
     if dtype is not None:
         kind = getattr(dtype, "kind", None)
@@ -55,6 +56,8 @@ def to_numpy(col, what: str = "column") -> np.ndarray:
         pa = _arrow_module()
         if pa.types.is_dictionary(arrow.type):
             arrow = arrow.cast(arrow.type.value_type)
+        if getattr(pa.types, "is_string_view", lambda _: False)(arrow.type):
+            arrow = arrow.cast(pa.large_string())   # polars exports strings as string_view
         if isinstance(arrow, pa.ChunkedArray):
             arrow = arrow.combine_chunks() if arrow.num_chunks != 1 else arrow.chunk(0)
         return arrow.to_numpy(zero_copy_only=False)

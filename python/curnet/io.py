@@ -116,7 +116,7 @@ def from_arrow(data, src=0, dst=1, weight=None, directed=True, **options) -> Gra
     (num_vertices, names, dtype) go to Graph.from_edges.
     """
     table = _as_table(data)
-    s, d = (_plain(_column(table, c, what)) for c, what in ((src, "src"), (dst, "dst")))
+    s, d = (_column(table, c, what) for c, what in ((src, "src"), (dst, "dst")))
     w = None if weight is None else _column(table, weight, "weight")
     return Graph.from_edges(s, d, w, directed=directed, **options)
 
@@ -193,13 +193,6 @@ def _column(table, spec, what: str):
             raise ValueError(f"{what} column {spec!r} not found; columns are {names}")
         return table.column(spec)
     raise TypeError(f"{what} must be a column index or name, got {spec!r}")
-
-
-def _plain(col):
-    """string_view (polars' export) as large_string, which Graph reads as vertex names."""
-    if pa.types.is_string_view(col.type):
-        return col.cast(pa.large_string())
-    return col
 
 
 def _is_numeric(t) -> bool:
