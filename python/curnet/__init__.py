@@ -8,7 +8,7 @@
 """
 __version__ = "0.1.0"
 
-from . import generators
+from . import datasets, generators
 from .algorithms import bfs, scc, sssp, sssp_dists
 from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeError
 from .graph import Graph
