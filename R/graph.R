@@ -29,12 +29,13 @@
 #'   \code{cuRnet_graph} (returned as is).
 #' @param directed Whether edges are one-way. For igraph objects, defaults to
 #'   the graph's own directedness.
-#' @param ... For data frames: \code{weights} (\code{NULL}: detect as
-#'   above; \code{NA}: unweighted; a column name or a numeric vector) and
-#'   \code{vertices} (the vertex names in order, to add isolated vertices). For
-#'   igraph objects: \code{weights} as in igraph (\code{NULL}: the
-#'   \code{weight} attribute; \code{NA}: none; a numeric vector). For files:
-#'   passed to the engine's reader.
+#' @param weights Edge weights. For data frames: \code{NULL} detects them as
+#'   above, \code{NA} means unweighted, or a column name or a numeric vector.
+#'   For igraph objects, as in igraph: \code{NULL} takes the \code{weight}
+#'   attribute, \code{NA} means none, or a numeric vector.
+#' @param vertices For data frames: all vertex names, in the order wanted
+#'   (adds isolated vertices); by default the endpoints in order of first appearance.
+#' @param ... For files: passed to the engine's reader (e.g. \code{header = TRUE}).
 #' @return A \code{cuRnet_graph}: print it to see vertices, edges,
 #'   directedness, weights and backend.
 #' @examples

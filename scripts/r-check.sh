@@ -13,15 +13,15 @@ echo "== testthat"
 Rscript -e 'res <- as.data.frame(testthat::test_dir("tests/testthat", package = "cuRnet", load_package = "installed", reporter = "summary", stop_on_failure = TRUE)); cat(sprintf("testthat: %d passed, %d failed, %d skipped, %d errors\n", sum(res$passed), sum(res$failed), sum(res$skipped), sum(res$error)))'
 
 echo "== R CMD build / check"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+work="${CURNET_CHECK_DIR:-$(mktemp -d)}"   # kept: $work/check.log, $work/cuRnet.Rcheck
+mkdir -p "$work"
 root="$PWD"
 (cd "$work" && R CMD build "$root" >build.log 2>&1) || { cat "$work/build.log"; exit 1; }
 tarball="$(ls "$work"/cuRnet_*.tar.gz)"
 (cd "$work" && R CMD check --no-manual "$tarball" >check.log 2>&1) || true
 status_line="$(grep -E '^Status:' "$work/check.log" || echo 'Status: check did not finish')"
 if ! grep -qE '^Status: (OK|[0-9]+ NOTEs?)$' "$work/check.log"; then
-  cat "$work/check.log"
+  grep -E "WARNING|ERROR|NOTE" -A8 "$work/check.log"
   for f in "$work"/cuRnet.Rcheck/00install.out "$work"/cuRnet.Rcheck/tests/testthat.Rout.fail; do
     [ -f "$f" ] && { echo "== $f"; tail -50 "$f"; }
   done
