@@ -49,10 +49,7 @@ def traverse(be, hg, ids, depth, unreachable) -> None:
         col = be.bfs_one(hg, int(ids[0]))
         depth[:, 0] = xp.where(col < 0, unreachable, col)
         return
-    seen = be.seed_bits(hg.n, ids)
-    frontier = seen.copy()
-    be.write_depths(frontier, depth, 0)
-    seen |= be.padding_bits(len(ids))
+    state = be.bits_start(hg, ids, depth)
     level = 0
     while True:
         level += 1
@@ -62,9 +59,5 @@ def traverse(be, hg, ids, depth, unreachable) -> None:
                 col = be.bfs_one(hg, s)
                 depth[:, j] = xp.where(col < 0, unreachable, col)
             return
-        new = be.expand_bits(hg, frontier, seen)
-        if not be.any(new):
+        if not be.bits_level(hg, state, depth, level):
             return
-        seen |= new
-        be.write_depths(new, depth, level)
-        frontier = new

@@ -14,7 +14,7 @@ def scc(g, *, backend="auto"):
     be = get_backend(backend)
     hg = be.device_graph(g)
     labels = be.scc_labels(hg) if be.has_scc else scc_by_reachability(be, hg)
-    return canonical_labels(be.to_host(labels))
+    return be.canonical_labels(labels)
 
 
 def canonical_labels(labels: np.ndarray) -> np.ndarray:

@@ -169,6 +169,29 @@ class CPUBackend:
         block[bits] = level
         depth[rows] = block
 
+    def bits_start(self, hg: HostGraph, ids: np.ndarray, depth: np.ndarray):
+        """A joint traversal's state [seen, frontier]: the sources' bits, depth 0 written."""
+        seen = self.seed_bits(hg.n, ids)
+        frontier = seen.copy()
+        self.write_depths(frontier, depth, 0)
+        seen |= self.padding_bits(len(ids))
+        return [seen, frontier]
+
+    def bits_level(self, hg: HostGraph, state, depth: np.ndarray, level: int) -> bool:
+        """One level: expand, write the new depths, advance; False when nothing new was reached."""
+        seen, frontier = state
+        new = self.expand_bits(hg, frontier, seen)
+        if not self.any(new):
+            return False
+        seen |= new
+        self.write_depths(new, depth, level)
+        state[1] = new
+        return True
+
+    def canonical_labels(self, labels: np.ndarray) -> np.ndarray:
+        from ..algorithms.scc import canonical_labels
+        return canonical_labels(labels)
+
     def any(self, a) -> bool:
         return bool(a.any())
 

@@ -241,7 +241,7 @@ class CUDABackend:
         depth (up to 8 bytes) and 4 bit-arrays (seen, frontier, next, new) of 1 bit each."""
         per_source = n * (8 + 4 / 8) + 1
         fit = int(self.free_memory() * 0.5 // per_source)
-        size = max(64, (fit // 64) * 64)
+        size = min(max(64, (fit // 64) * 64), 4096)   # at most 64 words a vertex (the masks)
         return max(1, min(size, k))
 
     # -- many-source BFS primitives -------------------------------------------
@@ -259,19 +259,59 @@ class CUDABackend:
     def expand_bits(self, hg: DeviceGraph, frontier: cp.ndarray, seen: cp.ndarray) -> cp.ndarray:
         """new[v] = (OR of frontier[u] over arcs u->v) & ~seen[v]."""
         n, W = seen.shape
+        if W > 64:
+            raise ValueError("the CUDA bit traversal takes at most 4,096 sources a batch")
         frontier = cp.ascontiguousarray(frontier)
         seen = cp.ascontiguousarray(seen)
-        active = cp.empty(n, np.uint8)
-        done = cp.empty(n, np.uint8)
-        launch("bfs", "bits_flags", n, (frontier, seen, i64(n), i32(W), active, done),
-               max_blocks=self.max_blocks)
+        amask, dmask = self._masks(frontier, seen)
         new = cp.zeros_like(seen)
+        self._expand(hg, frontier, seen, amask, dmask, new)
+        return new
+
+    def _masks(self, frontier, seen):
+        n, W = seen.shape
+        amask = cp.empty(n, np.uint64)
+        dmask = cp.empty(n, np.uint64)
+        launch("bfs", "bits_flags", n, (frontier, seen, i64(n), i32(W), amask, dmask), max_blocks=self.max_blocks)
+        return amask, dmask
+
+    def _expand(self, hg, frontier, seen, amask, dmask, nxt):
+        W = seen.shape[1]
         m = len(hg.in_src)
         if m:
             chunks = (m + EXPAND_CHUNK - 1) // EXPAND_CHUNK
             launch("bfs", "bits_expand", chunks * W,
-                   (hg.in_src, hg.in_dst, i64(m), i32(EXPAND_CHUNK), i32(W), frontier, seen, active, done, new))
-        return new
+                   (hg.in_src, hg.in_dst, i64(m), i32(EXPAND_CHUNK), i32(W), frontier, seen, amask, dmask, nxt))
+
+    def bits_start(self, hg: DeviceGraph, ids, depth) -> dict:
+        """A joint traversal's state: seen and frontier bits (n, W), depth 0 written for the sources."""
+        seen = self.seed_bits(hg.n, ids)
+        frontier = seen.copy()
+        self.write_depths(frontier, depth, 0)
+        seen |= self.padding_bits(len(ids))
+        amask, dmask = self._masks(frontier, seen)
+        return {"seen": seen, "frontier": frontier, "next": cp.zeros_like(seen), "amask": amask,
+                "amask_new": cp.empty_like(amask), "dmask": dmask, "count": cp.zeros(1, np.uint32)}
+
+    _FINISH_KERNELS = {np.dtype(np.int32): "bits_finish_i32", np.dtype(np.int64): "bits_finish_i64",
+                       np.dtype(np.float32): "bits_finish_f32", np.dtype(np.float64): "bits_finish_f64"}
+
+    def bits_level(self, hg: DeviceGraph, st: dict, depth, level: int) -> bool:
+        """One level of the joint traversal (expand, then a fused finish: seen, frontier, depths,
+        masks); one host synchronisation. False when no source reached a new vertex."""
+        seen, frontier, nxt = st["seen"], st["frontier"], st["next"]
+        n, W = seen.shape
+        self._expand(hg, frontier, seen, st["amask"], st["dmask"], nxt)
+        st["amask_new"].fill(0)
+        st["count"].fill(0)
+        if depth.strides[1] != depth.itemsize:
+            raise TypeError("the depth block must be row-contiguous")
+        launch("bfs", self._FINISH_KERNELS[depth.dtype], n * W,
+               (nxt, seen, frontier, i64(n), i32(W), i32(depth.shape[1]), depth,
+                i64(depth.strides[0] // depth.itemsize), depth.dtype.type(level), st["amask"],
+                st["amask_new"], st["dmask"], st["count"]), max_blocks=self.max_blocks)
+        st["amask"], st["amask_new"] = st["amask_new"], st["amask"]
+        return int(st["count"][0]) > 0
 
     _DEPTH_KERNELS = {np.dtype(np.int32): "write_depths_i32", np.dtype(np.int64): "write_depths_i64",
                       np.dtype(np.float32): "write_depths_f32", np.dtype(np.float64): "write_depths_f64"}
@@ -460,6 +500,18 @@ class CUDABackend:
         if track:
             pred[...] = p
         return nxt
+
+    def canonical_labels(self, labels) -> np.ndarray:
+        """Renumber on the device in order of each component's smallest vertex; host int32."""
+        labels = labels.astype(np.int64, copy=False)
+        n = len(labels)
+        ids = cp.arange(n, dtype=np.int64)
+        first = cp.full(n, n, np.int64)
+        import cupyx
+        cupyx.scatter_min(first, labels, ids)         # smallest vertex of each label
+        rep = first[labels]
+        rank = cp.cumsum(rep == ids, dtype=np.int32) - 1   # components in order of smallest vertex
+        return cp.asnumpy(rank[rep])
 
     def pred_has_cycle(self, pred) -> cp.ndarray:
         """(k,) bool: row r's predecessor pointers contain a cycle (pointer doubling)."""

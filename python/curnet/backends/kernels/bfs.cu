@@ -12,31 +12,32 @@ extern "C" __global__ void seed_bits(const int* __restrict__ sources, int k, int
     if (j < k) atomicOr(&bits[(i64)sources[j] * W + (j >> 6)], 1ULL << (j & 63));
 }
 
-// Per vertex: active[v] = frontier row has a set bit; done[v] = seen row is all ones.
+// Per vertex, one bit per word (W <= 64): amask[v] bit j = frontier[v, j] has a set bit;
+// dmask[v] bit j = seen[v, j] is all ones. Both are skip hints for bits_expand.
 extern "C" __global__ void bits_flags(const u64* __restrict__ frontier, const u64* __restrict__ seen,
-                                      i64 n, int W, unsigned char* active, unsigned char* done)
+                                      i64 n, int W, u64* amask, u64* dmask)
 {
     for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
-        u64 any = 0, all = ~0ULL;
+        u64 a = 0, d = 0;
         for (int j = 0; j < W; ++j) {
-            any |= frontier[v * W + j];
-            all &= seen[v * W + j];
+            if (frontier[v * W + j]) a |= 1ULL << j;
+            if (seen[v * W + j] == ~0ULL) d |= 1ULL << j;
         }
-        active[v] = any != 0;
-        done[v] = all == ~0ULL;
+        amask[v] = a;
+        dmask[v] = d;
     }
 }
 
 // Pull expansion over in-arcs cut into fixed chunks (balanced whatever the degrees).
-// Thread (chunk c, word j) ORs frontier[u, j] over the chunk's arcs u -> v with active[u]
-// and !done[v], masks with ~seen[v, j] and writes next[v, j]: a plain store for heads
+// Thread (chunk c, word j) ORs frontier[u, j] over the chunk's arcs u -> v whose word j is
+// active at u (amask) and not yet full at v (dmask), masks with ~seen[v, j] and writes next[v, j]: a plain store for heads
 // whose in-arcs all lie inside the chunk, atomicOr for the first and last run (shared
 // with the neighbouring chunks). next must be zero on entry.
 extern "C" __global__ void bits_expand(const int* __restrict__ in_src, const int* __restrict__ in_dst,
                                        i64 m, int chunk, int W,
                                        const u64* __restrict__ frontier, const u64* __restrict__ seen,
-                                       const unsigned char* __restrict__ active,
-                                       const unsigned char* __restrict__ done, u64* next)
+                                       const u64* __restrict__ amask,
+                                       const u64* __restrict__ dmask, u64* next)
 {
     i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x;
     i64 c = t / W;
@@ -61,9 +62,9 @@ extern "C" __global__ void bits_expand(const int* __restrict__ in_src, const int
             acc = 0;
             shared = false;
         }
-        if (!done[v]) {
+        if (!((dmask[v] >> j) & 1)) {
             int u = in_src[a];
-            if (active[u]) acc |= frontier[(i64)u * W + j];
+            if ((amask[u] >> j) & 1) acc |= frontier[(i64)u * W + j];
         }
     }
     if (acc) {
@@ -106,6 +107,48 @@ __device__ __forceinline__ void block_add(unsigned int value, unsigned int* tota
     __syncthreads();
     if (threadIdx.x == 0 && part) atomicAdd(total, part);
 }
+
+// The end of a level, fused, one thread per (v, word j): nw = next[v, j] (already without
+// seen bits) becomes the frontier word, joins seen, writes its depths; next is re-zeroed;
+// amask_new / dmask get their bits; *count gets the number of non-zero words. Frontier
+// words that were active (amask_old) and are not renewed are cleared.
+#define BITS_FINISH(NAME, T)                                                                \
+extern "C" __global__ void NAME(u64* next, u64* seen, u64* frontier, i64 n, int W, int kb,  \
+                                T* depth, i64 ld, T level, const u64* __restrict__ amask_old, \
+                                u64* amask_new, u64* dmask, unsigned int* count)            \
+{                                                                                           \
+    unsigned int mine = 0;                                                                  \
+    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < n * W;                     \
+         t += (i64)gridDim.x * blockDim.x) {                                                \
+        i64 v = t / W;                                                                      \
+        int j = (int)(t - v * W);                                                           \
+        u64 nw = next[t];                                                                   \
+        if (nw) {                                                                           \
+            next[t] = 0;                                                                    \
+            u64 s = seen[t] | nw;                                                           \
+            seen[t] = s;                                                                    \
+            frontier[t] = nw;                                                               \
+            atomicOr(&amask_new[v], 1ULL << j);                                             \
+            if (s == ~0ULL) atomicOr(&dmask[v], 1ULL << j);                                 \
+            ++mine;                                                                         \
+            u64 w = nw;                                                                     \
+            while (w) {                                                                     \
+                int b = __ffsll((long long)w) - 1;                                          \
+                w &= w - 1;                                                                 \
+                int src = j * 64 + b;                                                       \
+                if (src < kb) depth[v * ld + src] = level;                                  \
+            }                                                                               \
+        } else if ((amask_old[v] >> j) & 1) {                                               \
+            frontier[t] = 0;                                                                \
+        }                                                                                   \
+    }                                                                                       \
+    block_add(mine, count);                                                                 \
+}
+
+BITS_FINISH(bits_finish_i32, int)
+BITS_FINISH(bits_finish_i64, long long)
+BITS_FINISH(bits_finish_f32, float)
+BITS_FINISH(bits_finish_f64, double)
 
 // One-source BFS, top-down: the frontier queue's arcs, balanced one arc a thread.
 // incl[q] = sum of the out-degrees of queue[0..q]; total = incl[qlen - 1].
