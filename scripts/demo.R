@@ -5,14 +5,14 @@
 # result handoff's throughput.
 #
 # Usage: Rscript scripts/demo.R [--network=scnet] [--bfs=0.2] [--sssp=0.05]
-#                               [--igraph=0.1 | --full] [--runs=3] [--seed=1]
+#                               [--igraph=0.1 | --full] [--runs=1] [--seed=1]
 # Needs RETICULATE_PYTHON (or cuRnet_install()) and curnet.datasets' cache or network access.
 suppressPackageStartupMessages({
   library(cuRnet)
   library(igraph)
 })
 
-args <- list(network = "scnet", bfs = 0.2, sssp = 0.05, igraph = 0.1, runs = 3, seed = 1)
+args <- list(network = "scnet", bfs = 0.2, sssp = 0.05, igraph = 0.1, runs = 1, seed = 1)
 for (a in commandArgs(trailingOnly = TRUE)) {
   if (a == "--full") { args$igraph <- 1; next }
   kv <- regmatches(a, regexec("^--([a-z]+)=(.*)$", a))[[1]]

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the R package cuRnet needs from Debian (if missing) and the package itself.
-# Idempotent. Usage: scripts/r-setup.sh   (run as root for apt-get, or with sudo available)
+# Idempotent. Usage: scripts/r-setup.sh [--system-only]   (root for apt-get, or sudo)
+#   --system-only: only the Debian packages (R, its packages, r-base-dev for rpy2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+system_only=false
+[ "${1:-}" = "--system-only" ] && system_only=true
 
 packages=(r-base-core r-base-dev r-cran-igraph r-cran-reticulate r-cran-testthat r-cran-knitr
           r-cran-rmarkdown r-cran-roxygen2 r-cran-progress r-cran-cli r-bioc-stringdb pandoc)
@@ -17,6 +20,8 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 [ "${1:-}" = "--system-only" ] && exit 0   # the Makefile installs Debian's packages before rpy2
+
+$system_only && exit 0
 
 # The Python side: the engine in the project's venv (numpy<2 for Debian's reticulate 1.28) and rpy2.
 PY="${RETICULATE_PYTHON:-$PWD/.venv/bin/python}"
