@@ -101,11 +101,11 @@ def _run(args, mode, cases) -> int:
     else:
         out = RESULTS
     out.mkdir(parents=True, exist_ok=True)
-    from .matrix import R_E2E
+    from .matrix import R_E2E, R_E2E_RUNS
     work = Path(tempfile.mkdtemp(prefix="curnet-bench-work-"))
     runner = R.Runner(backends=backends, repeats=args.repeats, comparator_runs=args.comparator_runs,
                       with_r=not args.no_r, r_e2e=not (args.no_r or args.no_r_e2e),
-                      r_e2e_tasks=R_E2E.get(mode, {}), workdir=work)
+                      r_e2e_tasks=R_E2E.get(mode, {}), r_e2e_runs=R_E2E_RUNS[mode], workdir=work)
     env = R.environment(with_r=not args.no_r)
     R.log(f"python -m bench: {mode} run, {len(cases)} graphs, backends {', '.join(backends)}; "
           f"results to {out}")

@@ -296,7 +296,7 @@ def engine_call(algorithm, g, sources, backend):
     be = get_backend(backend)
     xp = be.xp
     hg = be.device_graph(g)
-    n, ids = len(g), np.asarray(sources, np.int32)
+    n, ids = len(g), (None if sources is None else np.asarray(sources, np.int32))
 
     if algorithm == "bfs":
         from curnet.algorithms.bfs import traverse
@@ -350,17 +350,19 @@ def device_sync(backend):
 # -- one case -----------------------------------------------------------------------------
 class Runner:
     def __init__(self, *, backends, repeats=5, comparator_runs=3, with_r=True, r_e2e=True,
-                 r_e2e_tasks=None, workdir: Path, reference_rows=4, quiet=False):
+                 r_e2e_tasks=None, r_e2e_runs=5, workdir: Path, reference_rows=4, quiet=False):
         self.backends = backends
         self.repeats = max(5, repeats)
         self.comparator_runs = comparator_runs
         self.with_r = with_r and C.rscript() is not None
         self.r_e2e = r_e2e
         self.r_e2e_tasks = r_e2e_tasks or {}
+        self.r_e2e_runs = r_e2e_runs
         self.workdir = workdir
         self.reference_rows = reference_rows
         self._config = dict(backends=backends, repeats=repeats, comparator_runs=comparator_runs,
-                            with_r=with_r, r_e2e=r_e2e, r_e2e_tasks=r_e2e_tasks, workdir=workdir,
+                            with_r=with_r, r_e2e=r_e2e, r_e2e_tasks=r_e2e_tasks, r_e2e_runs=r_e2e_runs,
+                            workdir=workdir,
                             reference_rows=reference_rows)
         self.records: list[dict] = []
         self.failures: list[str] = []
@@ -579,7 +581,7 @@ class Runner:
             label = f"{t.algorithm}/{t.sources.label if t.sources else ''}"
             for variant in wanted.get(label, ()):
                 tasks.append(dict(id=f"{tid}:{variant}", variant=variant,
-                                  sources=[] if src is None else src, max_runs=self.repeats))
+                                  sources=[] if src is None else src, max_runs=self.r_e2e_runs))
         if not tasks:
             return {}
         backend = self.backends[0]
@@ -605,6 +607,7 @@ class Runner:
 
 def _case_worker(case, config, out_path):
     """Child process: run one case, write its records (isolates hangs, crashes and memory)."""
+    os.setpgrp()            # its own process group: a timeout ends it and its Rscript together
     runner = Runner(**config)
     try:
         runner.run_case(case)
@@ -614,6 +617,15 @@ def _case_worker(case, config, out_path):
         runner.failures.append(f"{case.key}: crashed: {type(e).__name__}: {e}")
     Path(out_path).write_text(json.dumps({"records": runner.records, "notes": runner.notes,
                                           "failures": runner.failures}, default=_json_default))
+
+
+def _kill_group(proc):
+    import signal
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.join()
 
 
 def run_plan(cases, *, out_json: Path, mode: str, runner: Runner, env: dict,
@@ -627,10 +639,14 @@ def run_plan(cases, *, out_json: Path, mode: str, runner: Runner, env: dict,
         proc = ctx.Process(target=_case_worker, args=(case, runner.config(), str(out_path)))
         t = time.perf_counter()
         proc.start()
-        proc.join(case_timeout)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
+        timed_out = False
+        try:
+            proc.join(case_timeout)
+            timed_out = proc.is_alive()
+        finally:
+            if proc.is_alive():
+                _kill_group(proc)
+        if timed_out:
             runner.failures.append(f"{case.key}: timed out after {case_timeout:.0f} s (hung or too slow)")
             log(f"  {case.key}: timed out after {case_timeout:.0f} s")
         if out_path.exists():
