@@ -400,3 +400,24 @@ def test_determinism(gpu):
 def test_info(gpu):
     info = gpu.info()
     assert info["backend"] == "cuda" and "GiB" in info["device_memory"] and info["cupy"]
+
+
+@pytest.mark.parametrize("k", [1, 70, 300])
+def test_bfs_writes_every_entry(gpu, monkeypatch, k):
+    """output_block does not fill on the GPU: poison it and check every entry is written."""
+    monkeypatch.setattr(type(gpu), "output_block",
+                        lambda self, view, fill: cp.full(view.shape, 12345, dtype=view.dtype))
+    rng = np.random.default_rng(k)
+    g = random_graph(rng, 3000, 3500, directed=True)      # many unreachable pairs
+    sources = rng.integers(0, 3000, k)
+    assert np.array_equal(bfs(g, sources, backend="cuda"), scipy_depths(g, sources))
+
+
+def test_bfs_flushes_levels_in_pieces(gpu, monkeypatch):
+    """Levels of new bits past the budget are flushed to the depths in pieces."""
+    import curnet.backends.cuda as cuda_mod
+    monkeypatch.setattr(cuda_mod, "LEVEL_BYTES", 3 * 800 * 2 * 8)   # ~3 levels a piece
+    g = generators.grid(4, 200)                            # ~200 levels
+    sources = np.arange(0, 800, 9)
+    got = bfs(g, sources, backend="cuda")
+    assert np.array_equal(got, scipy_depths(g, sources))

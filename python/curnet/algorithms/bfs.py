@@ -41,7 +41,10 @@ def bfs(g, sources, *, backend="auto", out=None, unreachable=-1, progress=None):
 
 
 def traverse(be, hg, ids, depth, unreachable) -> None:
-    """Fill depth (n, kb), pre-set to `unreachable`, with the BFS levels of each source."""
+    """Fill depth (n, kb) with the BFS levels of each source, `unreachable` where none.
+
+    On the CPU `depth` comes pre-set to `unreachable`; a backend whose output_block does not
+    fill (CUDA) writes every entry itself: each path below writes every column."""
     xp = be.xp
     if len(ids) == 1:
         # One source: the backend's own one-source BFS (SciPy's on the CPU, a
@@ -49,7 +52,7 @@ def traverse(be, hg, ids, depth, unreachable) -> None:
         col = be.bfs_one(hg, int(ids[0]))
         depth[:, 0] = xp.where(col < 0, unreachable, col)
         return
-    state = be.bits_start(hg, ids, depth)
+    state = be.bits_start(hg, ids, depth, unreachable)
     level = 0
     while True:
         level += 1

@@ -169,8 +169,10 @@ class CPUBackend:
         block[bits] = level
         depth[rows] = block
 
-    def bits_start(self, hg: HostGraph, ids: np.ndarray, depth: np.ndarray):
-        """A joint traversal's state [seen, frontier]: the sources' bits, depth 0 written."""
+    def bits_start(self, hg: HostGraph, ids: np.ndarray, depth: np.ndarray, unreachable=-1):
+        """A joint traversal's state [seen, frontier]: the sources' bits, depth 0 written.
+        (depth is pre-set to `unreachable` by output_block here; a backend may instead write
+        every entry by the time bits_level returns False.)"""
         seen = self.seed_bits(hg.n, ids)
         frontier = seen.copy()
         self.write_depths(frontier, depth, 0)

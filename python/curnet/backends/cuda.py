@@ -31,6 +31,10 @@ HEAVY_DEGREE = 128
 # 2,048 levels waste at most ~50 ms before the switch.
 LONG_LEVELS = 2048
 
+# Bytes of per-level new bits a joint traversal keeps before writing them into the depths
+# (None: an eighth of free device memory, at most 4 GiB). Tests set it small.
+LEVEL_BYTES = None
+
 _modules: dict = {}
 _lock = threading.Lock()
 
@@ -133,6 +137,8 @@ class CUDABackend:
         self.max_blocks = self.sms * 16       # grid-stride kernels: enough to fill the chip
         self._cpu = None
         self.splits = 0          # batches split after running out of device memory
+        self._last_active = None  # (active array, its flatnonzero) from the last sp_relax
+        self.stats = {"rounds": 0, "arcs": 0}   # Bellman-Ford rounds and arcs relaxed
 
     # -- description ----------------------------------------------------------
     def _device_name(self) -> str:
@@ -202,8 +208,9 @@ class CUDABackend:
         return cp.asnumpy(a) if isinstance(a, cp.ndarray) else np.asarray(a)
 
     def output_block(self, view: np.ndarray, fill):
-        """A device (n, kb) block, C-ordered, in the dtype of the caller's view, set to fill."""
-        return cp.full(view.shape, fill, dtype=view.dtype)
+        """A device (n, kb) block, C-ordered, in the dtype of the caller's view. Not filled:
+        every traversal path writes each entry, unreachable ones included (saves a pass)."""
+        return cp.empty(view.shape, dtype=view.dtype)
 
     def finish_block(self, block, view: np.ndarray) -> None:
         """Copy a finished block into the caller's host view (straight in when contiguous)."""
@@ -238,8 +245,8 @@ class CUDABackend:
 
     def bfs_batch_size(self, n: int, k: int) -> int:
         """As many sources as fit in half the free device memory: per source and vertex the
-        depth (up to 8 bytes) and 4 bit-arrays (seen, frontier, next, new) of 1 bit each."""
-        per_source = n * (8 + 4 / 8) + 1
+        depth (up to 8 bytes), seen/frontier/next bits and the levels' new bits."""
+        per_source = n * (8 + 4 / 8 + 2) + 1     # + ~16 levels of new bits kept for the depths
         fit = int(self.free_memory() * 0.5 // per_source)
         size = min(max(64, (fit // 64) * 64), 4096)   # at most 64 words a vertex (the masks)
         return max(1, min(size, k))
@@ -283,35 +290,64 @@ class CUDABackend:
             launch("bfs", "bits_expand", chunks * W,
                    (hg.in_src, hg.in_dst, i64(m), i32(EXPAND_CHUNK), i32(W), frontier, seen, amask, dmask, nxt))
 
-    def bits_start(self, hg: DeviceGraph, ids, depth) -> dict:
-        """A joint traversal's state: seen and frontier bits (n, W), depth 0 written for the sources."""
+    def bits_start(self, hg: DeviceGraph, ids, depth, unreachable) -> dict:
+        """A joint traversal's state. Depths are not written level by level (scattered 4-byte
+        stores into a matrix far larger than L2): each level's new bits are kept, and
+        `_flush_depths` writes the depth block from them in one coalesced pass at the end
+        (or when they outgrow their memory budget), unreachable entries included, so the
+        block needs no fill beforehand."""
         seen = self.seed_bits(hg.n, ids)
         frontier = seen.copy()
-        self.write_depths(frontier, depth, 0)
         seen |= self.padding_bits(len(ids))
         amask, dmask = self._masks(frontier, seen)
-        return {"seen": seen, "frontier": frontier, "next": cp.zeros_like(seen), "amask": amask,
-                "amask_new": cp.empty_like(amask), "dmask": dmask, "count": cp.zeros(1, np.uint32)}
+        return {"seen": seen, "frontier": frontier, "pending": [(0, frontier)], "flushed": False,
+                "unreachable": unreachable, "amask": amask, "amask_new": cp.empty_like(amask),
+                "dmask": dmask, "count": cp.zeros(1, np.uint32),
+                "budget": LEVEL_BYTES if LEVEL_BYTES is not None else
+                max(seen.nbytes * 4, min(self.free_memory() // 8, 4 << 30))}
 
-    _FINISH_KERNELS = {np.dtype(np.int32): "bits_finish_i32", np.dtype(np.int64): "bits_finish_i64",
-                       np.dtype(np.float32): "bits_finish_f32", np.dtype(np.float64): "bits_finish_f64"}
+    _FLUSH_KERNELS = {np.dtype(np.int32): "bits_depths_i32", np.dtype(np.int64): "bits_depths_i64",
+                      np.dtype(np.float32): "bits_depths_f32", np.dtype(np.float64): "bits_depths_f64"}
+
+    def _flush_depths(self, st: dict, depth) -> None:
+        pending = st["pending"]
+        if not pending and st["flushed"]:
+            return
+        name = self._FLUSH_KERNELS.get(depth.dtype)
+        if name is None or depth.strides[1] != depth.itemsize:
+            raise TypeError(f"the depth block must be row-contiguous int32/int64/float32/float64, "
+                            f"got {depth.dtype} with strides {depth.strides}")
+        n, kb = depth.shape
+        W = st["seen"].shape[1]
+        ptrs = cp.asarray(np.array([a.data.ptr for _, a in pending] or [0], np.uint64))
+        nums = cp.asarray(np.array([lv for lv, _ in pending] or [0], np.int32))
+        launch("bfs", name, n * kb, (ptrs, nums, i32(len(pending)), i64(n), i32(W), i32(kb), depth,
+                                     i64(depth.strides[0] // depth.itemsize),
+                                     depth.dtype.type(st["unreachable"]), i32(not st["flushed"])),
+               max_blocks=self.max_blocks * 4)
+        st["flushed"] = True
+        st["pending"] = []
 
     def bits_level(self, hg: DeviceGraph, st: dict, depth, level: int) -> bool:
-        """One level of the joint traversal (expand, then a fused finish: seen, frontier, depths,
-        masks); one host synchronisation. False when no source reached a new vertex."""
-        seen, frontier, nxt = st["seen"], st["frontier"], st["next"]
+        """One level of the joint traversal: expand, then a fused finish (seen, masks, count);
+        one host synchronisation. False when no source reached a new vertex (depths written)."""
+        seen, frontier = st["seen"], st["frontier"]
         n, W = seen.shape
+        nxt = cp.zeros_like(seen)
         self._expand(hg, frontier, seen, st["amask"], st["dmask"], nxt)
         st["amask_new"].fill(0)
         st["count"].fill(0)
-        if depth.strides[1] != depth.itemsize:
-            raise TypeError("the depth block must be row-contiguous")
-        launch("bfs", self._FINISH_KERNELS[depth.dtype], n * W,
-               (nxt, seen, frontier, i64(n), i32(W), i32(depth.shape[1]), depth,
-                i64(depth.strides[0] // depth.itemsize), depth.dtype.type(level), st["amask"],
-                st["amask_new"], st["dmask"], st["count"]), max_blocks=self.max_blocks)
+        launch("bfs", "bits_finish", n * W, (nxt, seen, i64(n), i32(W), st["amask_new"], st["dmask"],
+                                             st["count"]), max_blocks=self.max_blocks)
         st["amask"], st["amask_new"] = st["amask_new"], st["amask"]
-        return int(st["count"][0]) > 0
+        if int(st["count"][0]) == 0:
+            self._flush_depths(st, depth)
+            return False
+        st["frontier"] = nxt
+        st["pending"].append((level, nxt))
+        if len(st["pending"]) * nxt.nbytes > st["budget"]:
+            self._flush_depths(st, depth)
+        return True
 
     _DEPTH_KERNELS = {np.dtype(np.int32): "write_depths_i32", np.dtype(np.int64): "write_depths_i64",
                       np.dtype(np.float32): "write_depths_f32", np.dtype(np.float64): "write_depths_f64"}
@@ -329,6 +365,9 @@ class CUDABackend:
                                     depth.dtype.type(level)), max_blocks=self.max_blocks)
 
     def any(self, a) -> bool:
+        last = self._last_active
+        if last is not None and last[0] is a:
+            return len(last[1]) > 0
         return bool(a.any())
 
     def bfs_one(self, hg: DeviceGraph, source: int) -> cp.ndarray:
@@ -422,13 +461,17 @@ class CUDABackend:
         """One Bellman-Ford round from the active entries; returns the next active set."""
         n = state.n
         nxt = cp.zeros((state.kb, n), np.bool_)
-        entries = cp.flatnonzero(active)
+        last = self._last_active
+        entries = last[1] if last is not None and last[0] is active else cp.flatnonzero(active)
+        self._last_active = None
         if len(entries) == 0:
             return nxt
         tails = entries % n
         deg = hg.out_ptr[tails + 1] - hg.out_ptr[tails]
         incl = cp.cumsum(deg)
         total = int(incl[-1])
+        self.stats["rounds"] += 1
+        self.stats["arcs"] += total
         if total == 0:
             return nxt
         qlen = len(entries)
@@ -448,6 +491,8 @@ class CUDABackend:
             count = state.kb * n
             launch("sssp", "relax_f64_finish", count, (prev, state.key, best, i64(count), state.pred, nxt),
                    max_blocks=self.max_blocks)
+        # the next round's queue now (one synchronisation), so that `any` needs no reduction
+        self._last_active = (nxt, cp.flatnonzero(nxt))
         return nxt
 
     def sp_preds(self, state: SPState):

@@ -109,46 +109,54 @@ __device__ __forceinline__ void block_add(unsigned int value, unsigned int* tota
 }
 
 // The end of a level, fused, one thread per (v, word j): nw = next[v, j] (already without
-// seen bits) becomes the frontier word, joins seen, writes its depths; next is re-zeroed;
-// amask_new / dmask get their bits; *count gets the number of non-zero words. Frontier
-// words that were active (amask_old) and are not renewed are cleared.
-#define BITS_FINISH(NAME, T)                                                                \
-extern "C" __global__ void NAME(u64* next, u64* seen, u64* frontier, i64 n, int W, int kb,  \
-                                T* depth, i64 ld, T level, const u64* __restrict__ amask_old, \
-                                u64* amask_new, u64* dmask, unsigned int* count)            \
-{                                                                                           \
-    unsigned int mine = 0;                                                                  \
-    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < n * W;                     \
-         t += (i64)gridDim.x * blockDim.x) {                                                \
-        i64 v = t / W;                                                                      \
-        int j = (int)(t - v * W);                                                           \
-        u64 nw = next[t];                                                                   \
-        if (nw) {                                                                           \
-            next[t] = 0;                                                                    \
-            u64 s = seen[t] | nw;                                                           \
-            seen[t] = s;                                                                    \
-            frontier[t] = nw;                                                               \
-            atomicOr(&amask_new[v], 1ULL << j);                                             \
-            if (s == ~0ULL) atomicOr(&dmask[v], 1ULL << j);                                 \
-            ++mine;                                                                         \
-            u64 w = nw;                                                                     \
-            while (w) {                                                                     \
-                int b = __ffsll((long long)w) - 1;                                          \
-                w &= w - 1;                                                                 \
-                int src = j * 64 + b;                                                       \
-                if (src < kb) depth[v * ld + src] = level;                                  \
-            }                                                                               \
-        } else if ((amask_old[v] >> j) & 1) {                                               \
-            frontier[t] = 0;                                                                \
-        }                                                                                   \
-    }                                                                                       \
-    block_add(mine, count);                                                                 \
+// seen bits) joins seen; amask_new / dmask get their bits; *count gets the number of
+// non-zero words. next itself becomes the next frontier (and this level's record).
+extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, i64 n, int W,
+                                       u64* amask_new, u64* dmask, unsigned int* count)
+{
+    unsigned int mine = 0;
+    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < n * W; t += (i64)gridDim.x * blockDim.x) {
+        u64 nw = next[t];
+        if (nw) {
+            i64 v = t / W;
+            int j = (int)(t - v * W);
+            u64 s = seen[t] | nw;
+            seen[t] = s;
+            atomicOr(&amask_new[v], 1ULL << j);
+            if (s == ~0ULL) atomicOr(&dmask[v], 1ULL << j);
+            ++mine;
+        }
+    }
+    block_add(mine, count);
 }
 
-BITS_FINISH(bits_finish_i32, int)
-BITS_FINISH(bits_finish_i64, long long)
-BITS_FINISH(bits_finish_f32, float)
-BITS_FINISH(bits_finish_f64, double)
+// Depths from the per-level records of new bits, one thread per (v, source s): the first of
+// the L recorded levels (arrays at level_ptrs, numbered level_nums) with bit s of v set gives
+// depth[v, s]; with none, `unreachable` is written if `first` (the first flush), else nothing.
+// Every entry of a row is written by consecutive threads: coalesced, each once.
+#define BITS_DEPTHS(NAME, T)                                                                \
+extern "C" __global__ void NAME(const u64* __restrict__ level_ptrs, const int* __restrict__ level_nums, \
+                                int L, i64 n, int W, int kb, T* depth, i64 ld, T unreachable, int first) \
+{                                                                                           \
+    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < n * kb;                    \
+         t += (i64)gridDim.x * blockDim.x) {                                                \
+        i64 v = t / kb;                                                                     \
+        int s = (int)(t - v * kb);                                                          \
+        i64 word = v * W + (s >> 6);                                                        \
+        int b = s & 63;                                                                     \
+        int l = 0;                                                                          \
+        for (; l < L; ++l) {                                                                \
+            const u64* bits = (const u64*)level_ptrs[l];                                    \
+            if ((bits[word] >> b) & 1) break;                                               \
+        }                                                                                   \
+        if (l < L) depth[v * ld + s] = (T)level_nums[l];                                    \
+        else if (first) depth[v * ld + s] = unreachable;                                    \
+    }                                                                                       \
+}
+BITS_DEPTHS(bits_depths_i32, int)
+BITS_DEPTHS(bits_depths_i64, long long)
+BITS_DEPTHS(bits_depths_f32, float)
+BITS_DEPTHS(bits_depths_f64, double)
 
 // One-source BFS, top-down: the frontier queue's arcs, balanced one arc a thread.
 // incl[q] = sum of the out-degrees of queue[0..q]; total = incl[qlen - 1].
