@@ -552,8 +552,11 @@ class CUDABackend:
         n = len(labels)
         ids = cp.arange(n, dtype=np.int64)
         first = cp.full(n, n, np.int64)
-        import cupyx
-        cupyx.scatter_min(first, labels, ids)         # smallest vertex of each label
+        if hasattr(cp.minimum, "at"):                 # smallest vertex of each label
+            cp.minimum.at(first, labels, ids)
+        else:                                         # older CuPy
+            import cupyx
+            cupyx.scatter_min(first, labels, ids)
         rep = first[labels]
         rank = cp.cumsum(rep == ids, dtype=np.int32) - 1   # components in order of smallest vertex
         return cp.asnumpy(rank[rep])
