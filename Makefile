@@ -15,7 +15,7 @@ demo: setup
 	  echo; echo "== the same job from R (scripts/demo.R)"; Rscript scripts/demo.R; \
 	else echo "(R or the cuRnet R package is not installed: 'make test' installs both; skipping the R demo)"; fi
 
-test: setup-r test-python test-r
+test: setup-r test-python test-numpy2 test-r
 
 # Debian's R packages first: rpy2 (in requirements-dev.txt) compiles against R's headers.
 setup-r:
@@ -33,6 +33,17 @@ $(STAMP): setup.py requirements-dev.txt
 test-python: setup
 	$(PY) -m pytest -q
 
+# The engine must also run on NumPy 2 (the R-facing .venv is pinned below 2 for reticulate).
+VENV2 := .venv-numpy2
+$(VENV2)/.curnet-installed: setup.py requirements-dev.txt
+	test -x $(VENV2)/bin/python || python3 -m venv $(VENV2)
+	$(VENV2)/bin/python -m pip install -q "numpy>=2" $$(grep -vE '^(#|numpy|pyarrow|rpy2)' requirements-dev.txt) pyarrow
+	touch $@
+
+test-numpy2: $(VENV2)/.curnet-installed
+	$(VENV2)/bin/python -c 'import numpy; assert numpy.__version__ >= "2", numpy.__version__'
+	$(VENV2)/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/python/test_r_api.py
+
 test-r: setup
 	bash scripts/r-setup.sh
 	bash scripts/r-check.sh
@@ -48,4 +59,4 @@ gpu-check:
 	bash scripts/gpu-check.sh
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV2) build *.egg-info .pytest_cache .hypothesis

@@ -386,7 +386,7 @@ def _check_ids(col, what, path, line_of):
     values = col.to_numpy()
     if pa.types.is_floating(col.type):
         row = int(np.argmax(values != np.floor(values)))  # row 0 if all look whole ("1.0")
-        raise GraphFormatError(path, line_of(row), f"{what} id {values[row]!r} is not an integer")
+        raise GraphFormatError(path, line_of(row), f"{what} id {values[row]} is not an integer")
     if values.min() < 0:
         row = int(np.argmax(values < 0))
         raise GraphFormatError(path, line_of(row), f"negative {what} id {values[row]}")
