@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .algorithms.common import available_host_memory
 from .columns import to_numpy, is_string_column
+from .errors import OutputTooLargeError
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -24,6 +26,8 @@ def compress(keys: np.ndarray, n: int, *payload: np.ndarray):
 
 def _vertex_ids(col, what: str) -> np.ndarray:
     ids = to_numpy(col, what)
+    if ids.size == 0 and ids.dtype.kind in "fO":
+        ids = ids.astype(np.int32)   # an empty list: no edges
     if ids.dtype == bool or not np.issubdtype(ids.dtype, np.integer):
         if np.issubdtype(ids.dtype, np.floating):
             raise TypeError(f"{what} holds floating-point ids; vertex ids must be integers "
@@ -34,6 +38,15 @@ def _vertex_ids(col, what: str) -> np.ndarray:
     if ids.size and ids.max() >= INT32_MAX:
         raise ValueError(f"{what} holds vertex id {int(ids.max())}, beyond the int32 range cuRnet supports")
     return ids.astype(np.int32, copy=False)
+
+
+def _check_vertex_memory(n: int) -> None:
+    """Refuse, before allocating, a vertex count whose offset arrays cannot fit in host memory
+    (one edge to vertex 2^31 - 2, or a file header's vertex count, would ask for 32 GiB)."""
+    need, free = 16 * (n + 1), available_host_memory()
+    if need > free:
+        raise OutputTooLargeError(f"a graph of {n:,} vertices needs {need / 2**30:.2f} GiB of host memory "
+                                  f"for its vertex offsets, but only {free / 2**30:.2f} GiB is available")
 
 
 def _weights(col, m: int, dtype) -> np.ndarray:
@@ -105,6 +118,8 @@ class Graph:
         dtype = np.dtype(dtype)
         if dtype not in (np.float32, np.float64):
             raise TypeError(f"dtype must be float32 or float64, got {dtype}")
+        if num_vertices is not None and not 0 <= num_vertices <= INT32_MAX:
+            raise ValueError(f"num_vertices={num_vertices} is outside 0..{INT32_MAX} (vertex ids are int32)")
         if is_string_column(src) or is_string_column(dst):
             s_names = to_numpy(src, "src")
             d_names = to_numpy(dst, "dst")
@@ -130,6 +145,7 @@ class Graph:
             elif top > num_vertices:
                 raise ValueError(f"vertex id {top - 1} is out of range for num_vertices={num_vertices}")
         n = int(num_vertices) if num_vertices is not None else len(names)
+        _check_vertex_memory(n)
         m = len(s)
         w = None if weights is None else _weights(weights, m, dtype)
         if w is not None and not directed and m and w.min() < 0:
