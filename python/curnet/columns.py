@@ -71,7 +71,7 @@ def to_numpy(col, what: str = "column") -> np.ndarray:
         raise ValueError(f"{what} must be one-dimensional, got shape {arr.shape}")
     if arr.dtype == object:
         _reject_missing(arr, what)
-    elif arr.dtype.kind == "f" and np.isnan(arr).any() and what in ("src", "dst"):
+    elif arr.dtype.kind == "f" and np.isnan(arr).any() and what in ("src", "dst", "sources"):
         raise ValueError(f"{what} has missing values (NaN)")
     return arr
 

@@ -28,6 +28,8 @@ def resolve_sources(g, sources) -> np.ndarray:
                 raise TypeError(f"sources must be integer vertex ids or vertex names, got dtype {ids.dtype}")
     if ids.size == 0:
         raise ValueError("no sources given: pass at least one vertex id or name")
+    if len(g) == 0:
+        raise ValueError("the graph has no vertices, so no source can be in it")
     bad = (ids < 0) | (ids >= len(g))
     if bad.any():
         raise ValueError(f"source id {int(ids[bad][0])} is out of range: the graph has "
