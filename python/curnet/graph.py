@@ -51,15 +51,17 @@ def _check_vertex_memory(n: int) -> None:
 
 def _weights(col, m: int, dtype) -> np.ndarray:
     w = to_numpy(col, "weights")
-    if w.dtype == object or w.dtype.kind in "USb":
-        raise TypeError(f"weights must be numeric, got dtype {w.dtype} (convert strings to numbers first)")
+    if w.dtype == object or w.dtype.kind in "USbc":
+        raise TypeError(f"weights must be numeric (real), got dtype {w.dtype} (convert strings to numbers first)")
     if w.shape != (m,):
         raise ValueError(f"weights has length {len(w)}, but there are {m} edges")
-    w = w.astype(dtype, copy=False)
+    with np.errstate(over="ignore"):
+        given, w = w, w.astype(dtype, copy=False)
     bad = ~np.isfinite(w)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"weights must be finite: edge {i} has weight {w[i]} "
+        why = f" (beyond the {dtype} range)" if np.isfinite(given[i]) else ""
+        raise ValueError(f"weights must be finite: edge {i} has weight {given[i]}{why} "
                          f"({int(bad.sum())} non-finite weight(s) in all)")
     return w
 
