@@ -86,8 +86,26 @@ def bench_many_bfs(be, scale, k, reps, cpu_reps):
     arcs = traversed_arcs(g, depth)
     row(f"BFS R-MAT{scale} x{k} sources", "engine", t, "≥2000 GTEPS",
         f"{arcs / t[0] / 1e9:,.0f} GTEPS aggregate")
+    eng = t[0]
+    levels = []
+    st = be.bits_start(hg, ids, depth, -1)
+    sync()
+    level = 0
+    pushes = be.stats.get("push_levels", 0)
+    while True:
+        level += 1
+        t0 = time.perf_counter()
+        more = be.bits_level(hg, st, depth, level)
+        sync()
+        levels.append((time.perf_counter() - t0) * 1e3)
+        if not more:
+            break
+    print("  per level (ms, last includes the depth flush): " + " ".join(f"{x:.2f}" for x in levels)
+          + f"; push levels {be.stats.get('push_levels', 0) - pushes}", flush=True)
     t = timeit(lambda: bfs(g, ids, backend="cuda"), reps)
-    row(f"BFS R-MAT{scale} x{k} sources", "engine+transfer", t, None, f"{arcs / t[0] / 1e9:,.0f} GTEPS")
+    gbs = len(g) * k * 4 / max(t[0] - eng, 1e-9) / 1e9
+    row(f"BFS R-MAT{scale} x{k} sources", "engine+transfer", t, None,
+        f"{arcs / t[0] / 1e9:,.0f} GTEPS; transfer {gbs:.1f} GB/s into fresh pageable")
     if cpu_reps:
         t = timeit(lambda: bfs(g, ids, backend="cpu"), cpu_reps, warm=0)
         row(f"BFS R-MAT{scale} x{k} sources", "cpu backend", t, None, f"{arcs / t[0] / 1e9:,.1f} GTEPS")
@@ -96,7 +114,26 @@ def bench_many_bfs(be, scale, k, reps, cpu_reps):
     cp.get_default_memory_pool().free_all_blocks()
 
 
-def bench_scale22(be, scale, reps, cpu_reps):
+def sssp_engine(be, hg, ids, with_pred):
+    """The driver's choice for a batch: near-far (few sources, float32, w >= 0) or Bellman-Ford."""
+    if be.near_far_ok(hg, len(ids)):
+        return be.near_far(hg, ids, with_pred)
+    return bellman_ford(be, hg, ids, with_pred)
+
+
+def check_scipy(g, ids, dist):
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+    a = csr_matrix((g.weights.astype(np.float64), g.indices, g.indptr), shape=(len(g), len(g)))
+    ref = dijkstra(a, indices=ids)
+    ok = np.allclose(dist, ref, rtol=1e-5)
+    print(f"  distances against scipy dijkstra ({len(ids)} sources): {'ok' if ok else 'MISMATCH'}", flush=True)
+    if not ok:
+        rows.append({"row": "CHECK", "layer": "scipy", "median_ms": 0, "min_ms": 0, "max_ms": 0,
+                     "target": None, "note": "MISMATCH against scipy"})
+
+
+def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     print(f"R-MAT SCALE {scale}: one-source BFS / SSSP, SCC (directed)", flush=True)
     t0 = time.perf_counter()
     src, dst, n = generators.rmat_edges(scale, seed=2)
@@ -121,18 +158,45 @@ def bench_scale22(be, scale, reps, cpu_reps):
     if cpu_reps:
         t = timeit(lambda: bfs(g, ids[:1], backend="cpu"), cpu_reps, warm=0)
         row(f"BFS R-MAT{scale} 1 source", "cpu backend", t)
+    import curnet.backends.cuda as cuda_mod
+    base_factor = cuda_mod.NF_DELTA_FACTOR
+    for factor in ([base_factor] + [f for f in (0.25, 0.5, 2.0, 4.0) if f != base_factor]
+                   if sweep else [base_factor]):
+        cuda_mod.NF_DELTA_FACTOR = factor
+        ts = []
+        be.stats["nf_iters"] = 0
+        for s in ids[:8].tolist():
+            sssp_engine(be, hg, np.array([s], np.int32), True)
+            sync()
+            t = time.perf_counter()
+            sssp_engine(be, hg, np.array([s], np.int32), True)
+            sync()
+            ts.append(time.perf_counter() - t)
+        layer = "engine" if factor == base_factor else f"engine d×{factor:g}"
+        row(f"SSSP R-MAT{scale} 1 source", layer, (float(np.median(ts)), min(ts), max(ts)),
+            "≤25 ms" if factor == base_factor else None,
+            f"8 sources, dist+pred, near-far delta {be.nf_delta(hg):.3g}, "
+            f"{be.stats['nf_iters'] / 16:.0f} iterations")
+    cuda_mod.NF_DELTA_FACTOR = base_factor
     ts = []
     be.stats.update(rounds=0, arcs=0)
-    for s in ids[:8].tolist():
+    for s in ids[:4].tolist():
         bellman_ford(be, hg, np.array([s], np.int32), True)
         sync()
         t = time.perf_counter()
         bellman_ford(be, hg, np.array([s], np.int32), True)
         sync()
         ts.append(time.perf_counter() - t)
-    row(f"SSSP R-MAT{scale} 1 source", "engine", (float(np.median(ts)), min(ts), max(ts)), "≤25 ms",
-        f"8 sources, dist+pred; {be.stats['rounds'] / 16:.0f} rounds, "
-        f"{be.stats['arcs'] / 16 / hg.m:.2f} x arcs relaxed per source")
+    row(f"SSSP R-MAT{scale} 1 source", "engine BF", (float(np.median(ts)), min(ts), max(ts)), None,
+        f"Bellman-Ford, 4 sources; {be.stats['rounds'] / 8:.0f} rounds, "
+        f"{be.stats['arcs'] / 8 / hg.m:.2f} x arcs relaxed per source")
+    ts = []
+    for s in ids[:4].tolist():
+        d_nf = sssp_engine(be, hg, np.array([s], np.int32), False)[0]
+        d_bf = bellman_ford(be, hg, np.array([s], np.int32), False)[0]
+        ts.append(bool(cp.array_equal(d_nf, d_bf)))
+    print(f"  near-far == Bellman-Ford distances on 4 sources: {all(ts)}", flush=True)
+    check_scipy(g, ids[:1], sssp_engine(be, hg, ids[:1], False)[0].get())
     t = timeit(lambda: sssp(g, ids[:1], backend="cuda"), reps)
     row(f"SSSP R-MAT{scale} 1 source", "engine+transfer", t)
     if cpu_reps:
@@ -181,8 +245,16 @@ def bench_scnet(be, reps, cpu_reps):
     t = timeit(engine, reps)
     arcs = traversed_arcs(g, depth)
     row(f"BFS scNET 20% ({len(ids)})", "engine", t, None, f"{arcs / t[0] / 1e9:,.0f} GTEPS")
+    eng = t[0]
     t = timeit(lambda: bfs(g, ids, backend="cuda"), reps)
-    row(f"BFS scNET 20% ({len(ids)})", "engine+transfer", t, None, "int32 (k, n), pageable")
+    gbs = n * len(ids) * 4 / max(t[0] - eng, 1e-9) / 1e9
+    row(f"BFS scNET 20% ({len(ids)})", "engine+transfer", t, None,
+        f"int32 (k, n) fresh pageable via pinned chunks: {gbs:.1f} GB/s")
+    out = np.empty((len(ids), n), np.int32, order="F")
+    bfs(g, ids, backend="cuda", out=out)
+    t = timeit(lambda: bfs(g, ids, backend="cuda", out=out), reps)
+    gbs = n * len(ids) * 4 / max(t[0] - eng, 1e-9) / 1e9
+    row(f"BFS scNET 20% ({len(ids)})", "+transfer reused", t, None, f"into a reused buffer: {gbs:.1f} GB/s")
     if cpu_reps:
         t = timeit(lambda: bfs(g, ids, backend="cpu"), cpu_reps, warm=0)
         row(f"BFS scNET 20% ({len(ids)})", "cpu backend", t)
@@ -191,11 +263,69 @@ def bench_scnet(be, reps, cpu_reps):
     row(f"SSSP scNET 5% ({len(ids5)})", "engine", t, None, "dist+pred")
     t = timeit(lambda: bellman_ford(be, hg, ids5, False), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine dists", t, None, "dist only")
+    t = timeit(lambda: be.near_far(hg, ids5, True), reps)
+    row(f"SSSP scNET 5% ({len(ids5)})", "engine near-far", t, None, "dist+pred, one batch")
+    t = timeit(lambda: be.near_far(hg, ids5, False), reps)
+    row(f"SSSP scNET 5% ({len(ids5)})", "engine nf dists", t, None, "dist only, one batch")
+    same = bool(cp.array_equal(be.near_far(hg, ids5[:64], False)[0], bellman_ford(be, hg, ids5[:64], False)[0]))
+    print(f"  scNET near-far == Bellman-Ford (64 sources): {same}", flush=True)
     t = timeit(lambda: sssp(g, ids5, backend="cuda"), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine+transfer", t, None, "dist f32 + pred i32")
     if cpu_reps:
         t = timeit(lambda: sssp(g, ids5, backend="cpu"), cpu_reps, warm=0)
         row(f"SSSP scNET 5% ({len(ids5)})", "cpu backend", t)
+
+
+def bench_overhead(be, reps):
+    """Launch / synchronisation costs, and per-level / per-iteration costs on long graphs."""
+    from curnet.backends.cuda import kernel, launch
+    import curnet.backends.cuda as cuda_mod
+    print("overhead: launches, small graph, long paths", flush=True)
+    z = cp.zeros(1, np.int32)
+    u = cp.zeros(1, np.uint64)
+    k = kernel("bfs", "seed_bits")
+
+    def launches():
+        for _ in range(1000):
+            k((1,), (32,), (z, np.int32(0), np.int32(1), u))
+    t = timeit(launches, reps)
+    row("launch, back to back", "x1000", t, None, f"{t[0] * 1e3:.2f} us per launch")
+
+    def launch_sync():
+        for _ in range(200):
+            k((1,), (32,), (z, np.int32(0), np.int32(1), u))
+            sync()
+    t = timeit(launch_sync, reps)
+    row("launch + synchronize", "x200", t, None, f"{t[0] / 200 * 1e6:.2f} us each")
+    g = generators.grid(30, 40)
+    hg = be.device_graph(g)
+    t = timeit(lambda: be.bfs_one(hg, 0), reps)
+    row("BFS 1 source, grid 30x40", "engine", t, None, f"68 levels: {t[0] / 68 * 1e6:.1f} us a level")
+    gp = generators.path(20000, weighted=True)
+    hp = be.device_graph(gp)
+    old = cuda_mod.NF_MAX_ITERS
+    cuda_mod.NF_MAX_ITERS = 10**9
+    be.stats["nf_iters"] = 0
+    t = timeit(lambda: be.near_far(hp, np.array([0], np.int32), False), 3)
+    iters = be.stats["nf_iters"] / 4
+    row("SSSP near-far, path 20k", "engine", t, None, f"{iters:.0f} iterations: {t[0] / iters * 1e6:.1f} us each")
+    cuda_mod.NF_MAX_ITERS = old
+    gp2 = generators.path(2000, weighted=True)
+    hp2 = be.device_graph(gp2)
+    t = timeit(lambda: bellman_ford(be, hp2, np.array([0], np.int32), False), 3)
+    row("SSSP Bellman-Ford, path 2k", "engine", t, None, f"2000 rounds: {t[0] / 2000 * 1e6:.1f} us each")
+    t = timeit(lambda: be.bfs_one(hp2, 0), 3)
+    row("BFS 1 source, path 2k", "engine", t, None, f"2000 levels: {t[0] / 2000 * 1e6:.1f} us each")
+    gl = generators.path(1_000_000, weighted=True)
+    t0 = time.perf_counter()
+    d = sssp(gl, [0], backend="cuda")[0]
+    t1 = time.perf_counter()
+    d2 = sssp(gl, [0], backend="cuda")[0]
+    t2 = time.perf_counter()
+    assert d[0, -1] == 999_999 and d2[0, -1] == 999_999
+    row("SSSP path 1M, first call", "engine+transfer", (t1 - t0,) * 3, None,
+        f"{cuda_mod.NF_MAX_ITERS} near-far iterations, then host")
+    row("SSSP path 1M, later call", "engine+transfer", (t2 - t1,) * 3, None, "host (SciPy) directly")
 
 
 def main():
@@ -204,7 +334,8 @@ def main():
     ap.add_argument("--cpu-reps", type=int, default=1)
     ap.add_argument("--many-scale", type=int, default=20)
     ap.add_argument("--one-scale", type=int, default=22)
-    ap.add_argument("--only", default="many,one,scnet")
+    ap.add_argument("--only", default="overhead,many,one,scnet")
+    ap.add_argument("--no-sweep", action="store_true", help="skip the near-far delta sweep")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "gpu_bench.json") if os.environ.get("OUT") else None)
     a = ap.parse_args()
     be = get_backend("cuda")
@@ -213,10 +344,12 @@ def main():
     only = a.only.split(",")
     if "scnet" in only:
         bench_scnet(be, a.reps, a.cpu_reps)
+    if "overhead" in only:
+        bench_overhead(be, a.reps)
     if "many" in only:
         bench_many_bfs(be, a.many_scale, 1024, a.reps, 0)
     if "one" in only:
-        bench_scale22(be, a.one_scale, a.reps, a.cpu_reps)
+        bench_scale22(be, a.one_scale, a.reps, a.cpu_reps, sweep=not a.no_sweep)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     if a.json:
         with open(a.json, "w") as f:

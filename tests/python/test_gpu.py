@@ -421,3 +421,98 @@ def test_bfs_flushes_levels_in_pieces(gpu, monkeypatch):
     sources = np.arange(0, 800, 9)
     got = bfs(g, sources, backend="cuda")
     assert np.array_equal(got, scipy_depths(g, sources))
+
+
+# -- near-far SSSP, push levels, staged copies (issue 3, second round) ----------------------
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("heavy", [256, 4])
+def test_near_far_twin(gpu, cpu, monkeypatch, directed, heavy):
+    """near_far equals Bellman-Ford's float32 fixed point exactly, scipy within rounding;
+    a tiny heavy threshold sends most entries through the grid-wide heavy path."""
+    import curnet.backends.cuda as cuda_mod
+    from curnet.algorithms.sssp import bellman_ford
+    monkeypatch.setattr(cuda_mod, "NF_HEAVY", heavy)
+    for seed, (n, m, kb, factor) in enumerate([(2000, 16000, 1, 1.0), (3000, 20000, 5, 0.1),
+                                                (500, 8000, 3, 8.0), (4000, 5000, 2, 1.0)]):
+        monkeypatch.setattr(cuda_mod, "NF_DELTA_FACTOR", factor)
+        rng = np.random.default_rng(100 + seed)
+        g = random_graph(rng, n, m, directed=directed, weighted=True)
+        w = g.weights.copy()
+        w[rng.random(len(w)) < 0.05] = 0          # zero-weight arcs too
+        g = Graph.from_edges(g.edge_sources(), g.indices, w, directed=True, num_vertices=n)
+        hd = gpu.device_graph(g)
+        ids = rng.integers(0, n, kb).astype(np.int32)
+        assert gpu.near_far_ok(hd, kb)
+        ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids)
+        for with_pred in (True, False):
+            d, p = gpu.near_far(hd, ids, with_pred)
+            d = d.get()
+            np.testing.assert_allclose(d, ref, rtol=1e-5)
+            bd, _ = bellman_ford(gpu, hd, ids, False)
+            assert np.array_equal(d, bd.get())
+            if with_pred:
+                check_preds(g, ids, d, p.get())
+        assert np.array_equal(sssp_dists(g, ids, backend="cuda"), sssp_dists(g, ids, backend="cpu"))
+
+
+def test_near_far_rmat_and_grid(gpu):
+    grid = generators.grid(120, 150)
+    gw = Graph.from_edges(grid.edge_sources(), grid.indices,
+                          np.random.default_rng(5).random(len(grid.indices)).astype(np.float32),
+                          directed=True, num_vertices=len(grid))
+    for g in (generators.rmat(14, seed=2, weighted=True), gw):
+        rng = np.random.default_rng(2)
+        ids = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 4).astype(np.int32)
+        hd = gpu.device_graph(g)
+        ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids)
+        dist, pred = sssp(g, ids, backend="cuda")
+        np.testing.assert_allclose(dist, ref, rtol=1e-5)
+        check_preds(g, ids, dist, pred)
+        assert not hd.long_diameter
+
+
+def test_near_far_long_falls_back(gpu, monkeypatch):
+    import curnet.backends.cuda as cuda_mod
+    monkeypatch.setattr(cuda_mod, "NF_MAX_ITERS", 64)
+    g = generators.path(5000, weighted=True)
+    dist, pred = sssp(g, [0], backend="cuda")
+    assert dist[0, -1] == 4999 and pred[0, -1] == 4998
+    assert gpu.device_graph(g).long_diameter
+
+
+def test_bfs_push_levels(gpu, monkeypatch):
+    """Top-down first levels (sources only) and pull levels give scipy's depths."""
+    import curnet.backends.cuda as cuda_mod
+    g = generators.rmat(13, seed=4, directed=True)
+    rng = np.random.default_rng(4)
+    sources = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 200)
+    ref = scipy_depths(g, sources)
+    before = gpu.stats.get("push_levels", 0)
+    assert np.array_equal(bfs(g, sources, backend="cuda"), ref)
+    assert gpu.stats.get("push_levels", 0) > before
+    monkeypatch.setattr(cuda_mod, "PUSH_ALPHA", 0)
+    assert np.array_equal(bfs(g, sources, backend="cuda"), ref)
+    monkeypatch.setattr(cuda_mod, "PUSH_ALPHA", 10**9)      # push whenever possible
+    g2 = random_graph(np.random.default_rng(8), 2000, 9000, directed=False)
+    s2 = np.arange(0, 2000, 7)
+    assert np.array_equal(bfs(g2, s2, backend="cuda"), scipy_depths(g2, s2))
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_staged_copy(gpu, monkeypatch, order):
+    """Large device -> host copies through pinned chunks land byte for byte (odd sizes)."""
+    import curnet.backends.cuda as cuda_mod
+    monkeypatch.setattr(cuda_mod, "STAGE_MIN", 1 << 10)
+    monkeypatch.setattr(cuda_mod, "STAGE_CHUNK", 1 << 16)
+    cuda_mod._stage.clear()
+    a = cp.asarray(np.random.default_rng(1).integers(-2**31, 2**31 - 1, (777, 1001), dtype=np.int32))
+    if order == "F":
+        a = cp.asfortranarray(a)
+    out = np.full(a.shape, 7, np.int32, order=order)
+    cuda_mod._get_into(a, out)
+    assert np.array_equal(out, a.get())
+    cuda_mod._stage.clear()
+    g = generators.rmat(12, seed=1)
+    src = np.arange(0, 4096, 5)
+    assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))

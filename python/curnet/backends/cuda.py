@@ -31,6 +31,22 @@ HEAVY_DEGREE = 128
 # 2,048 levels waste at most ~50 ms before the switch.
 LONG_LEVELS = 2048
 
+# Near-far SSSP (`near_far`): used for non-negative float32 weights on batches of at most
+# NF_MAX_SOURCES sources. Entries with more arcs than NF_HEAVY are spread over the grid.
+# The host looks at the queue counts every NF_SYNC_EVERY iterations; past NF_MAX_ITERS
+# iterations the graph is long-diameter and the batch finishes on the host (a path of a
+# million vertices needs a million dependent steps: SciPy's serial Dijkstra is faster).
+# Delta = NF_DELTA_FACTOR x 32 x mean weight / mean out-degree (Davidson et al.'s rule).
+NF_MAX_SOURCES = 64
+NF_HEAVY = 256
+NF_SYNC_EVERY = 8
+NF_MAX_ITERS = 8192
+NF_DELTA_FACTOR = 1.0
+
+# The joint traversal pushes (top-down) a level whose frontier's out-arcs are fewer than
+# m / PUSH_ALPHA (0: always pull).
+PUSH_ALPHA = 14
+
 # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
 # (None: an eighth of free device memory, at most 4 GiB). Tests set it small.
 LEVEL_BYTES = None
@@ -302,7 +318,7 @@ class CUDABackend:
         amask, dmask = self._masks(frontier, seen)
         return {"seen": seen, "frontier": frontier, "pending": [(0, frontier)], "flushed": False,
                 "unreachable": unreachable, "amask": amask, "amask_new": cp.empty_like(amask),
-                "dmask": dmask, "count": cp.zeros(1, np.uint32),
+                "dmask": dmask, "count": cp.zeros(1, np.uint32), "small": PUSH_ALPHA * len(ids) < hg.m,
                 "budget": LEVEL_BYTES if LEVEL_BYTES is not None else
                 max(seen.nbytes * 4, min(self.free_memory() // 8, 4 << 30))}
 
@@ -321,12 +337,36 @@ class CUDABackend:
         W = st["seen"].shape[1]
         ptrs = cp.asarray(np.array([a.data.ptr for _, a in pending] or [0], np.uint64))
         nums = cp.asarray(np.array([lv for lv, _ in pending] or [0], np.int32))
-        launch("bfs", name, n * kb, (ptrs, nums, i32(len(pending)), i64(n), i32(W), i32(kb), depth,
-                                     i64(depth.strides[0] // depth.itemsize),
-                                     depth.dtype.type(st["unreachable"]), i32(not st["flushed"])),
+        tpr = 32                              # threads a row: a power of two, 32..THREADS
+        while tpr < kb and tpr < THREADS:
+            tpr *= 2
+        rows_per_block = THREADS // tpr
+        launch("bfs", name, -(-n // rows_per_block) * THREADS,
+               (ptrs, nums, i32(len(pending)), i64(n), i32(W), i32(kb), depth,
+                i64(depth.strides[0] // depth.itemsize), depth.dtype.type(st["unreachable"]),
+                i32(not st["flushed"]), i32(tpr)),
                max_blocks=self.max_blocks * 4)
         st["flushed"] = True
         st["pending"] = []
+
+    def _push(self, hg: DeviceGraph, st: dict, nxt) -> bool:
+        """Top-down expansion when the frontier's out-arcs are fewer than m / PUSH_ALPHA (the
+        first level, where the frontier is the sources); False (nothing done) otherwise."""
+        if not PUSH_ALPHA:
+            return False
+        queue = cp.flatnonzero(st["amask"]).astype(np.int32)
+        if len(queue) == 0:
+            return True
+        incl = cp.cumsum(hg.out_ptr[queue + 1] - hg.out_ptr[queue])
+        total = int(incl[-1])
+        if total * PUSH_ALPHA >= hg.m:
+            return False
+        self.stats["push_levels"] = self.stats.get("push_levels", 0) + 1
+        if total:
+            launch("bfs", "bits_push", total, (queue, incl, i32(len(queue)), i64(total), hg.out_ptr, hg.out_idx,
+                                               i32(st["seen"].shape[1]), st["frontier"], st["seen"],
+                                               st["amask"], nxt), max_blocks=self.max_blocks * 4)
+        return True
 
     def bits_level(self, hg: DeviceGraph, st: dict, depth, level: int) -> bool:
         """One level of the joint traversal: expand, then a fused finish (seen, masks, count);
@@ -334,15 +374,18 @@ class CUDABackend:
         seen, frontier = st["seen"], st["frontier"]
         n, W = seen.shape
         nxt = cp.zeros_like(seen)
-        self._expand(hg, frontier, seen, st["amask"], st["dmask"], nxt)
+        if not (st["small"] and self._push(hg, st, nxt)):
+            self._expand(hg, frontier, seen, st["amask"], st["dmask"], nxt)
         st["amask_new"].fill(0)
         st["count"].fill(0)
         launch("bfs", "bits_finish", n * W, (nxt, seen, i64(n), i32(W), st["amask_new"], st["dmask"],
                                              st["count"]), max_blocks=self.max_blocks)
         st["amask"], st["amask_new"] = st["amask_new"], st["amask"]
-        if int(st["count"][0]) == 0:
+        words = int(st["count"][0])
+        if words == 0:
             self._flush_depths(st, depth)
             return False
+        st["small"] = words * PUSH_ALPHA < n    # a small frontier: try the top-down push
         st["frontier"] = nxt
         st["pending"].append((level, nxt))
         if len(st["pending"]) * nxt.nbytes > st["budget"]:
@@ -518,6 +561,102 @@ class CUDABackend:
         launch("sssp", "unpack_f32", count, (state.key, i64(count), dist, pred), max_blocks=self.max_blocks)
         return dist, (pred if with_pred else None)
 
+    # -- near-far SSSP --------------------------------------------------------
+    def near_far_ok(self, hg: DeviceGraph, kb: int) -> bool:
+        """Near-far for this batch: float32, non-negative weights, few sources."""
+        return (hg.weight_dtype == np.float32 and hg.min_weight >= 0 and kb <= NF_MAX_SOURCES
+                and hg.m > 0)
+
+    def nf_delta(self, hg: DeviceGraph) -> float:
+        base = hg.extra.get("nf_delta_base")
+        if base is None:
+            mean_w = float(hg.out_w.mean()) if hg.out_w is not None else 1.0
+            base = 32.0 * mean_w / max(hg.m / max(hg.n, 1), 1.0)
+            if not base > 0:
+                base = 1.0
+            hg.extra["nf_delta_base"] = base
+        return base * NF_DELTA_FACTOR
+
+    def near_far(self, hg: DeviceGraph, ids, with_pred: bool):
+        """(dist, pred or None), (kb, n) on the device: near-far SSSP (non-negative float32).
+        Equal to Bellman-Ford's distances (both reach the same float32 fixed point)."""
+        if hg.long_diameter:
+            return self.sp_long(hg, ids, with_pred)
+        kb, n = len(ids), hg.n
+        count = kb * n
+        ids64 = np.asarray(ids, dtype=np.int64)
+        entries = np.arange(kb, dtype=np.int64) * n + ids64
+        if with_pred:
+            key = cp.full(count, np.uint64(0xFF800000FFFFFFFF), np.uint64)
+            key[cp.asarray(entries)] = np.uint64(0x80000000FFFFFFFF)
+            suffix = "packed"
+        else:
+            key = cp.full(count, np.uint32(0xFF800000), np.uint32)
+            key[cp.asarray(entries)] = np.uint32(0x80000000)
+            suffix = "dist"
+        stamp = cp.full(count, -1, np.int32)
+        stamp[cp.asarray(entries)] = 0
+        far = cp.zeros(count, np.uint8)
+        deg = cp.asnumpy(hg.out_ptr[cp.asarray(ids64) + 1] - hg.out_ptr[cp.asarray(ids64)])
+        heavy = deg > NF_HEAVY
+        nheavy = hg.extra.get(("nf_heavy", NF_HEAVY))
+        if nheavy is None:
+            nheavy = hg.extra[("nf_heavy", NF_HEAVY)] = int(cp.count_nonzero(cp.diff(hg.out_ptr) > NF_HEAVY))
+        hcap = max(1, kb * nheavy)
+        lq = [cp.empty(count, np.int64), cp.empty(count, np.int64)]
+        hq = [cp.empty(hcap, np.int64), cp.empty(hcap, np.int64)]
+        hincl = cp.empty(hcap, np.int64)
+        light0, heavy0 = entries[(~heavy) & (deg > 0)], entries[heavy]
+        lq[0][:len(light0)] = cp.asarray(light0)
+        hq[0][:len(heavy0)] = cp.asarray(heavy0)
+        cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0], np.uint32))
+        delta = self.nf_delta(hg)
+        thr = cp.asarray(np.array([delta, delta], np.float32))
+        minbox = cp.zeros(1, np.uint32)
+        gate = cp.zeros(1, np.int32)
+        has_w = hg.out_w is not None
+        w = hg.out_w if has_w else cp.zeros(1, np.float32)
+        relax, fmin, fgather = (kernel("sssp", f"nf_relax_{suffix}"), kernel("sssp", f"nf_far_min_{suffix}"),
+                                kernel("sssp", f"nf_far_gather_{suffix}"))
+        scan = kernel("sssp", "nf_heavy_scan")
+        grid = (self.max_blocks * 2,)
+        sgrid = (max(1, min(self.max_blocks, (count + THREADS - 1) // THREADS)),)
+        it = 0
+        heavy_arg = i32(NF_HEAVY)
+        try:
+            while True:
+                for _ in range(NF_SYNC_EVERY):
+                    b = it % 2
+                    scan((1,), (1024,), (hq[b], cnt, i32(it), i64(n), hg.out_ptr, hincl))
+                    relax(grid, (THREADS,), (lq[b], hq[b], hincl, cnt, i32(it), thr, i64(n), hg.out_ptr,
+                                             hg.out_idx, w, i32(has_w), key, stamp, far, lq[1 - b], hq[1 - b],
+                                             heavy_arg, minbox, gate))
+                    fmin(sgrid, (THREADS,), (cnt, i32(it), key, far, i64(count), minbox, gate))
+                    fgather(sgrid, (THREADS,), (cnt, i32(it), thr, np.float32(delta), key, far, stamp,
+                                                i64(count), i64(n), hg.out_ptr, heavy_arg, lq[1 - b], hq[1 - b],
+                                                minbox, gate))
+                    it += 1
+                c = cnt.get()
+                slot = it % 3
+                if c[slot] == 0 and c[3 + slot] == 0:
+                    break
+                if it >= NF_MAX_ITERS:
+                    return self.sp_long(hg, ids, with_pred)
+        except cp.cuda.memory.OutOfMemoryError:
+            raise
+        except Exception as e:
+            raise KernelError(f"curnet: CUDA near-far kernels failed ({kb} sources, {n} vertices): "
+                              f"{type(e).__name__}: {e}") from e
+        self.stats["nf_iters"] = self.stats.get("nf_iters", 0) + it
+        key = key.reshape(kb, n)
+        dist = cp.empty((kb, n), np.float32)
+        if with_pred:
+            pred = cp.empty((kb, n), np.int32)
+            launch("sssp", "unpack_f32", count, (key, i64(count), dist, pred), max_blocks=self.max_blocks)
+            return dist, pred
+        launch("sssp", "from_ordered_f32", count, (key, i64(count), dist), max_blocks=self.max_blocks)
+        return dist, None
+
     def sp_long(self, hg: DeviceGraph, ids, with_pred: bool):
         """A batch on a long-diameter graph, finished on the host by SciPy (see LONG_LEVELS)."""
         hg.long_diameter = True
@@ -604,11 +743,84 @@ class CUDABackend:
                 return vals.astype(out_dtype, copy=False)
 
 
+# Device -> host copies of at least STAGE_MIN bytes go through pinned buffers of STAGE_CHUNK
+# bytes: the DMA of chunk c + 1 (55 GB/s pinned, against ~10 pageable) overlaps the host
+# threads' copy of chunk c into the caller's (often fresh, page-faulting) memory.
+STAGE_MIN = 16 << 20
+STAGE_CHUNK = 32 << 20
+STAGE_BUFFERS = 3
+STAGE_THREADS = max(1, min(8, os.cpu_count() or 1))
+_stage: dict = {}
+
+
+def _stage_parts():
+    with _lock:
+        if _stage.get("chunk") != STAGE_CHUNK:
+            if "pool" in _stage:
+                _stage["pool"].shutdown(wait=True)
+            _stage.clear()
+            _stage["chunk"] = STAGE_CHUNK
+            from concurrent.futures import ThreadPoolExecutor
+            mems = [cp.cuda.alloc_pinned_memory(STAGE_CHUNK) for _ in range(STAGE_BUFFERS)]
+            _stage["mems"] = mems
+            _stage["bufs"] = [np.frombuffer(m, np.uint8, STAGE_CHUNK) for m in mems]
+            _stage["events"] = [cp.cuda.Event(block=False, disable_timing=True) for _ in mems]
+            _stage["pool"] = ThreadPoolExecutor(STAGE_THREADS, thread_name_prefix="curnet-d2h")
+    return _stage["bufs"], _stage["events"], _stage["pool"]
+
+
+def _staged_copy(src: cp.ndarray, dst: np.ndarray) -> None:
+    """A C-contiguous device array into a C-contiguous host array of the same bytes."""
+    total = src.nbytes
+    sptr = src.data.ptr
+    dbytes = dst.reshape(-1).view(np.uint8)
+    bufs, events, pool = _stage_parts()
+    stream = cp.cuda.get_current_stream()
+    nchunks = -(-total // STAGE_CHUNK)
+    pending = [[] for _ in bufs]
+
+    def issue(c):
+        b = c % len(bufs)
+        for f in pending[b]:
+            f.result()
+        pending[b] = []
+        off = c * STAGE_CHUNK
+        size = min(STAGE_CHUNK, total - off)
+        cp.cuda.runtime.memcpyAsync(bufs[b].ctypes.data, sptr + off, size,
+                                    cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+        events[b].record(stream)
+
+    def part(dst_slice, src_slice):
+        np.copyto(dst_slice, src_slice)
+
+    for c in range(min(len(bufs) - 1, nchunks)):
+        issue(c)
+    for c in range(nchunks):
+        b = c % len(bufs)
+        events[b].synchronize()
+        off = c * STAGE_CHUNK
+        size = min(STAGE_CHUNK, total - off)
+        step = -(-size // STAGE_THREADS)
+        step = -(-step // 4096) * 4096
+        pending[b] = [pool.submit(part, dbytes[off + a: off + min(a + step, size)], bufs[b][a: min(a + step, size)])
+                      for a in range(0, size, step)]
+        if c + len(bufs) - 1 < nchunks:
+            issue(c + len(bufs) - 1)
+    for fs in pending:
+        for f in fs:
+            f.result()
+
+
 def _get_into(block: cp.ndarray, view: np.ndarray) -> None:
-    """Device block into a host view of the same shape: direct when the layouts agree."""
-    if view.flags.c_contiguous and block.flags.c_contiguous and view.dtype == block.dtype:
-        block.get(out=view)
-    elif view.flags.f_contiguous and block.flags.f_contiguous and view.dtype == block.dtype:
-        block.get(out=view)
-    else:
-        np.copyto(view, block.get(), casting="unsafe")
+    """Device block into a host view of the same shape: direct when the layouts agree
+    (through pinned staging when large), else through a temporary host copy."""
+    if view.dtype == block.dtype:
+        if view.flags.f_contiguous and block.flags.f_contiguous and not view.flags.c_contiguous:
+            block, view = block.T, view.T
+        if view.flags.c_contiguous and block.flags.c_contiguous:
+            if block.nbytes >= STAGE_MIN and STAGE_CHUNK > 0:
+                _staged_copy(block, view)
+            else:
+                block.get(out=view)
+            return
+    np.copyto(view, block.get(), casting="unsafe")

@@ -133,30 +133,60 @@ extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, 
 // Depths from the per-level records of new bits, one thread per (v, source s): the first of
 // the L recorded levels (arrays at level_ptrs, numbered level_nums) with bit s of v set gives
 // depth[v, s]; with none, `unreachable` is written if `first` (the first flush), else nothing.
-// Every entry of a row is written by consecutive threads: coalesced, each once.
+// A row v is handled by tpr consecutive threads (tpr a power of two, blockDim.x / tpr rows a
+// block), so no 64-bit division per entry; the stores of a row are coalesced, each once.
 #define BITS_DEPTHS(NAME, T)                                                                \
 extern "C" __global__ void NAME(const u64* __restrict__ level_ptrs, const int* __restrict__ level_nums, \
-                                int L, i64 n, int W, int kb, T* depth, i64 ld, T unreachable, int first) \
+                                int L, i64 n, int W, int kb, T* depth, i64 ld, T unreachable, int first, \
+                                int tpr)                                                    \
 {                                                                                           \
-    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < n * kb;                    \
-         t += (i64)gridDim.x * blockDim.x) {                                                \
-        i64 v = t / kb;                                                                     \
-        int s = (int)(t - v * kb);                                                          \
-        i64 word = v * W + (s >> 6);                                                        \
-        int b = s & 63;                                                                     \
-        int l = 0;                                                                          \
-        for (; l < L; ++l) {                                                                \
-            const u64* bits = (const u64*)level_ptrs[l];                                    \
-            if ((bits[word] >> b) & 1) break;                                               \
+    int rpb = blockDim.x / tpr;                                                             \
+    int sub = threadIdx.x & (tpr - 1);                                                      \
+    for (i64 v = (i64)blockIdx.x * rpb + threadIdx.x / tpr; v < n; v += (i64)gridDim.x * rpb) { \
+        for (int s = sub; s < kb; s += tpr) {                                               \
+            i64 word = v * W + (s >> 6);                                                    \
+            int b = s & 63;                                                                 \
+            int l = 0;                                                                      \
+            for (; l < L; ++l) {                                                            \
+                const u64* bits = (const u64*)level_ptrs[l];                                \
+                if ((bits[word] >> b) & 1) break;                                           \
+            }                                                                               \
+            if (l < L) depth[v * ld + s] = (T)level_nums[l];                                \
+            else if (first) depth[v * ld + s] = unreachable;                                \
         }                                                                                   \
-        if (l < L) depth[v * ld + s] = (T)level_nums[l];                                    \
-        else if (first) depth[v * ld + s] = unreachable;                                    \
     }                                                                                       \
 }
 BITS_DEPTHS(bits_depths_i32, int)
 BITS_DEPTHS(bits_depths_i64, long long)
 BITS_DEPTHS(bits_depths_f32, float)
 BITS_DEPTHS(bits_depths_f64, double)
+
+// Top-down (push) expansion for a small frontier: one thread per out-arc u -> v of the
+// frontier queue (incl = inclusive sum of their out-degrees); each active word j of u
+// (amask[u]) ORs frontier[u, j] & ~seen[v, j] into next[v, j]. next must be zero on entry.
+extern "C" __global__ void bits_push(const int* __restrict__ queue, const i64* __restrict__ incl, int qlen,
+                                     i64 total, const i64* __restrict__ ptr, const int* __restrict__ idx,
+                                     int W, const u64* __restrict__ frontier, const u64* __restrict__ seen,
+                                     const u64* __restrict__ amask, u64* next)
+{
+    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
+        int lo = 0, hi = qlen - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (incl[mid] > i) hi = mid; else lo = mid + 1;
+        }
+        int u = queue[lo];
+        i64 before = lo ? incl[lo - 1] : 0;
+        i64 v = idx[ptr[u] + (i - before)];
+        u64 am = amask[u];
+        while (am) {
+            int j = __ffsll((long long)am) - 1;
+            am &= am - 1;
+            u64 x = frontier[(i64)u * W + j] & ~seen[v * W + j];
+            if (x) atomicOr(&next[v * W + j], x);
+        }
+    }
+}
 
 // One-source BFS, top-down: the frontier queue's arcs, balanced one arc a thread.
 // incl[q] = sum of the out-degrees of queue[0..q]; total = incl[qlen - 1].

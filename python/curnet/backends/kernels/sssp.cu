@@ -170,3 +170,200 @@ extern "C" __global__ void relax_f64_finish(const u64* __restrict__ prev, const 
         }
     }
 }
+
+// ---- near-far (Delta-stepping with one threshold per batch), non-negative float32 ----
+// Entries e = r * n + v as above. The key is the packed (dist, pred) word (u64) or the
+// ordered distance (u32). Queues are built on the device (warp-aggregated appends) and
+// every counter lives on the device, so the host launches several iterations between
+// synchronisations. Iteration it reads the queues of slot it % 3 (counts cnt[slot] light,
+// cnt[3 + slot] heavy) from buffers it % 2, and appends to slot (it + 1) % 3. An entry is
+// queued at most once per iteration (stamp[e] = the iteration it is queued for). An entry
+// lowered to a distance >= the threshold is only flagged (far) and gathered when the near
+// queue runs dry: threshold = max(smallest far distance, threshold) + delta.
+// Light entries (degree <= heavy_deg) get a group of 8 lanes; heavy ones are spread over
+// the whole grid, one arc a thread, through an inclusive degree sum (nf_heavy_scan).
+
+__device__ __forceinline__ unsigned int key_ord(unsigned int k) { return k; }
+__device__ __forceinline__ unsigned int key_ord(u64 k) { return (unsigned int)(k >> 32); }
+__device__ __forceinline__ void key_make(unsigned int co, int u, unsigned int* out) { *out = co; }
+__device__ __forceinline__ void key_make(unsigned int co, int u, u64* out)
+{
+    *out = ((u64)co << 32) | (unsigned int)u;
+}
+
+// The index of this lane's entry in a warp-aggregated append of the active lanes to *cnt.
+__device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
+{
+    unsigned int mask = __activemask();
+    int lane = threadIdx.x & 31;
+    int leader = __ffs(mask) - 1;
+    unsigned int base = 0;
+    if (lane == leader) base = atomicAdd(cnt, (unsigned int)__popc(mask));
+    base = __shfl_sync(mask, base, leader);
+    return base + __popc(mask & ((1u << lane) - 1u));
+}
+
+__device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
+                                           i64* lq, i64* hq, unsigned int* cnt, int slot)
+{
+    i64 v = ev % n;
+    i64 deg = ptr[v + 1] - ptr[v];
+    if (deg == 0) return;
+    if (deg > heavy_deg) hq[warp_append(&cnt[3 + slot])] = ev;
+    else lq[warp_append(&cnt[slot])] = ev;
+}
+
+template <typename K>
+__device__ __forceinline__ void nf_arc(K* key, i64 rn, int u, int v, float du, float wa, float thr,
+                                       int next_it, int* stamp, unsigned char* far, i64 n,
+                                       const i64* __restrict__ ptr, int heavy_deg,
+                                       i64* lq, i64* hq, unsigned int* cnt, int slot)
+{
+    float c = du + wa;
+    unsigned int co = f2o(c);
+    i64 ev = rn + v;
+    if (co >= key_ord(key[ev])) return;
+    K nk;
+    key_make(co, u, &nk);
+    if (!(nk < atomicMin(&key[ev], nk))) return;
+    if (c < thr) {
+        if (atomicExch(&stamp[ev], next_it) != next_it) {
+            far[ev] = 0;
+            nf_enqueue(ev, n, ptr, heavy_deg, lq, hq, cnt, slot);
+        }
+    } else {
+        far[ev] = 1;
+    }
+}
+
+template <typename K>
+__device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__ hq_cur,
+                         const i64* __restrict__ hincl, unsigned int* cnt, int it, const float* thr_box,
+                         i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
+                         const float* __restrict__ w, int has_w, K* key, int* stamp, unsigned char* far,
+                         i64* lq_next, i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)
+{
+    int cur = it % 3, nxt = (it + 1) % 3, old = (it + 2) % 3;
+    i64 tid = blockIdx.x * (i64)blockDim.x + threadIdx.x;
+    i64 nthreads = (i64)gridDim.x * blockDim.x;
+    if (tid == 0) {                 // the slot two iterations ahead, and this iteration's far boxes
+        cnt[old] = 0;
+        cnt[3 + old] = 0;
+        *minbox = 0xffffffffu;
+        *gate = 0;
+    }
+    float thr = thr_box[it & 1];
+    int next_it = it + 1;
+    // heavy entries: one arc a thread over the whole grid
+    unsigned int hlen = cnt[3 + cur];
+    if (hlen) {
+        i64 total = hincl[hlen - 1];
+        for (i64 i = tid; i < total; i += nthreads) {
+            int q = find_entry(hincl, (i64)hlen, i);
+            i64 e = hq_cur[q];
+            i64 r = e / n;
+            int u = (int)(e - r * n);
+            i64 a = ptr[u] + (i - (q ? hincl[q - 1] : 0));
+            float du = o2f(key_ord(key[e]));
+            nf_arc<K>(key, r * n, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
+                      heavy_deg, lq_next, hq_next, cnt, nxt);
+        }
+    }
+    // light entries: 8 lanes an entry
+    unsigned int llen = cnt[cur];
+    i64 group = tid >> 3, ngroups = nthreads >> 3;
+    int sub = (int)(tid & 7);
+    for (i64 q = group; q < llen; q += ngroups) {
+        i64 e = lq_cur[q];
+        i64 r = e / n;
+        int u = (int)(e - r * n);
+        float du = o2f(key_ord(key[e]));
+        i64 end = ptr[u + 1];
+        for (i64 a = ptr[u] + sub; a < end; a += 8)
+            nf_arc<K>(key, r * n, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
+                      heavy_deg, lq_next, hq_next, cnt, nxt);
+    }
+}
+
+#define NF_KERNELS(SUFFIX, K)                                                                      \
+extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hincl, \
+        unsigned int* cnt, int it, const float* thr_box, i64 n, const i64* ptr, const int* idx,        \
+        const float* w, int has_w, K* key, int* stamp, unsigned char* far, i64* lq_next,              \
+        i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)                                 \
+{                                                                                                  \
+    nf_relax<K>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, key, stamp, far,      \
+                lq_next, hq_next, heavy_deg, minbox, gate);                                          \
+}                                                                                                  \
+/* When the next near queue is empty: the smallest far distance into *minbox (gate set). */         \
+extern "C" __global__ void nf_far_min_##SUFFIX(const unsigned int* cnt, int it, const K* key,       \
+        const unsigned char* far, i64 count, unsigned int* minbox, int* gate)                         \
+{                                                                                                  \
+    int nxt = (it + 1) % 3;                                                                        \
+    if (cnt[nxt] || cnt[3 + nxt]) return;                                                          \
+    i64 tid = blockIdx.x * (i64)blockDim.x + threadIdx.x;                                          \
+    if (tid == 0) *gate = 1;                                                                       \
+    unsigned int m = 0xffffffffu;                                                                  \
+    for (i64 e = tid; e < count; e += (i64)gridDim.x * blockDim.x)                                 \
+        if (far[e]) { unsigned int o = key_ord(key[e]); m = o < m ? o : m; }                       \
+    for (int off = 16; off; off >>= 1) {                                                           \
+        unsigned int x = __shfl_down_sync(0xffffffffu, m, off);                                    \
+        m = x < m ? x : m;                                                                         \
+    }                                                                                              \
+    if ((threadIdx.x & 31) == 0 && m != 0xffffffffu) atomicMin(minbox, m);                         \
+}                                                                                                  \
+/* Gated: the new threshold into thr_box[(it + 1) & 1]; far entries under it are queued. */        \
+extern "C" __global__ void nf_far_gather_##SUFFIX(unsigned int* cnt, int it, float* thr_box,        \
+        float delta, const K* key, unsigned char* far, int* stamp, i64 count, i64 n, const i64* ptr,  \
+        int heavy_deg, i64* lq_next, i64* hq_next, const unsigned int* minbox, const int* gate)       \
+{                                                                                                  \
+    i64 tid = blockIdx.x * (i64)blockDim.x + threadIdx.x;                                          \
+    float thr = thr_box[it & 1];                                                                   \
+    if (!*gate || *minbox == 0xffffffffu) {                                                        \
+        if (tid == 0) thr_box[(it + 1) & 1] = thr;                                                 \
+        return;                                                                                    \
+    }                                                                                              \
+    float lo = o2f(*minbox);                                                                       \
+    float nthr = (lo > thr ? lo : thr) + delta;                                                    \
+    if (tid == 0) thr_box[(it + 1) & 1] = nthr;                                                    \
+    int nxt = (it + 1) % 3;                                                                        \
+    for (i64 e = tid; e < count; e += (i64)gridDim.x * blockDim.x) {                               \
+        if (far[e] && o2f(key_ord(key[e])) < nthr) {                                               \
+            far[e] = 0;                                                                            \
+            if (atomicExch(&stamp[e], it + 1) != it + 1)                                           \
+                nf_enqueue(e, n, ptr, heavy_deg, lq_next, hq_next, cnt, nxt);                      \
+        }                                                                                          \
+    }                                                                                              \
+}
+NF_KERNELS(packed, u64)
+NF_KERNELS(dist, unsigned int)
+
+// Inclusive sum of the out-degrees of the heavy queue of slot it % 3 (one block).
+extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const unsigned int* cnt, int it, i64 n,
+                                         const i64* __restrict__ ptr, i64* hincl)
+{
+    __shared__ i64 part[1024];
+    unsigned int len = cnt[3 + it % 3];
+    if (len == 0) return;
+    int t = threadIdx.x, T = blockDim.x;
+    i64 per = ((i64)len + T - 1) / T;
+    i64 lo = t * per, hi = lo + per < (i64)len ? lo + per : (i64)len;
+    i64 s = 0;
+    for (i64 q = lo; q < hi; ++q) {
+        i64 u = hq[q] % n;
+        s += ptr[u + 1] - ptr[u];
+    }
+    part[t] = s;
+    __syncthreads();
+    for (int off = 1; off < T; off <<= 1) {
+        i64 x = t >= off ? part[t - off] : 0;
+        __syncthreads();
+        part[t] += x;
+        __syncthreads();
+    }
+    i64 run = t ? part[t - 1] : 0;
+    for (i64 q = lo; q < hi; ++q) {
+        i64 u = hq[q] % n;
+        run += ptr[u + 1] - ptr[u];
+        hincl[q] = run;
+    }
+}
