@@ -4,16 +4,16 @@ SHELL := /bin/bash
 VENV  := .venv
 PY    := $(VENV)/bin/python
 STAMP := $(VENV)/.curnet-installed
+R_STAMP := $(VENV)/.cuRnet-R-installed
 export RETICULATE_PYTHON := $(abspath $(PY))
 export PYTHONPATH := $(abspath python)
 
 .PHONY: demo test setup setup-r test-python test-r bench bench-smoke gpu-check clean
 
-demo: setup
+demo: setup $(R_STAMP)
 	$(PY) -m curnet.cli demo
-	@if command -v Rscript >/dev/null && Rscript -e 'quit(status = !requireNamespace("cuRnet", quietly = TRUE))' 2>/dev/null; then \
-	  echo; echo "== the same job from R (scripts/demo.R)"; Rscript scripts/demo.R; \
-	else echo "(R or the cuRnet R package is not installed: 'make test' installs both; skipping the R demo)"; fi
+	@echo; echo "== the same job from R (scripts/demo.R)"
+	Rscript scripts/demo.R
 
 test: setup-r test-python test-numpy2 test-r
 
@@ -44,8 +44,12 @@ test-numpy2: $(VENV2)/.curnet-installed
 	$(VENV2)/bin/python -c 'import numpy; assert numpy.__version__ >= "2", numpy.__version__'
 	$(VENV2)/bin/python -m pytest -q -p no:cacheprovider --ignore=tests/python/test_r_api.py
 
-test-r: setup
+# The R package, reinstalled when its sources change.
+$(R_STAMP): $(STAMP) DESCRIPTION NAMESPACE $(wildcard R/*.R src/*.c src/*.h)
 	bash scripts/r-setup.sh
+	touch $@
+
+test-r: $(R_STAMP)
 	bash scripts/r-check.sh
 
 bench: setup
