@@ -37,11 +37,11 @@ LONG_LEVELS = 2048
 # iterations the graph is long-diameter and the batch finishes on the host (a path of a
 # million vertices needs a million dependent steps: SciPy's serial Dijkstra is faster).
 # Delta = NF_DELTA_FACTOR x 32 x mean weight / mean out-degree (Davidson et al.'s rule).
-NF_MAX_SOURCES = 64
+NF_MAX_SOURCES = 4096
 NF_HEAVY = 256
 NF_SYNC_EVERY = 8
 NF_MAX_ITERS = 8192
-NF_DELTA_FACTOR = 1.0
+NF_DELTA_FACTOR = 0.5
 
 # The joint traversal pushes (top-down) a level whose frontier's out-arcs are fewer than
 # m / PUSH_ALPHA (0: always pull).
@@ -388,7 +388,7 @@ class CUDABackend:
         st["small"] = words * PUSH_ALPHA < n    # a small frontier: try the top-down push
         st["frontier"] = nxt
         st["pending"].append((level, nxt))
-        if len(st["pending"]) * nxt.nbytes > st["budget"]:
+        if len(st["pending"]) * nxt.nbytes > st["budget"] or len(st["pending"]) >= 64:
             self._flush_depths(st, depth)
         return True
 
@@ -462,11 +462,11 @@ class CUDABackend:
 
     # -- shortest-path primitives ---------------------------------------------
     def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int:
-        """Sources per Bellman-Ford launch: enough to fill the GPU on small networks, bounded by
-        a quarter of free memory (per source and vertex: 8-byte state, 2 activity bytes, result)."""
-        per_source = n * 24 + 1
+        """Sources per near-far / Bellman-Ford batch: enough to fill the GPU on small networks,
+        bounded by a quarter of free memory and by 2^31 entries (the queues' 32-bit counts)."""
+        per_source = n * 40 + 1      # near-far: key 8, stamp 4, far 1, two queues 16, result
         fit = int(self.free_memory() * 0.25 // per_source)
-        return max(1, min(k, fit, 4096))
+        return max(1, min(k, fit, 4096, (2**31 - 1) // max(n, 1)))   # entries r * n + v in int32 counts
 
     def sssp_parallel(self, dijkstra: bool) -> bool:
         return False
@@ -565,7 +565,7 @@ class CUDABackend:
     def near_far_ok(self, hg: DeviceGraph, kb: int) -> bool:
         """Near-far for this batch: float32, non-negative weights, few sources."""
         return (hg.weight_dtype == np.float32 and hg.min_weight >= 0 and kb <= NF_MAX_SOURCES
-                and hg.m > 0)
+                and hg.m > 0 and kb * hg.n < 2**31)
 
     def nf_delta(self, hg: DeviceGraph) -> float:
         base = hg.extra.get("nf_delta_base")

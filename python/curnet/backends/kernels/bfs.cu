@@ -135,23 +135,36 @@ extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, 
 // depth[v, s]; with none, `unreachable` is written if `first` (the first flush), else nothing.
 // A row v is handled by tpr consecutive threads (tpr a power of two, blockDim.x / tpr rows a
 // block), so no 64-bit division per entry; the stores of a row are coalesced, each once.
+// At most 64 levels a flush (kept in shared memory); their words are loaded 8 at a time,
+// independently (a first version stopped at the first set bit: a chain of dependent loads).
 #define BITS_DEPTHS(NAME, T)                                                                \
 extern "C" __global__ void NAME(const u64* __restrict__ level_ptrs, const int* __restrict__ level_nums, \
                                 int L, i64 n, int W, int kb, T* depth, i64 ld, T unreachable, int first, \
                                 int tpr)                                                    \
 {                                                                                           \
+    __shared__ const u64* lp[64];                                                           \
+    __shared__ int ln[64];                                                                  \
+    if (threadIdx.x < L && threadIdx.x < 64) {                                              \
+        lp[threadIdx.x] = (const u64*)level_ptrs[threadIdx.x];                              \
+        ln[threadIdx.x] = level_nums[threadIdx.x];                                          \
+    }                                                                                       \
+    __syncthreads();                                                                        \
     int rpb = blockDim.x / tpr;                                                             \
     int sub = threadIdx.x & (tpr - 1);                                                      \
     for (i64 v = (i64)blockIdx.x * rpb + threadIdx.x / tpr; v < n; v += (i64)gridDim.x * rpb) { \
         for (int s = sub; s < kb; s += tpr) {                                               \
             i64 word = v * W + (s >> 6);                                                    \
             int b = s & 63;                                                                 \
-            int l = 0;                                                                      \
-            for (; l < L; ++l) {                                                            \
-                const u64* bits = (const u64*)level_ptrs[l];                                \
-                if ((bits[word] >> b) & 1) break;                                           \
+            int found = -1;                                                                 \
+            for (int l0 = 0; l0 < L; l0 += 8) {     /* 8 independent loads at a time */     \
+                u64 x[8];                                                                   \
+                _Pragma("unroll")                                                           \
+                for (int q = 0; q < 8; ++q) x[q] = l0 + q < L ? lp[l0 + q][word] : 0ULL;    \
+                _Pragma("unroll")                                                           \
+                for (int q = 7; q >= 0; --q) if ((x[q] >> b) & 1) found = l0 + q;           \
+                if (found >= 0) break;                                                      \
             }                                                                               \
-            if (l < L) depth[v * ld + s] = (T)level_nums[l];                                \
+            if (found >= 0) depth[v * ld + s] = (T)ln[found];                               \
             else if (first) depth[v * ld + s] = unreachable;                                \
         }                                                                                   \
     }                                                                                       \
