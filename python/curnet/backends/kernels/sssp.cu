@@ -181,7 +181,7 @@ extern "C" __global__ void relax_f64_finish(const u64* __restrict__ prev, const 
 // lowered to a distance >= the threshold is only flagged (far) and gathered when the near
 // queue runs dry: threshold = max(smallest far distance, threshold) + delta.
 // Light entries (degree <= heavy_deg) get a group of 8 lanes; heavy ones are spread over
-// the whole grid, one arc a thread, through an inclusive degree sum (nf_heavy_scan).
+// the whole grid, one arc a lane, through an inclusive degree sum (nf_heavy_scan).
 
 __device__ __forceinline__ unsigned int key_ord(unsigned int k) { return k; }
 __device__ __forceinline__ unsigned int key_ord(u64 k) { return (unsigned int)(k >> 32); }
@@ -254,19 +254,35 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
     }
     float thr = thr_box[it & 1];
     int next_it = it + 1;
-    // heavy entries: one arc a thread over the whole grid
+    // heavy entries: one arc a lane over the whole grid, a warp taking 512 consecutive arcs;
+    // one (broadcast) binary search a chunk, then each lane steps its entry forward
     unsigned int hlen = cnt[3 + cur];
     if (hlen) {
         i64 total = hincl[hlen - 1];
-        for (i64 i = tid; i < total; i += nthreads) {
-            int q = find_entry(hincl, (i64)hlen, i);
-            i64 e = hq_cur[q];
-            i64 r = e / n;
-            int u = (int)(e - r * n);
-            i64 a = ptr[u] + (i - (q ? hincl[q - 1] : 0));
-            float du = o2f(key_ord(key[e]));
-            nf_arc<K>(key, r * n, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
+        i64 wid = tid >> 5, nwarps = nthreads >> 5;
+        int lane = (int)(tid & 31);
+        for (i64 c0 = wid * 512; c0 < total; c0 += nwarps * 512) {
+          int q = find_entry(hincl, (i64)hlen, c0);
+          i64 cend = c0 + 512 < total ? c0 + 512 : total;
+          int qc = -1;
+          i64 rn = 0, base = 0;
+          int u = 0;
+          float du = 0.0f;
+          for (i64 i = c0 + lane; i < cend; i += 32) {
+            while (hincl[q] <= i) ++q;
+            if (q != qc) {                // this lane's entry changed: its row, tail, distance
+                qc = q;
+                i64 e = hq_cur[q];
+                i64 r = e / n;
+                rn = r * n;
+                u = (int)(e - rn);
+                base = ptr[u] - (q ? hincl[q - 1] : 0);
+                du = o2f(key_ord(key[e]));
+            }
+            i64 a = base + i;
+            nf_arc<K>(key, rn, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
                       heavy_deg, lq_next, hq_next, cnt, nxt);
+          }
         }
     }
     // light entries: 8 lanes an entry
