@@ -38,6 +38,8 @@ def _parser():
     p.add_argument("--case-timeout", type=float, default=None,
                    help="seconds one graph's work may take before it counts as hung "
                         "(default 1200; smoke 120)")
+    p.add_argument("--fresh", action="store_true",
+                   help="with --only: replace the results file instead of merging into it")
     p.add_argument("--no-r", action="store_true", help="leave out R (igraph and the cuRnet R package)")
     p.add_argument("--no-r-e2e", action="store_true", help="leave out the end-to-end-from-R layer")
     return p
@@ -111,7 +113,8 @@ def _run(args, mode, cases) -> int:
           f"results to {out}")
     try:
         doc = R.run_plan(cases, out_json=out / f"{mode}.json", mode=mode, runner=runner, env=env,
-                         case_timeout=args.case_timeout or (120 if mode == "smoke" else 1200))
+                         case_timeout=args.case_timeout or (120 if mode == "smoke" else 1200),
+                         merge=bool(args.only) and not args.fresh)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     write_report(out)

@@ -236,7 +236,8 @@ def targets(docs) -> str:
 # -- headline --------------------------------------------------------------------------------
 HEADLINE_ROWS = [("scnet", "bfs", "0.5%"), ("scnet", "bfs", "5%"), ("scnet", "bfs", "20%"),
                  ("scnet", "sssp", "0.5%"), ("scnet", "sssp", "5%"), ("mouseliver", "scc", ""),
-                 ("rmat20", "bfs", "64")]
+                 ("rmat20", "bfs", "64"), ("rmat20", "bfs", "1024"), ("rmat22", "bfs", "1 (x64)"),
+                 ("rmat20-dir", "scc", ""), ("rmat22-dir", "scc", "")]
 
 
 def headline(docs) -> str:
@@ -259,8 +260,10 @@ def headline(docs) -> str:
     for mode, doc in (("CPU", cpu), ("GPU", gpu)):
         if doc:
             lines.append(f"- {mode} half: {machine_line(doc)}")
+        elif mode == "GPU":
+            lines.append(f"- GPU half: not run yet (`{GPU_COMMAND}` on a GPU machine)")
         else:
-            lines.append(f"- {mode} half: not run yet (`{GPU_COMMAND}` on a GPU machine)")
+            lines.append("- CPU half: not run yet (`python -m bench`)")
     lines += ["", *out, "",
               "Medians of ≥ 5 runs after a warm-up (slow comparators: fewer, as marked); every "
               "cuRnet result checked against a comparator in the same run. × = R igraph's time "
@@ -294,6 +297,14 @@ def plots(docs, folder: Path) -> list[Path]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
+
+    def tidy(ax, x=True, y=True):
+        for on, axis in ((x, ax.xaxis), (y, ax.yaxis)):
+            if on:
+                axis.set_major_formatter(plain)
+                axis.set_minor_formatter(NullFormatter())
     made = []
     cpu, gpu = docs.get("cpu") or docs.get("smoke"), docs.get("gpu")
 
@@ -323,6 +334,7 @@ def plots(docs, folder: Path) -> list[Path]:
         ax.set_yscale("log")
         ax.set_xlabel("number of sources")
         ax.set_ylabel("speedup over R igraph (×)")
+        tidy(ax)
         ax.set_title(f"{ALG_NAMES[alg]}: R igraph time / cuRnet time")
         if ax.get_lines()[1:]:
             ax.legend(fontsize=7)
@@ -379,6 +391,7 @@ def plots(docs, folder: Path) -> list[Path]:
         ax.plot([s for s, _ in v], [g for _, g in v], "-o", label=name, ms=4)
     if series:
         ax.set_yscale("log")
+        tidy(ax, x=False)
         ax.set_xlabel("R-MAT SCALE (2^SCALE vertices, 16 edges each)")
         ax.set_ylabel("GTEPS")
         ax.set_title("BFS GTEPS against R-MAT SCALE")
@@ -446,8 +459,10 @@ def write_report(folder: Path) -> list[Path]:
     for mode, doc in docs.items():
         parts += [f"## {mode.upper()} run: {machine_line(doc)}", ""]
         e = doc["environment"]
-        vers = ", ".join(f"{k} {e.get(k)}" for k in ("numpy", "scipy", "igraph", "networkx", "R",
-                                                       "R igraph", "cuRnet (R)", "cupy") if e.get(k))
+        names = {"igraph": "python-igraph", "R": ""}
+        vers = ", ".join(f"{names.get(k, k)} {e.get(k)}".strip() for k in
+                         ("numpy", "scipy", "igraph", "networkx", "R", "R igraph", "cuRnet (R)", "cupy")
+                         if e.get(k))
         parts += [f"Versions: curnet {e['curnet'].get('curnet')} ({e['curnet'].get('device')}), "
                   f"{vers}. Wall time {doc['wall_s'] / 60:.1f} min.", ""]
         if doc.get("failures"):

@@ -220,7 +220,7 @@ def check_predecessors(result, g, sources, rows, arcw, max_rows=64):
 
 # -- timing -------------------------------------------------------------------------------
 def summary(times) -> dict:
-    t = np.asarray(times, np.float64)
+    t = np.atleast_1d(np.asarray(times, np.float64))     # R's JSON unboxes a single run
     return {"times": [float(x) for x in t], "median_s": float(np.median(t)), "min_s": float(t.min()),
             "max_s": float(t.max()), "runs": int(len(t))}
 
@@ -498,7 +498,9 @@ class Runner:
         alg = task.algorithm
         single = task.sources.single if task.sources else False
         for backend in self.backends:
-            layers = ["engine+transfer"] if backend == "cpu" else ["engine", "engine+transfer"]
+            layers = ["engine", "engine+transfer"]
+            if backend == "cpu" and not os.environ.get("CURNET_BENCH_CPU_ENGINE_LAYER"):
+                layers = ["engine+transfer"]    # the same thing on the CPU (set the variable to test)
             for layer in layers:
                 rec = dict(rec0, tool="cuRnet", backend=backend, layer=layer)
                 sync = device_sync(backend)
@@ -559,7 +561,7 @@ class Runner:
         if not tasks:
             return {}
         if not self.with_r:
-            self.notes.append(f"{case.key}: R igraph skipped (Rscript not found)")
+            self.notes.append(f"{case.key}: R igraph skipped (--no-r, or Rscript not found)")
             return {}
         try:
             out = C.run_r("r_igraph.R", g, tasks, workdir=wd)
@@ -629,7 +631,7 @@ def _kill_group(proc):
 
 
 def run_plan(cases, *, out_json: Path, mode: str, runner: Runner, env: dict,
-             case_timeout: float = 1200) -> dict:
+             case_timeout: float = 1200, merge: bool = False) -> dict:
     """Each case runs in a fresh (spawned) process with a time limit: a hang fails its case."""
     import multiprocessing as mp
     ctx = mp.get_context("spawn")
@@ -657,7 +659,18 @@ def run_plan(cases, *, out_json: Path, mode: str, runner: Runner, env: dict,
         elif proc.exitcode not in (0, None) and not any(case.key in f for f in runner.failures):
             runner.failures.append(f"{case.key}: the case's process died (exit {proc.exitcode})")
         log(f"  ({case.key}: {time.perf_counter() - t:.1f} s)")
-    doc = {"mode": mode, "environment": env, "wall_s": time.perf_counter() - t0,
+    wall = time.perf_counter() - t0
+    if merge and out_json.exists():
+        # a partial run (--only): keep the other cases' results from the previous file
+        old = json.loads(out_json.read_text())
+        ran = {c.key for c in cases}
+        keep = lambda s: not any(s.startswith(k + ":") or s.startswith(k + " ") for k in ran)
+        runner.records = [r for r in old["records"] if r["case"] not in ran] + runner.records
+        runner.notes = [n for n in old.get("notes", []) if keep(n)] + runner.notes
+        runner.failures = [f for f in old.get("failures", []) if keep(f)] + runner.failures
+        wall += old.get("wall_s", 0)
+        env = dict(env, merged_from=old["environment"].get("date"))
+    doc = {"mode": mode, "environment": env, "wall_s": wall,
            "notes": runner.notes, "failures": runner.failures, "records": runner.records,
            "method": {"repeats": runner.repeats, "comparator_runs": runner.comparator_runs,
                       "slow_comparator_s": SLOW_S, "case_timeout_s": case_timeout,
