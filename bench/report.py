@@ -63,7 +63,8 @@ def machine_line(doc) -> str:
     where = e.get("gpu") or f"{e.get('cpu')}, {e.get('cores')} cores"
     if e.get("gpu"):
         where += f" ({e.get('gpus')} GPU(s), {e.get('cpu')}, {e.get('cores')} cores)"
-    return f"{e['date']}, {where}, commit {e['commit']}"
+    merged = f" (cases re-run into a run of {e['merged_from']})" if e.get("merged_from") else ""
+    return f"{e['date']}{merged}, {where}, commit {e['commit']}"
 
 
 # -- the full tables ------------------------------------------------------------------------
@@ -420,12 +421,17 @@ def write_report(folder: Path) -> list[Path]:
              "machine, versions and commit.", "", "## Headline", "", head,
              "## Targets (PERFORMANCE.md)", "", targets(docs), ""]
     parts += ["## How to run", "",
-              "- CPU half (this machine, ~15 min on 2 cores): `python -m bench` → `bench/results/cpu.json`.",
+              "- CPU half (this machine, ~25 min on 2 shared cores): `python -m bench` → `bench/results/cpu.json`.",
               "- GPU half, one command on a GPU machine without network access: first, where there "
               "is network, `python -m bench fetch --data-dir .data` (the derived network files, "
               "~15 MB; `.data/` is git-ignored: carry it along), then on the GPU machine "
               f"`{GPU_COMMAND}` → `bench/results/gpu.json`, plots and this report; it prints a short "
-              "table last. `--max-scale 24` for larger R-MAT graphs, `--only rmat22,rmat22-dir` to pick cases.",
+              "table last. `--max-scale 24` for larger R-MAT graphs; `--only rmat22,rmat22-dir` runs some "
+              "cases and merges them into the existing results file (so a time-limited machine can "
+              "run the half in pieces: `--only string_sample,scnet,mouseliver,hpo,hpo_genes,metis_4elt,"
+              "metis_copter2`, then `--only rmat18,rmat18-dir,rmat20,rmat20-dir`, then "
+              "`--only rmat22,rmat22-dir`). Needs CuPy and the CUDA backend; R layers run if Rscript, "
+              "igraph and the cuRnet R package are installed there, else they are skipped with a note.",
               "- Smoke (CI, seconds): `python -m bench --smoke` (tests/python/test_bench_smoke.py).",
               "- `python -m bench list [--gpu]` prints the declared matrix; `python -m bench report` "
               "regenerates this file, `headline.md` and the plots.", ""]
