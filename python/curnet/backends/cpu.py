@@ -19,6 +19,7 @@ from scipy.sparse import csgraph
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
+PUSH_RATIO = 8   # push from the frontier when its out-arcs are under 1/8 of all arcs
 
 
 @dataclass
@@ -54,6 +55,13 @@ class HostGraph:
 
 def words_for(k: int) -> int:
     return (k + 63) // 64
+
+
+def out_arcs(hg: HostGraph, vertices: np.ndarray):
+    """The ids of the out-arcs of `vertices`, concatenated, and each vertex's out-degree."""
+    start = hg.out_ptr[vertices]
+    deg = (hg.out_ptr[vertices + 1] - start).astype(np.int64)
+    return np.repeat(start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum())), deg
 
 
 def segment_starts(sorted_keys: np.ndarray) -> np.ndarray:
@@ -149,8 +157,18 @@ class CPUBackend:
         new = np.zeros_like(seen)
         active = frontier.any(axis=1)
         done = (seen == ALL_BITS).all(axis=1)
-        sel = active[hg.in_src] & ~done[hg.in_dst]
-        tails, heads = hg.in_src[sel], hg.in_dst[sel]
+        pushers = np.flatnonzero(active)
+        arc, deg = out_arcs(hg, pushers)
+        if len(arc) * PUSH_RATIO < len(hg.in_src):
+            # Few frontier arcs (first and last levels, long-diameter graphs): push from the
+            # frontier instead of scanning every in-arc.
+            tails, heads = np.repeat(pushers, deg), hg.out_idx[arc]
+            keep = ~done[heads]
+            order = np.argsort(heads[keep], kind="stable")
+            tails, heads = tails[keep][order], heads[keep][order]
+        else:
+            sel = active[hg.in_src] & ~done[hg.in_dst]
+            tails, heads = hg.in_src[sel], hg.in_dst[sel]
         if len(heads) == 0:
             return new
         starts = segment_starts(heads)
@@ -256,9 +274,7 @@ class CPUBackend:
         new_active = np.zeros_like(active)
         if len(tails) == 0:
             return new_active
-        start, stop = hg.out_ptr[tails], hg.out_ptr[tails + 1]
-        deg = (stop - start).astype(np.int64)
-        arc = np.repeat(start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+        arc, deg = out_arcs(hg, tails)
         rows_a, tails_a = np.repeat(rows, deg), np.repeat(tails, deg)
         heads = hg.out_idx[arc]
         w = hg.out_w[arc] if hg.out_w is not None else np.ones(len(arc), dist.dtype)
