@@ -314,16 +314,12 @@ def engine_call(algorithm, g, sources, backend):
             return np.ascontiguousarray(np.hstack([be.to_host(b) for b in blocks]).T)
         return run, host
     if algorithm in ("sssp", "sssp_dists"):
-        from curnet.algorithms.sssp import bellman_ford
+        from curnet.algorithms.sssp import solve_batch
         with_pred = algorithm == "sssp"
-        dij = be.has_dijkstra and hg.min_weight >= 0
-        size = be.sssp_batch_size(n, len(ids), dij)
+        size = be.sssp_batch_size(n, len(ids), be.has_dijkstra and hg.min_weight >= 0)
 
         def run():
-            out = []
-            for _, b in batches_of(ids, size):
-                out.append(be.dijkstra(hg, b, with_pred) if dij else bellman_ford(be, hg, b, with_pred))
-            return out
+            return [solve_batch(be, hg, b, with_pred) for _, b in batches_of(ids, size)]
 
         def host(blocks):
             d = np.vstack([be.to_host(x[0]) for x in blocks])

@@ -33,21 +33,13 @@ def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress
     dist_out = result_buffer(out_dist, (k, n), hg.weight_dtype, "the distance matrix")
     pred_out = result_buffer(out_pred, (k, n), np.int32, "the predecessor matrix") if with_pred else None
     use_dijkstra = be.has_dijkstra and hg.min_weight >= 0
-    near_far_ok = getattr(be, "near_far_ok", None)
     bar = Progress(progress, k, "sssp")
 
     def run(batch):
         first, batch_ids = batch
         rows = slice(first, first + len(batch_ids))
         try:
-            if use_dijkstra:
-                dist, pred = be.dijkstra(hg, batch_ids, with_pred)
-            elif near_far_ok is not None and near_far_ok(hg, len(batch_ids)):
-                # GPU, non-negative float32 weights, few sources: near-far buckets relax each
-                # arc ~1-2 times instead of Bellman-Ford's ~5 (negative weights stay on BF).
-                dist, pred = be.near_far(hg, batch_ids, with_pred)
-            else:
-                dist, pred = bellman_ford(be, hg, batch_ids, with_pred)
+            dist, pred = solve_batch(be, hg, batch_ids, with_pred)
         except NegativeCycleError as e:
             raise NegativeCycleError(e.source, source_name(g, e.source)) from None
         be.copy_to_host(dist, dist_out[rows])
@@ -59,6 +51,18 @@ def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress
     for done in be.map_batches(run, batches_of(ids, size), parallel=be.sssp_parallel(use_dijkstra)):
         bar.update(done)
     return dist_out, pred_out
+
+
+def solve_batch(be, hg, ids, with_pred):
+    """One batch of sources on the backend's device: (dist, pred or None), by the best method."""
+    if be.has_dijkstra and hg.min_weight >= 0:
+        return be.dijkstra(hg, ids, with_pred)
+    near_far_ok = getattr(be, "near_far_ok", None)
+    if near_far_ok is not None and near_far_ok(hg, len(ids)):
+        # GPU, non-negative float32 weights, few sources: near-far buckets relax each
+        # arc ~1-2 times instead of Bellman-Ford's ~5 (negative weights stay on BF).
+        return be.near_far(hg, ids, with_pred)
+    return bellman_ford(be, hg, ids, with_pred)
 
 
 def bellman_ford(be, hg, ids, with_pred):
