@@ -490,4 +490,22 @@ def write_report(folder: Path) -> list[Path]:
               "generated (Graph500 parameters, seeded)."]
     (folder / "README.md").write_text("\n".join(parts) + "\n")
     written.append(folder / "README.md")
+    if folder.resolve() == RESULTS.resolve() and update_project_readme(head):
+        written.append(PROJECT_README)
     return written
+
+
+PROJECT_README = Path(__file__).resolve().parent.parent / "README.md"
+RESULTS = Path(__file__).resolve().parent / "results"
+BEGIN, END = "<!-- bench:headline -->", "<!-- /bench:headline -->"
+
+
+def update_project_readme(head: str) -> bool:
+    """Put the headline table between the project README's markers (so it is never typed)."""
+    text = PROJECT_README.read_text() if PROJECT_README.exists() else ""
+    if BEGIN not in text or END not in text:
+        return False
+    before, rest = text.split(BEGIN, 1)
+    after = rest.split(END, 1)[1]
+    PROJECT_README.write_text(f"{before}{BEGIN}\n{head.rstrip()}\n{END}{after}")
+    return True
