@@ -28,6 +28,7 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
   graph <- check_graph(graph)
   format <- match.arg(format)
   ids <- vertex_ids(graph, sources)
+  check_result_fits(length(ids), graph$n, if (integer) 4 else 8)
   depth <- new_result(if (integer) "integer" else "double", length(ids), graph$n)
   engine_call(bridge()$bfs_into(graph$py, as_arrow(ids), data_address(depth), typeof(depth),
                                 progress_hook(progress, "BFS")))
@@ -63,6 +64,7 @@ cuRnet_sssp <- function(graph, from, predecessors = c("names", "index"), format 
   predecessors <- match.arg(predecessors)
   format <- match.arg(format)
   ids <- vertex_ids(graph, from)
+  check_result_fits(length(ids), graph$n, if (predecessors == "names") 20 else 12)
   dist <- new_result("double", length(ids), graph$n)
   pred <- new_result("integer", length(ids), graph$n)
   run_sssp(graph, ids, dist, pred, progress)
@@ -94,6 +96,7 @@ cuRnet_sssp_dists <- function(graph, from, format = c("matrix", "long"),
   graph <- check_graph(graph)
   format <- match.arg(format)
   ids <- vertex_ids(graph, from)
+  check_result_fits(length(ids), graph$n, 8)
   dist <- new_result("double", length(ids), graph$n)
   run_sssp(graph, ids, dist, NULL, progress)
   shape_result(dist, graph, ids, format, "distance")
@@ -174,6 +177,7 @@ run_sssp <- function(graph, ids, dist, pred, progress) {
 # 0-based engine ids of the user's vertices (names or 1-based indices).
 vertex_ids <- function(graph, v) {
   if (!length(v)) stop("no sources given", call. = FALSE)
+  if (graph$n == 0) stop("the graph has no vertices", call. = FALSE)
   if (anyNA(v)) stop("sources contain NA", call. = FALSE)
   if (is.factor(v) || is.character(v) || (is.numeric(v) && graph$ids_are_names)) {
     if (is.null(graph$names)) {

@@ -61,6 +61,9 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   to <- as_label(x[[2]])
   names <- if (is.null(vertices)) unique(c(from, to)) else as_label(vertices)
   names <- names[!is.na(names)]
+  if (anyDuplicated(names)) {
+    stop(sprintf("`vertices` names some vertices twice: %s", show_some(unique(names[duplicated(names)]))), call. = FALSE)
+  }
   src <- match(from, names) - 1L
   dst <- match(to, names) - 1L
   if (!is.null(vertices)) {
@@ -72,6 +75,7 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   if (is.null(weights)) {
     weights <- if ("weight" %in% names(x)) x[["weight"]] else if (ncol(x) >= 3 && is.numeric(x[[3]])) x[[3]]
   } else if (is.character(weights) && length(weights) == 1) {
+    if (!weights %in% names(x)) stop(sprintf("no column '%s' in the data frame for the weights", weights), call. = FALSE)
     weights <- x[[weights]]
   } else {
     weights <- igraph_weights(NULL, weights)
@@ -170,7 +174,7 @@ print.cuRnet_graph <- function(x, ...) {
   cat(sprintf("cuRnet graph: %s vertices, %s edges, %s, %s\n", fmt(x$n), fmt(x$m),
               if (x$directed) "directed" else "undirected",
               if (x$weighted) "weighted" else "unweighted"))
-  if (!is.null(x$names)) cat("vertices:", show_some(x$names, 4), "\n")
+  if (length(x$names)) cat("vertices:", show_some(x$names, 4), "\n")
   cat("backend:", x$backend, "\n")
   invisible(x)
 }

@@ -13,6 +13,21 @@ data_address <- function(x) .Call(C_curnet_data_address, x)
 # A k x n "integer" or "double" matrix, left uninitialised: the engine fills it.
 new_result <- function(type, k, n) .Call(C_curnet_alloc_matrix, type, as.integer(k), as.integer(n))
 
+# Refuses, before allocating, results of k x n cells (bytes_per_cell for all of them)
+# larger than the host memory available now (Linux: MemAvailable; elsewhere unchecked).
+check_result_fits <- function(k, n, bytes_per_cell) {
+  need <- as.double(k) * n * bytes_per_cell
+  info <- if (file.exists("/proc/meminfo")) readLines("/proc/meminfo", warn = FALSE) else character()
+  line <- grep("^MemAvailable:", info, value = TRUE)
+  free <- if (length(line)) as.double(gsub("[^0-9]", "", line)) * 1024 else Inf
+  if (need > free) {
+    stop(cuRnet_error(sprintf(paste0(
+      "the result for %s sources x %s vertices needs %.2f GiB of memory, but only %.2f GiB is ",
+      "available: use fewer sources per call"), format(k, big.mark = ","), format(n, big.mark = ","),
+      need / 2^30, free / 2^30)))
+  }
+}
+
 # The engine's progress hook: draws a bar (or calls the user's function) and tells
 # the engine to stop, between batches, when the user pressed Ctrl-C.
 progress_hook <- function(progress, label) {
@@ -50,7 +65,8 @@ engine_call <- function(expr) {
     interrupt = function(e) stop(interrupted()),
     error = function(e) {
       err <- reticulate::py_last_error()
-      if (is.null(err) || !startsWith(conditionMessage(e), err$type)) stop(e)
+      # the message starts with the type, qualified by its module for some (curnet.io.GraphFormatError)
+      if (is.null(err) || !grepl(paste0("^([A-Za-z_.]+[.])?", err$type, ":"), conditionMessage(e))) stop(e)
       if (err$type == "KeyboardInterrupt") stop(interrupted())
       stop(cuRnet_error(paste0(err$type, ": ", err$value)))
     })
