@@ -1,0 +1,175 @@
+# Issue 6: a catalogue of bad input at the R entry points. Each case asserts the error and
+# that its message names the problem. Cases already asserted elsewhere are not repeated:
+# test-graph.R (NA ids, NaN weight, negative undirected weight, < 2 columns, missing file,
+# weights of the wrong length for a data frame, stray `vertices`), test-bfs.R (BFS sources:
+# unknown name, NA, none, index out of range or fractional), test-sssp.R (negative cycle).
+
+abc <- function() cuRnet_graph(data.frame(from = c("a", "b"), to = c("b", "c"), weight = c(1, 2)))
+
+test_that("an empty graph builds, and a traversal on it says it has no vertices", {
+  skip_if_no_engine()
+  e <- cuRnet_graph(data.frame(from = character(), to = character()))
+  expect_equal(c(e$n, e$m), c(0, 0))
+  expect_false(any(grepl("vertices:", capture.output(print(e)))))
+  expect_error(cuRnet_bfs(e, "a"), "the graph has no vertices")
+  expect_error(cuRnet_sssp(e, "a"), "the graph has no vertices")
+  expect_error(cuRnet_sssp_dists(igraph::make_empty_graph(0), 1), "the graph has no vertices")
+  expect_identical(dim(cuRnet_scc(e)), c(1L, 0L))
+})
+
+test_that("sssp and sssp_dists refuse zero sources", {
+  skip_if_no_engine()
+  g <- abc()
+  expect_error(cuRnet_sssp(g, character()), "no sources given")
+  expect_error(cuRnet_sssp_dists(g, character()), "no sources given")
+  expect_error(cuRnet_sssp_dists(g, numeric()), "no sources given")
+})
+
+test_that("sources out of range or not in the graph are named (sssp, sssp_dists)", {
+  skip_if_no_engine()
+  g <- abc()
+  expect_error(cuRnet_sssp(g, "zz"), "not in the graph: 'zz'")
+  expect_error(cuRnet_sssp_dists(g, c("a", "zz", "yy")), "not in the graph: 'zz', 'yy'")
+  expect_error(cuRnet_sssp(g, 5), "not in the graph: '5'")  # numbers are names here
+  u <- cuRnet_graph(igraph::make_ring(5, directed = TRUE))
+  for (bad in list(6, 0, -1, Inf, 2.5)) {
+    expect_error(cuRnet_sssp(u, bad), "whole numbers in 1..5")
+    expect_error(cuRnet_sssp_dists(u, bad), "whole numbers in 1..5")
+  }
+  expect_error(cuRnet_sssp_dists(u, NaN), "sources contain NA")
+})
+
+test_that("cuRnet_distances refuses unknown vertices, as igraph::distances does", {
+  skip_if_no_engine()
+  ig <- igraph::make_ring(5, directed = TRUE)
+  igraph::V(ig)$name <- letters[1:5]
+  # igraph's own selection error (same message as igraph::distances)
+  expect_error(cuRnet_distances(ig, 6), "Unknown vertex")
+  expect_error(cuRnet_distances(ig, "zz"), "Unknown vertex")
+  expect_error(cuRnet_distances(ig, "a", to = "zz"), "Unknown vertex")
+})
+
+test_that("NA, NaN and infinite weights are refused, naming the edge", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a", "b"), to = c("b", "c"))
+  expect_error(cuRnet_graph(df, weights = c(1, NA)), "weights has 1 missing value")
+  expect_error(cuRnet_graph(df, weights = c(1, NaN)), "must be finite: edge 1 has weight nan")
+  expect_error(cuRnet_graph(df, weights = c(1, Inf)), "must be finite: edge 1 has weight inf")
+  expect_error(cuRnet_graph(df, weights = c(-Inf, 1)), "must be finite: edge 0 has weight -inf")
+  expect_error(cuRnet_graph(df, weights = c(1, Inf), directed = FALSE), "finite")
+})
+
+test_that("weights given as strings or logicals, or a missing weight column, are refused", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a", "b"), to = c("b", "c"), weight = c("1", "2"))
+  expect_error(cuRnet_graph(df), "weights must be numeric")
+  expect_error(cuRnet_graph(df[1:2], weights = c("1", "2")), "weights must be numeric")
+  expect_error(cuRnet_graph(df[1:2], weights = c(TRUE, FALSE)), "weights must be numeric")
+  expect_error(cuRnet_graph(df[1:2], weights = "score"), "no column 'score'")
+  ig <- igraph::make_ring(5)
+  expect_error(cuRnet_distances(ig, 1, weights = letters[1:5]), "weights must be numeric")
+})
+
+test_that("a negative cycle is named by sssp_dists too", {
+  skip_if_no_engine()
+  g <- cuRnet_graph(data.frame(from = c("s", "a", "b"), to = c("a", "b", "a"), weight = c(1, -3, 1)))
+  expect_error(cuRnet_sssp_dists(g, "s"), "negative-weight cycle is reachable from source 's' \\(vertex 1\\)",
+               class = "cuRnet_error")
+  expect_error(cuRnet_sssp(g, c("s", "a")), "reachable from source 's'")
+})
+
+test_that("mismatched lengths: weights for igraph objects and cuRnet_distances", {
+  skip_if_no_engine()
+  ig <- igraph::make_ring(5)
+  expect_error(cuRnet_graph(ig, weights = c(1, 2)), "2 weights for 5 edges")
+  expect_error(cuRnet_distances(ig, 1, weights = c(1, 2, 3, 4, 5, 6)), "6 weights for 5 edges")
+  expect_error(cuRnet_graph(data.frame(from = "a", to = "b"), vertices = c("a", "b", "a")),
+               "twice: 'a'")
+})
+
+test_that("fractional and huge numeric ids in a data frame are vertex names, as in igraph", {
+  skip_if_no_engine()
+  # data frame ids are labels (igraph::graph_from_data_frame), so no int32 limit applies
+  g <- cuRnet_graph(data.frame(from = c(1.5, 2), to = c(2, 3e9)))
+  expect_equal(g$names, c("1.5", "2", "3000000000"))
+  expect_equal(cuRnet_bfs(g, 1.5)[1, ], c("1.5" = 0, "2" = 1, "3000000000" = 2))
+  expect_equal(cuRnet_sssp_dists(g, 3e9)[1, ], c("1.5" = Inf, "2" = Inf, "3000000000" = 0))
+  expect_error(cuRnet_bfs(g, 1.25), "not in the graph: '1.25'")
+  expect_error(cuRnet_graph(data.frame(from = c(NaN, 1), to = c(1, 2))), "missing value")
+})
+
+test_that("an igraph object with an NA weight attribute is refused", {
+  skip_if_no_engine()
+  ig <- igraph::make_ring(3, directed = TRUE)
+  igraph::E(ig)$weight <- c(1, NA, 2)
+  expect_error(cuRnet_graph(ig), "weights has 1 missing value")
+  expect_error(cuRnet_distances(ig, 1), "weights has 1 missing value")
+  expect_equal(cuRnet_distances(ig, 1, weights = NA), igraph::distances(ig, 1, weights = NA))
+})
+
+test_that("bad files: empty, truncated gzip, malformed line, ids beyond int32, unknown format", {
+  skip_if_no_engine()
+  dir <- tempfile("curnet-errors")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  at <- function(name, lines) {
+    path <- file.path(dir, name)
+    writeLines(lines, path)
+    path
+  }
+  empty <- file.path(dir, "empty.csv")
+  file.create(empty)
+  expect_error(cuRnet_graph(empty), "empty.csv: empty file", class = "cuRnet_error")
+
+  gz <- file.path(dir, "edges.csv.gz")
+  con <- gzfile(gz, "w")
+  writeLines(rep("a,b", 5000), con)
+  close(con)
+  bytes <- readBin(gz, "raw", file.size(gz))
+  writeBin(bytes[seq_len(length(bytes) %/% 2)], gz)
+  expect_error(cuRnet_graph(gz), "edges.csv.gz: truncated gzip", class = "cuRnet_error")
+
+  expect_error(cuRnet_graph(at("edges.tsv", c("a\tb", "b\tc", "c", "d\te"))),
+               "edges.tsv, line 3: expected 2 fields, got 1")
+  expect_error(cuRnet_graph(at("w.csv", c("a,b,1", "b,c,x"))), "w.csv, line 2: weight 'x' is not a number")
+  expect_error(cuRnet_graph(at("g.mtx", c("%%MatrixMarket matrix coordinate real general", "3 3 2",
+                                          "1 2 1.0", "2 x 1.0"))), "g.mtx, line 4: column index 'x'")
+  expect_error(cuRnet_graph(at("f.tsv", c("1.5\t2", "2\t3"))), "f.tsv, line 1: src id 1.5 is not an integer")
+  expect_error(cuRnet_graph(at("big.tsv", c("1\t2", "2\t3000000000"))), "big.tsv: .*3000000000.*int32")
+  expect_error(cuRnet_graph(at("nan.tsv", c("1\t2\t1", "2\t3\tNaN"))), "nan.tsv, line 2: missing weight")
+
+  expect_error(cuRnet_graph(at("g.xyz", "a b")), "cannot tell the format of .*g.xyz.*pass format= one of")
+  expect_error(cuRnet_graph(at("g.csv", "a,b"), format = "graphml"), "unknown graph format 'graphml'")
+})
+
+test_that("repeated sources give identical rows with repeated row names", {
+  skip_if_no_engine()
+  g <- abc()
+  src <- c("a", "b", "a")
+  res <- cuRnet_sssp(g, src)
+  for (m in res) {
+    expect_identical(rownames(m), src)
+    expect_identical(m[1, ], m[3, ])
+  }
+  d <- cuRnet_sssp_dists(g, src)
+  expect_identical(rownames(d), src)
+  expect_identical(d[1, ], d[3, ])
+  expect_identical(d, res$distances)
+  ig <- igraph::make_ring(5, directed = TRUE)
+  igraph::V(ig)$name <- letters[1:5]
+  dd <- cuRnet_distances(ig, c("c", "c"), mode = "out")
+  expect_identical(rownames(dd), c("c", "c"))
+  expect_identical(dd[1, ], dd[2, ])
+})
+
+test_that("a result larger than the available memory is refused before allocating", {
+  skip_if_no_engine()
+  skip_if_not(file.exists("/proc/meminfo"), "MemAvailable is read from /proc/meminfo")
+  g <- cuRnet_graph(igraph::make_empty_graph(1e6))
+  src <- rep(1L, 1e6)  # 10^6 x 10^6 cells: terabytes
+  expect_error(cuRnet_bfs(g, src), "needs 7450.58 GiB of memory, but only .* GiB is available",
+               class = "cuRnet_error")
+  expect_error(cuRnet_bfs(g, src, integer = TRUE), "needs 3725.29 GiB")
+  expect_error(cuRnet_sssp_dists(g, src), "1,000,000 sources x 1,000,000 vertices")
+  expect_error(cuRnet_sssp(g, src), "fewer sources per call")
+})
