@@ -17,6 +17,20 @@ else:
     settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
+_LD_LIBRARY_PATH = os.environ.get("LD_LIBRARY_PATH")
+
+
+def pytest_collection_finish(session):
+    """rpy2, imported while collecting test_r_api.py, puts R's library folders first on
+    LD_LIBRARY_PATH; a Python subprocess started after that loads Debian's libpython under
+    this venv's standard library and breaks (multiprocessing fails on a missing RLock method).
+    Subprocesses get the environment the run started with."""
+    if _LD_LIBRARY_PATH is None:
+        os.environ.pop("LD_LIBRARY_PATH", None)
+    else:
+        os.environ["LD_LIBRARY_PATH"] = _LD_LIBRARY_PATH
+
+
 def _cuda_usable() -> bool:
     try:
         from curnet.backends import cuda_available
