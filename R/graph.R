@@ -98,7 +98,9 @@ cuRnet_graph.character <- function(x, directed = TRUE, ...) {
   if (length(x) != 1 || !file.exists(x)) stop("not a file: ", x[1], call. = FALSE)
   b <- bridge()
   py <- engine_call(b$read_graph(normalizePath(x), directed = directed, ...))
-  wrap_graph(py, reticulate::py_to_r(b$names(py)), ids_are_names = TRUE)
+  names <- reticulate::py_to_r(b$names(py))
+  # numeric ids in a file carry no names: sources are then 1-based vertex indices
+  wrap_graph(py, names, ids_are_names = !is.null(names))
 }
 
 #' @rdname cuRnet_graph
@@ -106,7 +108,8 @@ cuRnet_graph.character <- function(x, directed = TRUE, ...) {
 cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ...) {
   weights <- if ("weight" %in% names(x)) "weight"
   py <- engine_call(bridge()$graph_from_table(reticulate::r_to_py(x), directed, weights))
-  wrap_graph(py, reticulate::py_to_r(bridge()$names(py)), ids_are_names = TRUE)
+  names <- reticulate::py_to_r(bridge()$names(py))
+  wrap_graph(py, names, ids_are_names = !is.null(names))
 }
 
 #' @export

@@ -62,6 +62,17 @@ test_that("the engine reads files", {
   expect_error(cuRnet_graph(file.path(tempdir(), "no-such-file.csv")), "not a file")
 })
 
+test_that("a file of numeric ids takes 1-based vertex indices as sources", {
+  skip_if_no_engine()
+  path <- tempfile(fileext = ".tsv")
+  on.exit(unlink(path))
+  writeLines(c("0\t1", "1\t2"), path)           # the engine's 0-based ids: vertices 1..3 in R
+  g <- cuRnet_graph(path)
+  expect_null(g$names)
+  expect_equal(unname(cuRnet_bfs(g, 1)[1, ]), c(0, 1, 2))
+  expect_equal(unname(cuRnet_bfs(g, 3)[1, ]), c(Inf, Inf, 0))
+})
+
 test_that("print shows size, directedness, weights and backend", {
   skip_if_no_engine()
   g <- cuRnet_graph(data.frame(from = c("a", "b"), to = c("b", "c"), weight = c(1, 2)), directed = FALSE)
