@@ -275,6 +275,58 @@ def bench_scnet(be, reps, cpu_reps):
         row(f"SSSP scNET 5% ({len(ids5)})", "cpu backend", t)
 
 
+def overlap_rows(be, name, call, limit, reps):
+    """`call` (a public many-source call) in batches of `limit` sources: the batches' host
+    copies one after another (before), then batch i's copy during batch i + 1 (after)."""
+    old = be.batch_limit, be.overlap_batches
+    be.batch_limit = limit
+    try:
+        for overlap in (False, True):
+            be.overlap_batches = overlap
+            t = timeit(call, reps)
+            row(name, "+transfer overlap" if overlap else "+transfer batched", t, None,
+                f"batches of {limit}: " + ("copy of batch i during batch i+1" if overlap
+                                           else "compute, copy, in turn (before)"))
+    finally:
+        be.batch_limit, be.overlap_batches = old
+
+
+def bench_overlap(be, reps):
+    """Cross-batch overlap of the host copies (issue 3, Memory): engine+transfer, before/after."""
+    print("cross-batch overlap: batches forced by be.batch_limit", flush=True)
+    if os.path.exists(SCNET):
+        g = load_scnet()
+        n = len(g)
+        ids = pick_sources(g, round(0.2 * n), seed=5)
+        ids5 = ids[: round(0.05 * n)]
+        be.overlap_batches = False
+        be.batch_limit = 1024
+        ref = bfs(g, ids, backend="cuda")
+        be.overlap_batches = True
+        same_bfs = bool(np.array_equal(ref, bfs(g, ids, backend="cuda")))
+        be.batch_limit = 240
+        d0, p0 = sssp(g, ids5, backend="cuda")
+        be.overlap_batches = False
+        d1, p1 = sssp(g, ids5, backend="cuda")
+        d2, p2 = sssp(g, ids5, backend="cuda")
+        be.batch_limit, be.overlap_batches = None, True
+        same_d = bool(np.array_equal(d0, d1))
+        print(f"  overlap == in turn: BFS depths {same_bfs}, SSSP distances {same_d}, predecessors "
+              f"{bool(np.array_equal(p0, p1))} (two in-turn runs' predecessors equal: "
+              f"{bool(np.array_equal(p1, p2))}; ties may pick either)", flush=True)
+        if not (same_bfs and same_d):
+            rows.append({"row": "CHECK", "layer": "overlap", "median_ms": 0, "min_ms": 0, "max_ms": 0,
+                         "target": None, "note": "MISMATCH overlap vs in turn"})
+        overlap_rows(be, f"BFS scNET 20% ({len(ids)})", lambda: bfs(g, ids, backend="cuda"), 1024, reps)
+        overlap_rows(be, f"SSSP scNET 5% ({len(ids5)})", lambda: sssp(g, ids5, backend="cuda"), 240, reps)
+        g._device.clear()
+    g = generators.rmat(20, seed=1)
+    ids = pick_sources(g, 4096)
+    overlap_rows(be, "BFS R-MAT20 x4096 sources", lambda: bfs(g, ids, backend="cuda"), 1024, max(2, reps // 2))
+    g._device.clear()
+    cp.get_default_memory_pool().free_all_blocks()
+
+
 def bench_overhead(be, reps):
     """Launch / synchronisation costs, and per-level / per-iteration costs on long graphs."""
     from curnet.backends.cuda import kernel, launch
@@ -333,7 +385,7 @@ def main():
     ap.add_argument("--cpu-reps", type=int, default=1)
     ap.add_argument("--many-scale", type=int, default=20)
     ap.add_argument("--one-scale", type=int, default=22)
-    ap.add_argument("--only", default="overhead,many,one,scnet")
+    ap.add_argument("--only", default="overhead,many,one,scnet,overlap")
     ap.add_argument("--no-sweep", action="store_true", help="skip the near-far delta sweep")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "gpu_bench.json") if os.environ.get("OUT") else None)
     a = ap.parse_args()
@@ -343,6 +395,8 @@ def main():
     only = a.only.split(",")
     if "scnet" in only:
         bench_scnet(be, a.reps, a.cpu_reps)
+    if "overlap" in only:
+        bench_overlap(be, a.reps)
     if "overhead" in only:
         bench_overhead(be, a.reps)
     if "many" in only:

@@ -517,3 +517,102 @@ def test_staged_copy(gpu, monkeypatch, order):
     g = generators.rmat(12, seed=1)
     src = np.arange(0, 4096, 5)
     assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))
+
+
+# -- cross-batch overlap: batch i's host copy while batch i + 1 computes (issue 3, Memory) -----
+
+def slow_copies(monkeypatch, seconds=0.02):
+    """Make every device -> host copy slow, so batches really overlap their copies."""
+    import curnet.backends.cuda as cuda_mod
+    real = cuda_mod._get_into
+
+    def slow(block, view):
+        time.sleep(seconds)
+        real(block, view)
+    monkeypatch.setattr(cuda_mod, "_get_into", slow)
+
+
+@pytest.mark.parametrize("stage", [False, True])
+def test_batches_overlap_bfs(gpu, monkeypatch, stage):
+    import curnet.backends.cuda as cuda_mod
+    if stage:                                   # pinned chunks from the copy thread
+        monkeypatch.setattr(cuda_mod, "STAGE_MIN", 1 << 10)
+        monkeypatch.setattr(cuda_mod, "STAGE_CHUNK", 1 << 16)
+        cuda_mod._stage.clear()
+    slow_copies(monkeypatch)
+    monkeypatch.setattr(gpu, "batch_limit", 64)
+    rng = np.random.default_rng(21)
+    g = random_graph(rng, 3000, 9000, directed=True)
+    sources = rng.integers(0, 3000, 300)
+    ref = scipy_depths(g, sources)
+    seen = []
+    got = bfs(g, sources, backend="cuda", progress=lambda done, total: seen.append(done))
+    assert np.array_equal(got, ref)
+    assert seen == [64, 128, 192, 256, 300]
+    for order, dtype in (("C", np.int64), ("F", np.float32)):
+        out = np.full((300, 3000), 7, dtype=dtype, order=order)
+        bfs(g, sources, backend="cuda", out=out)
+        assert np.array_equal(out, ref)
+    assert gpu._copies is None
+    cuda_mod._stage.clear()
+
+
+def test_batches_overlap_sssp(gpu, monkeypatch):
+    slow_copies(monkeypatch)
+    rng = np.random.default_rng(22)
+    g = random_graph(rng, 2000, 12000, weighted=True)
+    sources = rng.integers(0, 2000, 170)
+    monkeypatch.setattr(gpu, "overlap_batches", False)
+    ref_d, ref_p = sssp(g, sources, backend="cuda")
+    monkeypatch.setattr(gpu, "overlap_batches", True)
+    monkeypatch.setattr(gpu, "batch_limit", 40)
+    seen = []
+    dist, pred = sssp(g, sources, backend="cuda", progress=lambda done, total: seen.append(done))
+    assert seen == [40, 80, 120, 160, 170]
+    assert np.array_equal(dist, ref_d) and np.array_equal(pred, ref_p)
+    out = np.empty((170, 2000), np.float64)     # C-ordered, another dtype: the transposing path
+    assert np.array_equal(sssp_dists(g, sources, backend="cuda", out=out), ref_d)
+
+
+def test_batches_overlap_errors(gpu, monkeypatch):
+    """An error in a later batch, or KeyboardInterrupt from the progress callback, propagates;
+    no copy is left running and the next call works."""
+    slow_copies(monkeypatch)
+    monkeypatch.setattr(gpu, "batch_limit", 2)
+    g = Graph.from_edges([3, 0, 1, 2, 4], [0, 1, 2, 0, 5], [1.0, 1.0, 1.0, -3.0, 1.0], num_vertices=6)
+    with pytest.raises(NegativeCycleError) as e:
+        sssp(g, [4, 5, 4, 3], backend="cuda")
+    assert e.value.source == 3 and gpu._copies is None
+
+    def interrupt(done, total):
+        if done > 64:
+            raise KeyboardInterrupt
+    rng = np.random.default_rng(23)
+    g2 = random_graph(rng, 2000, 6000)
+    s2 = rng.integers(0, 2000, 256)
+    monkeypatch.setattr(gpu, "batch_limit", 64)
+    with pytest.raises(KeyboardInterrupt):
+        bfs(g2, s2, backend="cuda", progress=interrupt)
+    assert gpu._copies is None
+    assert np.array_equal(bfs(g2, s2, backend="cuda"), scipy_depths(g2, s2))
+
+
+def test_batches_overlap_oom(gpu, monkeypatch):
+    """Several batches, each too large for the pool: split while the previous copy is queued."""
+    slow_copies(monkeypatch, 0.005)
+    g = generators.rmat(14, seed=3)
+    sources = np.random.default_rng(0).integers(0, len(g), 2048)
+    ref = bfs(g, sources, backend="cpu")
+    splits = gpu.splits
+    pool = cp.get_default_memory_pool()
+    gpu.device_graph(g)
+    pool.free_all_blocks()
+    old = pool.get_limit()
+    monkeypatch.setattr(type(gpu), "bfs_batch_size", lambda self, n, k: 1024)   # 2 x 64 MiB
+    pool.set_limit(size=pool.used_bytes() + 48 * 2**20)
+    try:
+        got = bfs(g, sources, backend="cuda")
+    finally:
+        pool.set_limit(size=old)
+    assert gpu.splits > splits
+    assert np.array_equal(got, ref)

@@ -155,6 +155,12 @@ class CUDABackend:
         self.splits = 0          # batches split after running out of device memory
         self._last_active = None  # (active array, its flatnonzero) from the last sp_relax
         self.stats = {"rounds": 0, "arcs": 0}   # Bellman-Ford rounds and arcs relaxed
+        # Sources per batch at most (None: as memory allows); benchmarks and tests lower it.
+        self.batch_limit = None
+        # map_batches copies batch i to the host while batch i + 1 computes (False: in turn).
+        self.overlap_batches = True
+        self._copies = None       # inside an overlapping map_batches: this batch's copy futures
+        self._copier = None       # (one-thread executor, non-blocking stream) for those copies
 
     # -- description ----------------------------------------------------------
     def _device_name(self) -> str:
@@ -230,20 +236,73 @@ class CUDABackend:
 
     def finish_block(self, block, view: np.ndarray) -> None:
         """Copy a finished block into the caller's host view (straight in when contiguous)."""
-        _get_into(block, view)
+        self._to_host(block, view)
 
     def copy_to_host(self, a, dest: np.ndarray) -> None:
         """a (kb, n) on the device into dest (kb, n) on the host, any layout."""
-        if dest.flags.f_contiguous and not dest.flags.c_contiguous:
-            _get_into(cp.ascontiguousarray(a.T).astype(dest.dtype, copy=False), dest.T)
+        if dest.strides[0] < dest.strides[1]:      # column-major (rows of an F-ordered matrix too)
+            self._to_host(cp.ascontiguousarray(a.T).astype(dest.dtype, copy=False), dest.T)
         else:
-            _get_into(a.astype(dest.dtype, copy=False), dest)
+            self._to_host(a.astype(dest.dtype, copy=False), dest)
+
+    def _to_host(self, block: cp.ndarray, view: np.ndarray) -> None:
+        """Device block into host view: now, or inside an overlapping `map_batches` queued on the
+        copy thread, which waits for the block's kernels (an event on this thread's stream) and
+        copies on its own stream. The queued job holds `block`, so the pool cannot hand its
+        memory out again before the copy has finished."""
+        if self._copies is None:
+            _get_into(block, view)
+            return
+        if self._copier is None:
+            from concurrent.futures import ThreadPoolExecutor
+            self._copier = (ThreadPoolExecutor(1, thread_name_prefix="curnet-batch-d2h"),
+                            cp.cuda.Stream(non_blocking=True))
+        pool, stream = self._copier
+        ready = cp.cuda.Event(disable_timing=True)
+        ready.record()
+
+        def job():
+            with self.device, stream:
+                ready.synchronize()
+                _get_into(block, view)
+        self._copies.append(pool.submit(job))
 
     def map_batches(self, fn, batches, parallel: bool = True):
-        """Run fn on each batch in turn. A batch that runs out of device memory is split in two
-        and retried (down to one source), so a job whose result fits in host memory completes."""
-        for b in batches:
-            yield from self._run_split(fn, b)
+        """Run fn on each batch in turn, yielding its result once its output is in host memory.
+        A batch that runs out of device memory is split in two and retried (down to one
+        source), so a job whose result fits in host memory completes.
+
+        With several batches (and `overlap_batches`), the host copies that fn asks for
+        (`finish_block`, `copy_to_host`) run on a copy thread: batch i's copy overlaps batch
+        i + 1's kernels. At most two batches' outputs are in flight: after batch i + 1 has
+        run, batch i's copies are waited for and its result yielded. Nothing is left copying
+        when this returns or raises (errors and KeyboardInterrupt included)."""
+        if not self.overlap_batches or len(batches) < 2:
+            for b in batches:
+                yield from self._run_split(fn, b)
+            return
+        prev = None                      # (result, copy futures) of the batch being copied
+        self._copies = []
+        try:
+            for b in batches:
+                for result in self._run_split(fn, b):
+                    done, prev = prev, (result, self._copies)
+                    self._copies = []
+                    if done is not None:
+                        yield _wait_copies(*done)
+            if prev is not None:
+                done, prev = prev, None
+                yield _wait_copies(*done)
+        finally:
+            pending = (prev[1] if prev is not None else []) + (self._copies or [])
+            self._copies = None
+            for f in pending:            # no copy may still write into the caller's arrays
+                f.exception()            # (an error of theirs is not raised over the first)
+
+    def _drain_copies(self) -> None:
+        """Wait for every queued copy (the copy thread runs them in order): frees their blocks."""
+        if self._copies is not None and self._copier is not None:
+            self._copier[0].submit(lambda: None).result()
 
     def _run_split(self, fn, batch):
         try:
@@ -254,6 +313,7 @@ class CUDABackend:
             if len(ids) <= 1:
                 raise
         self.splits += 1
+        self._drain_copies()
         cp.get_default_memory_pool().free_all_blocks()
         half = (len(ids) + 1) // 2
         yield from self._run_split(fn, (first, ids[:half]))
@@ -265,7 +325,7 @@ class CUDABackend:
         per_source = n * (8 + 4 / 8 + 2) + 1     # + ~16 levels of new bits kept for the depths
         fit = int(self.free_memory() * 0.5 // per_source)
         size = min(max(64, (fit // 64) * 64), 4096)   # at most 64 words a vertex (the masks)
-        return max(1, min(size, k))
+        return max(1, min(size, k, self.batch_limit or k))
 
     # -- many-source BFS primitives -------------------------------------------
     def seed_bits(self, n: int, sources) -> cp.ndarray:
@@ -466,7 +526,8 @@ class CUDABackend:
         bounded by a quarter of free memory and by 2^31 entries (the queues' 32-bit counts)."""
         per_source = n * 40 + 1      # near-far: key 8, stamp 4, far 1, two queues 16, result
         fit = int(self.free_memory() * 0.25 // per_source)
-        return max(1, min(k, fit, 4096, (2**31 - 1) // max(n, 1)))   # entries r * n + v in int32 counts
+        return max(1, min(k, fit, 4096, (2**31 - 1) // max(n, 1),   # entries r * n + v in int32 counts
+                          self.batch_limit or k))
 
     def sssp_parallel(self, dijkstra: bool) -> bool:
         return False
@@ -811,6 +872,15 @@ def _staged_copy(src: cp.ndarray, dst: np.ndarray) -> None:
             f.result()
 
 
+def _wait_copies(result, futures):
+    """A batch's result once all its copies are done (the first copy error raised)."""
+    for f in futures:
+        f.exception()
+    for f in futures:
+        f.result()
+    return result
+
+
 def _get_into(block: cp.ndarray, view: np.ndarray) -> None:
     """Device block into a host view of the same shape: direct when the layouts agree
     (through pinned staging when large), else through a temporary host copy."""
@@ -823,4 +893,20 @@ def _get_into(block: cp.ndarray, view: np.ndarray) -> None:
             else:
                 block.get(out=view)
             return
-    np.copyto(view, block.get(), casting="unsafe")
+    _host_copy(view, block.get())
+
+
+def _host_copy(dst: np.ndarray, src: np.ndarray) -> None:
+    """np.copyto into a strided host view (a batch's rows of a larger matrix): large copies are
+    cut along dst's outermost axis over the staging threads (NumPy releases the GIL)."""
+    if src.nbytes < STAGE_MIN or dst.ndim == 0:
+        np.copyto(dst, src, casting="unsafe")
+        return
+    axis = int(np.argmax(np.abs(dst.strides)))
+    dst, src = np.moveaxis(dst, axis, 0), np.moveaxis(src, axis, 0)
+    pool = _stage_parts()[2]
+    step = -(-len(dst) // STAGE_THREADS)
+    futures = [pool.submit(np.copyto, dst[a:a + step], src[a:a + step], casting="unsafe")
+               for a in range(0, len(dst), step)]
+    for f in futures:
+        f.result()
