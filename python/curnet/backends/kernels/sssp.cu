@@ -93,12 +93,9 @@ extern "C" __global__ void relax_packed_f32(const i64* __restrict__ entries, con
         float cand = o2f((unsigned int)(key[e] >> 32)) + (has_w ? w[a] : 1.0f);
         unsigned int co = f2o(cand);
         i64 ev = r * n + v;
-        // Compare whole keys: an equal distance from a smaller tail still wins, so the
-        // predecessor is the smallest tail attaining the distance whatever the arrival order.
-        u64 nk = ((u64)co << 32) | (unsigned int)u;
-        if (nk < key[ev]) {
-            u64 old = atomicMin(&key[ev], nk);
-            if (nk < old && (unsigned int)(old >> 32) != co) next_active[ev] = 1;
+        if (co < (unsigned int)(key[ev] >> 32)) {
+            u64 nk = ((u64)co << 32) | (unsigned int)u;
+            if (nk < atomicMin(&key[ev], nk)) next_active[ev] = 1;
         }
     }
 }
@@ -225,11 +222,10 @@ __device__ __forceinline__ void nf_arc(K* key, i64 rn, int u, int v, float du, f
     float c = du + wa;
     unsigned int co = f2o(c);
     i64 ev = rn + v;
+    if (co >= key_ord(key[ev])) return;
     K nk;
     key_make(co, u, &nk);
-    if (!(nk < key[ev])) return;    // whole keys: equal distance, smaller tail wins (deterministic)
-    K old = atomicMin(&key[ev], nk);
-    if (!(nk < old) || key_ord(old) == co) return;   // lost, or only the predecessor changed
+    if (!(nk < atomicMin(&key[ev], nk))) return;
     if (c < thr) {
         if (atomicExch(&stamp[ev], next_it) != next_it) {
             far[ev] = 0;
