@@ -340,10 +340,7 @@ def plots(docs, folder: Path) -> list[Path]:
         if ax.get_lines()[1:]:
             ax.legend(fontsize=7)
     if any_line:
-        p = folder / "speedup_vs_sources.png"
-        fig.tight_layout()
-        fig.savefig(p, dpi=110)
-        made.append(p)
+        made.append(save(fig, folder / "speedup_vs_sources.png"))
     plt.close(fig)
 
     # 2. SCC time against graph size
@@ -369,10 +366,7 @@ def plots(docs, folder: Path) -> list[Path]:
         ax.set_ylabel("time (s)")
         ax.set_title("SCC time against graph size")
         ax.legend(fontsize=7)
-        p = folder / "scc_vs_size.png"
-        fig.tight_layout()
-        fig.savefig(p, dpi=110)
-        made.append(p)
+        made.append(save(fig, folder / "scc_vs_size.png"))
     plt.close(fig)
 
     # 3. GTEPS against R-MAT SCALE
@@ -397,12 +391,15 @@ def plots(docs, folder: Path) -> list[Path]:
         ax.set_ylabel("GTEPS")
         ax.set_title("BFS GTEPS against R-MAT SCALE")
         ax.legend(fontsize=7)
-        p = folder / "gteps_vs_scale.png"
-        fig.tight_layout()
-        fig.savefig(p, dpi=110)
-        made.append(p)
+        made.append(save(fig, folder / "gteps_vs_scale.png"))
     plt.close(fig)
     return made
+
+
+def save(fig, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
 
 
 # -- the report -----------------------------------------------------------------------------
