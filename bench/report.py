@@ -31,9 +31,7 @@ def load_docs(folder: Path) -> dict:
 
 
 def find(doc, *, case, algorithm, sources=None, tool="cuRnet", layer=None, backend=None, variant=None):
-    if doc is None:
-        return None
-    for r in doc["records"]:
+    for r in records(doc):
         if (r["case"] == case and r["algorithm"] == algorithm and r.get("tool") == tool
                 and (sources is None or r.get("sources") == sources)
                 and (layer is None or r.get("layer") == layer)
@@ -346,16 +344,13 @@ def plots(docs, folder: Path) -> list[Path]:
     # 2. SCC time against graph size
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     pts = {}
-    for doc in (cpu, gpu):
-        if doc is None:
+    for r in records(cpu, gpu):
+        if r["algorithm"] != "scc" or r.get("median_s") is None:
             continue
-        for r in doc["records"]:
-            if r["algorithm"] != "scc" or r.get("median_s") is None:
-                continue
-            if r["tool"] == "cuRnet" and r.get("layer") == "R end-to-end":
-                continue
-            name = f"cuRnet {r.get('backend')} ({r['layer']})" if r["tool"] == "cuRnet" else r["tool"]
-            pts.setdefault(name, []).append((r["arcs"], r["median_s"]))
+        if r["tool"] == "cuRnet" and r.get("layer") == "R end-to-end":
+            continue
+        name = f"cuRnet {r.get('backend')} ({r['layer']})" if r["tool"] == "cuRnet" else r["tool"]
+        pts.setdefault(name, []).append((r["arcs"], r["median_s"]))
     for name, v in sorted(pts.items()):
         v.sort()
         ax.plot([a for a, _ in v], [t for _, t in v], "-o", label=name, ms=4)
@@ -372,15 +367,12 @@ def plots(docs, folder: Path) -> list[Path]:
     # 3. GTEPS against R-MAT SCALE
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     series = {}
-    for doc in (cpu, gpu):
-        if doc is None:
+    for r in records(cpu, gpu):
+        if r["algorithm"] != "bfs" or not r.get("gteps") or not r["case"].startswith("rmat"):
             continue
-        for r in doc["records"]:
-            if r["algorithm"] != "bfs" or not r.get("gteps") or not r["case"].startswith("rmat"):
-                continue
-            scale = int(np.log2(r["n"]))
-            name = f"{r.get('backend')} {r['layer']}, {r['sources']} source(s)"
-            series.setdefault(name, []).append((scale, r["gteps"]))
+        scale = int(np.log2(r["n"]))
+        name = f"{r.get('backend')} {r['layer']}, {r['sources']} source(s)"
+        series.setdefault(name, []).append((scale, r["gteps"]))
     for name, v in sorted(series.items()):
         v.sort()
         ax.plot([s for s, _ in v], [g for _, g in v], "-o", label=name, ms=4)
@@ -394,6 +386,13 @@ def plots(docs, folder: Path) -> list[Path]:
         made.append(save(fig, folder / "gteps_vs_scale.png"))
     plt.close(fig)
     return made
+
+
+def records(*docs):
+    """Every record of the given result documents (None for a half not run)."""
+    for doc in docs:
+        if doc is not None:
+            yield from doc["records"]
 
 
 def save(fig, path: Path) -> Path:
