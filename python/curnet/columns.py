@@ -26,13 +26,19 @@ def _as_arrow(col):
     return None
 
 
+def _is_string_view(t) -> bool:
+    """Arrow's string_view (what polars exports); pyarrow before 16 has no such type."""
+    pa = _arrow_module()
+    return getattr(pa.types, "is_string_view", lambda _: False)(t)
+
+
 def is_string_column(col) -> bool:
     arrow = _as_arrow(col)
     if arrow is not None:
         pa = _arrow_module()
         t = arrow.type
         return (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_dictionary(t)
-                or getattr(pa.types, "is_string_view", lambda _: False)(t))
+                or _is_string_view(t))
     dtype = getattr(col, "dtype", None)
     if dtype is not None:
         kind = getattr(dtype, "kind", None)
@@ -56,7 +62,7 @@ def to_numpy(col, what: str = "column") -> np.ndarray:
         pa = _arrow_module()
         if pa.types.is_dictionary(arrow.type):
             arrow = arrow.cast(arrow.type.value_type)
-        if getattr(pa.types, "is_string_view", lambda _: False)(arrow.type):
+        if _is_string_view(arrow.type):
             arrow = arrow.cast(pa.large_string())   # polars exports strings as string_view
         if isinstance(arrow, pa.ChunkedArray):
             arrow = arrow.combine_chunks() if arrow.num_chunks != 1 else arrow.chunk(0)

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .algorithms.common import available_host_memory
+from .algorithms.common import check_fits
 from .columns import to_numpy, is_string_column
-from .errors import OutputTooLargeError
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -38,15 +37,6 @@ def _vertex_ids(col, what: str) -> np.ndarray:
     if ids.size and ids.max() >= INT32_MAX:
         raise ValueError(f"{what} holds vertex id {int(ids.max())}, beyond the int32 range cuRnet supports")
     return ids.astype(np.int32, copy=False)
-
-
-def _check_vertex_memory(n: int) -> None:
-    """Refuse, before allocating, a vertex count whose offset arrays cannot fit in host memory
-    (one edge to vertex 2^31 - 2, or a file header's vertex count, would ask for 32 GiB)."""
-    need, free = 16 * (n + 1), available_host_memory()
-    if need > free:
-        raise OutputTooLargeError(f"a graph of {n:,} vertices needs {need / 2**30:.2f} GiB of host memory "
-                                  f"for its vertex offsets, but only {free / 2**30:.2f} GiB is available")
 
 
 def _weights(col, m: int, dtype) -> np.ndarray:
@@ -147,7 +137,8 @@ class Graph:
             elif top > num_vertices:
                 raise ValueError(f"vertex id {top - 1} is out of range for num_vertices={num_vertices}")
         n = int(num_vertices) if num_vertices is not None else len(names)
-        _check_vertex_memory(n)
+        # one edge to vertex 2^31 - 2, or a file header's vertex count, would ask for 32 GiB
+        check_fits(16 * (n + 1), f"a graph of {n:,} vertices", "its vertex offsets alone do not fit")
         m = len(s)
         w = None if weights is None else _weights(weights, m, dtype)
         if w is not None and not directed and m and w.min() < 0:

@@ -18,13 +18,14 @@ def available_host_memory() -> int:
     return 1 << 62
 
 
-def check_fits(nbytes: int, what: str) -> None:
-    """Refuse, before allocating, a result that cannot fit in host memory."""
+def check_fits(nbytes: int, what: str,
+               hint: str = "use fewer sources per call (or write results in pieces)") -> None:
+    """Refuse, before allocating, something that cannot fit in host memory."""
     free = available_host_memory()
     if nbytes > free:
         raise OutputTooLargeError(
             f"{what} needs {nbytes / 2**30:.2f} GiB of host memory, but only {free / 2**30:.2f} GiB "
-            "is available: use fewer sources per call (or write results in pieces)")
+            f"is available: {hint}")
 
 
 def result_buffer(out, shape: tuple, dtype, what: str) -> np.ndarray:
