@@ -118,10 +118,8 @@ def build_graph(case: Case):
 
 def sample_sources(g, k: int, key: str) -> np.ndarray:
     """Seeded random sample of k vertices with out-degree >= 1 (PERFORMANCE.md)."""
-    cand = np.flatnonzero(g.out_degree() > 0)
-    rng = np.random.default_rng(zlib.crc32(key.encode()))
-    k = min(k, len(cand))
-    return np.sort(rng.choice(cand, size=k, replace=False)).astype(np.int32)
+    from curnet.sources import sample_sources as sample
+    return np.sort(sample(g, k, seed=zlib.crc32(key.encode())))
 
 
 def traversed_arcs(g, depths: np.ndarray) -> np.ndarray:

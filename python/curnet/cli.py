@@ -6,9 +6,9 @@ import json
 import logging
 import sys
 import time
-from pathlib import Path
-
 import numpy as np
+
+from .sources import resolve_sources, sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
 
@@ -55,14 +55,10 @@ def main(argv=None) -> int:
 
 
 def pick_sources(g, fraction: float, seed: int) -> np.ndarray:
-    """A seeded random sample of vertices with at least one arc (PERFORMANCE.md's rule)."""
+    """A seeded random `fraction` of the vertices that have an edge."""
     if not 0 < fraction <= 1:
         raise ValueError(f"--fraction must be in (0, 1], got {fraction}")
-    candidates = np.flatnonzero(g.out_degree() > 0)
-    k = max(1, int(round(fraction * len(g))))
-    if len(candidates) == 0:
-        raise ValueError("the graph has no vertex with an edge to start from")
-    return np.random.default_rng(seed).choice(candidates, min(k, len(candidates)), replace=False)
+    return sample_sources(g, max(1, int(round(fraction * len(g)))), seed)
 
 
 def run_algorithm(args) -> None:
@@ -97,8 +93,7 @@ def run_algorithm(args) -> None:
     print(f"{args.command}: {k:,} sources x {len(g):,} vertices in {took:.3f} s; "
           f"{reached.mean():.1%} of pairs reachable")
     if args.out:
-        ids = np.asarray([sources] if np.isscalar(sources) else sources)
-        src_ids = ids if g.names is None or ids.dtype.kind in "iu" else np.array([g.name_index()[s] for s in ids])
+        src_ids = resolve_sources(g, sources)
         r, v = np.nonzero(reached)
         cols = {"source": _labels_of(g, src_ids[r]), "target": _labels_of(g, v), args.command.split("-")[0]: values[r, v]}
         if pred is not None:

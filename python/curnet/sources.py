@@ -37,5 +37,14 @@ def resolve_sources(g, sources) -> np.ndarray:
     return ids.astype(np.int32)
 
 
+def sample_sources(g, k: int, seed: int = 0) -> np.ndarray:
+    """A seeded random sample of at most k distinct vertices with an out-arc (PERFORMANCE.md's rule)."""
+    candidates = np.flatnonzero(g.out_degree() > 0)
+    if len(candidates) == 0:
+        raise ValueError("the graph has no vertex with an edge to start from")
+    rng = np.random.default_rng(seed)
+    return rng.choice(candidates, min(k, len(candidates)), replace=False).astype(np.int32)
+
+
 def source_name(g, vertex: int):
     return None if g.names is None else str(g.names[vertex])
