@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import algorithms, info as _info
+from .backends import get_backend
 from .errors import NegativeCycleError
 from .graph import Graph
 
@@ -70,7 +71,7 @@ def summary(g: Graph) -> dict:
     """What R's print() shows, and what R keeps next to the graph."""
     return {"n": len(g), "m": int(g.num_edges), "directed": bool(g.directed),
             "weighted": bool(g.weighted), "has_names": g.names is not None,
-            "backend": _info().get("backend", "?")}
+            "backend": get_backend("auto").name}
 
 
 def names(g: Graph):
@@ -91,10 +92,9 @@ def _progress(r_callback):
 
 def bfs_into(g, sources, address, r_type, progress=None, backend="auto") -> None:
     """BFS depths into R's k x n matrix: NA_integer_ or Inf where unreachable."""
-    ids = sources.to_numpy(zero_copy_only=True) if isinstance(sources, pa.Array) else sources
-    out = r_array(address, (len(ids), len(g)), r_type)
+    out = r_array(address, (len(sources), len(g)), r_type)   # sources: R's Arrow ids, read in place
     unreachable = R_NA_INTEGER if r_type == "integer" else np.inf
-    algorithms.bfs(g, ids, backend=backend, out=out, unreachable=unreachable,
+    algorithms.bfs(g, sources, backend=backend, out=out, unreachable=unreachable,
                    progress=_progress(progress))
 
 
@@ -102,15 +102,14 @@ def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backen
     """Distances (double, Inf unreachable) and, if `pred_address`, 0-based predecessors
     (-1 none) into R's k x n matrices. Returns -1, or the 0-based source from which a
     negative cycle is reachable (R names it in its own error)."""
-    ids = sources.to_numpy(zero_copy_only=True) if isinstance(sources, pa.Array) else sources
-    shape = (len(ids), len(g))
+    shape = (len(sources), len(g))
     dist = r_array(dist_address, shape, "double")
     try:
         if pred_address is None:
-            algorithms.sssp_dists(g, ids, backend=backend, out=dist, progress=_progress(progress))
+            algorithms.sssp_dists(g, sources, backend=backend, out=dist, progress=_progress(progress))
         else:
             pred = r_array(pred_address, shape, "integer")
-            algorithms.sssp(g, ids, backend=backend, out_dist=dist, out_pred=pred,
+            algorithms.sssp(g, sources, backend=backend, out_dist=dist, out_pred=pred,
                             progress=_progress(progress))
     except NegativeCycleError as e:
         return e.source
