@@ -15,7 +15,6 @@ class Progress:
         self.bar = progress is True or (progress is None and sys.stderr.isatty())
         self.forced = progress is True
         self.start = time.perf_counter()
-        self.shown = False
 
     def update(self, n: int) -> None:
         self.done += n
@@ -33,4 +32,3 @@ class Progress:
         if self.done >= self.total:
             sys.stderr.write("\n")
         sys.stderr.flush()
-        self.shown = True
