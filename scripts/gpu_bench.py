@@ -24,10 +24,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 
 import cupy as cp  # noqa: E402
 from curnet import generators  # noqa: E402
-from curnet.algorithms import bfs, scc, sssp  # noqa: E402
+from curnet.algorithms import bfs, scc, sssp, sssp_dists  # noqa: E402
 from curnet.algorithms.bfs import traverse  # noqa: E402
 from curnet.algorithms.scc import scc_by_reachability  # noqa: E402
-from curnet.algorithms.sssp import bellman_ford  # noqa: E402
+from curnet.algorithms.sssp import bellman_ford, solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.graph import Graph  # noqa: E402
 
@@ -114,11 +114,18 @@ def bench_many_bfs(be, scale, k, reps, cpu_reps):
     cp.get_default_memory_pool().free_all_blocks()
 
 
-def sssp_engine(be, hg, ids, with_pred):
-    """The driver's choice for a batch: near-far (few sources, float32, w >= 0) or Bellman-Ford."""
-    if be.near_far_ok(hg, len(ids)):
-        return be.near_far(hg, ids, with_pred)
-    return bellman_ford(be, hg, ids, with_pred)
+def per_source(run, ids):
+    """(median, min, max) seconds of run(one-source id array), each source warmed once."""
+    ts = []
+    for s in ids.tolist():
+        one = np.array([s], np.int32)
+        run(one)
+        sync()
+        t = time.perf_counter()
+        run(one)
+        sync()
+        ts.append(time.perf_counter() - t)
+    return float(np.median(ts)), min(ts), max(ts)
 
 
 def check_scipy(g, ids, dist):
@@ -163,40 +170,37 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     for factor in ([base_factor] + [f for f in (0.25, 1.0, 2.0) if f != base_factor]
                    if sweep else [base_factor]):
         cuda_mod.NF_DELTA_FACTOR = factor
-        ts = []
         be.stats["nf_iters"] = 0
-        for s in ids[:8].tolist():
-            sssp_engine(be, hg, np.array([s], np.int32), True)
-            sync()
-            t = time.perf_counter()
-            sssp_engine(be, hg, np.array([s], np.int32), True)
-            sync()
-            ts.append(time.perf_counter() - t)
+        ts = per_source(lambda s: solve_batch(be, hg, s, True), ids[:8])
         layer = "engine" if factor == base_factor else f"engine d×{factor:g}"
-        row(f"SSSP R-MAT{scale} 1 source", layer, (float(np.median(ts)), min(ts), max(ts)),
-            "≤25 ms" if factor == base_factor else None,
+        row(f"SSSP R-MAT{scale} 1 source", layer, ts, "≤25 ms" if factor == base_factor else None,
             f"8 sources, dist+pred, near-far delta {be.nf_delta(hg):.3g}, "
             f"{be.stats['nf_iters'] / 16:.0f} iterations")
     cuda_mod.NF_DELTA_FACTOR = base_factor
-    ts = []
     be.stats.update(rounds=0, arcs=0)
-    for s in ids[:4].tolist():
-        bellman_ford(be, hg, np.array([s], np.int32), True)
-        sync()
-        t = time.perf_counter()
-        bellman_ford(be, hg, np.array([s], np.int32), True)
-        sync()
-        ts.append(time.perf_counter() - t)
-    row(f"SSSP R-MAT{scale} 1 source", "engine BF", (float(np.median(ts)), min(ts), max(ts)), None,
+    ts = per_source(lambda s: bellman_ford(be, hg, s, True), ids[:4])
+    row(f"SSSP R-MAT{scale} 1 source", "engine BF", ts, None,
         f"Bellman-Ford, 4 sources; {be.stats['rounds'] / 8:.0f} rounds, "
         f"{be.stats['arcs'] / 8 / hg.m:.2f} x arcs relaxed per source")
+    # the same two without the vertex classes (sinks, in-degree-1 heads): what they save
+    cuda_mod.EDGE_CLASSES = False
+    g._device.clear()
+    hg_plain = be.device_graph(g)
+    ts = per_source(lambda s: solve_batch(be, hg_plain, s, True), ids[:8])
+    row(f"SSSP R-MAT{scale} 1 source", "engine, no classes", ts, None, "near-far as above, classes off")
+    ts = per_source(lambda s: bellman_ford(be, hg_plain, s, True), ids[:4])
+    row(f"SSSP R-MAT{scale} 1 source", "engine BF, no classes", ts, None, "Bellman-Ford, classes off")
+    cuda_mod.EDGE_CLASSES = True
+    g._device.clear()
+    del hg_plain
+    hg = be.device_graph(g)
     ts = []
     for s in ids[:4].tolist():
-        d_nf = sssp_engine(be, hg, np.array([s], np.int32), False)[0]
+        d_nf = solve_batch(be, hg, np.array([s], np.int32), False)[0]
         d_bf = bellman_ford(be, hg, np.array([s], np.int32), False)[0]
         ts.append(bool(cp.array_equal(d_nf, d_bf)))
     print(f"  near-far == Bellman-Ford distances on 4 sources: {all(ts)}", flush=True)
-    check_scipy(g, ids[:1], sssp_engine(be, hg, ids[:1], False)[0].get())
+    check_scipy(g, ids[:1], solve_batch(be, hg, ids[:1], False)[0].get())
     t = timeit(lambda: sssp(g, ids[:1], backend="cuda"), reps)
     row(f"SSSP R-MAT{scale} 1 source", "engine+transfer", t)
     if cpu_reps:
@@ -259,15 +263,15 @@ def bench_scnet(be, reps, cpu_reps):
         t = timeit(lambda: bfs(g, ids, backend="cpu"), cpu_reps, warm=0)
         row(f"BFS scNET 20% ({len(ids)})", "cpu backend", t)
     ids5 = ids[: round(0.05 * n)]
-    t = timeit(lambda: sssp_engine(be, hg, ids5, True), reps)
+    t = timeit(lambda: solve_batch(be, hg, ids5, True), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine", t, None, "dist+pred, near-far, one batch")
-    t = timeit(lambda: sssp_engine(be, hg, ids5, False), reps)
+    t = timeit(lambda: solve_batch(be, hg, ids5, False), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine dists", t, None, "dist only, near-far")
     t = timeit(lambda: bellman_ford(be, hg, ids5, True), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine BF", t, None, "dist+pred, Bellman-Ford (before)")
     same = bool(cp.array_equal(be.near_far(hg, ids5, False)[0], bellman_ford(be, hg, ids5, False)[0]))
     print(f"  scNET near-far == Bellman-Ford ({len(ids5)} sources): {same}", flush=True)
-    check_scipy(g, ids5[:20], sssp_engine(be, hg, ids5[:20], False)[0].get())
+    check_scipy(g, ids5[:20], solve_batch(be, hg, ids5[:20], False)[0].get())
     t = timeit(lambda: sssp(g, ids5, backend="cuda"), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine+transfer", t, None, "dist f32 + pred i32")
     if cpu_reps:
@@ -379,13 +383,48 @@ def bench_overhead(be, reps):
     row("SSSP path 1M, later call", "engine+transfer", (t2 - t1,) * 3, None, "host (SciPy) directly")
 
 
+def bench_multi(reps):
+    """PERFORMANCE.md's several-GPUs row: a many-source job on every GPU ("cuda:all") against
+    one ("cuda"), the whole call into a preallocated host matrix (engine + transfer)."""
+    ngpu = cp.cuda.runtime.getDeviceCount()
+    if ngpu < 2:
+        print(f"several GPUs: this machine has {ngpu}, skipped", flush=True)
+        return
+    jobs = [("BFS R-MAT18 x16384", generators.rmat(18, seed=18), 16384, "bfs"),
+            ("BFS R-MAT20 x4096", generators.rmat(20, seed=20), 4096, "bfs"),
+            ("SSSP R-MAT18 x2048 dists", generators.rmat(18, seed=18, weighted=True), 2048, "sssp_dists")]
+    if os.path.exists(SCNET):
+        g = load_scnet()
+        jobs.append(("BFS scNET 20%", g, round(0.2 * len(g)), "bfs"))
+        jobs.append(("SSSP scNET 20% dists", g, round(0.2 * len(g)), "sssp_dists"))
+    for name, g, k, algo in jobs:
+        ids = pick_sources(g, k, seed=7)
+        fn = {"bfs": bfs, "sssp_dists": sssp_dists}[algo]
+        out = np.empty((k, len(g)), np.int32 if algo == "bfs" else np.float32, order="F")
+        times = {}
+        for backend in ("cuda", "cuda:all"):
+            fn(g, ids, backend=backend, out=out)           # warm: graphs on every GPU, kernels loaded
+            ref = out.copy() if backend == "cuda" else ref
+            times[backend] = timeit(lambda: fn(g, ids, backend=backend, out=out), reps)
+        same = bool(np.array_equal(out, ref))
+        row(name, "1 GPU +transfer", times["cuda"], None, f"{out.nbytes / 1e9:.1f} GB out")
+        speedup = times["cuda"][0] / times["cuda:all"][0]
+        row(name, f"{ngpu} GPUs +transfer", times["cuda:all"], "≥1.8× 1 GPU",
+            f"{speedup:.2f}× one GPU; results equal: {same}")
+        del out
+        g._device.clear()
+        for d in range(ngpu):
+            with cp.cuda.Device(d):
+                cp.get_default_memory_pool().free_all_blocks()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--cpu-reps", type=int, default=1)
     ap.add_argument("--many-scale", type=int, default=20)
     ap.add_argument("--one-scale", type=int, default=22)
-    ap.add_argument("--only", default="overhead,many,one,scnet,overlap")
+    ap.add_argument("--only", default="overhead,many,one,scnet,overlap,multi")
     ap.add_argument("--no-sweep", action="store_true", help="skip the near-far delta sweep")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "gpu_bench.json") if os.environ.get("OUT") else None)
     a = ap.parse_args()
@@ -403,6 +442,8 @@ def main():
         bench_many_bfs(be, a.many_scale, 1024, a.reps, 0)
     if "one" in only:
         bench_scale22(be, a.one_scale, a.reps, a.cpu_reps, sweep=not a.no_sweep)
+    if "multi" in only:
+        bench_multi(a.reps)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     if a.json:
         with open(a.json, "w") as f:

@@ -13,6 +13,9 @@ from .sources import resolve_sources, sample_sources
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
 
 
+BACKEND_HELP = "auto (GPU if usable), cpu, cuda, cuda:N (GPU N), cuda:0,1 or cuda:all (sources split over GPUs)"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="curnet", description="GPU/CPU graph analytics for biological networks")
     sub = p.add_subparsers(dest="command", required=True)
@@ -21,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
         a.add_argument("file", help="edge list (TSV/CSV/SNAP), .mtx, .gr, .graph, .parquet, .arrow; .gz too")
         a.add_argument("--format", help="file format, if the extension does not say")
         a.add_argument("--undirected", action="store_true", help="treat edges as undirected")
-        a.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
+        a.add_argument("--backend", default="auto", help=BACKEND_HELP)
         a.add_argument("--out", help="write results to FILE.tsv or FILE.parquet (long format)")
         if name != "scc":
             src = a.add_mutually_exclusive_group()
@@ -30,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
             a.add_argument("--seed", type=int, default=0)
     sub.add_parser("info", help="backend, device and versions")
     d = sub.add_parser("demo", help="the main job on the scNET human network")
-    d.add_argument("--backend", default="auto", choices=("auto", "cpu", "cuda"))
+    d.add_argument("--backend", default="auto", help=BACKEND_HELP)
     return p
 
 

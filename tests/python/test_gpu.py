@@ -69,7 +69,8 @@ def scipy_depths(g, sources):
 
 
 def check_preds(g, sources, dist, pred, rtol=1e-5):
-    """pred is a valid shortest-path tree for dist."""
+    """pred is a valid shortest-path tree for dist: tight arcs, no cycles."""
+    assert not get_backend("cpu").pred_has_cycle(np.asarray(pred)).any()
     m = scipy_matrix(g).tocoo()
     best = {}
     for u, v, w in zip(m.row.tolist(), m.col.tolist(), m.data.tolist()):
@@ -117,12 +118,13 @@ def test_bits_primitives(gpu, cpu, k, directed):
         assert np.array_equal(depth_c, depth_g.get())
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype,jacobi", [(np.float32, False), (np.float32, True), (np.float64, True)])
 @pytest.mark.parametrize("with_pred", [True, False])
-def test_relax_twin(gpu, cpu, dtype, with_pred):
-    """float64 rounds are Jacobi rounds, equal to the twin's round by round (predecessors
-    included); float32 rounds are chaotic (a tail lowered in a round may relax its arcs with
-    the new value), so they are compared at convergence."""
+def test_relax_twin(gpu, cpu, dtype, jacobi, with_pred):
+    """Jacobi rounds (float64; float32 where zero or negative weights meet predecessors) equal
+    the twin's round by round, predecessors included; packed float32 rounds are chaotic (a
+    tail lowered in a round may relax its arcs with the new value), so they are compared at
+    convergence."""
     rng = np.random.default_rng(7)
     g = random_graph(rng, 200, 1200, weighted=True, dtype=dtype)
     hc, hd = cpu.device_graph(g), gpu.device_graph(g)
@@ -134,10 +136,10 @@ def test_relax_twin(gpu, cpu, dtype, with_pred):
     dg, pg, ag = cp.asarray(dist), cp.asarray(pred), cp.asarray(active)
     for _ in range(500):
         ac = cpu.relax(hc, dc, pc, ac)
-        ag = gpu.relax(hd, dg, pg if with_pred else None, ag)
-        if dtype == np.float64:
+        ag = gpu.relax(hd, dg, pg if with_pred else None, ag, jacobi=jacobi)
+        if jacobi:       # the GPU leaves lowered sinks inactive: they have nothing to relax
             assert np.array_equal(dc, dg.get())
-            assert np.array_equal(ac, ag.get())
+            assert np.array_equal(ac & (np.diff(g.indptr) > 0), ag.get())
             if with_pred:
                 assert np.array_equal(pc, pg.get())
         if not ac.any() and not bool(ag.any()):
@@ -443,7 +445,7 @@ def test_near_far_twin(gpu, cpu, monkeypatch, directed, heavy):
         g = Graph.from_edges(g.edge_sources(), g.indices, w, directed=True, num_vertices=n)
         hd = gpu.device_graph(g)
         ids = rng.integers(0, n, kb).astype(np.int32)
-        assert gpu.near_far_ok(hd, kb)
+        assert gpu.near_far_ok(hd, kb, False) and not gpu.near_far_ok(hd, kb, True)
         ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids)
         for with_pred in (True, False):
             d, p = gpu.near_far(hd, ids, with_pred)
@@ -506,14 +508,14 @@ def test_staged_copy(gpu, monkeypatch, order):
     import curnet.backends.cuda as cuda_mod
     monkeypatch.setattr(cuda_mod, "STAGE_MIN", 1 << 10)
     monkeypatch.setattr(cuda_mod, "STAGE_CHUNK", 1 << 16)
-    cuda_mod._stage.clear()
+    cuda_mod._stages.clear()
     a = cp.asarray(np.random.default_rng(1).integers(-2**31, 2**31 - 1, (777, 1001), dtype=np.int32))
     if order == "F":
         a = cp.asfortranarray(a)
     out = np.full(a.shape, 7, np.int32, order=order)
     cuda_mod._get_into(a, out)
     assert np.array_equal(out, a.get())
-    cuda_mod._stage.clear()
+    cuda_mod._stages.clear()
     g = generators.rmat(12, seed=1)
     src = np.arange(0, 4096, 5)
     assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))
@@ -538,7 +540,7 @@ def test_batches_overlap_bfs(gpu, monkeypatch, stage):
     if stage:                                   # pinned chunks from the copy thread
         monkeypatch.setattr(cuda_mod, "STAGE_MIN", 1 << 10)
         monkeypatch.setattr(cuda_mod, "STAGE_CHUNK", 1 << 16)
-        cuda_mod._stage.clear()
+        cuda_mod._stages.clear()
     slow_copies(monkeypatch)
     monkeypatch.setattr(gpu, "batch_limit", 64)
     rng = np.random.default_rng(21)
@@ -554,7 +556,7 @@ def test_batches_overlap_bfs(gpu, monkeypatch, stage):
         bfs(g, sources, backend="cuda", out=out)
         assert np.array_equal(out, ref)
     assert gpu._copies is None
-    cuda_mod._stage.clear()
+    cuda_mod._stages.clear()
 
 
 def test_batches_overlap_sssp(gpu, monkeypatch):
@@ -616,3 +618,138 @@ def test_batches_overlap_oom(gpu, monkeypatch):
         pool.set_limit(size=old)
     assert gpu.splits > splits
     assert np.array_equal(got, ref)
+
+
+# -- deterministic predecessors, vertex classes (issue 3, third round) -----------------------
+
+def min_tight_tails(g, sources, dist):
+    """For each (row, vertex): the smallest tail u of an arc u -> v with dist[u] + w == dist[v]
+    in the graph's float arithmetic (-1 where none); what the GPU's tie rule must pick."""
+    tails = g.edge_sources()
+    heads = g.indices
+    w = g.weights if g.weights is not None else np.ones(len(heads), np.float32)
+    out = np.full(dist.shape, np.iinfo(np.int32).max, np.int64)
+    for r, s in enumerate(sources):
+        tight = (dist[r, tails] + w == dist[r, heads]) & np.isfinite(dist[r, heads]) & (heads != s)
+        np.minimum.at(out[r], heads[tight], tails[tight])
+    out[out == np.iinfo(np.int32).max] = -1
+    return out
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("weights", ["unweighted", "1or2"])
+@pytest.mark.parametrize("route", ["near-far", "bellman-ford"])
+def test_sssp_predecessors_deterministic(gpu, monkeypatch, directed, weights, route):
+    """Many equal-distance ties (hop counts, weights 1 or 2): the predecessor is the smallest
+    tight tail, the same on every run, by near-far and by Bellman-Ford."""
+    import curnet.backends.cuda as cuda_mod
+    if route == "bellman-ford":
+        monkeypatch.setattr(cuda_mod, "NF_MAX_SOURCES", 0)
+    src, dst, n = generators.rmat_edges(13, seed=11)
+    w = np.random.default_rng(1).integers(1, 3, len(src)).astype(np.float32) if weights == "1or2" else None
+    g = Graph.from_edges(src, dst, w, directed=directed, num_vertices=n)
+    sources = np.random.default_rng(2).choice(np.flatnonzero(np.diff(g.indptr) > 0), 12, replace=False)
+    d1, p1 = sssp(g, sources, backend="cuda")
+    for _ in range(3):
+        g._device.clear()
+        d2, p2 = sssp(g, sources, backend="cuda")
+        assert np.array_equal(d1, d2) and np.array_equal(p1, p2)
+    check_preds(g, sources, d1, p1)
+    assert np.array_equal(p1, min_tight_tails(g, sources, d1))
+    np.testing.assert_allclose(d1, csgraph.dijkstra(scipy_matrix(g), directed=True, indices=sources),
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["zero", "negative"])
+def test_sssp_jacobi_routes_deterministic(gpu, kind):
+    """float32 with zero or negative weights and predecessors: Jacobi rounds, valid, acyclic,
+    identical run to run, equal to the CPU twin's frontier Bellman-Ford round for round."""
+    from curnet.algorithms.sssp import bellman_ford
+    rng = np.random.default_rng(21)
+    if kind == "zero":
+        g = random_graph(rng, 3000, 24000, weighted=True)
+        w = g.weights.copy()
+        w[rng.random(len(w)) < 0.3] = 0
+        g = Graph.from_edges(g.edge_sources(), g.indices, w, num_vertices=3000)
+    else:
+        g = random_graph(rng, 1500, 15000, weighted=True, negative=True)
+    sources = rng.integers(0, len(g), 16)
+    runs = [sssp(g, sources, backend="cuda") for _ in range(3)]
+    for d, p in runs[1:]:
+        assert np.array_equal(d, runs[0][0]) and np.array_equal(p, runs[0][1])
+    d, p = runs[0]
+    ref = csgraph.bellman_ford(scipy_matrix(g), directed=True, indices=sources)
+    np.testing.assert_allclose(d, ref, rtol=1e-4, atol=1e-4)
+    check_preds(g, sources, d, p, rtol=1e-4)
+    cpu = get_backend("cpu")
+    dc, pc = bellman_ford(cpu, cpu.device_graph(g), sources, True)
+    assert np.array_equal(d, dc) and np.array_equal(p, pc)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_vertex_classes_change_nothing(gpu, monkeypatch, directed):
+    """Sinks and in-degree-1 heads skip work, self-loops are skipped: the same distances and
+    predecessors as without the classes, on a graph with many of each."""
+    import curnet.backends.cuda as cuda_mod
+    from curnet.algorithms.sssp import bellman_ford
+    rng = np.random.default_rng(5)
+    n = 5000
+    src = np.r_[rng.integers(0, n, 12000), np.arange(0, n, 7), rng.integers(0, n // 2, 3000)]
+    dst = np.r_[rng.integers(0, n // 2, 12000), np.arange(0, n, 7), n // 2 + np.arange(3000) % (n // 2)]
+    w = (rng.random(len(src)) + 0.01).astype(np.float32)
+    g = Graph.from_edges(src, dst, w, directed=directed, num_vertices=n)
+    hd = gpu.device_graph(g)
+    cls = hd.vclass.get()
+    if directed:
+        assert (cls & cuda_mod.CLASS_SINK).sum() > 100
+    assert (cls & cuda_mod.CLASS_IN_ONE).sum() > 100
+    sources = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 8, replace=False)
+    with_classes = [bellman_ford(gpu, hd, sources, True), gpu.near_far(hd, sources, True),
+                    (gpu.near_far(hd, sources, False)[0], None)]
+    monkeypatch.setattr(cuda_mod, "EDGE_CLASSES", False)
+    g._device.clear()
+    hp = gpu.device_graph(g)
+    assert not hp.vclass.any()
+    without = [bellman_ford(gpu, hp, sources, True), gpu.near_far(hp, sources, True),
+               (gpu.near_far(hp, sources, False)[0], None)]
+    ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=sources)
+    for (d1, p1), (d2, p2) in zip(with_classes, without):
+        assert cp.array_equal(d1, d2)
+        np.testing.assert_allclose(d1.get(), ref, rtol=1e-5)
+        if p1 is not None:
+            assert cp.array_equal(p1, p2)
+            check_preds(g, sources, d1.get(), p1.get())
+
+
+# -- several GPUs (skipped on a one-GPU machine) ---------------------------------------------
+
+def test_backend_names_pick_gpus(gpu):
+    count = cp.cuda.runtime.getDeviceCount()
+    assert get_backend("cuda:0").device.id == 0
+    with pytest.raises(ValueError, match=f"has {count} GPU"):
+        get_backend(f"cuda:{count}")
+    g = generators.rmat(10, seed=4)
+    assert np.array_equal(bfs(g, [0, 5, 9], backend="cuda:0"), scipy_depths(g, [0, 5, 9]))
+
+
+@pytest.mark.skipif(cp is None or cp.cuda.runtime.getDeviceCount() < 2, reason="needs two GPUs")
+def test_several_gpus_split_sources(gpu):
+    g = generators.rmat(16, seed=6, weighted=True)
+    sources = np.random.default_rng(6).choice(np.flatnonzero(np.diff(g.indptr) > 0), 700, replace=False)
+    multi = get_backend("cuda:all")
+    assert len(multi.members) == cp.cuda.runtime.getDeviceCount()
+    assert np.array_equal(bfs(g, sources, backend="cuda:all"), bfs(g, sources, backend="cuda"))
+    assert {f"cuda:{m.device.id}" for m in multi.members} <= set(g._device)
+    d1, p1 = sssp(g, sources[:300], backend="cuda")
+    d2, p2 = sssp(g, sources[:300], backend="cuda:all")
+    assert np.array_equal(d1, d2) and np.array_equal(p1, p2)      # deterministic predecessors
+    assert np.array_equal(sssp_dists(g, sources[:300], backend="cuda:all"), d1)
+    assert np.array_equal(scc(g, backend="cuda:all"), scc(g, backend="cuda"))
+    # an error in the second GPU's share reaches the caller, and the next call works
+    n = len(g)
+    neg = Graph.from_edges(np.r_[g.edge_sources(), n, n + 1, n + 2], np.r_[g.indices, n + 1, n + 2, n],
+                           np.r_[g.weights, 1, 1, -5].astype(np.float32), num_vertices=n + 3)
+    with pytest.raises(NegativeCycleError) as e:
+        sssp(neg, np.r_[sources[:50], n], backend="cuda:all")
+    assert e.value.source == n
+    assert np.array_equal(bfs(g, sources[:64], backend="cuda:all"), bfs(g, sources[:64], backend="cuda"))

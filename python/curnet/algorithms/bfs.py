@@ -7,7 +7,7 @@ import numpy as np
 from ..backends import get_backend
 from ..progress import Progress
 from ..sources import resolve_sources
-from .common import batches_of, result_buffer
+from .common import batches_of, over_devices, result_buffer
 
 OUT_DTYPES = (np.int32, np.int64, np.float32, np.float64)
 
@@ -24,19 +24,22 @@ def bfs(g, sources, *, backend="auto", out=None, unreachable=-1, progress=None):
     if out is not None and out.dtype not in OUT_DTYPES:
         raise TypeError(f"out must be int32, int64, float32 or float64, not {out.dtype}")
     out = result_buffer(out, (k, n), np.int32, "the BFS depth matrix")
-    hg = be.device_graph(g)
-    bar = Progress(progress, k, "bfs")
 
-    def run(batch):
-        first, batch_ids = batch
-        view = out[first:first + len(batch_ids)].T          # (n, kb): a vertex's sources together
-        depth = be.output_block(view, unreachable)
-        traverse(be, hg, batch_ids, depth, unreachable)
-        be.finish_block(depth, view)
-        return len(batch_ids)
+    def work(dev, row0, share, report):
+        hg = dev.device_graph(g)
 
-    for done in be.map_batches(run, batches_of(ids, be.bfs_batch_size(n, k))):
-        bar.update(done)
+        def run(batch):
+            first, batch_ids = batch
+            view = out[row0 + first:row0 + first + len(batch_ids)].T   # (n, kb): a vertex's sources together
+            depth = dev.output_block(view, unreachable)
+            traverse(dev, hg, batch_ids, depth, unreachable)
+            dev.finish_block(depth, view)
+            return len(batch_ids)
+
+        for done in dev.map_batches(run, batches_of(share, dev.bfs_batch_size(n, len(share)))):
+            report(done)
+
+    over_devices(be, ids, work, Progress(progress, k, "bfs"))
     return out
 
 

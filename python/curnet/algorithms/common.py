@@ -1,5 +1,10 @@
-"""What the many-source drivers share: result buffers, batching, host-memory checks."""
+"""What the many-source drivers share: result buffers, batching, host-memory checks, and
+the split of a job's sources over several GPUs."""
 from __future__ import annotations
+
+import contextlib
+import threading
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
 
@@ -46,3 +51,67 @@ def result_buffer(out, shape: tuple, dtype, what: str) -> np.ndarray:
 def batches_of(sources: np.ndarray, size: int) -> list:
     """(first row, ids) pieces of `sources`, `size` at a time."""
     return [(i, sources[i:i + size]) for i in range(0, len(sources), size)]
+
+
+def primary(be):
+    """The backend that runs whole-graph work (SCC): the first GPU of a multi-GPU backend."""
+    members = getattr(be, "members", None)
+    return members[0] if members else be
+
+
+def device_scope(be):
+    """The backend's GPU made current for this thread (CUDA), or nothing (CPU)."""
+    device = getattr(be, "device", None)
+    return device if device is not None else contextlib.nullcontext()
+
+
+class _Stopped(Exception):
+    """Raised inside a share's thread when another share failed or the caller interrupted."""
+
+
+def over_devices(be, ids: np.ndarray, work, bar) -> None:
+    """work(member, first_row, share_ids, report) over the GPUs of `be`: one contiguous share
+    of the sources a GPU, each in its own thread (every GPU holds the whole graph), or the
+    whole job on the one device. report(done) after each batch; the progress bar (which may
+    be an R callback) is only ever advanced from the calling thread. An error in one share,
+    or an interrupt, stops the others at their next batch; no share is running when this
+    returns or raises."""
+    members = getattr(be, "members", None) or [be]
+    if len(members) == 1 or len(ids) < 2:
+        with device_scope(members[0]):
+            work(members[0], 0, ids, bar.update)
+        return
+    lock, stop = threading.Lock(), threading.Event()
+    pending = [0]
+
+    def report(done):
+        if stop.is_set():
+            raise _Stopped()
+        with lock:
+            pending[0] += done
+
+    def share(member, first, share_ids):
+        with device_scope(member):
+            work(member, first, share_ids, report)
+
+    def drain():
+        with lock:
+            done, pending[0] = pending[0], 0
+        if done:
+            bar.update(done)
+
+    bounds = np.linspace(0, len(ids), len(members) + 1).astype(np.int64)
+    pool = ThreadPoolExecutor(len(members), thread_name_prefix="curnet-gpu")
+    futures = [pool.submit(share, m, int(a), ids[a:b])
+               for m, a, b in zip(members, bounds[:-1], bounds[1:]) if b > a]
+    try:
+        while True:
+            done, running = wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
+            drain()
+            for f in done:
+                f.result()                     # the first error is raised here
+            if not running:
+                return
+    finally:
+        stop.set()
+        pool.shutdown(wait=True)

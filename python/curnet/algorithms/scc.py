@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import get_backend
+from .common import device_scope, primary
 
 # Trimming passes per round; long chains are left to the colouring.
 TRIM_PASSES = 8
@@ -11,10 +12,11 @@ TRIM_PASSES = 8
 
 def scc(g, *, backend="auto"):
     """(n,) int32 component ids, numbered 0.. in order of each component's smallest vertex."""
-    be = get_backend(backend)
-    hg = be.device_graph(g)
-    labels = be.scc_labels(hg) if be.has_scc else scc_by_reachability(be, hg)
-    return be.canonical_labels(labels)
+    be = primary(get_backend(backend))
+    with device_scope(be):
+        hg = be.device_graph(g)
+        labels = be.scc_labels(hg) if be.has_scc else scc_by_reachability(be, hg)
+        return be.canonical_labels(labels)
 
 
 def canonical_labels(labels: np.ndarray) -> np.ndarray:

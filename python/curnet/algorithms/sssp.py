@@ -9,7 +9,7 @@ from ..backends import get_backend
 from ..errors import NegativeCycleError
 from ..progress import Progress
 from ..sources import resolve_sources, source_name
-from .common import batches_of, result_buffer
+from .common import batches_of, over_devices, result_buffer
 
 # Bellman-Ford looks for a cycle among the predecessors every this many rounds.
 CYCLE_CHECK_ROUNDS = 16
@@ -29,27 +29,31 @@ def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress
     be = get_backend(backend)
     ids = resolve_sources(g, sources)
     n, k = len(g), len(ids)
-    hg = be.device_graph(g)
-    dist_out = result_buffer(out_dist, (k, n), hg.weight_dtype, "the distance matrix")
+    weight_dtype = g.weights.dtype if g.weights is not None else np.dtype(np.float32)
+    dist_out = result_buffer(out_dist, (k, n), weight_dtype, "the distance matrix")
     pred_out = result_buffer(out_pred, (k, n), np.int32, "the predecessor matrix") if with_pred else None
-    use_dijkstra = be.has_dijkstra and hg.min_weight >= 0
-    bar = Progress(progress, k, "sssp")
 
-    def run(batch):
-        first, batch_ids = batch
-        rows = slice(first, first + len(batch_ids))
-        try:
-            dist, pred = solve_batch(be, hg, batch_ids, with_pred)
-        except NegativeCycleError as e:
-            raise NegativeCycleError(e.source, source_name(g, e.source)) from None
-        be.copy_to_host(dist, dist_out[rows])
-        if with_pred:
-            be.copy_to_host(pred, pred_out[rows])
-        return len(batch_ids)
+    def work(dev, row0, share, report):
+        hg = dev.device_graph(g)
+        use_dijkstra = dev.has_dijkstra and hg.min_weight >= 0
 
-    size = be.sssp_batch_size(n, k, use_dijkstra)
-    for done in be.map_batches(run, batches_of(ids, size), parallel=be.sssp_parallel(use_dijkstra)):
-        bar.update(done)
+        def run(batch):
+            first, batch_ids = batch
+            rows = slice(row0 + first, row0 + first + len(batch_ids))
+            try:
+                dist, pred = solve_batch(dev, hg, batch_ids, with_pred)
+            except NegativeCycleError as e:
+                raise NegativeCycleError(e.source, source_name(g, e.source)) from None
+            dev.copy_to_host(dist, dist_out[rows])
+            if with_pred:
+                dev.copy_to_host(pred, pred_out[rows])
+            return len(batch_ids)
+
+        size = dev.sssp_batch_size(n, len(share), use_dijkstra)
+        for done in dev.map_batches(run, batches_of(share, size), parallel=dev.sssp_parallel(use_dijkstra)):
+            report(done)
+
+    over_devices(be, ids, work, Progress(progress, k, "sssp"))
     return dist_out, pred_out
 
 
@@ -58,7 +62,7 @@ def solve_batch(be, hg, ids, with_pred):
     if be.has_dijkstra and hg.min_weight >= 0:
         return be.dijkstra(hg, ids, with_pred)
     near_far_ok = getattr(be, "near_far_ok", None)
-    if near_far_ok is not None and near_far_ok(hg, len(ids)):
+    if near_far_ok is not None and near_far_ok(hg, len(ids), with_pred):
         # GPU, non-negative float32 weights, few sources: near-far buckets relax each
         # arc ~1-2 times instead of Bellman-Ford's ~5 (negative weights stay on BF).
         return be.near_far(hg, ids, with_pred)

@@ -38,23 +38,52 @@ def cuda_available() -> bool:
     return True
 
 
+def parse_devices(name: str):
+    """The GPU ids a backend name asks for: None for "cuda" (the current GPU), else the ids of
+    "cuda:N", "cuda:N,M,..." or "cuda:all"."""
+    if name == "cuda":
+        return None
+    import cupy
+    count = cupy.cuda.runtime.getDeviceCount()
+    spec = name.split(":", 1)[1]
+    if spec == "all":
+        return list(range(count))
+    try:
+        ids = [int(x) for x in spec.split(",")]
+    except ValueError:
+        raise ValueError(f"backend {name!r}: write 'cuda:0', 'cuda:0,1' or 'cuda:all'") from None
+    bad = [d for d in ids if not 0 <= d < count]
+    if bad or len(set(ids)) != len(ids):
+        raise ValueError(f"backend {name!r}: this machine has {count} GPU(s), numbered 0 to {count - 1}, "
+                         "each named once")
+    return ids
+
+
 def get_backend(name: str = "auto"):
-    """The backend object for "cpu", "cuda" or "auto" (CUDA when a GPU is usable, else CPU)."""
-    if name not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {name!r}")
+    """The backend object for "cpu", "cuda" or "auto" (CUDA when a GPU is usable, else CPU).
+    "cuda:N" picks GPU N; "cuda:0,1" or "cuda:all" split many-source jobs over several GPUs."""
+    if not isinstance(name, str) or not (name in BACKENDS or name.startswith("cuda:")):
+        raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))} "
+                         f"(or 'cuda:N', 'cuda:0,1', 'cuda:all'), got {name!r}")
     if name == "auto":
         name = "cuda" if cuda_available() else "cpu"
         if name == "cpu" and "auto-note" not in _instances:
             _instances["auto-note"] = True
             log.info("curnet: backend 'auto' runs on the CPU (no usable GPU: %s)", _cuda_problem)
     if name not in _instances:
-        if name == "cuda":
+        if name.startswith("cuda"):
             if not cuda_available():
                 raise BackendUnavailableError(
-                    f"backend='cuda' was asked for, but no usable GPU was found ({_cuda_problem}). "
+                    f"backend={name!r} was asked for, but no usable GPU was found ({_cuda_problem}). "
                     "Install CuPy for your CUDA version (pip install 'curnet[gpu]') or use backend='cpu'.")
-            from .cuda import CUDABackend
-            _instances[name] = CUDABackend()
+            from .cuda import CUDABackend, MultiCUDABackend
+            devices = parse_devices(name)
+            if devices is None:
+                _instances[name] = CUDABackend()
+            elif len(devices) == 1:
+                _instances[name] = CUDABackend(devices[0])
+            else:
+                _instances[name] = MultiCUDABackend(devices)
         else:
             from .cpu import CPUBackend
             _instances[name] = CPUBackend()

@@ -25,6 +25,10 @@ THREADS = 256
 EXPAND_CHUNK = 32
 # Vertices with more arcs than this get a warp each in label propagation.
 HEAVY_DEGREE = 128
+# Vertex classes for shortest paths (kernels/sssp.cu): a lowered sink is not queued, an entry
+# with one in-arc is written without an atomic. EDGE_CLASSES = False measures without them.
+CLASS_SINK, CLASS_IN_ONE = 1, 2
+EDGE_CLASSES = True
 # A one-source BFS (or a Bellman-Ford batch) past this many levels (rounds) is a
 # long-diameter graph: it is finished on the host, and later calls on the same graph go
 # there at once. Each GPU level costs 10-30 us of launches and synchronisation, so
@@ -56,14 +60,16 @@ _lock = threading.Lock()
 
 
 def kernel(module: str, name: str):
-    """A kernel from kernels/<module>.cu, compiled on first use (once per process)."""
+    """A kernel from kernels/<module>.cu for the current device, compiled on first use (once
+    per process; each GPU loads its own copy of the module)."""
+    key = (module, cp.cuda.runtime.getDevice())
     with _lock:
-        mod = _modules.get(module)
+        mod = _modules.get(key)
         if mod is None:
             with open(os.path.join(KERNEL_DIR, module + ".cu")) as f:
                 src = f.read()
             mod = cp.RawModule(code=src, options=("-std=c++17",))
-            _modules[module] = mod
+            _modules[key] = mod
     return mod.get_function(name)
 
 
@@ -109,6 +115,7 @@ class DeviceGraph:
     min_weight: float
     heavy_in: cp.ndarray
     heavy_out: cp.ndarray
+    vclass: cp.ndarray                   # uint8 CLASS_* bits a vertex
     graph: object = None                 # the host Graph, for host routes
     long_diameter: bool = False
     extra: dict = field(default_factory=dict)
@@ -130,9 +137,9 @@ class SPState:
     kb: int
     n: int
     ids: np.ndarray
-    mode: str                            # "packed32", "dist32", "f64"
-    key: cp.ndarray                      # packed u64 / ordered u32 / ordered u64, (kb, n)
-    pred: cp.ndarray | None = None       # f64 mode only
+    mode: str                            # "packed32", "dist32", "jacobi"
+    key: cp.ndarray                      # packed u64 / ordered u32 / ordered u32 or u64, (kb, n)
+    pred: cp.ndarray | None = None       # jacobi mode only
 
 
 class CUDABackend:
@@ -197,7 +204,9 @@ class CUDABackend:
 
     # -- data movement --------------------------------------------------------
     def device_graph(self, g) -> DeviceGraph:
-        cached = g._device.get(self.name)
+        """The graph's arrays on this backend's GPU (built once, kept with the graph)."""
+        cache_key = f"cuda:{self.device.id}"
+        cached = g._device.get(cache_key)
         if cached is not None:
             return cached
         n = len(g)
@@ -212,6 +221,11 @@ class CUDABackend:
         else:
             in_ptr, in_src, in_w = out_ptr, out_idx, out_w
         in_deg = cp.diff(in_ptr)
+        out_deg = cp.diff(out_ptr)
+        vclass = cp.zeros(n, np.uint8)
+        if EDGE_CLASSES:
+            vclass |= (out_deg == 0).astype(np.uint8) * CLASS_SINK
+            vclass |= (in_deg == 1).astype(np.uint8) * CLASS_IN_ONE
         in_dst = cp.empty(len(in_src), np.int32)
         launch("bfs", "fill_rows", n, (in_ptr, i64(n), in_dst), max_blocks=self.max_blocks)
         w = g.weights
@@ -221,9 +235,9 @@ class CUDABackend:
             weight_dtype=w.dtype if w is not None else np.dtype(np.float32),
             min_weight=float(w.min()) if w is not None and len(w) else 1.0,
             heavy_in=cp.flatnonzero(in_deg > HEAVY_DEGREE).astype(np.int32),
-            heavy_out=cp.flatnonzero(cp.diff(out_ptr) > HEAVY_DEGREE).astype(np.int32),
-            graph=g)
-        g._device[self.name] = dg
+            heavy_out=cp.flatnonzero(out_deg > HEAVY_DEGREE).astype(np.int32),
+            vclass=vclass, graph=g)
+        g._device[cache_key] = dg
         return dg
 
     def to_host(self, a) -> np.ndarray:
@@ -533,33 +547,35 @@ class CUDABackend:
         return False
 
     def sp_start(self, hg: DeviceGraph, ids, track_pred: bool):
-        """The state of a Bellman-Ford batch and its first active set (the sources)."""
+        """The state of a Bellman-Ford batch and its first active set (the sources).
+
+        float32 predecessors over positive weights ride in the packed word (one atomicMin an
+        arc); float64, and float32 predecessors where zero or negative weights could tie,
+        take Jacobi rounds (three phases, deterministic: see kernels/sssp.cu)."""
         kb, n = len(ids), hg.n
-        rows = cp.arange(kb)
-        src = cp.asarray(np.asarray(ids, dtype=np.int64))
-        count = kb * n
-        if hg.weight_dtype == np.float64:
-            dist = cp.full((kb, n), np.inf, np.float64)
-            dist[rows, src] = 0
-            key = cp.empty((kb, n), np.uint64)
-            launch("sssp", "to_ordered_f64", count, (dist, i64(count), key), max_blocks=self.max_blocks)
-            state = SPState(kb, n, np.asarray(ids), "f64", key, cp.full((kb, n), -1, np.int32))
-        elif track_pred:
-            dist = cp.full((kb, n), np.inf, np.float32)
-            dist[rows, src] = 0
+        dist = cp.full((kb, n), np.inf, hg.weight_dtype)
+        dist[cp.arange(kb), cp.asarray(np.asarray(ids, dtype=np.int64))] = 0
+        if hg.weight_dtype == np.float64 or (track_pred and hg.min_weight <= 0):
             pred = cp.full((kb, n), -1, np.int32)
+            return self._sp_state(dist, pred, "jacobi", ids), dist == 0
+        if track_pred:
+            return self._sp_state(dist, cp.full((kb, n), -1, np.int32), "packed32", ids), dist == 0
+        return self._sp_state(dist, None, "dist32", ids), dist == 0
+
+    def _sp_state(self, dist, pred, mode: str, ids) -> SPState:
+        """A batch state holding (dist, pred) in the form `mode` keeps them."""
+        kb, n = dist.shape
+        count = kb * n
+        dist = cp.ascontiguousarray(dist)
+        if mode == "packed32":
             key = cp.empty((kb, n), np.uint64)
-            launch("sssp", "pack_f32", count, (dist, pred, i64(count), key), max_blocks=self.max_blocks)
-            state = SPState(kb, n, np.asarray(ids), "packed32", key)
-        else:
-            dist = cp.full((kb, n), np.inf, np.float32)
-            dist[rows, src] = 0
-            key = cp.empty((kb, n), np.uint32)
-            launch("sssp", "to_ordered_f32", count, (dist, i64(count), key), max_blocks=self.max_blocks)
-            state = SPState(kb, n, np.asarray(ids), "dist32", key)
-        active = cp.zeros((kb, n), np.bool_)
-        active[rows, src] = True
-        return state, active
+            launch("sssp", "pack_f32", count, (dist, cp.ascontiguousarray(pred), i64(count), key),
+                   max_blocks=self.max_blocks)
+            return SPState(kb, n, np.asarray(ids), mode, key)
+        suffix = "f64" if dist.dtype == np.float64 else "f32"
+        key = cp.empty((kb, n), np.uint64 if suffix == "f64" else np.uint32)
+        launch("sssp", f"to_ordered_{suffix}", count, (dist, i64(count), key), max_blocks=self.max_blocks)
+        return SPState(kb, n, np.asarray(ids), mode, key, pred if mode == "jacobi" else None)
 
     def sp_relax(self, hg: DeviceGraph, state: SPState, active) -> cp.ndarray:
         """One Bellman-Ford round from the active entries; returns the next active set."""
@@ -584,16 +600,18 @@ class CUDABackend:
         common = (entries, incl, i64(qlen), i64(total), i64(n), hg.out_ptr, hg.out_idx, w, i32(has_w))
         grid = self.max_blocks * 4
         if state.mode == "packed32":
-            launch("sssp", "relax_packed_f32", total, common + (state.key, nxt), max_blocks=grid)
+            launch("sssp", "relax_packed_f32", total, common + (hg.vclass, state.key, nxt), max_blocks=grid)
         elif state.mode == "dist32":
-            launch("sssp", "relax_dist_f32", total, common + (state.key, nxt), max_blocks=grid)
+            launch("sssp", "relax_dist_f32", total, common + (hg.vclass, state.key, nxt), max_blocks=grid)
         else:
+            suffix = "f64" if state.key.dtype == np.uint64 else "f32"
             prev = state.key.copy()
-            launch("sssp", "relax_f64_min", total, common + (prev, state.key), max_blocks=grid)
+            launch("sssp", f"relax_jacobi_min_{suffix}", total, common + (prev, state.key), max_blocks=grid)
             best = cp.full((state.kb, n), np.iinfo(np.int32).max, np.int32)
-            launch("sssp", "relax_f64_pred", total, common + (prev, state.key, best), max_blocks=grid)
+            launch("sssp", f"relax_jacobi_pred_{suffix}", total, common + (prev, state.key, best), max_blocks=grid)
             count = state.kb * n
-            launch("sssp", "relax_f64_finish", count, (prev, state.key, best, i64(count), state.pred, nxt),
+            launch("sssp", f"relax_jacobi_finish_{suffix}", count,
+                   (prev, state.key, best, i64(count), i64(n), hg.vclass, state.pred, nxt),
                    max_blocks=self.max_blocks)
         # the next round's queue now (one synchronisation), so that `any` needs no reduction
         self._last_active = (nxt, cp.flatnonzero(nxt))
@@ -601,7 +619,7 @@ class CUDABackend:
 
     def sp_preds(self, state: SPState):
         """The batch's predecessors now (for the cycle search), or None if not tracked."""
-        if state.mode == "f64":
+        if state.mode == "jacobi":
             return state.pred
         if state.mode == "packed32":
             return (state.key & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32)
@@ -610,9 +628,11 @@ class CUDABackend:
     def sp_finish(self, state: SPState, with_pred: bool):
         """(dist, pred or None) of a finished batch, (kb, n), on the device."""
         count = state.kb * state.n
-        if state.mode == "f64":
-            dist = cp.empty((state.kb, state.n), np.float64)
-            launch("sssp", "from_ordered_f64", count, (state.key, i64(count), dist), max_blocks=self.max_blocks)
+        if state.mode == "jacobi":
+            f64 = state.key.dtype == np.uint64
+            dist = cp.empty((state.kb, state.n), np.float64 if f64 else np.float32)
+            launch("sssp", "from_ordered_f64" if f64 else "from_ordered_f32", count,
+                   (state.key, i64(count), dist), max_blocks=self.max_blocks)
             return dist, (state.pred if with_pred else None)
         dist = cp.empty((state.kb, state.n), np.float32)
         if state.mode == "dist32":
@@ -623,10 +643,11 @@ class CUDABackend:
         return dist, (pred if with_pred else None)
 
     # -- near-far SSSP --------------------------------------------------------
-    def near_far_ok(self, hg: DeviceGraph, kb: int) -> bool:
-        """Near-far for this batch: float32, non-negative weights, few sources."""
-        return (hg.weight_dtype == np.float32 and hg.min_weight >= 0 and kb <= NF_MAX_SOURCES
-                and hg.m > 0 and kb * hg.n < 2**31)
+    def near_far_ok(self, hg: DeviceGraph, kb: int, with_pred: bool) -> bool:
+        """Near-far for this batch: float32, non-negative weights (positive with predecessors:
+        zero weights take deterministic Jacobi rounds, see sp_start), few sources."""
+        return (hg.weight_dtype == np.float32 and kb <= NF_MAX_SOURCES and hg.m > 0 and kb * hg.n < 2**31
+                and (hg.min_weight > 0 if with_pred else hg.min_weight >= 0))
 
     def nf_delta(self, hg: DeviceGraph) -> float:
         base = hg.extra.get("nf_delta_base")
@@ -690,7 +711,8 @@ class CUDABackend:
                     b = it % 2
                     scan((1,), (1024,), (hq[b], cnt, i32(it), i64(n), hg.out_ptr, hincl))
                     relax(grid, (THREADS,), (lq[b], hq[b], hincl, cnt, i32(it), thr, i64(n), hg.out_ptr,
-                                             hg.out_idx, w, i32(has_w), key, stamp, far, lq[1 - b], hq[1 - b],
+                                             hg.out_idx, w, i32(has_w), hg.vclass, key, stamp, far,
+                                             lq[1 - b], hq[1 - b],
                                              heavy_arg, minbox, gate))
                     fmin(sgrid, (THREADS,), (cnt, i32(it), key, far, i64(count), minbox, gate))
                     fgather(sgrid, (THREADS,), (cnt, i32(it), thr, np.float32(delta), key, far, stamp,
@@ -724,21 +746,14 @@ class CUDABackend:
         dist, pred = self.cpu().shortest_paths_host(self.cpu().device_graph(hg.graph), ids, with_pred)
         return cp.asarray(dist), (cp.asarray(pred) if pred is not None else None)
 
-    def relax(self, hg: DeviceGraph, dist, pred, active) -> cp.ndarray:
-        """The CPU twin's contract on (dist, pred) arrays (for tests): one round, in place."""
-        kb, n = dist.shape
+    def relax(self, hg: DeviceGraph, dist, pred, active, jacobi: bool = False) -> cp.ndarray:
+        """The CPU twin's contract on (dist, pred) arrays (for tests): one round, in place.
+        float64 (and float32 with `jacobi`) takes Jacobi rounds, float32 the packed word."""
         track = pred is not None
-        if dist.dtype == np.float64:
-            state = SPState(kb, n, np.zeros(kb, np.int32), "f64", cp.empty((kb, n), np.uint64),
-                            pred if track else cp.full((kb, n), -1, np.int32))
-            launch("sssp", "to_ordered_f64", kb * n, (cp.ascontiguousarray(dist), i64(kb * n), state.key))
-        elif track:
-            state = SPState(kb, n, np.zeros(kb, np.int32), "packed32", cp.empty((kb, n), np.uint64))
-            launch("sssp", "pack_f32", kb * n, (cp.ascontiguousarray(dist), cp.ascontiguousarray(pred),
-                                                i64(kb * n), state.key))
+        if dist.dtype == np.float64 or jacobi:
+            state = self._sp_state(dist, pred if track else cp.full(dist.shape, -1, np.int32), "jacobi", [])
         else:
-            state = SPState(kb, n, np.zeros(kb, np.int32), "dist32", cp.empty((kb, n), np.uint32))
-            launch("sssp", "to_ordered_f32", kb * n, (cp.ascontiguousarray(dist), i64(kb * n), state.key))
+            state = self._sp_state(dist, pred, "packed32" if track else "dist32", [])
         nxt = self.sp_relax(hg, state, active)
         d, p = self.sp_finish(state, track)
         dist[...] = d
@@ -804,6 +819,35 @@ class CUDABackend:
                 return vals.astype(out_dtype, copy=False)
 
 
+class MultiCUDABackend:
+    """Several GPUs of one host. Each GPU holds the whole graph and takes a contiguous share of
+    a many-source job's sources (BFS, shortest paths), in a thread of its own
+    (`algorithms.common.over_devices`); whole-graph work (SCC) and anything else runs on the
+    first GPU. Sources are independent, so one host needs no scheduler beyond that split."""
+    name = "cuda"
+
+    def __init__(self, devices):
+        self.members = []
+        for d in devices:
+            with cp.cuda.Device(d):
+                self.members.append(CUDABackend(d))
+
+    def describe(self) -> str:
+        return f"cuda x{len(self.members)} ({', '.join(m._device_name() for m in self.members)}, " \
+               f"CuPy {cp.__version__})"
+
+    def info(self) -> dict:
+        infos = [m.info() for m in self.members]
+        out = dict(infos[0])
+        out["device"] = "; ".join(f"GPU {m.device.id}: {i['device']}" for m, i in zip(self.members, infos))
+        out["device_memory"] = "; ".join(f"GPU {m.device.id}: {i['device_memory']}"
+                                         for m, i in zip(self.members, infos))
+        return out
+
+    def __getattr__(self, attr):
+        return getattr(self.members[0], attr)
+
+
 # Device -> host copies of at least STAGE_MIN bytes go through pinned buffers of STAGE_CHUNK
 # bytes: the DMA of chunk c + 1 (55 GB/s pinned, against ~10 pageable) overlaps the host
 # threads' copy of chunk c into the caller's (often fresh, page-faulting) memory.
@@ -811,23 +855,25 @@ STAGE_MIN = 16 << 20
 STAGE_CHUNK = 32 << 20
 STAGE_BUFFERS = 3
 STAGE_THREADS = max(1, min(8, os.cpu_count() or 1))
-_stage: dict = {}
+_stages: dict = {}       # device id -> that GPU's staging buffers, events and copy threads
 
 
 def _stage_parts():
+    """The current GPU's staging parts (each GPU of a multi-GPU job copies through its own)."""
     with _lock:
-        if _stage.get("chunk") != STAGE_CHUNK:
-            if "pool" in _stage:
-                _stage["pool"].shutdown(wait=True)
-            _stage.clear()
-            _stage["chunk"] = STAGE_CHUNK
+        stage = _stages.setdefault(cp.cuda.runtime.getDevice(), {})
+        if stage.get("chunk") != STAGE_CHUNK:
+            if "pool" in stage:
+                stage["pool"].shutdown(wait=True)
+            stage.clear()
+            stage["chunk"] = STAGE_CHUNK
             from concurrent.futures import ThreadPoolExecutor
             mems = [cp.cuda.alloc_pinned_memory(STAGE_CHUNK) for _ in range(STAGE_BUFFERS)]
-            _stage["mems"] = mems
-            _stage["bufs"] = [np.frombuffer(m, np.uint8, STAGE_CHUNK) for m in mems]
-            _stage["events"] = [cp.cuda.Event(block=False, disable_timing=True) for _ in mems]
-            _stage["pool"] = ThreadPoolExecutor(STAGE_THREADS, thread_name_prefix="curnet-d2h")
-    return _stage["bufs"], _stage["events"], _stage["pool"]
+            stage["mems"] = mems
+            stage["bufs"] = [np.frombuffer(m, np.uint8, STAGE_CHUNK) for m in mems]
+            stage["events"] = [cp.cuda.Event(block=False, disable_timing=True) for _ in mems]
+            stage["pool"] = ThreadPoolExecutor(STAGE_THREADS, thread_name_prefix="curnet-d2h")
+    return stage["bufs"], stage["events"], stage["pool"]
 
 
 def _staged_copy(src: cp.ndarray, dst: np.ndarray) -> None:

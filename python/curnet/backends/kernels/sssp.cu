@@ -1,10 +1,11 @@
 // curnet CUDA backend: frontier Bellman-Ford kernels.
 // Self-contained (no includes) so that NVRTC (CuPy RawModule) and nvcc both compile it.
 //
-// float32: distance and predecessor packed in one 64-bit word, (ordered(dist) << 32) | pred,
-// updated together by one atomicMin. ordered() maps floats to unsigned ints preserving
-// their order, negatives included, so negative weights work. A candidate is tried only
-// when its distance is strictly smaller than the one read, as the CPU twin does.
+// float32 with non-negative weights: distance and predecessor packed in one 64-bit word,
+// (ordered(dist) << 32) | pred, updated together by one atomicMin (see offer_packed).
+// ordered() maps floats to unsigned ints preserving their order, negatives included.
+// float64, and float32 where zero or negative weights meet predecessors: Jacobi rounds in
+// three phases, the CPU twin's rule exactly.
 
 typedef unsigned long long u64;
 typedef long long i64;
@@ -76,27 +77,74 @@ extern "C" __global__ void from_ordered_f64(const u64* __restrict__ o, i64 count
         dist[i] = o2d(o[i]);
 }
 
+// Vertex classes (one byte a vertex, built once per graph): arcs into them skip work.
+#define CLASS_SINK 1     // no out-arcs: a lowered sink is never queued (it has nothing to relax)
+#define CLASS_IN_ONE 2   // exactly one in-arc: only that arc's thread writes the entry, no atomic
+#define ORD_INF 0xff800000u   // f2o(+inf)
+
+// Edge-thread i's entry e = rn + u (rn = row * n), its arc a and the arc's head v. Callers
+// skip self-loops of non-negative weight: they never shorten a path.
+__device__ __forceinline__ void arc_of(const i64* __restrict__ entries, const i64* __restrict__ incl,
+                                       i64 qlen, i64 n, const i64* __restrict__ ptr,
+                                       const int* __restrict__ idx, i64 i, i64& e, i64& rn, int& u,
+                                       i64& a, int& v)
+{
+    int q = find_entry(incl, qlen, i);
+    e = entries[q];
+    i64 r = e / n;
+    rn = r * n;
+    u = (int)(e - rn);
+    a = ptr[u] + (i - (q ? incl[q - 1] : 0));
+    v = idx[a];
+}
+
+// Offer (dist co, tail u) to the packed entry *slot; true when its distance was lowered.
+// Predecessors are deterministic: where the arc lengthens the path (cand > du), the whole
+// word is compared, so among equal distances the smallest tail wins whatever the order of
+// arrival. Where it does not (a zero or negative weight, or a step lost to float rounding),
+// only a strictly smaller distance replaces the word: a tie taken there could close a cycle
+// of predecessors between vertices at equal distance.
+__device__ __forceinline__ bool offer_packed(u64* slot, unsigned int co, int u, bool lengthens,
+                                             unsigned char cls)
+{
+    u64 nk = ((u64)co << 32) | (unsigned int)u;
+    u64 cur = *slot;
+    if (cls & CLASS_IN_ONE) {
+        if (co >= (unsigned int)(cur >> 32)) return false;
+        *slot = nk;
+        return true;
+    }
+    if (lengthens && co < ORD_INF) {
+        if (!(nk < cur)) return false;
+        return co < (unsigned int)(atomicMin(slot, nk) >> 32);
+    }
+    while (co < (unsigned int)(cur >> 32)) {
+        u64 seen = atomicCAS(slot, cur, nk);
+        if (seen == cur) return true;
+        cur = seen;
+    }
+    return false;
+}
+
 // float32 with predecessors: one round over the active entries' out-arcs.
 extern "C" __global__ void relax_packed_f32(const i64* __restrict__ entries, const i64* __restrict__ incl,
                                             i64 qlen, i64 total, i64 n,
                                             const i64* __restrict__ ptr, const int* __restrict__ idx,
                                             const float* __restrict__ w, int has_w,
+                                            const unsigned char* __restrict__ vclass,
                                             u64* key, unsigned char* next_active)
 {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
-        int q = find_entry(incl, qlen, i);
-        i64 e = entries[q];
-        i64 r = e / n;
-        int u = (int)(e - r * n);
-        i64 a = ptr[u] + (i - (q ? incl[q - 1] : 0));
-        int v = idx[a];
-        float cand = o2f((unsigned int)(key[e] >> 32)) + (has_w ? w[a] : 1.0f);
-        unsigned int co = f2o(cand);
-        i64 ev = r * n + v;
-        if (co < (unsigned int)(key[ev] >> 32)) {
-            u64 nk = ((u64)co << 32) | (unsigned int)u;
-            if (nk < atomicMin(&key[ev], nk)) next_active[ev] = 1;
-        }
+        i64 e, rn, a;
+        int u, v;
+        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);
+        float wa = has_w ? w[a] : 1.0f;
+        if (v == u && wa >= 0.0f) continue;
+        float du = o2f((unsigned int)(key[e] >> 32));
+        float cand = du + wa;
+        unsigned char cls = vclass[v];
+        if (offer_packed(&key[rn + v], f2o(cand), u, cand > du, cls) && !(cls & CLASS_SINK))
+            next_active[rn + v] = 1;
     }
 }
 
@@ -105,71 +153,104 @@ extern "C" __global__ void relax_dist_f32(const i64* __restrict__ entries, const
                                           i64 qlen, i64 total, i64 n,
                                           const i64* __restrict__ ptr, const int* __restrict__ idx,
                                           const float* __restrict__ w, int has_w,
+                                          const unsigned char* __restrict__ vclass,
                                           unsigned int* od, unsigned char* next_active)
 {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
-        int q = find_entry(incl, qlen, i);
-        i64 e = entries[q];
-        i64 r = e / n;
-        int u = (int)(e - r * n);
-        i64 a = ptr[u] + (i - (q ? incl[q - 1] : 0));
-        int v = idx[a];
-        unsigned int co = f2o(o2f(od[e]) + (has_w ? w[a] : 1.0f));
-        i64 ev = r * n + v;
-        if (co < od[ev] && co < atomicMin(&od[ev], co)) next_active[ev] = 1;
+        i64 e, rn, a;
+        int u, v;
+        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);
+        float wa = has_w ? w[a] : 1.0f;
+        if (v == u && wa >= 0.0f) continue;
+        unsigned int co = f2o(o2f(od[e]) + wa);
+        i64 ev = rn + v;
+        unsigned char cls = vclass[v];
+        bool lowered;
+        if (cls & CLASS_IN_ONE) {
+            lowered = co < od[ev];
+            if (lowered) od[ev] = co;
+        } else {
+            lowered = co < od[ev] && co < atomicMin(&od[ev], co);
+        }
+        if (lowered && !(cls & CLASS_SINK)) next_active[ev] = 1;
     }
 }
 
-// float64 (and float64 distances only): Jacobi rounds, exactly the CPU twin's rule.
+// Jacobi rounds (float64; float32 where zero or negative weights meet predecessors):
+// exactly the CPU twin's rule, so predecessors are deterministic. O is the ordered form of
+// T (u32 for float, u64 for double); to_ord / from_ord convert.
+__device__ __forceinline__ unsigned int to_ord(float f) { return f2o(f); }
+__device__ __forceinline__ u64 to_ord(double d) { return d2o(d); }
+__device__ __forceinline__ float from_ord(unsigned int o) { return o2f(o); }
+__device__ __forceinline__ double from_ord(u64 o) { return o2d(o); }
+
 // Phase 1: od = min(od, ordered(prev[u] + w)) over the active arcs.
-extern "C" __global__ void relax_f64_min(const i64* __restrict__ entries, const i64* __restrict__ incl,
-                                         i64 qlen, i64 total, i64 n,
-                                         const i64* __restrict__ ptr, const int* __restrict__ idx,
-                                         const double* __restrict__ w, int has_w,
-                                         const u64* __restrict__ prev, u64* od)
+template <typename T, typename O>
+__device__ void jacobi_min(const i64* __restrict__ entries, const i64* __restrict__ incl, i64 qlen,
+                           i64 total, i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
+                           const T* __restrict__ w, int has_w, const O* __restrict__ prev, O* od)
 {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
-        int q = find_entry(incl, qlen, i);
-        i64 e = entries[q];
-        i64 r = e / n;
-        int u = (int)(e - r * n);
-        i64 a = ptr[u] + (i - (q ? incl[q - 1] : 0));
-        i64 ev = r * n + idx[a];
-        u64 co = d2o(o2d(prev[e]) + (has_w ? w[a] : 1.0));
-        if (co < prev[ev]) atomicMin(&od[ev], co);
+        i64 e, rn, a;
+        int u, v;
+        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);
+        T wa = has_w ? w[a] : (T)1;
+        if (v == u && wa >= (T)0) continue;
+        O co = to_ord((T)(from_ord(prev[e]) + wa));
+        if (co < prev[rn + v]) atomicMin(&od[rn + v], co);
     }
 }
 // Phase 2: among the arcs attaining a lowered entry's new distance, the smallest tail.
-extern "C" __global__ void relax_f64_pred(const i64* __restrict__ entries, const i64* __restrict__ incl,
-                                          i64 qlen, i64 total, i64 n,
-                                          const i64* __restrict__ ptr, const int* __restrict__ idx,
-                                          const double* __restrict__ w, int has_w,
-                                          const u64* __restrict__ prev, const u64* __restrict__ od,
-                                          int* best)
+template <typename T, typename O>
+__device__ void jacobi_pred(const i64* __restrict__ entries, const i64* __restrict__ incl, i64 qlen,
+                            i64 total, i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
+                            const T* __restrict__ w, int has_w, const O* __restrict__ prev,
+                            const O* __restrict__ od, int* best)
 {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
-        int q = find_entry(incl, qlen, i);
-        i64 e = entries[q];
-        i64 r = e / n;
-        int u = (int)(e - r * n);
-        i64 a = ptr[u] + (i - (q ? incl[q - 1] : 0));
-        i64 ev = r * n + idx[a];
-        u64 co = d2o(o2d(prev[e]) + (has_w ? w[a] : 1.0));
-        if (co < prev[ev] && co == od[ev]) atomicMin(&best[ev], u);
+        i64 e, rn, a;
+        int u, v;
+        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);
+        T wa = has_w ? w[a] : (T)1;
+        if (v == u && wa >= (T)0) continue;
+        O co = to_ord((T)(from_ord(prev[e]) + wa));
+        if (co < prev[rn + v] && co == od[rn + v]) atomicMin(&best[rn + v], u);
     }
 }
-// Phase 3: lowered entries take their new predecessor and are active next round.
-extern "C" __global__ void relax_f64_finish(const u64* __restrict__ prev, const u64* __restrict__ od,
-                                            const int* __restrict__ best, i64 count, int* pred,
-                                            unsigned char* next_active)
+// Phase 3: lowered entries take their new predecessor and, unless sinks, are active next round.
+template <typename O>
+__device__ void jacobi_finish(const O* __restrict__ prev, const O* __restrict__ od,
+                              const int* __restrict__ best, i64 count, i64 n,
+                              const unsigned char* __restrict__ vclass, int* pred,
+                              unsigned char* next_active)
 {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
         if (od[i] < prev[i]) {
-            next_active[i] = 1;
+            if (!(vclass[i % n] & CLASS_SINK)) next_active[i] = 1;
             if (pred) pred[i] = best[i];
         }
     }
 }
+
+#define JACOBI_KERNELS(SUFFIX, T, O)                                                               \
+extern "C" __global__ void relax_jacobi_min_##SUFFIX(const i64* entries, const i64* incl, i64 qlen, \
+        i64 total, i64 n, const i64* ptr, const int* idx, const T* w, int has_w, const O* prev, O* od) \
+{                                                                                                  \
+    jacobi_min<T, O>(entries, incl, qlen, total, n, ptr, idx, w, has_w, prev, od);                   \
+}                                                                                                  \
+extern "C" __global__ void relax_jacobi_pred_##SUFFIX(const i64* entries, const i64* incl, i64 qlen,\
+        i64 total, i64 n, const i64* ptr, const int* idx, const T* w, int has_w, const O* prev,       \
+        const O* od, int* best)                                                                    \
+{                                                                                                  \
+    jacobi_pred<T, O>(entries, incl, qlen, total, n, ptr, idx, w, has_w, prev, od, best);            \
+}                                                                                                  \
+extern "C" __global__ void relax_jacobi_finish_##SUFFIX(const O* prev, const O* od, const int* best,\
+        i64 count, i64 n, const unsigned char* vclass, int* pred, unsigned char* next_active)         \
+{                                                                                                  \
+    jacobi_finish<O>(prev, od, best, count, n, vclass, pred, next_active);                          \
+}
+JACOBI_KERNELS(f32, float, unsigned int)
+JACOBI_KERNELS(f64, double, u64)
 
 // ---- near-far (Delta-stepping with one threshold per batch), non-negative float32 ----
 // Entries e = r * n + v as above. The key is the packed (dist, pred) word (u64) or the
@@ -185,12 +266,6 @@ extern "C" __global__ void relax_f64_finish(const u64* __restrict__ prev, const 
 
 __device__ __forceinline__ unsigned int key_ord(unsigned int k) { return k; }
 __device__ __forceinline__ unsigned int key_ord(u64 k) { return (unsigned int)(k >> 32); }
-__device__ __forceinline__ void key_make(unsigned int co, int u, unsigned int* out) { *out = co; }
-__device__ __forceinline__ void key_make(unsigned int co, int u, u64* out)
-{
-    *out = ((u64)co << 32) | (unsigned int)u;
-}
-
 // The index of this lane's entry in a warp-aggregated append of the active lanes to *cnt.
 __device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
 {
@@ -213,19 +288,34 @@ __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict_
     else lq[warp_append(&cnt[slot])] = ev;
 }
 
+// Offer (dist co, tail u) to entry *slot (packed word or ordered distance); true when its
+// distance was lowered. Packed words follow offer_packed's rule.
+__device__ __forceinline__ bool nf_offer(u64* slot, unsigned int co, int u, bool lengthens, unsigned char cls)
+{
+    return offer_packed(slot, co, u, lengthens, cls);
+}
+__device__ __forceinline__ bool nf_offer(unsigned int* slot, unsigned int co, int u, bool lengthens,
+                                         unsigned char cls)
+{
+    if (cls & CLASS_IN_ONE) {
+        if (co >= *slot) return false;
+        *slot = co;
+        return true;
+    }
+    return co < *slot && co < atomicMin(slot, co);
+}
+
 template <typename K>
 __device__ __forceinline__ void nf_arc(K* key, i64 rn, int u, int v, float du, float wa, float thr,
                                        int next_it, int* stamp, unsigned char* far, i64 n,
-                                       const i64* __restrict__ ptr, int heavy_deg,
-                                       i64* lq, i64* hq, unsigned int* cnt, int slot)
+                                       const i64* __restrict__ ptr, const unsigned char* __restrict__ vclass,
+                                       int heavy_deg, i64* lq, i64* hq, unsigned int* cnt, int slot)
 {
+    if (v == u) return;                  // weights are non-negative here
     float c = du + wa;
-    unsigned int co = f2o(c);
     i64 ev = rn + v;
-    if (co >= key_ord(key[ev])) return;
-    K nk;
-    key_make(co, u, &nk);
-    if (!(nk < atomicMin(&key[ev], nk))) return;
+    unsigned char cls = vclass[v];
+    if (!nf_offer(&key[ev], f2o(c), u, c > du, cls) || (cls & CLASS_SINK)) return;
     if (c < thr) {
         if (atomicExch(&stamp[ev], next_it) != next_it) {
             far[ev] = 0;
@@ -240,7 +330,8 @@ template <typename K>
 __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__ hq_cur,
                          const i64* __restrict__ hincl, unsigned int* cnt, int it, const float* thr_box,
                          i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
-                         const float* __restrict__ w, int has_w, K* key, int* stamp, unsigned char* far,
+                         const float* __restrict__ w, int has_w, const unsigned char* __restrict__ vclass,
+                         K* key, int* stamp, unsigned char* far,
                          i64* lq_next, i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)
 {
     int cur = it % 3, nxt = (it + 1) % 3, old = (it + 2) % 3;
@@ -281,7 +372,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
             }
             i64 a = base + i;
             nf_arc<K>(key, rn, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
-                      heavy_deg, lq_next, hq_next, cnt, nxt);
+                      vclass, heavy_deg, lq_next, hq_next, cnt, nxt);
           }
         }
     }
@@ -297,18 +388,18 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         i64 end = ptr[u + 1];
         for (i64 a = ptr[u] + sub; a < end; a += 8)
             nf_arc<K>(key, r * n, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
-                      heavy_deg, lq_next, hq_next, cnt, nxt);
+                      vclass, heavy_deg, lq_next, hq_next, cnt, nxt);
     }
 }
 
 #define NF_KERNELS(SUFFIX, K)                                                                      \
 extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hincl, \
         unsigned int* cnt, int it, const float* thr_box, i64 n, const i64* ptr, const int* idx,        \
-        const float* w, int has_w, K* key, int* stamp, unsigned char* far, i64* lq_next,              \
-        i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)                                 \
+        const float* w, int has_w, const unsigned char* vclass, K* key, int* stamp, unsigned char* far, \
+        i64* lq_next, i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)                   \
 {                                                                                                  \
-    nf_relax<K>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, key, stamp, far,      \
-                lq_next, hq_next, heavy_deg, minbox, gate);                                          \
+    nf_relax<K>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, vclass, key, stamp,   \
+                far, lq_next, hq_next, heavy_deg, minbox, gate);                                     \
 }                                                                                                  \
 /* When the next near queue is empty: the smallest far distance into *minbox (gate set). */         \
 extern "C" __global__ void nf_far_min_##SUFFIX(const unsigned int* cnt, int it, const K* key,       \

@@ -1,0 +1,98 @@
+"""The split of a many-source job over several devices (algorithms.common.over_devices).
+
+On a machine without GPUs the split runs over two CPU backends: the same threads, shares,
+progress and error handling as over two GPUs (the GPU version is in test_gpu.py)."""
+from __future__ import annotations
+
+import sys
+import threading
+
+import numpy as np
+import pytest
+from scipy.sparse import csgraph
+
+import curnet
+from curnet import generators
+from curnet.algorithms import bfs, sssp, sssp_dists
+from curnet.backends import get_backend
+from curnet.backends.cpu import CPUBackend
+from curnet.errors import NegativeCycleError
+
+
+class TwoCPUs:
+    """Two CPU backends standing where a multi-GPU backend's members stand."""
+    name = "cpu"
+
+    def __init__(self):
+        self.members = [CPUBackend(), CPUBackend()]
+
+
+@pytest.fixture
+def two(monkeypatch):
+    be = TwoCPUs()
+    for mod in (sys.modules["curnet.algorithms.bfs"], sys.modules["curnet.algorithms.sssp"]):
+        monkeypatch.setattr(mod, "get_backend", lambda name: be if name == "two" else get_backend(name))
+    return be
+
+
+def test_shares_give_the_whole_result(two):
+    g = generators.rmat(10, seed=3, weighted=True)
+    sources = np.random.default_rng(0).integers(0, len(g), 37)
+    assert np.array_equal(bfs(g, sources, backend="two"), bfs(g, sources, backend="cpu"))
+    d2, p2 = sssp(g, sources, backend="two")
+    d1, _ = sssp(g, sources, backend="cpu")
+    assert np.array_equal(d1, d2)
+    ref = csgraph.dijkstra(CPUBackend().device_graph(g).scipy_matrix(), indices=sources)
+    np.testing.assert_allclose(d2, ref, rtol=1e-5)
+    assert np.array_equal(sssp_dists(g, sources, backend="two"), d1)
+    # both members worked, each on the graph of its own
+    assert all(m.device_graph(g) is not None for m in two.members)
+
+
+def test_progress_is_reported_from_the_calling_thread(two):
+    g = generators.rmat(9, seed=1)
+    for m in two.members:
+        m.batch_limit = 4
+    seen = []
+    caller = threading.get_ident()
+    bfs(g, np.arange(40), backend="two", progress=lambda done, total: seen.append((done, total, threading.get_ident())))
+    assert seen and seen[-1][:2] == (40, 40)
+    assert all(t == caller for _, _, t in seen)
+    assert [d for d, _, _ in seen] == sorted(d for d, _, _ in seen)
+
+
+def test_an_error_in_one_share_stops_the_job(two):
+    # a negative cycle reachable only from the last source (in the second share)
+    n = 50
+    src = list(range(n - 1)) + [n, n + 1, n + 2]
+    dst = list(range(1, n)) + [n + 1, n + 2, n]
+    w = [1.0] * (n - 1) + [1.0, 1.0, -5.0]
+    g = curnet.Graph.from_edges(src, dst, w, num_vertices=n + 3)
+    with pytest.raises(NegativeCycleError) as e:
+        sssp(g, list(range(10)) + [n], backend="two")
+    assert e.value.source == n
+    # the graph and the backends stay usable
+    d, _ = sssp(g, [0], backend="two")
+    assert d[0, n - 1] == n - 1
+
+
+def test_an_interrupt_stops_every_share(two):
+    g = generators.rmat(9, seed=2)
+    for m in two.members:
+        m.batch_limit = 2
+    calls = []
+
+    def interrupt(done, total):
+        calls.append(done)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        bfs(g, np.arange(64), backend="two", progress=interrupt)
+    alive = [t.name for t in threading.enumerate() if t.name.startswith("curnet-gpu")]
+    assert alive == []
+    assert np.array_equal(bfs(g, np.arange(8), backend="two"), bfs(g, np.arange(8), backend="cpu"))
+
+
+def test_backend_names():
+    with pytest.raises(ValueError, match="cuda:all"):
+        get_backend("gpu")
