@@ -256,20 +256,81 @@ def test_path_with_negative_weights_is_correct():
     assert time.perf_counter() - t < 20
 
 
-@pytest.mark.xfail(strict=True, reason="CPU backend has no long-diameter hand-off for negative weights "
-                   "(max_bf_rounds=None): the frontier Bellman-Ford runs one round per hop and checks for "
-                   "cycles every 16 rounds at O(n log n) each, quadratic on a long path")
-def test_path_with_negative_weights_of_200k_vertices_finishes_quickly():
-    code = ("import numpy as np, curnet\n"
-            "n = 200_000\nw = np.ones(n - 1); w[5] = -0.5\n"
-            "g = curnet.Graph.from_edges(np.arange(n - 1), np.arange(1, n), w, num_vertices=n)\n"
-            "d = curnet.sssp_dists(g, [0], backend='cpu')\n"
-            "assert d[0, -1] == n - 2.5\n")
+def _finishes_within(seconds, code, what):
+    """Run `code` in a fresh interpreter, failing the test if it is still running after `seconds`."""
     env = dict(os.environ, PYTHONPATH=str(Path(curnet.__file__).parents[1]))
     try:
-        subprocess.run([sys.executable, "-c", code], env=env, timeout=8, check=True)
+        subprocess.run([sys.executable, "-c", code], env=env, timeout=seconds, check=True)
     except subprocess.TimeoutExpired:
-        pytest.fail("SSSP with a negative weight on a 200,000-vertex path ran past 8 s")
+        pytest.fail(f"{what} ran past {seconds} s")
+
+
+@pytest.mark.parametrize("permuted", [False, True])
+def test_path_with_negative_weights_of_200k_vertices_finishes_quickly(permuted):
+    # past max_bf_rounds frontier rounds the batch goes to a per-source worklist: O(n) on a path,
+    # whatever the order of the vertex ids (SciPy's Bellman-Ford is O(n^2) on a permuted one)
+    code = ("import numpy as np, curnet\n"
+            "n = 200_000\nw = np.ones(n - 1); w[5] = -0.5\n"
+            f"v = np.random.default_rng(5).permutation(n) if {permuted} else np.arange(n)\n"
+            "g = curnet.Graph.from_edges(v[:-1], v[1:], w, num_vertices=n)\n"
+            "dist, pred = curnet.sssp(g, [v[0]], backend='cpu')\n"
+            "np.testing.assert_array_equal(dist[0, v], np.r_[0, np.cumsum(w)])\n"
+            "np.testing.assert_array_equal(pred[0, v], np.r_[-1, v[:-1]])\n")
+    _finishes_within(8, code, "SSSP with a negative weight on a 200,000-vertex path")
+
+
+def test_negative_cycle_at_the_end_of_a_200k_path_is_found_quickly():
+    code = ("import numpy as np, curnet\n"
+            "n = 200_000\n"      # a path 0 .. n+2, and n+2 -> n closing the cycle n -> n+1 -> n+2
+            "src, dst = np.r_[np.arange(n + 2), n + 2], np.r_[np.arange(1, n + 3), n]\n"
+            "w = np.r_[np.ones(n - 1), -0.5, 1.0, 1.0, -2.5]\n"
+            "g = curnet.Graph.from_edges(src, dst, w, num_vertices=n + 3)\n"
+            "try:\n"
+            "    curnet.sssp_dists(g, [0], backend='cpu')\n"
+            "except curnet.NegativeCycleError as e:\n"
+            "    assert e.source == 0 and 'source 0' in str(e), str(e)\n"
+            "else:\n"
+            "    raise AssertionError('no NegativeCycleError')\n")
+    _finishes_within(8, code, "SSSP on a 200,000-vertex path ending in a negative cycle")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_long_route_agrees_with_scipy_and_the_frontier_rounds(monkeypatch, dtype):
+    """The per-source worklist (`sp_long`), forced from the first round, against SciPy's
+    Bellman-Ford and Johnson, and exactly equal to the frontier rounds in the weight dtype."""
+    from scipy.sparse import csgraph
+    be = get_backend("cpu")
+    long_calls = []
+    monkeypatch.setattr(be, "sp_long", lambda *a: long_calls.append(1) or CPUBackend.sp_long(be, *a))
+    rng = np.random.default_rng(17)
+    for trial in range(6):
+        n = int(rng.integers(5, 40))
+        m = 3 * n
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)     # parallel arcs and self-loops too
+        pot = rng.integers(0, 8, n).astype(np.float64)    # potentials: negative arcs, no negative cycle
+        w = rng.uniform(0.1, 3.0, m) + pot[src] - pot[dst]
+        g = curnet.Graph.from_edges(src, dst, w, num_vertices=n, dtype=dtype)
+        assert g.weights.min() < 0
+        sources = np.r_[rng.integers(0, n, 4), 0]
+        frontier, _ = curnet.sssp(g, sources, backend="cpu")
+        with monkeypatch.context() as mp:
+            mp.setattr(be, "max_bf_rounds", 0)
+            calls = len(long_calls)
+            dist, pred = curnet.sssp(g, sources, backend="cpu")
+            assert len(long_calls) > calls
+        np.testing.assert_array_equal(dist, frontier)
+        matrix = oracles.scipy_matrix(g)
+        tol = dict(rtol=1e-5, atol=1e-4) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+        for method in (csgraph.bellman_ford, csgraph.johnson):
+            np.testing.assert_allclose(dist, method(matrix, directed=True, indices=sources), **tol)
+        oracles.check_predecessors(g, sources, dist, pred, **tol)
+        for row in pred:                      # each vertex's predecessor chain ends at -1
+            for v in range(n):
+                for _ in range(n):
+                    v = row[v]
+                    if v < 0:
+                        break
+                assert v < 0, f"a cycle of predecessors (trial {trial})"
 
 
 def test_a_million_tiny_sccs_and_one_giant():

@@ -9,6 +9,7 @@ the README) and the NumPy twins stay exercised by the tests.
 from __future__ import annotations
 
 import os
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -16,6 +17,8 @@ import numpy as np
 import scipy
 import scipy.sparse as sp
 from scipy.sparse import csgraph
+
+from ..errors import NegativeCycleError
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
@@ -295,7 +298,9 @@ class CPUBackend:
 
     # Bellman-Ford batch state: the drivers go through these so that a backend may keep its
     # own representation (the CUDA backend packs distance and predecessor in one word).
-    max_bf_rounds = None     # no long-diameter hand-off on the CPU
+    # A batch still relaxing after this many rounds is on a long-diameter graph: `sp_long`
+    # finishes it per source, at a cost that follows the relaxations, not rounds x n.
+    max_bf_rounds = 256
 
     def sp_start(self, hg: HostGraph, ids: np.ndarray, track_pred: bool):
         """(state, active) for a batch: dist 0 at each source, inf elsewhere, pred -1; the sources active.
@@ -318,27 +323,20 @@ class CPUBackend:
     def sp_finish(self, state, with_pred: bool):
         return state[0], (state[1] if with_pred else None)
 
+    def sp_long(self, hg: HostGraph, ids: np.ndarray, with_pred: bool):
+        return self.shortest_paths_host(hg, ids, with_pred)
+
     def shortest_paths_host(self, hg: HostGraph, ids: np.ndarray, with_pred: bool):
-        """A whole batch by SciPy: Dijkstra for non-negative weights, else Bellman-Ford per
-        source (raising NegativeCycleError naming the source). The GPU's long-diameter route."""
+        """A whole batch, one source at a time: SciPy's Dijkstra for non-negative weights, else
+        a FIFO worklist (raising NegativeCycleError naming the source). The long-diameter route
+        of both backends."""
         if hg.min_weight >= 0:
             return self.dijkstra(hg, ids, with_pred)
-        from ..errors import NegativeCycleError
-        dist = np.empty((len(ids), hg.n), hg.weight_dtype)
-        pred = np.empty((len(ids), hg.n), np.int32) if with_pred else None
+        dist = np.full((len(ids), hg.n), np.inf, hg.weight_dtype)
+        pred = np.full((len(ids), hg.n), -1, np.int32)
         for r, s in enumerate(np.asarray(ids).tolist()):
-            try:
-                d, p = csgraph.bellman_ford(hg.scipy_matrix(), directed=True, indices=s,
-                                            return_predecessors=True)
-            except csgraph.NegativeCycleError:
-                # SciPy's rounds start from s alone: only a cycle reachable from s is found
-                raise NegativeCycleError(s) from None
-            dist[r] = d
-            if with_pred:
-                p = p.astype(np.int32)
-                p[p < 0] = -1
-                pred[r] = p
-        return dist, pred
+            worklist_paths(hg, s, dist[r], pred[r])
+        return dist, (pred if with_pred else None)
 
     def pred_has_cycle(self, pred: np.ndarray) -> np.ndarray:
         """(k,) bool: row r's predecessor pointers contain a cycle (pointer doubling)."""
@@ -410,3 +408,36 @@ def depths_from_tree(order: np.ndarray, pred: np.ndarray, n: int) -> np.ndarray:
         anc[step] = anc[up]
     depth[order] = hops[order]
     return depth
+
+
+def worklist_paths(hg: HostGraph, source: int, dist: np.ndarray, pred: np.ndarray) -> None:
+    """Shortest paths from one source with negative weights, into rows dist (all inf) and pred
+    (all -1): label-correcting with a FIFO queue (SPFA). A vertex is rescanned only when its
+    distance drops, so a long path costs O(n) where rounds of Bellman-Ford (SciPy's or the
+    frontier's) cost O(n) each. Raises NegativeCycleError(source) for a cycle it reaches."""
+    n = hg.n
+    # memoryviews index to Python numbers without copying the arrays. Storing into dist rounds
+    # to the weight dtype, so each sum is the frontier twin's dist[u] + w in that dtype (a float64
+    # sum of two float32 values, rounded to float32, is their float32 sum).
+    ptr, idx, w = (memoryview(np.ascontiguousarray(a)) for a in (hg.out_ptr, hg.out_idx, hg.out_w))
+    d, p = memoryview(dist), memoryview(pred)
+    hops = [0] * n          # arcs on each vertex's current path: n of them repeat a vertex
+    queued = bytearray(n)
+    d[source] = 0.0
+    queue = deque([source])
+    while queue:
+        u = queue.popleft()
+        queued[u] = 0
+        du, h = d[u], hops[u] + 1
+        for a in range(ptr[u], ptr[u + 1]):
+            v = idx[a]
+            old, c = d[v], du + w[a]
+            if c < old:
+                d[v] = c
+                if d[v] < old:          # still lower once rounded to the weight dtype
+                    p[v], hops[v] = u, h
+                    if h >= n:
+                        raise NegativeCycleError(source)
+                    if not queued[v]:
+                        queued[v] = 1
+                        queue.append(v)
