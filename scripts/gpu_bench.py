@@ -182,7 +182,7 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     row(f"SSSP R-MAT{scale} 1 source", "engine BF", ts, None,
         f"Bellman-Ford, 4 sources; {be.stats['rounds'] / 8:.0f} rounds, "
         f"{be.stats['arcs'] / 8 / hg.m:.2f} x arcs relaxed per source")
-    # the same two without the vertex classes (sinks, in-degree-1 heads): what they save
+    # the same two without the edge classes (into sinks, into in-degree-1 heads): what they save
     cuda_mod.EDGE_CLASSES = False
     g._device.clear()
     hg_plain = be.device_graph(g)
@@ -221,6 +221,15 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     if cpu_reps:
         t = timeit(lambda: scc(gd, backend="cpu"), cpu_reps, warm=0)
         row(f"SCC R-MAT{scale} directed", "cpu backend", t)
+    # directed R-MAT has many sinks and in-degree-1 heads: the edge classes with and without
+    sinks = int(cp.count_nonzero(cp.diff(hd.out_ptr) == 0))
+    dids = pick_sources(gd, 4, seed=9)
+    for on in (True, False):
+        cuda_mod.EDGE_CLASSES = on
+        ts = per_source(lambda s: solve_batch(be, hd, s, True), dids)
+        row(f"SSSP R-MAT{scale} directed 1 src", "engine" if on else "engine, no classes", ts, None,
+            f"unit weights, near-far, 4 sources; {sinks:,} sinks")
+    cuda_mod.EDGE_CLASSES = True
     gd._device.clear()
     cp.get_default_memory_pool().free_all_blocks()
 

@@ -25,8 +25,9 @@ THREADS = 256
 EXPAND_CHUNK = 32
 # Vertices with more arcs than this get a warp each in label propagation.
 HEAVY_DEGREE = 128
-# Vertex classes for shortest paths (kernels/sssp.cu): a lowered sink is not queued, an entry
-# with one in-arc is written without an atomic. EDGE_CLASSES = False measures without them.
+# Edge classes for shortest paths (kernels/sssp.cu): arcs into a sink do not queue it, arcs
+# into a vertex of in-degree 1 write without an atomic, self-loops are skipped. The class rides
+# in the top two bits of a copy of the arc heads. EDGE_CLASSES = False measures without them.
 CLASS_SINK, CLASS_IN_ONE = 1, 2
 EDGE_CLASSES = True
 # A one-source BFS (or a Bellman-Ford batch) past this many levels (rounds) is a
@@ -115,7 +116,6 @@ class DeviceGraph:
     min_weight: float
     heavy_in: cp.ndarray
     heavy_out: cp.ndarray
-    vclass: cp.ndarray                   # uint8 CLASS_* bits a vertex
     graph: object = None                 # the host Graph, for host routes
     long_diameter: bool = False
     extra: dict = field(default_factory=dict)
@@ -222,10 +222,6 @@ class CUDABackend:
             in_ptr, in_src, in_w = out_ptr, out_idx, out_w
         in_deg = cp.diff(in_ptr)
         out_deg = cp.diff(out_ptr)
-        vclass = cp.zeros(n, np.uint8)
-        if EDGE_CLASSES:
-            vclass |= (out_deg == 0).astype(np.uint8) * CLASS_SINK
-            vclass |= (in_deg == 1).astype(np.uint8) * CLASS_IN_ONE
         in_dst = cp.empty(len(in_src), np.int32)
         launch("bfs", "fill_rows", n, (in_ptr, i64(n), in_dst), max_blocks=self.max_blocks)
         w = g.weights
@@ -236,7 +232,7 @@ class CUDABackend:
             min_weight=float(w.min()) if w is not None and len(w) else 1.0,
             heavy_in=cp.flatnonzero(in_deg > HEAVY_DEGREE).astype(np.int32),
             heavy_out=cp.flatnonzero(out_deg > HEAVY_DEGREE).astype(np.int32),
-            vclass=vclass, graph=g)
+            graph=g)
         g._device[cache_key] = dg
         return dg
 
@@ -414,7 +410,7 @@ class CUDABackend:
         tpr = 32                              # threads a row: a power of two, 32..THREADS
         while tpr < kb and tpr < THREADS:
             tpr *= 2
-        rows_per_block = THREADS // tpr
+        rows_per_block = THREADS // W           # the kernel folds a block's rows' words at once
         launch("bfs", name, -(-n // rows_per_block) * THREADS,
                (ptrs, nums, i32(len(pending)), i64(n), i32(W), i32(kb), depth,
                 i64(depth.strides[0] // depth.itemsize), depth.dtype.type(st["unreachable"]),
@@ -577,6 +573,21 @@ class CUDABackend:
         launch("sssp", f"to_ordered_{suffix}", count, (dist, i64(count), key), max_blocks=self.max_blocks)
         return SPState(kb, n, np.asarray(ids), mode, key, pred if mode == "jacobi" else None)
 
+    def class_heads(self, hg: DeviceGraph):
+        """(arc heads with their CLASS_* bits on top, 1), or (plain heads, 0) where classes are
+        off or ids need the top bits (2^30 vertices or more). Built once per graph."""
+        got = hg.extra.get(("class_heads", EDGE_CLASSES))
+        if got is None:
+            if EDGE_CLASSES and hg.n <= 2**30:
+                cls = ((cp.diff(hg.out_ptr) == 0).astype(np.uint32) * CLASS_SINK
+                       | (cp.diff(hg.in_ptr) == 1).astype(np.uint32) * CLASS_IN_ONE)
+                heads = hg.out_idx.astype(np.uint32) | (cls[hg.out_idx] << np.uint32(30))
+                got = (heads.view(np.int32), 1)
+            else:
+                got = (hg.out_idx, 0)
+            hg.extra[("class_heads", EDGE_CLASSES)] = got
+        return got
+
     def sp_relax(self, hg: DeviceGraph, state: SPState, active) -> cp.ndarray:
         """One Bellman-Ford round from the active entries; returns the next active set."""
         n = state.n
@@ -599,10 +610,10 @@ class CUDABackend:
         w = hg.out_w if has_w else cp.zeros(1, hg.weight_dtype)
         common = (entries, incl, i64(qlen), i64(total), i64(n), hg.out_ptr, hg.out_idx, w, i32(has_w))
         grid = self.max_blocks * 4
-        if state.mode == "packed32":
-            launch("sssp", "relax_packed_f32", total, common + (hg.vclass, state.key, nxt), max_blocks=grid)
-        elif state.mode == "dist32":
-            launch("sssp", "relax_dist_f32", total, common + (hg.vclass, state.key, nxt), max_blocks=grid)
+        if state.mode in ("packed32", "dist32"):
+            heads, flagged = self.class_heads(hg)
+            launch("sssp", "relax_packed_f32" if state.mode == "packed32" else "relax_dist_f32", total,
+                   common[:6] + (heads,) + common[7:] + (i32(flagged), state.key, nxt), max_blocks=grid)
         else:
             suffix = "f64" if state.key.dtype == np.uint64 else "f32"
             prev = state.key.copy()
@@ -611,7 +622,7 @@ class CUDABackend:
             launch("sssp", f"relax_jacobi_pred_{suffix}", total, common + (prev, state.key, best), max_blocks=grid)
             count = state.kb * n
             launch("sssp", f"relax_jacobi_finish_{suffix}", count,
-                   (prev, state.key, best, i64(count), i64(n), hg.vclass, state.pred, nxt),
+                   (prev, state.key, best, i64(count), state.pred, nxt),
                    max_blocks=self.max_blocks)
         # the next round's queue now (one synchronisation), so that `any` needs no reduction
         self._last_active = (nxt, cp.flatnonzero(nxt))
@@ -698,6 +709,7 @@ class CUDABackend:
         gate = cp.zeros(1, np.int32)
         has_w = hg.out_w is not None
         w = hg.out_w if has_w else cp.zeros(1, np.float32)
+        heads, flagged = self.class_heads(hg)
         relax, fmin, fgather = (kernel("sssp", f"nf_relax_{suffix}"), kernel("sssp", f"nf_far_min_{suffix}"),
                                 kernel("sssp", f"nf_far_gather_{suffix}"))
         scan = kernel("sssp", "nf_heavy_scan")
@@ -711,7 +723,7 @@ class CUDABackend:
                     b = it % 2
                     scan((1,), (1024,), (hq[b], cnt, i32(it), i64(n), hg.out_ptr, hincl))
                     relax(grid, (THREADS,), (lq[b], hq[b], hincl, cnt, i32(it), thr, i64(n), hg.out_ptr,
-                                             hg.out_idx, w, i32(has_w), hg.vclass, key, stamp, far,
+                                             heads, w, i32(has_w), i32(flagged), key, stamp, far,
                                              lq[1 - b], hq[1 - b],
                                              heavy_arg, minbox, gate))
                     fmin(sgrid, (THREADS,), (cnt, i32(it), key, far, i64(count), minbox, gate))

@@ -77,17 +77,24 @@ extern "C" __global__ void from_ordered_f64(const u64* __restrict__ o, i64 count
         dist[i] = o2d(o[i]);
 }
 
-// Vertex classes (one byte a vertex, built once per graph): arcs into them skip work.
-#define CLASS_SINK 1     // no out-arcs: a lowered sink is never queued (it has nothing to relax)
-#define CLASS_IN_ONE 2   // exactly one in-arc: only that arc's thread writes the entry, no atomic
+// Edge classes: where `flagged`, the arc array carries the head's class in its top two bits
+// (built once per graph, for graphs under 2^30 vertices), so no extra load reads it.
+#define CLASS_SINK 1     // bit 30: a head without out-arcs is never queued (nothing to relax)
+#define CLASS_IN_ONE 2   // bit 31: a head with one in-arc is written by that arc's thread alone, no atomic
 #define ORD_INF 0xff800000u   // f2o(+inf)
 
-// Edge-thread i's entry e = rn + u (rn = row * n), its arc a and the arc's head v. Callers
-// skip self-loops of non-negative weight: they never shorten a path.
+__device__ __forceinline__ int head_of(int x, int flagged, unsigned int& cls)
+{
+    cls = flagged ? (unsigned int)x >> 30 : 0u;
+    return flagged ? (x & 0x3fffffff) : x;
+}
+
+// Edge-thread i's entry e = rn + u (rn = row * n), its arc a and the arc's raw head x.
+// Callers skip self-loops of non-negative weight: they never shorten a path.
 __device__ __forceinline__ void arc_of(const i64* __restrict__ entries, const i64* __restrict__ incl,
                                        i64 qlen, i64 n, const i64* __restrict__ ptr,
                                        const int* __restrict__ idx, i64 i, i64& e, i64& rn, int& u,
-                                       i64& a, int& v)
+                                       i64& a, int& x)
 {
     int q = find_entry(incl, qlen, i);
     e = entries[q];
@@ -95,7 +102,7 @@ __device__ __forceinline__ void arc_of(const i64* __restrict__ entries, const i6
     rn = r * n;
     u = (int)(e - rn);
     a = ptr[u] + (i - (q ? incl[q - 1] : 0));
-    v = idx[a];
+    x = idx[a];
 }
 
 // Offer (dist co, tail u) to the packed entry *slot; true when its distance was lowered.
@@ -105,7 +112,7 @@ __device__ __forceinline__ void arc_of(const i64* __restrict__ entries, const i6
 // only a strictly smaller distance replaces the word: a tie taken there could close a cycle
 // of predecessors between vertices at equal distance.
 __device__ __forceinline__ bool offer_packed(u64* slot, unsigned int co, int u, bool lengthens,
-                                             unsigned char cls)
+                                             unsigned int cls)
 {
     u64 nk = ((u64)co << 32) | (unsigned int)u;
     u64 cur = *slot;
@@ -131,18 +138,18 @@ extern "C" __global__ void relax_packed_f32(const i64* __restrict__ entries, con
                                             i64 qlen, i64 total, i64 n,
                                             const i64* __restrict__ ptr, const int* __restrict__ idx,
                                             const float* __restrict__ w, int has_w,
-                                            const unsigned char* __restrict__ vclass,
-                                            u64* key, unsigned char* next_active)
+                                            int flagged, u64* key, unsigned char* next_active)
 {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
         i64 e, rn, a;
-        int u, v;
-        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);
+        int u, x;
+        unsigned int cls;
+        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, x);
+        int v = head_of(x, flagged, cls);
         float wa = has_w ? w[a] : 1.0f;
         if (v == u && wa >= 0.0f) continue;
         float du = o2f((unsigned int)(key[e] >> 32));
         float cand = du + wa;
-        unsigned char cls = vclass[v];
         if (offer_packed(&key[rn + v], f2o(cand), u, cand > du, cls) && !(cls & CLASS_SINK))
             next_active[rn + v] = 1;
     }
@@ -153,18 +160,18 @@ extern "C" __global__ void relax_dist_f32(const i64* __restrict__ entries, const
                                           i64 qlen, i64 total, i64 n,
                                           const i64* __restrict__ ptr, const int* __restrict__ idx,
                                           const float* __restrict__ w, int has_w,
-                                          const unsigned char* __restrict__ vclass,
-                                          unsigned int* od, unsigned char* next_active)
+                                          int flagged, unsigned int* od, unsigned char* next_active)
 {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
         i64 e, rn, a;
-        int u, v;
-        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);
+        int u, x;
+        unsigned int cls;
+        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, x);
+        int v = head_of(x, flagged, cls);
         float wa = has_w ? w[a] : 1.0f;
         if (v == u && wa >= 0.0f) continue;
         unsigned int co = f2o(o2f(od[e]) + wa);
         i64 ev = rn + v;
-        unsigned char cls = vclass[v];
         bool lowered;
         if (cls & CLASS_IN_ONE) {
             lowered = co < od[ev];
@@ -193,7 +200,7 @@ __device__ void jacobi_min(const i64* __restrict__ entries, const i64* __restric
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
         i64 e, rn, a;
         int u, v;
-        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);
+        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);   // plain arc heads here
         T wa = has_w ? w[a] : (T)1;
         if (v == u && wa >= (T)0) continue;
         O co = to_ord((T)(from_ord(prev[e]) + wa));
@@ -210,23 +217,22 @@ __device__ void jacobi_pred(const i64* __restrict__ entries, const i64* __restri
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
         i64 e, rn, a;
         int u, v;
-        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);
+        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);   // plain arc heads here
         T wa = has_w ? w[a] : (T)1;
         if (v == u && wa >= (T)0) continue;
         O co = to_ord((T)(from_ord(prev[e]) + wa));
         if (co < prev[rn + v] && co == od[rn + v]) atomicMin(&best[rn + v], u);
     }
 }
-// Phase 3: lowered entries take their new predecessor and, unless sinks, are active next round.
+// Phase 3: lowered entries take their new predecessor and are active next round.
 template <typename O>
 __device__ void jacobi_finish(const O* __restrict__ prev, const O* __restrict__ od,
-                              const int* __restrict__ best, i64 count, i64 n,
-                              const unsigned char* __restrict__ vclass, int* pred,
+                              const int* __restrict__ best, i64 count, int* pred,
                               unsigned char* next_active)
 {
     for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
         if (od[i] < prev[i]) {
-            if (!(vclass[i % n] & CLASS_SINK)) next_active[i] = 1;
+            next_active[i] = 1;
             if (pred) pred[i] = best[i];
         }
     }
@@ -245,9 +251,9 @@ extern "C" __global__ void relax_jacobi_pred_##SUFFIX(const i64* entries, const 
     jacobi_pred<T, O>(entries, incl, qlen, total, n, ptr, idx, w, has_w, prev, od, best);            \
 }                                                                                                  \
 extern "C" __global__ void relax_jacobi_finish_##SUFFIX(const O* prev, const O* od, const int* best,\
-        i64 count, i64 n, const unsigned char* vclass, int* pred, unsigned char* next_active)         \
+        i64 count, int* pred, unsigned char* next_active)                                          \
 {                                                                                                  \
-    jacobi_finish<O>(prev, od, best, count, n, vclass, pred, next_active);                          \
+    jacobi_finish<O>(prev, od, best, count, pred, next_active);                                     \
 }
 JACOBI_KERNELS(f32, float, unsigned int)
 JACOBI_KERNELS(f64, double, u64)
@@ -290,12 +296,12 @@ __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict_
 
 // Offer (dist co, tail u) to entry *slot (packed word or ordered distance); true when its
 // distance was lowered. Packed words follow offer_packed's rule.
-__device__ __forceinline__ bool nf_offer(u64* slot, unsigned int co, int u, bool lengthens, unsigned char cls)
+__device__ __forceinline__ bool nf_offer(u64* slot, unsigned int co, int u, bool lengthens, unsigned int cls)
 {
     return offer_packed(slot, co, u, lengthens, cls);
 }
 __device__ __forceinline__ bool nf_offer(unsigned int* slot, unsigned int co, int u, bool lengthens,
-                                         unsigned char cls)
+                                         unsigned int cls)
 {
     if (cls & CLASS_IN_ONE) {
         if (co >= *slot) return false;
@@ -306,15 +312,16 @@ __device__ __forceinline__ bool nf_offer(unsigned int* slot, unsigned int co, in
 }
 
 template <typename K>
-__device__ __forceinline__ void nf_arc(K* key, i64 rn, int u, int v, float du, float wa, float thr,
+__device__ __forceinline__ void nf_arc(K* key, i64 rn, int u, int x, float du, float wa, float thr,
                                        int next_it, int* stamp, unsigned char* far, i64 n,
-                                       const i64* __restrict__ ptr, const unsigned char* __restrict__ vclass,
+                                       const i64* __restrict__ ptr, int flagged,
                                        int heavy_deg, i64* lq, i64* hq, unsigned int* cnt, int slot)
 {
+    unsigned int cls;
+    int v = head_of(x, flagged, cls);
     if (v == u) return;                  // weights are non-negative here
     float c = du + wa;
     i64 ev = rn + v;
-    unsigned char cls = vclass[v];
     if (!nf_offer(&key[ev], f2o(c), u, c > du, cls) || (cls & CLASS_SINK)) return;
     if (c < thr) {
         if (atomicExch(&stamp[ev], next_it) != next_it) {
@@ -330,7 +337,7 @@ template <typename K>
 __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__ hq_cur,
                          const i64* __restrict__ hincl, unsigned int* cnt, int it, const float* thr_box,
                          i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
-                         const float* __restrict__ w, int has_w, const unsigned char* __restrict__ vclass,
+                         const float* __restrict__ w, int has_w, int flagged,
                          K* key, int* stamp, unsigned char* far,
                          i64* lq_next, i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)
 {
@@ -372,7 +379,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
             }
             i64 a = base + i;
             nf_arc<K>(key, rn, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
-                      vclass, heavy_deg, lq_next, hq_next, cnt, nxt);
+                      flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
           }
         }
     }
@@ -388,17 +395,17 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         i64 end = ptr[u + 1];
         for (i64 a = ptr[u] + sub; a < end; a += 8)
             nf_arc<K>(key, r * n, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
-                      vclass, heavy_deg, lq_next, hq_next, cnt, nxt);
+                      flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
     }
 }
 
 #define NF_KERNELS(SUFFIX, K)                                                                      \
 extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hincl, \
         unsigned int* cnt, int it, const float* thr_box, i64 n, const i64* ptr, const int* idx,        \
-        const float* w, int has_w, const unsigned char* vclass, K* key, int* stamp, unsigned char* far, \
+        const float* w, int has_w, int flagged, K* key, int* stamp, unsigned char* far,               \
         i64* lq_next, i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)                   \
 {                                                                                                  \
-    nf_relax<K>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, vclass, key, stamp,   \
+    nf_relax<K>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
                 far, lq_next, hq_next, heavy_deg, minbox, gate);                                     \
 }                                                                                                  \
 /* When the next near queue is empty: the smallest far distance into *minbox (gate set). */         \
