@@ -182,18 +182,6 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     row(f"SSSP R-MAT{scale} 1 source", "engine BF", ts, None,
         f"Bellman-Ford, 4 sources; {be.stats['rounds'] / 8:.0f} rounds, "
         f"{be.stats['arcs'] / 8 / hg.m:.2f} x arcs relaxed per source")
-    # the same two without the edge classes (into sinks, into in-degree-1 heads): what they save
-    cuda_mod.EDGE_CLASSES = False
-    g._device.clear()
-    hg_plain = be.device_graph(g)
-    ts = per_source(lambda s: solve_batch(be, hg_plain, s, True), ids[:8])
-    row(f"SSSP R-MAT{scale} 1 source", "engine, no classes", ts, None, "near-far as above, classes off")
-    ts = per_source(lambda s: bellman_ford(be, hg_plain, s, True), ids[:4])
-    row(f"SSSP R-MAT{scale} 1 source", "engine BF, no classes", ts, None, "Bellman-Ford, classes off")
-    cuda_mod.EDGE_CLASSES = True
-    g._device.clear()
-    del hg_plain
-    hg = be.device_graph(g)
     ts = []
     for s in ids[:4].tolist():
         d_nf = solve_batch(be, hg, np.array([s], np.int32), False)[0]

@@ -137,9 +137,9 @@ def test_relax_twin(gpu, cpu, dtype, jacobi, with_pred):
     for _ in range(500):
         ac = cpu.relax(hc, dc, pc, ac)
         ag = gpu.relax(hd, dg, pg if with_pred else None, ag, jacobi=jacobi)
-        if jacobi:       # the GPU leaves lowered sinks inactive: they have nothing to relax
+        if jacobi:
             assert np.array_equal(dc, dg.get())
-            assert np.array_equal(ac & (np.diff(g.indptr) > 0), ag.get())
+            assert np.array_equal(ac, ag.get())
             if with_pred:
                 assert np.array_equal(pc, pg.get())
         if not ac.any() and not bool(ag.any()):
@@ -700,15 +700,16 @@ def test_edge_classes_change_nothing(gpu, monkeypatch, directed):
     g = Graph.from_edges(src, dst, w, directed=directed, num_vertices=n)
     hd = gpu.device_graph(g)
     heads, flagged = gpu.class_heads(hd)
+    if not directed:                                    # classes are for directed graphs only
+        assert flagged == 0
+        return
     heads = heads.get().view(np.uint32)
     assert flagged and np.array_equal(heads & 0x3FFFFFFF, g.indices)
     cls = heads >> 30                                   # the class of each arc's head
     out_deg, in_deg = np.diff(g.indptr), np.bincount(g.indices, minlength=n)
     assert np.array_equal(cls & cuda_mod.CLASS_SINK > 0, out_deg[g.indices] == 0)
     assert np.array_equal(cls & cuda_mod.CLASS_IN_ONE > 0, in_deg[g.indices] == 1)
-    if directed:
-        assert (cls & cuda_mod.CLASS_SINK).sum() > 100
-    assert (cls & cuda_mod.CLASS_IN_ONE).sum() > 100
+    assert (cls & cuda_mod.CLASS_SINK).sum() > 100 and (cls & cuda_mod.CLASS_IN_ONE).sum() > 100
     sources = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 8, replace=False)
     with_classes = [bellman_ford(gpu, hd, sources, True), gpu.near_far(hd, sources, True),
                     (gpu.near_far(hd, sources, False)[0], None)]
