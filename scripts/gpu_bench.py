@@ -380,21 +380,24 @@ def bench_overhead(be, reps):
     row("SSSP path 1M, later call", "engine+transfer", (t2 - t1,) * 3, None, "host (SciPy) directly")
 
 
-def bench_multi(reps):
+def bench_multi(reps, only=None):
     """PERFORMANCE.md's several-GPUs row: a many-source job on every GPU ("cuda:all") against
     one ("cuda"), the whole call into a preallocated host matrix (engine + transfer)."""
     ngpu = cp.cuda.runtime.getDeviceCount()
     if ngpu < 2:
         print(f"several GPUs: this machine has {ngpu}, skipped", flush=True)
         return
-    jobs = [("BFS R-MAT18 x16384", generators.rmat(18, seed=18), 16384, "bfs"),
-            ("BFS R-MAT20 x4096", generators.rmat(20, seed=20), 4096, "bfs"),
-            ("SSSP R-MAT18 x2048 dists", generators.rmat(18, seed=18, weighted=True), 2048, "sssp_dists")]
+    jobs = [("BFS R-MAT18 x16384", lambda: generators.rmat(18, seed=18), 16384, "bfs"),
+            ("BFS R-MAT20 x4096", lambda: generators.rmat(20, seed=20), 4096, "bfs"),
+            ("SSSP R-MAT18 x2048 dists", lambda: generators.rmat(18, seed=18, weighted=True), 2048, "sssp_dists")]
     if os.path.exists(SCNET):
-        g = load_scnet()
-        jobs.append(("BFS scNET 20%", g, round(0.2 * len(g)), "bfs"))
-        jobs.append(("SSSP scNET 20% dists", g, round(0.2 * len(g)), "sssp_dists"))
-    for name, g, k, algo in jobs:
+        jobs.append(("BFS scNET 20%", load_scnet, 0.2, "bfs"))
+        jobs.append(("SSSP scNET 20% dists", load_scnet, 0.2, "sssp_dists"))
+    for name, build, k, algo in jobs:
+        if only and not any(name.startswith(o) for o in only):
+            continue
+        g = build()
+        k = k if k >= 1 else round(k * len(g))
         ids = pick_sources(g, k, seed=7)
         fn = {"bfs": bfs, "sssp_dists": sssp_dists}[algo]
         out = np.empty((k, len(g)), np.int32 if algo == "bfs" else np.float32, order="F")
@@ -423,6 +426,7 @@ def main():
     ap.add_argument("--one-scale", type=int, default=22)
     ap.add_argument("--only", default="overhead,many,one,scnet,overlap,multi")
     ap.add_argument("--no-sweep", action="store_true", help="skip the near-far delta sweep")
+    ap.add_argument("--multi-jobs", help="several-GPU jobs to run: comma-separated name prefixes")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "gpu_bench.json") if os.environ.get("OUT") else None)
     a = ap.parse_args()
     be = get_backend("cuda")
@@ -440,7 +444,7 @@ def main():
     if "one" in only:
         bench_scale22(be, a.one_scale, a.reps, a.cpu_reps, sweep=not a.no_sweep)
     if "multi" in only:
-        bench_multi(a.reps)
+        bench_multi(a.reps, a.multi_jobs.split(",") if a.multi_jobs else None)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     if a.json:
         with open(a.json, "w") as f:

@@ -515,10 +515,20 @@ def test_staged_copy(gpu, monkeypatch, order):
     out = np.full(a.shape, 7, np.int32, order=order)
     cuda_mod._get_into(a, out)
     assert np.array_equal(out, a.get())
+    # a batch's rows of a larger F-ordered matrix: contiguous rows, a pitch between them
+    big = np.full((2000, 1001), 7, np.int32, order="F")
+    block = cp.ascontiguousarray(a.T)                 # (1001, 777), as a traversal writes it
+    cuda_mod._get_into(block, big[300:1077].T)
+    assert np.array_equal(big[300:1077], a.get()) and (big[:300] == 7).all() and (big[1077:] == 7).all()
     cuda_mod._stages.clear()
     g = generators.rmat(12, seed=1)
     src = np.arange(0, 4096, 5)
     assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))
+    gpu.batch_limit = 128                             # several batches: each into its rows
+    try:
+        assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))
+    finally:
+        gpu.batch_limit = None
 
 
 # -- cross-batch overlap: batch i's host copy while batch i + 1 computes (issue 3, Memory) -----
