@@ -515,7 +515,8 @@ def test_staged_copy(gpu, monkeypatch, order):
     out = np.full(a.shape, 7, np.int32, order=order)
     cuda_mod._get_into(a, out)
     assert np.array_equal(out, a.get())
-    # a batch's rows of a larger F-ordered matrix: contiguous rows, a pitch between them
+    # a batch's rows of a larger F-ordered matrix: contiguous rows, a pitch between them (this
+    # goes through a temporary host copy: a pitched staged copy is still to be measured)
     big = np.full((2000, 1001), 7, np.int32, order="F")
     block = cp.ascontiguousarray(a.T)                 # (1001, 777), as a traversal writes it
     cuda_mod._get_into(block, big[300:1077].T)

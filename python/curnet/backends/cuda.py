@@ -892,26 +892,14 @@ def _stage_parts():
     return stage["bufs"], stage["events"], stage["pool"]
 
 
-def _byte_rows(dst: np.ndarray) -> np.ndarray:
-    """dst's bytes as (rows, row bytes): one byte a row when dst is contiguous, else dst's own
-    rows (a 2-D view whose rows are contiguous, such as a batch's rows of a larger matrix)."""
-    if dst.flags.c_contiguous:
-        return dst.reshape(-1).view(np.uint8).reshape(-1, 1)
-    return dst.view(np.uint8)
-
-
 def _staged_copy(src: cp.ndarray, dst: np.ndarray) -> None:
-    """A C-contiguous device array into a host array of the same shape that is C-contiguous
-    or 2-D with contiguous rows (any row stride): rows of bytes go to pinned chunks by DMA,
-    and the host threads copy each chunk into place while the next chunk's DMA runs."""
-    rows = _byte_rows(dst)
-    row_bytes = rows.shape[1]
+    """A C-contiguous device array into a C-contiguous host array of the same bytes."""
+    total = src.nbytes
     sptr = src.data.ptr
+    dbytes = dst.reshape(-1).view(np.uint8)
     bufs, events, pool = _stage_parts()
     stream = cp.cuda.get_current_stream()
-    per_chunk = max(1, STAGE_CHUNK // row_bytes)          # rows a chunk
-    nchunks = -(-len(rows) // per_chunk)
-    align = max(1, 4096 // row_bytes)                     # a thread's rows: whole pages
+    nchunks = -(-total // STAGE_CHUNK)
     pending = [[] for _ in bufs]
 
     def issue(c):
@@ -919,24 +907,26 @@ def _staged_copy(src: cp.ndarray, dst: np.ndarray) -> None:
         for f in pending[b]:
             f.result()
         pending[b] = []
-        r0 = c * per_chunk
-        size = (min(per_chunk, len(rows) - r0)) * row_bytes
-        cp.cuda.runtime.memcpyAsync(bufs[b].ctypes.data, sptr + r0 * row_bytes, size,
+        off = c * STAGE_CHUNK
+        size = min(STAGE_CHUNK, total - off)
+        cp.cuda.runtime.memcpyAsync(bufs[b].ctypes.data, sptr + off, size,
                                     cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
         events[b].record(stream)
+
+    def part(dst_slice, src_slice):
+        np.copyto(dst_slice, src_slice)
 
     for c in range(min(len(bufs) - 1, nchunks)):
         issue(c)
     for c in range(nchunks):
         b = c % len(bufs)
         events[b].synchronize()
-        r0 = c * per_chunk
-        count = min(per_chunk, len(rows) - r0)
-        staged = bufs[b][:count * row_bytes].reshape(count, row_bytes)
-        step = -(-count // STAGE_THREADS)
-        step = -(-step // align) * align
-        pending[b] = [pool.submit(np.copyto, rows[r0 + a:r0 + min(a + step, count)], staged[a:a + step])
-                      for a in range(0, count, step)]
+        off = c * STAGE_CHUNK
+        size = min(STAGE_CHUNK, total - off)
+        step = -(-size // STAGE_THREADS)
+        step = -(-step // 4096) * 4096
+        pending[b] = [pool.submit(part, dbytes[off + a: off + min(a + step, size)], bufs[b][a: min(a + step, size)])
+                      for a in range(0, size, step)]
         if c + len(bufs) - 1 < nchunks:
             issue(c + len(bufs) - 1)
     for fs in pending:
@@ -964,10 +954,6 @@ def _get_into(block: cp.ndarray, view: np.ndarray) -> None:
                 _staged_copy(block, view)
             else:
                 block.get(out=view)
-            return
-        if (block.flags.c_contiguous and view.ndim == 2 and view.strides[1] == view.itemsize
-                and block.nbytes >= STAGE_MIN and STAGE_CHUNK >= view.shape[1] * view.itemsize):
-            _staged_copy(block, view)      # a batch's rows of a larger matrix: pitched rows
             return
     _host_copy(view, block.get())
 
