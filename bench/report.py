@@ -21,13 +21,28 @@ GPU_COMMAND = "python -m bench --gpu --data-dir .data"
 
 
 # -- loading and lookup ----------------------------------------------------------------------
+# scripts/gpu_bench.py's results (the GPU check's engine rows, the several-GPUs row)
+GPU_BENCH_FILES = {"gpu_check": "gpu_check_h100.json", "gpu_multi": "gpu_multi_h200x2.json"}
+
+
 def load_docs(folder: Path) -> dict:
     docs = {}
     for mode in MODES:
         p = folder / f"{mode}.json"
         if p.exists():
             docs[mode] = json.loads(p.read_text())
+    for key, name in GPU_BENCH_FILES.items():
+        if (folder / name).exists():
+            docs[key] = json.loads((folder / name).read_text())
     return docs
+
+
+def bench_rows(doc, row: str) -> list:
+    """The rows of a scripts/gpu_bench.py result named `row`, each with the doc's provenance."""
+    if not doc:
+        return []
+    where = f"{doc['info']['device'].split(' (')[0]}, {doc['date']}, commit {doc.get('commit', '?')}"
+    return [dict(r, where=where) for r in doc["rows"] if r["row"] == row]
 
 
 def find(doc, *, case, algorithm, sources=None, tool="cuRnet", layer=None, backend=None, variant=None):
@@ -225,8 +240,30 @@ def targets(docs) -> str:
                      status(ratio, goal, "higher"),
                      f"PERFORMANCE.md's igraph: {ref:g} s" + ("; igraph has no many-source "
                                                                "predecessors: distances()" if alg == "sssp" else "")))
-    rows.append(("Several GPUs: many-source job on 2 GPUs vs 1", "≥ 1.8×", "—", "not measured",
-                 "the engine has no multi-GPU path yet"))
+    # the GPU check (scripts/gpu_bench.py: the engine primitive alone, no driver around it)
+    for name, layer, goal in (("BFS R-MAT20 x1024 sources", "engine", None),
+                              ("BFS R-MAT22 1 source", "engine", 1.5e-3),
+                              ("SSSP R-MAT22 1 source", "engine, no classes", 25e-3)):
+        for r in bench_rows(docs.get("gpu_check"), name):
+            if r["layer"] == layer:
+                if goal:
+                    shown, goal_text, ok = fmt_t(r["median_ms"] / 1e3), f"≤ {goal * 1e3:g} ms", \
+                        status(r["median_ms"] / 1e3, goal)
+                else:                  # the many-source row's goal is in GTEPS
+                    gteps = float(r["note"].split(" GTEPS")[0].replace(",", ""))
+                    shown, goal_text, ok = f"{gteps:,.0f} GTEPS ({fmt_t(r['median_ms'] / 1e3)})", \
+                        "≥ 2,000 GTEPS", status(gteps, 2000, "higher")
+                rows.append((f"GPU check, engine primitive alone: {name}", goal_text, shown, ok,
+                             f"{r['note']}; {r['where']}; scripts/gpu_bench.py"))
+    multi = [r for r in (docs.get("gpu_multi") or {}).get("rows", []) if "GPUs" in r["layer"]]
+    for r in multi:
+        speedup = float(r["note"].split("×")[0])
+        rows.append((f"Several GPUs: {r['row']}, {r['layer']}", "≥ 1.8× one GPU", f"{speedup:.2f}×",
+                     status(speedup, 1.8, "higher"),
+                     f"{fmt_t(r['median_ms'] / 1e3)}; {docs['gpu_multi']['info']['device'].split(' (')[0]} x2, "
+                     f"{docs['gpu_multi']['date']}, commit {docs['gpu_multi'].get('commit', '?')}"))
+    if not multi:
+        rows.append(("Several GPUs: many-source job on 2 GPUs vs 1", "≥ 1.8×", "—", "not measured", ""))
     out = ["| target | goal | measured | status | notes |", "|---|---|---|---|---|"]
     out += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(out)
@@ -459,6 +496,8 @@ def write_report(folder: Path) -> list[Path]:
               "- Absolute times from the shared CPU machine are indicative; ratios measured in "
               "one run hold (PERFORMANCE.md).", ""]
     for mode, doc in docs.items():
+        if mode not in MODES:          # gpu_bench.py's files: in the targets table above
+            continue
         parts += [f"## {mode.upper()} run: {machine_line(doc)}", ""]
         e = doc["environment"]
         names = {"igraph": "python-igraph", "R": ""}
