@@ -376,10 +376,12 @@ def test_cuda_error_is_python_exception(gpu):
     assert np.array_equal(bfs(g, [0], backend="cuda"), scipy_depths(g, [0]))
 
 
-def test_long_path(gpu):
+def test_long_path(gpu, caplog):
     g = generators.path(1_000_000, weighted=True)
     t = time.perf_counter()
-    d = bfs(g, [0, 10], backend="cuda")
+    with caplog.at_level("WARNING", logger="curnet"):
+        d = bfs(g, [0, 10], backend="cuda")
+    assert "long-diameter graph" in caplog.text and "on the host" in caplog.text   # said, not silent
     assert time.perf_counter() - t < 10
     assert d[0, -1] == 999_999 and d[1, -1] == 999_989 and d[1, 0] == -1
     t = time.perf_counter()

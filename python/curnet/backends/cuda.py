@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import cupy as cp
 
+from . import log
 from .cpu import CPUBackend, words_for
 
 KERNEL_DIR = os.path.join(os.path.dirname(__file__), "kernels")
@@ -61,6 +62,15 @@ LEVEL_BYTES = None
 
 _modules: dict = {}
 _lock = threading.Lock()
+
+
+def mark_long_diameter(hg: "DeviceGraph", what: str) -> None:
+    """Route this graph's traversals to the host from now on, and say so (once per graph)."""
+    if not hg.long_diameter:
+        hg.long_diameter = True
+        log.warning("curnet: %s ran past its level limit on this graph (a long-diameter graph): the "
+                    "CUDA backend finishes it, and later calls on this graph, on the host (SciPy), "
+                    "which is faster for such graphs", what)
 
 
 def kernel(module: str, name: str):
@@ -503,7 +513,7 @@ class CUDABackend:
         alpha, beta = 14, 24
         while True:
             if level >= LONG_LEVELS:
-                hg.long_diameter = True
+                mark_long_diameter(hg, "a one-source BFS")
                 return self.bfs_one(hg, source)
             if top_down:
                 incl = cp.cumsum(out_deg[queue])
@@ -758,7 +768,7 @@ class CUDABackend:
 
     def sp_long(self, hg: DeviceGraph, ids, with_pred: bool):
         """A batch on a long-diameter graph, finished on the host by SciPy (see LONG_LEVELS)."""
-        hg.long_diameter = True
+        mark_long_diameter(hg, "a shortest-path batch")
         dist, pred = self.cpu().shortest_paths_host(self.cpu().device_graph(hg.graph), ids, with_pred)
         return cp.asarray(dist), (cp.asarray(pred) if pred is not None else None)
 
