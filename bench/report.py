@@ -37,12 +37,12 @@ def load_docs(folder: Path) -> dict:
     return docs
 
 
-def bench_rows(doc, row: str) -> list:
-    """The rows of a scripts/gpu_bench.py result named `row`, each with the doc's provenance."""
+def bench_rows(doc) -> list:
+    """The rows of a scripts/gpu_bench.py result, each with the doc's provenance ("where")."""
     if not doc:
         return []
     where = f"{doc['info']['device'].split(' (')[0]}, {doc['date']}, commit {doc.get('commit', '?')}"
-    return [dict(r, where=where) for r in doc["rows"] if r["row"] == row]
+    return [dict(r, where=where) for r in doc["rows"]]
 
 
 def find(doc, *, case, algorithm, sources=None, tool="cuRnet", layer=None, backend=None, variant=None):
@@ -244,8 +244,8 @@ def targets(docs) -> str:
     for name, layer, goal in (("BFS R-MAT20 x1024 sources", "engine", None),
                               ("BFS R-MAT22 1 source", "engine", 1.5e-3),
                               ("SSSP R-MAT22 1 source", "engine, no classes", 25e-3)):
-        for r in bench_rows(docs.get("gpu_check"), name):
-            if r["layer"] == layer:
+        for r in bench_rows(docs.get("gpu_check")):
+            if r["row"] == name and r["layer"] == layer:
                 if goal:
                     shown, goal_text, ok = fmt_t(r["median_ms"] / 1e3), f"≤ {goal * 1e3:g} ms", \
                         status(r["median_ms"] / 1e3, goal)
@@ -255,13 +255,13 @@ def targets(docs) -> str:
                         "≥ 2,000 GTEPS", status(gteps, 2000, "higher")
                 rows.append((f"GPU check, engine primitive alone: {name}", goal_text, shown, ok,
                              f"{r['note']}; {r['where']}; scripts/gpu_bench.py"))
-    multi = [r for r in (docs.get("gpu_multi") or {}).get("rows", []) if "GPUs" in r["layer"]]
+    multi = bench_rows(docs.get("gpu_multi"))
+    one_gpu = {r["row"]: r["median_ms"] for r in multi if r["layer"].startswith("1 GPU")}
+    multi = [r for r in multi if "GPUs" in r["layer"] and r["row"] in one_gpu]
     for r in multi:
-        speedup = float(r["note"].split("×")[0])
-        rows.append((f"Several GPUs: {r['row']}, {r['layer']}", "≥ 1.8× one GPU", f"{speedup:.2f}×",
-                     status(speedup, 1.8, "higher"),
-                     f"{fmt_t(r['median_ms'] / 1e3)}; {docs['gpu_multi']['info']['device'].split(' (')[0]} x2, "
-                     f"{docs['gpu_multi']['date']}, commit {docs['gpu_multi'].get('commit', '?')}"))
+        speedup = one_gpu[r["row"]] / r["median_ms"]
+        rows.append((f"Several GPUs: {r['row']}, {r['layer']}", "≥ 1.8× one GPU", f"{speedup:.3f}×",
+                     status(speedup, 1.8, "higher"), f"{fmt_t(r['median_ms'] / 1e3)}; {r['where']}"))
     if not multi:
         rows.append(("Several GPUs: many-source job on 2 GPUs vs 1", "≥ 1.8×", "—", "not measured", ""))
     out = ["| target | goal | measured | status | notes |", "|---|---|---|---|---|"]
@@ -378,8 +378,27 @@ def plots(docs, folder: Path) -> list[Path]:
         made.append(save(fig, folder / "speedup_vs_sources.png"))
     plt.close(fig)
 
+    def lines(series, path, title, xlabel, ylabel, log_x):
+        """One line a series of (x, y) points, y on a log scale (x too if log_x; else plain
+        y labels); the figure is saved only if there is a line."""
+        fig, ax = plt.subplots(figsize=(6.5, 4.2))
+        for name, v in sorted(series.items()):
+            v.sort()
+            ax.plot([x for x, _ in v], [y for _, y in v], "-o", label=name, ms=4)
+        if series:
+            if log_x:
+                ax.set_xscale("log")
+            ax.set_yscale("log")
+            if not log_x:
+                tidy(ax, x=False)
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(ylabel)
+            ax.set_title(title)
+            ax.legend(fontsize=7)
+            made.append(save(fig, path))
+        plt.close(fig)
+
     # 2. SCC time against graph size
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
     pts = {}
     for r in records(cpu, gpu):
         if r["algorithm"] != "scc" or r.get("median_s") is None:
@@ -388,21 +407,9 @@ def plots(docs, folder: Path) -> list[Path]:
             continue
         name = f"cuRnet {r.get('backend')} ({r['layer']})" if r["tool"] == "cuRnet" else r["tool"]
         pts.setdefault(name, []).append((r["arcs"], r["median_s"]))
-    for name, v in sorted(pts.items()):
-        v.sort()
-        ax.plot([a for a, _ in v], [t for _, t in v], "-o", label=name, ms=4)
-    if pts:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("arcs")
-        ax.set_ylabel("time (s)")
-        ax.set_title("SCC time against graph size")
-        ax.legend(fontsize=7)
-        made.append(save(fig, folder / "scc_vs_size.png"))
-    plt.close(fig)
+    lines(pts, folder / "scc_vs_size.png", "SCC time against graph size", "arcs", "time (s)", True)
 
     # 3. GTEPS against R-MAT SCALE
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
     series = {}
     for r in records(cpu, gpu):
         if r["algorithm"] != "bfs" or not r.get("gteps") or not r["case"].startswith("rmat"):
@@ -410,18 +417,8 @@ def plots(docs, folder: Path) -> list[Path]:
         scale = int(np.log2(r["n"]))
         name = f"{r.get('backend')} {r['layer']}, {r['sources']} source(s)"
         series.setdefault(name, []).append((scale, r["gteps"]))
-    for name, v in sorted(series.items()):
-        v.sort()
-        ax.plot([s for s, _ in v], [g for _, g in v], "-o", label=name, ms=4)
-    if series:
-        ax.set_yscale("log")
-        tidy(ax, x=False)
-        ax.set_xlabel("R-MAT SCALE (2^SCALE vertices, 16 edges each)")
-        ax.set_ylabel("GTEPS")
-        ax.set_title("BFS GTEPS against R-MAT SCALE")
-        ax.legend(fontsize=7)
-        made.append(save(fig, folder / "gteps_vs_scale.png"))
-    plt.close(fig)
+    lines(series, folder / "gteps_vs_scale.png", "BFS GTEPS against R-MAT SCALE",
+          "R-MAT SCALE (2^SCALE vertices, 16 edges each)", "GTEPS", False)
     return made
 
 

@@ -172,6 +172,11 @@ class Graph:
         return self.weights is not None
 
     @property
+    def weight_dtype(self) -> np.dtype:
+        """The dtype of weights and distances: the weights', float32 for an unweighted graph."""
+        return self.weights.dtype if self.weights is not None else np.dtype(np.float32)
+
+    @property
     def nbytes(self) -> int:
         arrays = [self.indptr, self.indices, self.weights]
         if self._csc is not None and self.directed:
@@ -189,7 +194,7 @@ class Graph:
         if not self.directed:
             return self.indptr, self.indices, self.weights
         if self._csc is None:
-            src = np.repeat(np.arange(len(self), dtype=np.int32), np.diff(self.indptr))
+            src = self.edge_sources()
             payload = (src,) if self.weights is None else (src, self.weights)
             indptr, *rest = compress(self.indices, len(self), *payload)
             self._csc = (indptr, rest[0], rest[1] if self.weights is not None else None)

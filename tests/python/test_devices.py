@@ -21,7 +21,6 @@ from curnet.errors import NegativeCycleError
 
 class TwoCPUs:
     """Two CPU backends standing where a multi-GPU backend's members stand."""
-    name = "cpu"
 
     def __init__(self):
         self.members = [CPUBackend(), CPUBackend()]

@@ -29,8 +29,7 @@ def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress
     be = get_backend(backend)
     ids = resolve_sources(g, sources)
     n, k = len(g), len(ids)
-    weight_dtype = g.weights.dtype if g.weights is not None else np.dtype(np.float32)
-    dist_out = result_buffer(out_dist, (k, n), weight_dtype, "the distance matrix")
+    dist_out = result_buffer(out_dist, (k, n), g.weight_dtype, "the distance matrix")
     pred_out = result_buffer(out_pred, (k, n), np.int32, "the predecessor matrix") if with_pred else None
 
     def work(dev, row0, share, report):

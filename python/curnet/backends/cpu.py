@@ -99,7 +99,7 @@ class CPUBackend:
                 in_ptr=in_ptr, in_src=in_src,
                 in_dst=np.repeat(np.arange(len(g), dtype=np.int32), np.diff(in_ptr)),
                 in_w=in_w, out_src=g.edge_sources(),
-                weight_dtype=w.dtype if w is not None else np.dtype(np.float32),
+                weight_dtype=g.weight_dtype,
                 min_weight=float(w.min()) if w is not None and len(w) else 1.0)
             g._device[self.name] = cached
         return cached
