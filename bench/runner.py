@@ -643,7 +643,8 @@ def run_plan(cases, *, out_json: Path, mode: str, runner: Runner, env: dict,
             if proc.is_alive():
                 _kill_group(proc)
         if timed_out:
-            runner.failures.append(f"{case.key}: timed out after {case_timeout:.0f} s (hung or too slow)")
+            runner.failures.append(f"{case.key}: still running after {case_timeout:.0f} s, the hang guard "
+                                   "(--case-timeout): hung, or a machine far slower than any expected")
             log(f"  {case.key}: timed out after {case_timeout:.0f} s")
         if out_path.exists():
             part = json.loads(out_path.read_text())

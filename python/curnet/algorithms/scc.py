@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import get_backend
+from ..work import tally
 from .common import device_scope, primary
 
 # Trimming passes per round; long chains are left to the colouring.
@@ -15,7 +16,11 @@ def scc(g, *, backend="auto"):
     be = primary(get_backend(backend))
     with device_scope(be):
         hg = be.device_graph(g)
-        labels = be.scc_labels(hg) if be.has_scc else scc_by_reachability(be, hg)
+        if be.has_scc:
+            tally("scc whole-graph runs")
+            labels = be.scc_labels(hg)
+        else:
+            labels = scc_by_reachability(be, hg)
         return be.canonical_labels(labels)
 
 
@@ -59,6 +64,7 @@ def scc_by_reachability(be, hg):
 
 def _trim(be, hg, alive):
     for _ in range(TRIM_PASSES):
+        tally("scc trim passes")
         kept = be.trim(hg, alive)
         if int(kept.sum()) == int(alive.sum()):
             return kept

@@ -9,6 +9,7 @@ from ..backends import get_backend
 from ..errors import NegativeCycleError
 from ..progress import Progress
 from ..sources import resolve_sources, source_name
+from ..work import tally
 from .common import batches_of, over_devices, result_buffer
 
 # Bellman-Ford looks for a cycle among the predecessors every this many rounds.
@@ -81,7 +82,9 @@ def bellman_ford(be, hg, ids, with_pred):
     rounds = 0
     while be.any(active):
         if be.max_bf_rounds is not None and rounds >= be.max_bf_rounds:
+            tally("sssp per-source runs", kb)
             return be.sp_long(hg, ids, with_pred)
+        tally("sssp rounds")
         active = be.sp_relax(hg, state, active)
         rounds += 1
         if rounds % CYCLE_CHECK_ROUNDS == 0 or rounds >= n:

@@ -19,6 +19,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 from ..errors import NegativeCycleError
+from ..work import tally
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
@@ -256,6 +257,7 @@ class CPUBackend:
 
     def dijkstra(self, hg: HostGraph, sources: np.ndarray, with_pred: bool):
         """Non-negative weights: SciPy's Dijkstra. Returns dist (k, n) in the weight dtype, pred or None."""
+        tally("dijkstra sources", len(sources))
         res = csgraph.dijkstra(hg.scipy_matrix(), directed=True, indices=sources,
                                return_predecessors=with_pred)
         dist, pred = res if with_pred else (res, None)
@@ -388,6 +390,7 @@ class CPUBackend:
         starts = segment_starts(heads)
         targets = heads[starts]
         while True:
+            tally("scc propagation rounds")
             best = np.maximum.reduceat(values[tails], starts)
             grow = best > values[targets]
             if not grow.any():
@@ -425,19 +428,24 @@ def worklist_paths(hg: HostGraph, source: int, dist: np.ndarray, pred: np.ndarra
     queued = bytearray(n)
     d[source] = 0.0
     queue = deque([source])
-    while queue:
-        u = queue.popleft()
-        queued[u] = 0
-        du, h = d[u], hops[u] + 1
-        for a in range(ptr[u], ptr[u + 1]):
-            v = idx[a]
-            old, c = d[v], du + w[a]
-            if c < old:
-                d[v] = c
-                if d[v] < old:          # still lower once rounded to the weight dtype
-                    p[v], hops[v] = u, h
-                    if h >= n:
-                        raise NegativeCycleError(source)
-                    if not queued[v]:
-                        queued[v] = 1
-                        queue.append(v)
+    scans = 0
+    try:
+        while queue:
+            u = queue.popleft()
+            queued[u] = 0
+            scans += 1
+            du, h = d[u], hops[u] + 1
+            for a in range(ptr[u], ptr[u + 1]):
+                v = idx[a]
+                old, c = d[v], du + w[a]
+                if c < old:
+                    d[v] = c
+                    if d[v] < old:          # still lower once rounded to the weight dtype
+                        p[v], hops[v] = u, h
+                        if h >= n:
+                            raise NegativeCycleError(source)
+                        if not queued[v]:
+                            queued[v] = 1
+                            queue.append(v)
+    finally:
+        tally("worklist scans", scans)
