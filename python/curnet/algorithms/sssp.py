@@ -45,7 +45,7 @@ def sssp_blocks(g, sources, sink, *, backend="auto", with_pred=False, progress=N
 
     def work(dev, row0, share, report):
         hg = dev.device_graph(g)
-        use_dijkstra = dev.has_dijkstra and hg.min_weight >= 0
+        use_dijkstra = dev.sssp_method(hg, len(share), with_pred) == "dijkstra"
 
         def run(batch):
             first, batch_ids = batch
@@ -64,13 +64,14 @@ def sssp_blocks(g, sources, sink, *, backend="auto", with_pred=False, progress=N
 
 
 def solve_batch(be, hg, ids, with_pred):
-    """One batch of sources on the backend's device: (dist, pred or None), by the best method."""
-    if be.has_dijkstra and hg.min_weight >= 0:
+    """One batch of sources on the backend's device: (dist, pred or None), by the method the
+    backend picks for it (`sssp_method`): SciPy's Dijkstra on the CPU for non-negative
+    weights, near-far on the GPU for non-negative float32 weights and few sources,
+    frontier Bellman-Ford otherwise (negative weights included)."""
+    method = be.sssp_method(hg, len(ids), with_pred)
+    if method == "dijkstra":
         return be.dijkstra(hg, ids, with_pred)
-    near_far_ok = getattr(be, "near_far_ok", None)
-    if near_far_ok is not None and near_far_ok(hg, len(ids), with_pred):
-        # GPU, non-negative float32 weights, few sources: near-far buckets relax each
-        # arc ~1-2 times instead of Bellman-Ford's ~5 (negative weights stay on BF).
+    if method == "near_far":
         return be.near_far(hg, ids, with_pred)
     return bellman_ford(be, hg, ids, with_pred)
 

@@ -8,6 +8,7 @@ the README) and the NumPy twins stay exercised by the tests.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 from ..errors import NegativeCycleError
+from .arrays import canonical_labels, pred_has_cycle
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
@@ -88,21 +90,24 @@ class CPUBackend:
     def info(self) -> dict:
         return {"backend": "cpu", "device": f"CPU, {os.cpu_count()} cores", "threads": self.workers}
 
+    @property
+    def members(self) -> list:
+        return [self]
+
+    def device_scope(self):
+        return contextlib.nullcontext()
+
     # -- data movement --------------------------------------------------------
     def device_graph(self, g) -> HostGraph:
-        cached = g._device.get(self.name)
-        if cached is None:
+        def build():
             in_ptr, in_src, in_w = g.csc()
-            w = g.weights
-            cached = HostGraph(
-                n=len(g), out_ptr=g.indptr, out_idx=g.indices, out_w=w,
+            return HostGraph(
+                n=len(g), out_ptr=g.indptr, out_idx=g.indices, out_w=g.weights,
                 in_ptr=in_ptr, in_src=in_src,
                 in_dst=np.repeat(np.arange(len(g), dtype=np.int32), np.diff(in_ptr)),
                 in_w=in_w, out_src=g.edge_sources(),
-                weight_dtype=g.weight_dtype,
-                min_weight=float(w.min()) if w is not None and len(w) else 1.0)
-            g._device[self.name] = cached
-        return cached
+                weight_dtype=g.weight_dtype, min_weight=g.min_weight)
+        return g.cache(self.name, build)
 
     def to_host(self, a) -> np.ndarray:
         return a
@@ -186,17 +191,6 @@ class CPUBackend:
         new[v] = reached & ~seen[v]
         return new
 
-    def write_depths(self, new: np.ndarray, depth: np.ndarray, level: int) -> None:
-        """depth[v, j] = level for every set bit j of new[v]; depth is (n, k) int32."""
-        rows = np.flatnonzero(new.any(axis=1))
-        if len(rows) == 0:
-            return
-        bits = np.unpackbits(new[rows].view(np.uint8), axis=1, bitorder="little")
-        bits = bits[:, :depth.shape[1]].view(bool)
-        block = depth[rows]
-        block[bits] = level
-        depth[rows] = block
-
     def bits_start(self, hg: HostGraph, ids: np.ndarray, depth: np.ndarray, unreachable=-1):
         """A joint traversal's state [seen, frontier, history]: the sources' bits, and the
         cumulative seen bits after each level, from which the depths are written at the end.
@@ -233,7 +227,6 @@ class CPUBackend:
         np.copyto(depth, level, where=unpack(history[-1]).view(bool), casting="unsafe")
 
     def canonical_labels(self, labels: np.ndarray) -> np.ndarray:
-        from ..algorithms.scc import canonical_labels
         return canonical_labels(labels)
 
     def any(self, a) -> bool:
@@ -246,7 +239,9 @@ class CPUBackend:
         return depths_from_tree(order, pred, hg.n)
 
     # -- shortest-path primitives -------------------------------------------
-    has_dijkstra = True
+    def sssp_method(self, hg: HostGraph, kb: int, with_pred: bool) -> str:
+        """"dijkstra" (SciPy's) for non-negative weights, else "bellman_ford"."""
+        return "dijkstra" if hg.min_weight >= 0 else "bellman_ford"
 
     def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int:
         return 64
@@ -339,16 +334,12 @@ class CPUBackend:
         return dist, (pred if with_pred else None)
 
     def pred_has_cycle(self, pred: np.ndarray) -> np.ndarray:
-        """(k,) bool: row r's predecessor pointers contain a cycle (pointer doubling)."""
-        anc = pred.copy()
-        rows = np.arange(pred.shape[0])[:, None]
-        for _ in range(max(1, int(np.ceil(np.log2(max(pred.shape[1], 2))))) + 1):
-            nxt = np.where(anc >= 0, anc, 0)
-            anc = np.where(anc >= 0, anc[rows, nxt], -1)
-        return (anc >= 0).any(axis=1)
+        return pred_has_cycle(np, pred)
 
     # -- SCC primitives ----------------------------------------------------
-    has_scc = True
+    def scc_method(self, hg: HostGraph) -> str:
+        """"native": `scc_labels` (Pearce's algorithm in SciPy) labels the whole graph."""
+        return "native"
 
     def scc_labels(self, hg: HostGraph) -> np.ndarray:
         """Any SCC labelling (Pearce's algorithm in SciPy); the driver canonicalises it."""
