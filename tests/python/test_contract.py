@@ -2,10 +2,6 @@
 import ast
 import os
 
-import numpy as np
-import pytest
-
-from curnet.backends import cuda_available, get_backend
 from curnet.backends.contract import OPTIONAL, contract_names, missing
 from curnet.backends.cpu import CPUBackend
 
@@ -44,12 +40,3 @@ def test_sssp_method_is_the_one_decision():
     neg = Graph.from_edges([0, 1], [1, 2], [1.0, -1.0])
     assert be.sssp_method(be.device_graph(neg), 3, True) == "bellman_ford"
     assert be.scc_method(be.device_graph(g)) == "native"
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")
-def test_cuda_backends_have_the_whole_contract():
-    gpu = get_backend("cuda")
-    assert missing(gpu) == [] and hasattr(gpu, "near_far")
-    assert gpu.scc_method(None) == "reachability"
-    assert np.asarray(gpu.to_host(gpu.xp.arange(3))).tolist() == [0, 1, 2]

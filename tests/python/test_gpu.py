@@ -181,6 +181,13 @@ def test_relax_twin(gpu, cpu, dtype, jacobi, with_pred):
             assert dtype(dc[r, u] + dtype(best[(u, v)])) == dc[r, v]
 
 
+def test_cuda_backends_have_the_whole_contract(gpu):
+    from curnet.backends.contract import missing
+    assert missing(gpu) == [] and hasattr(gpu, "near_far")
+    assert gpu.scc_method(None) == "reachability" and gpu.members == [gpu]
+    assert gpu.to_host(gpu.xp.arange(3)).tolist() == [0, 1, 2]
+
+
 def test_pred_has_cycle_twin(gpu, cpu):
     rng = np.random.default_rng(3)
     pred = rng.integers(-1, 50, (6, 50)).astype(np.int32)

@@ -98,8 +98,8 @@ extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, 
 // plane REACHED the bits set at all. Step 2, tpr threads a row (a power of two): each
 // (v, source s) reads its bit of the planes (a warp's lanes share the words: broadcasts) and
 // writes depth[v, s] = level_nums[index], or `unreachable` on the first flush; the stores of
-// a row are coalesced, each entry written once. A first version loaded every level word per
-// entry (8.1 of 17.2 ms of a 1,024-source R-MAT 20 BFS went to it).
+// a row are coalesced, each entry written once (not every level word per entry: see
+// docs/gpu-notes.md).
 #define REACHED 6
 #define BITS_DEPTHS(NAME, T)                                                                \
 extern "C" __global__ void NAME(const u64* __restrict__ level_ptrs, const int* __restrict__ level_nums, \
