@@ -74,8 +74,10 @@ class CUDABackend:
         return [self]
 
     def device_scope(self):
-        """This backend's GPU made current for the calling thread (a context manager)."""
-        return self.device
+        """This backend's GPU made current for the calling thread (a context manager). A new
+        Device object each time: CuPy keeps the device to restore in the object, so threads
+        must not share one."""
+        return cp.cuda.Device(self.device.id)
 
     def free_memory(self) -> int:
         return self.launcher.free_memory()
@@ -99,7 +101,7 @@ class CUDABackend:
     def device_graph(self, g) -> DeviceGraph:
         """The graph's arrays on this backend's GPU (built once, kept with the graph)."""
         def build():
-            with self.device:
+            with self.device_scope():
                 return build_device_graph(self.launcher, g, self.tuning.heavy_degree)
         return g.cache(f"cuda:{self.device.id}", build)
 

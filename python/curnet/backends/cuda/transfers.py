@@ -148,7 +148,7 @@ class CopyThread:
         ready.record()
 
         def job():
-            with self.device, stream:
+            with cp.cuda.Device(self.device.id), stream:    # a Device of its own (see device_scope)
                 ready.synchronize()
                 get_into(block, view, tuning)
         return pool.submit(job)
