@@ -90,10 +90,10 @@ def _run(args, mode, cases) -> int:
     from .report import short_table, write_report
     backends = args.backends.split(",") if args.backends else (["cuda"] if mode == "gpu" else ["cpu"])
     if "cuda" in backends:
-        from curnet.backends import cuda_available
-        if not cuda_available():
-            from curnet import backends as B
-            print(f"python -m bench: the CUDA backend is not usable here ({B._cuda_problem}); "
+        from curnet.backends import cuda_status
+        problem = cuda_status()
+        if problem is not None:
+            print(f"python -m bench: the CUDA backend is not usable here ({problem}); "
                   "run the GPU half on a GPU machine, or pass --backends cpu", file=sys.stderr)
             return 2
     if args.out:

@@ -286,51 +286,53 @@ def curnet_call(algorithm, g, sources, backend):
 def engine_call(algorithm, g, sources, backend):
     """The engine layer: graph on the device, result left there (the drivers minus the copy).
 
-    Uses the backend primitives the public drivers call; returns a function
-    giving device arrays, and a function bringing them to cuRnet's host form.
+    Runs the drivers' own batched loops (`bfs_blocks`, `sssp_blocks`) into a sink that keeps
+    each batch's device arrays where they are; returns a function giving those blocks, and a
+    function bringing them to cuRnet's host form.
     """
-    from curnet.algorithms.common import batches_of
+    from curnet.algorithms.bfs import bfs_blocks
+    from curnet.algorithms.sinks import CollectSink
+    from curnet.algorithms.sssp import sssp_blocks
     from curnet.backends import get_backend
     be = get_backend(backend)
-    xp = be.xp
-    hg = be.device_graph(g)
-    n, ids = len(g), (None if sources is None else np.asarray(sources, np.int32))
+    ids = None if sources is None else np.asarray(sources, np.int32)
+    for member in be.members:             # the graph on the device(s) before any timing
+        with member.device_scope():
+            member.device_graph(g)
 
     if algorithm == "bfs":
-        from curnet.algorithms.bfs import traverse
-        size = be.bfs_batch_size(n, len(ids))
-
         def run():
-            out = []
-            for _, b in batches_of(ids, size):
-                depth = xp.full((n, len(b)), -1, dtype=np.int32)
-                traverse(be, hg, b, depth, -1)
-                out.append(depth)
-            return out
+            sink = CollectSink()
+            bfs_blocks(g, ids, sink, backend=backend, progress=False)
+            return sink.ordered()
 
         def host(blocks):
             return np.ascontiguousarray(np.hstack([be.to_host(b) for b in blocks]).T)
         return run, host
     if algorithm in ("sssp", "sssp_dists"):
-        from curnet.algorithms.sssp import solve_batch
         with_pred = algorithm == "sssp"
-        size = be.sssp_batch_size(n, len(ids), be.has_dijkstra and hg.min_weight >= 0)
 
         def run():
-            return [solve_batch(be, hg, b, with_pred) for _, b in batches_of(ids, size)]
+            sink = CollectSink()
+            sssp_blocks(g, ids, sink, backend=backend, with_pred=with_pred, progress=False)
+            return sink.ordered()
 
-        def host(blocks):
-            d = np.vstack([be.to_host(x[0]) for x in blocks])
+        def host(blocks):                 # each block is (dist, pred or None), (n, kb)
+            d = np.vstack([be.to_host(x[0]).T for x in blocks])
             if not with_pred:
                 return d
-            return d, np.vstack([be.to_host(x[1]) for x in blocks])
+            return d, np.vstack([be.to_host(x[1]).T for x in blocks])
         return run, host
     if algorithm == "scc":
+        from curnet.algorithms.common import primary
         from curnet.algorithms.scc import canonical_labels, scc_by_reachability
+        dev = primary(be)
+        hg = dev.device_graph(g)
 
         def run():
-            return be.scc_labels(hg) if be.has_scc else scc_by_reachability(be, hg)
-        return run, lambda labels: canonical_labels(be.to_host(labels))
+            with dev.device_scope():
+                return dev.scc_labels(hg) if dev.scc_method(hg) == "native" else scc_by_reachability(dev, hg)
+        return run, lambda labels: canonical_labels(dev.to_host(labels))
     raise ValueError(algorithm)
 
 

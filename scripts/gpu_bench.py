@@ -1,7 +1,9 @@
 """GPU benchmarks of PERFORMANCE.md's engine rows, with CPU-backend timings where cheap.
 
-Layers: "engine" = graph on the device, result left on the device; "+transfer" = the
-public call (`bfs`, `sssp`, `scc`) returning host arrays (pageable NumPy memory).
+Layers: "engine" = graph on the device, result left on the device (the drivers' own batched
+entry points `bfs_blocks` / `sssp_blocks` into a sink that copies nothing); "+transfer" = the
+public call (`bfs`, `sssp`, `scc`) returning host arrays (pageable NumPy memory). Knobs are
+set on the backend's `tuning` (CudaTuning).
 Times are medians (min-max) of --reps runs after a warm-up, synchronising the device
 before reading the host clock. TEPS: arcs of the traversed component (both directions
 of an undirected edge) summed over the sources, over the batch's time.
@@ -25,9 +27,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 import cupy as cp  # noqa: E402
 from curnet import generators  # noqa: E402
 from curnet.algorithms import bfs, scc, sssp, sssp_dists  # noqa: E402
-from curnet.algorithms.bfs import traverse  # noqa: E402
+from curnet.algorithms.bfs import bfs_blocks  # noqa: E402
 from curnet.algorithms.scc import scc_by_reachability  # noqa: E402
-from curnet.algorithms.sssp import bellman_ford, solve_batch  # noqa: E402
+from curnet.algorithms.sinks import DiscardSink  # noqa: E402
+from curnet.algorithms.sssp import bellman_ford, solve_batch, sssp_blocks  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.graph import Graph  # noqa: E402
 
@@ -65,6 +68,26 @@ def pick_sources(g, k, seed=0):
     return np.random.default_rng(seed).choice(np.flatnonzero(deg > 0), k, replace=False).astype(np.int32)
 
 
+class DeviceColumns(DiscardSink):
+    """BFS batches into the columns of one preallocated device (n, k) matrix, not filled
+    (each GPU traversal path writes every entry, as the drivers' output_block relies on);
+    nothing is copied to the host."""
+
+    def __init__(self, depth):
+        self.depth = depth
+
+    def block(self, be, first_row, batch_ids, shape, dtype, fill):
+        return self.depth[:, first_row:first_row + len(batch_ids)]
+
+
+def engine_bfs(g, ids, depth):
+    bfs_blocks(g, ids, DeviceColumns(depth), backend="cuda", progress=False)
+
+
+def engine_sssp(g, ids, with_pred):
+    sssp_blocks(g, ids, DiscardSink(), backend="cuda", with_pred=with_pred, progress=False)
+
+
 def traversed_arcs(g, depth_dev):
     """Sum over sources of the out-arcs of the vertices each reached; depth (n, k) on device."""
     deg = cp.asarray(np.diff(g.indptr).astype(np.float64))
@@ -79,10 +102,7 @@ def bench_many_bfs(be, scale, k, reps, cpu_reps):
     hg = be.device_graph(g)
     ids = pick_sources(g, k)
     depth = cp.empty((len(g), k), np.int32)
-
-    def engine():                       # output_block's unfilled block: the traversal writes all
-        traverse(be, hg, ids, depth, -1)
-    t = timeit(engine, reps)
+    t = timeit(lambda: engine_bfs(g, ids, depth), reps)
     arcs = traversed_arcs(g, depth)
     row(f"BFS R-MAT{scale} x{k} sources", "engine", t, "≥2000 GTEPS",
         f"{arcs / t[0] / 1e9:,.0f} GTEPS aggregate")
@@ -165,18 +185,18 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     if cpu_reps:
         t = timeit(lambda: bfs(g, ids[:1], backend="cpu"), cpu_reps, warm=0)
         row(f"BFS R-MAT{scale} 1 source", "cpu backend", t)
-    import curnet.backends.cuda as cuda_mod
-    base_factor = cuda_mod.NF_DELTA_FACTOR
+    tuning = be.tuning
+    base_factor = tuning.nf_delta_factor
     for factor in ([base_factor] + [f for f in (0.25, 1.0, 2.0) if f != base_factor]
                    if sweep else [base_factor]):
-        cuda_mod.NF_DELTA_FACTOR = factor
+        tuning.nf_delta_factor = factor
         be.stats["nf_iters"] = 0
         ts = per_source(lambda s: solve_batch(be, hg, s, True), ids[:8])
         layer = "engine" if factor == base_factor else f"engine d×{factor:g}"
         row(f"SSSP R-MAT{scale} 1 source", layer, ts, "≤25 ms" if factor == base_factor else None,
-            f"8 sources, dist+pred, near-far delta {be.nf_delta(hg):.3g}, "
+            f"8 sources, dist+pred, near-far delta {be.nf_strategy.delta(hg):.3g}, "
             f"{be.stats['nf_iters'] / 16:.0f} iterations")
-    cuda_mod.NF_DELTA_FACTOR = base_factor
+    tuning.nf_delta_factor = base_factor
     be.stats.update(rounds=0, arcs=0)
     ts = per_source(lambda s: bellman_ford(be, hg, s, True), ids[:4])
     row(f"SSSP R-MAT{scale} 1 source", "engine BF", ts, None,
@@ -213,11 +233,11 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     sinks = int(cp.count_nonzero(cp.diff(hd.out_ptr) == 0))
     dids = pick_sources(gd, 4, seed=9)
     for on in (True, False):
-        cuda_mod.EDGE_CLASSES = on
+        tuning.edge_classes = on
         ts = per_source(lambda s: solve_batch(be, hd, s, True), dids)
         row(f"SSSP R-MAT{scale} directed 1 src", "engine" if on else "engine, no classes", ts, None,
             f"unit weights, near-far, 4 sources; {sinks:,} sinks")
-    cuda_mod.EDGE_CLASSES = True
+    tuning.edge_classes = True
     gd._device.clear()
     cp.get_default_memory_pool().free_all_blocks()
 
@@ -240,10 +260,7 @@ def bench_scnet(be, reps, cpu_reps):
     n = len(g)
     ids = pick_sources(g, round(0.2 * n), seed=5)
     depth = cp.empty((n, len(ids)), np.int32)
-
-    def engine():
-        traverse(be, hg, ids, depth, -1)
-    t = timeit(engine, reps)
+    t = timeit(lambda: engine_bfs(g, ids, depth), reps)
     arcs = traversed_arcs(g, depth)
     row(f"BFS scNET 20% ({len(ids)})", "engine", t, None, f"{arcs / t[0] / 1e9:,.0f} GTEPS")
     eng = t[0]
@@ -260,9 +277,9 @@ def bench_scnet(be, reps, cpu_reps):
         t = timeit(lambda: bfs(g, ids, backend="cpu"), cpu_reps, warm=0)
         row(f"BFS scNET 20% ({len(ids)})", "cpu backend", t)
     ids5 = ids[: round(0.05 * n)]
-    t = timeit(lambda: solve_batch(be, hg, ids5, True), reps)
+    t = timeit(lambda: engine_sssp(g, ids5, True), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine", t, None, "dist+pred, near-far, one batch")
-    t = timeit(lambda: solve_batch(be, hg, ids5, False), reps)
+    t = timeit(lambda: engine_sssp(g, ids5, False), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine dists", t, None, "dist only, near-far")
     t = timeit(lambda: bellman_ford(be, hg, ids5, True), reps)
     row(f"SSSP scNET 5% ({len(ids5)})", "engine BF", t, None, "dist+pred, Bellman-Ford (before)")
@@ -279,38 +296,40 @@ def bench_scnet(be, reps, cpu_reps):
 def overlap_rows(be, name, call, limit, reps):
     """`call` (a public many-source call) in batches of `limit` sources: the batches' host
     copies one after another (before), then batch i's copy during batch i + 1 (after)."""
-    old = be.batch_limit, be.overlap_batches
-    be.batch_limit = limit
+    tuning = be.tuning
+    old = tuning.batch_limit, tuning.overlap_batches
+    tuning.batch_limit = limit
     try:
         for overlap in (False, True):
-            be.overlap_batches = overlap
+            tuning.overlap_batches = overlap
             t = timeit(call, reps)
             row(name, "+transfer overlap" if overlap else "+transfer batched", t, None,
                 f"batches of {limit}: " + ("copy of batch i during batch i+1" if overlap
                                            else "compute, copy, in turn (before)"))
     finally:
-        be.batch_limit, be.overlap_batches = old
+        tuning.batch_limit, tuning.overlap_batches = old
 
 
 def bench_overlap(be, reps):
     """Cross-batch overlap of the host copies (issue 3, Memory): engine+transfer, before/after."""
-    print("cross-batch overlap: batches forced by be.batch_limit", flush=True)
+    print("cross-batch overlap: batches forced by be.tuning.batch_limit", flush=True)
+    tuning = be.tuning
     if os.path.exists(SCNET):
         g = load_scnet()
         n = len(g)
         ids = pick_sources(g, round(0.2 * n), seed=5)
         ids5 = ids[: round(0.05 * n)]
-        be.overlap_batches = False
-        be.batch_limit = 1024
+        tuning.overlap_batches = False
+        tuning.batch_limit = 1024
         ref = bfs(g, ids, backend="cuda")
-        be.overlap_batches = True
+        tuning.overlap_batches = True
         same_bfs = bool(np.array_equal(ref, bfs(g, ids, backend="cuda")))
-        be.batch_limit = 240
+        tuning.batch_limit = 240
         d0, p0 = sssp(g, ids5, backend="cuda")
-        be.overlap_batches = False
+        tuning.overlap_batches = False
         d1, p1 = sssp(g, ids5, backend="cuda")
         d2, p2 = sssp(g, ids5, backend="cuda")
-        be.batch_limit, be.overlap_batches = None, True
+        tuning.batch_limit, tuning.overlap_batches = None, True
         same_d = bool(np.array_equal(d0, d1))
         print(f"  overlap == in turn: BFS depths {same_bfs}, SSSP distances {same_d}, predecessors "
               f"{bool(np.array_equal(p0, p1))} (two in-turn runs' predecessors equal: "
@@ -330,8 +349,7 @@ def bench_overlap(be, reps):
 
 def bench_overhead(be, reps):
     """Launch / synchronisation costs, and per-level / per-iteration costs on long graphs."""
-    from curnet.backends.cuda import kernel, launch
-    import curnet.backends.cuda as cuda_mod
+    from curnet.backends.cuda import kernel
     print("overhead: launches, small graph, long paths", flush=True)
     z = cp.zeros(1, np.int32)
     u = cp.zeros(1, np.uint64)
@@ -355,13 +373,13 @@ def bench_overhead(be, reps):
     row("BFS 1 source, grid 30x40", "engine", t, None, f"68 levels: {t[0] / 68 * 1e6:.1f} us a level")
     gp = generators.path(20000, weighted=True)
     hp = be.device_graph(gp)
-    old = cuda_mod.NF_MAX_ITERS
-    cuda_mod.NF_MAX_ITERS = 10**9
+    old = be.tuning.nf_max_iters
+    be.tuning.nf_max_iters = 10**9
     be.stats["nf_iters"] = 0
     t = timeit(lambda: be.near_far(hp, np.array([0], np.int32), False), 3)
     iters = be.stats["nf_iters"] / 4
     row("SSSP near-far, path 20k", "engine", t, None, f"{iters:.0f} iterations: {t[0] / iters * 1e6:.1f} us each")
-    cuda_mod.NF_MAX_ITERS = old
+    be.tuning.nf_max_iters = old
     gp2 = generators.path(2000, weighted=True)
     hp2 = be.device_graph(gp2)
     t = timeit(lambda: bellman_ford(be, hp2, np.array([0], np.int32), False), 3)
@@ -376,7 +394,7 @@ def bench_overhead(be, reps):
     t2 = time.perf_counter()
     assert d[0, -1] == 999_999 and d2[0, -1] == 999_999
     row("SSSP path 1M, first call", "engine+transfer", (t1 - t0,) * 3, None,
-        f"{cuda_mod.NF_MAX_ITERS} near-far iterations, then host")
+        f"{be.tuning.nf_max_iters} near-far iterations, then host")
     row("SSSP path 1M, later call", "engine+transfer", (t2 - t1,) * 3, None, "host (SciPy) directly")
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .algorithms.common import check_fits
+from .memory import check_fits
 from .columns import to_numpy, is_string_column
 
 INT32_MAX = np.iinfo(np.int32).max
@@ -95,7 +95,7 @@ class Graph:
         self.num_edges = int(num_edges if num_edges is not None else len(indices))
         self._csc = None
         self._name_index = None
-        self._device = {}  # backend name -> that backend's copy of the arrays
+        self._device = {}  # cache key (e.g. "cpu", "cuda:0") -> a backend's copy of the arrays
 
     # -- construction -------------------------------------------------------
     @classmethod
@@ -188,6 +188,22 @@ class Graph:
 
     def in_degree(self) -> np.ndarray:
         return np.diff(self.csc()[0])
+
+    @property
+    def min_weight(self) -> float:
+        """The smallest arc weight (1.0 for an unweighted or arc-less graph): the drivers'
+        choice of shortest-path method reads it."""
+        w = self.weights
+        return float(w.min()) if w is not None and len(w) else 1.0
+
+    def cache(self, key, build):
+        """The value kept with this graph under `key` (a backend's copy of its arrays), made
+        by build() on first use. Two threads asking at once may both build; the first stored
+        is kept and returned to both."""
+        value = self._device.get(key)
+        if value is None:
+            value = self._device.setdefault(key, build())
+        return value
 
     def csc(self):
         """In-arcs as (indptr, sources, weights), built on first use; the CSR itself if undirected."""

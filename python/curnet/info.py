@@ -9,15 +9,15 @@ import scipy
 
 def info() -> dict:
     from . import __version__
-    from .backends import cuda_available, get_backend
+    from .backends import cuda_status, get_backend
     import pyarrow
     d = {"curnet": __version__, "python": platform.python_version(), "numpy": np.__version__,
          "scipy": scipy.__version__, "pyarrow": pyarrow.__version__}
-    gpu = cuda_available()
+    problem = cuda_status()
+    gpu = problem is None
     be = get_backend("cuda" if gpu else "cpu")
     d.update(be.info())
     d["auto_backend"] = be.name
     if not gpu:
-        from .backends import _cuda_problem
-        d["cuda"] = f"unavailable ({_cuda_problem})"
+        d["cuda"] = f"unavailable ({problem})"
     return d

@@ -65,7 +65,7 @@ def test_auto_says_which_backend_it_used(monkeypatch, caplog):
 
 
 def test_result_too_large_for_host_memory_is_refused_before_allocating(monkeypatch):
-    monkeypatch.setattr("curnet.algorithms.common.available_host_memory", lambda: 1000)
+    monkeypatch.setattr("curnet.memory.available_host_memory", lambda: 1000)
     with pytest.raises(curnet.OutputTooLargeError, match="GiB"):
         curnet.bfs(G, [0, 1, 2] * 100)
 

@@ -88,6 +88,24 @@ def dev(hg_or_a):
     return cp.asarray(hg_or_a)
 
 
+def gpu_relax(gpu, hg, dist, pred, active, jacobi=False):
+    """One GPU Bellman-Ford round on (dist, pred) arrays, in place: the CPU twin's `relax`
+    contract, through the backend's own batch state (sp_relax / sp_finish). float64 (and
+    float32 with `jacobi`) takes Jacobi rounds, float32 the packed word."""
+    bf = gpu.bf_strategy
+    track = pred is not None
+    if dist.dtype == np.float64 or jacobi:
+        state = bf.state(dist, pred if track else cp.full(dist.shape, -1, np.int32), "jacobi", [])
+    else:
+        state = bf.state(dist, pred, "packed32" if track else "dist32", [])
+    nxt = gpu.sp_relax(hg, state, active)
+    d, p = gpu.sp_finish(state, track)
+    dist[...] = d
+    if track:
+        pred[...] = p
+    return nxt
+
+
 # -- primitives against their NumPy twins --------------------------------------------------
 
 @pytest.mark.parametrize("k", [1, 5, 64, 65, 200])
@@ -108,13 +126,18 @@ def test_bits_primitives(gpu, cpu, k, directed):
     seen = rng.integers(0, 2**63, (300, W), dtype=np.uint64)
     seen[rng.random(300) < 0.2] = np.uint64(0xFFFFFFFFFFFFFFFF)
     new_c = cpu.expand_bits(hc, frontier, seen)
-    new_g = gpu.expand_bits(hd, dev(frontier), dev(seen))
+    strategy = gpu.bfs_strategy                  # the traversal's own expand (pull) path
+    amask, dmask = strategy.masks(dev(frontier), dev(seen))
+    new_g = cp.zeros((300, W), np.uint64)
+    strategy.expand(hd, dev(frontier), dev(seen), amask, dmask, new_g)
     assert np.array_equal(new_c, new_g.get())
+    # depths written from one level's bits (the traversal's flush): level 3 at each set bit
+    bits = np.unpackbits(new_c.view(np.uint8), axis=1, bitorder="little")[:, :k].view(bool)
     for dtype in (np.int32, np.int64, np.float32, np.float64):
-        depth_c = np.full((300, k), -1, dtype)
+        depth_c = np.where(bits, 3, -1).astype(dtype)
         depth_g = cp.full((300, k), -1, dtype)
-        cpu.write_depths(new_c, depth_c, 3)
-        gpu.write_depths(new_g, depth_g, 3)
+        strategy.flush_depths({"pending": [(3, new_g)], "flushed": True, "seen": new_g,
+                               "unreachable": -1}, depth_g)
         assert np.array_equal(depth_c, depth_g.get())
 
 
@@ -136,7 +159,7 @@ def test_relax_twin(gpu, cpu, dtype, jacobi, with_pred):
     dg, pg, ag = cp.asarray(dist), cp.asarray(pred), cp.asarray(active)
     for _ in range(500):
         ac = cpu.relax(hc, dc, pc, ac)
-        ag = gpu.relax(hd, dg, pg if with_pred else None, ag, jacobi=jacobi)
+        ag = gpu_relax(gpu, hd, dg, pg if with_pred else None, ag, jacobi=jacobi)
         if jacobi:
             assert np.array_equal(dc, dg.get())
             assert np.array_equal(ac, ag.get())
@@ -156,6 +179,13 @@ def test_relax_twin(gpu, cpu, dtype, jacobi, with_pred):
         for r, v in zip(*np.nonzero(lowered)):
             u = int(pgh[r, v])
             assert dtype(dc[r, u] + dtype(best[(u, v)])) == dc[r, v]
+
+
+def test_cuda_backends_have_the_whole_contract(gpu):
+    from curnet.backends.contract import missing
+    assert missing(gpu) == [] and hasattr(gpu, "near_far")
+    assert gpu.scc_method(None) == "reachability" and gpu.members == [gpu]
+    assert gpu.to_host(gpu.xp.arange(3)).tolist() == [0, 1, 2]
 
 
 def test_pred_has_cycle_twin(gpu, cpu):
@@ -421,8 +451,7 @@ def test_bfs_writes_every_entry(gpu, monkeypatch, k):
 
 def test_bfs_flushes_levels_in_pieces(gpu, monkeypatch):
     """Levels of new bits past the budget are flushed to the depths in pieces."""
-    import curnet.backends.cuda as cuda_mod
-    monkeypatch.setattr(cuda_mod, "LEVEL_BYTES", 3 * 800 * 2 * 8)   # ~3 levels a piece
+    monkeypatch.setattr(gpu.tuning, "level_bytes", 3 * 800 * 2 * 8)   # ~3 levels a piece
     g = generators.grid(4, 200)                            # ~200 levels
     sources = np.arange(0, 800, 9)
     got = bfs(g, sources, backend="cuda")
@@ -436,12 +465,11 @@ def test_bfs_flushes_levels_in_pieces(gpu, monkeypatch):
 def test_near_far_twin(gpu, cpu, monkeypatch, directed, heavy):
     """near_far equals Bellman-Ford's float32 fixed point exactly, scipy within rounding;
     a tiny heavy threshold sends most entries through the grid-wide heavy path."""
-    import curnet.backends.cuda as cuda_mod
     from curnet.algorithms.sssp import bellman_ford
-    monkeypatch.setattr(cuda_mod, "NF_HEAVY", heavy)
+    monkeypatch.setattr(gpu.tuning, "nf_heavy", heavy)
     for seed, (n, m, kb, factor) in enumerate([(2000, 16000, 1, 1.0), (3000, 20000, 5, 0.1),
                                                 (500, 8000, 3, 8.0), (4000, 5000, 2, 1.0)]):
-        monkeypatch.setattr(cuda_mod, "NF_DELTA_FACTOR", factor)
+        monkeypatch.setattr(gpu.tuning, "nf_delta_factor", factor)
         rng = np.random.default_rng(100 + seed)
         g = random_graph(rng, n, m, directed=directed, weighted=True)
         w = g.weights.copy()
@@ -480,8 +508,7 @@ def test_near_far_rmat_and_grid(gpu):
 
 
 def test_near_far_long_falls_back(gpu, monkeypatch):
-    import curnet.backends.cuda as cuda_mod
-    monkeypatch.setattr(cuda_mod, "NF_MAX_ITERS", 64)
+    monkeypatch.setattr(gpu.tuning, "nf_max_iters", 64)
     g = generators.path(5000, weighted=True)
     dist, pred = sssp(g, [0], backend="cuda")
     assert dist[0, -1] == 4999 and pred[0, -1] == 4998
@@ -490,7 +517,6 @@ def test_near_far_long_falls_back(gpu, monkeypatch):
 
 def test_bfs_push_levels(gpu, monkeypatch):
     """Top-down first levels (sources only) and pull levels give scipy's depths."""
-    import curnet.backends.cuda as cuda_mod
     g = generators.rmat(13, seed=4, directed=True)
     rng = np.random.default_rng(4)
     sources = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 200)
@@ -498,9 +524,9 @@ def test_bfs_push_levels(gpu, monkeypatch):
     before = gpu.stats.get("push_levels", 0)
     assert np.array_equal(bfs(g, sources, backend="cuda"), ref)
     assert gpu.stats.get("push_levels", 0) > before
-    monkeypatch.setattr(cuda_mod, "PUSH_ALPHA", 0)
+    monkeypatch.setattr(gpu.tuning, "push_alpha", 0)
     assert np.array_equal(bfs(g, sources, backend="cuda"), ref)
-    monkeypatch.setattr(cuda_mod, "PUSH_ALPHA", 10**9)      # push whenever possible
+    monkeypatch.setattr(gpu.tuning, "push_alpha", 10**9)      # push whenever possible
     g2 = random_graph(np.random.default_rng(8), 2000, 9000, directed=False)
     s2 = np.arange(0, 2000, 7)
     assert np.array_equal(bfs(g2, s2, backend="cuda"), scipy_depths(g2, s2))
@@ -509,55 +535,48 @@ def test_bfs_push_levels(gpu, monkeypatch):
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_staged_copy(gpu, monkeypatch, order):
     """Large device -> host copies through pinned chunks land byte for byte (odd sizes)."""
-    import curnet.backends.cuda as cuda_mod
-    monkeypatch.setattr(cuda_mod, "STAGE_MIN", 1 << 10)
-    monkeypatch.setattr(cuda_mod, "STAGE_CHUNK", 1 << 16)
-    cuda_mod._stages.clear()
+    from curnet.backends.cuda import transfers
+    monkeypatch.setattr(gpu.tuning, "stage_min", 1 << 10)
+    monkeypatch.setattr(gpu.tuning, "stage_chunk", 1 << 16)
     a = cp.asarray(np.random.default_rng(1).integers(-2**31, 2**31 - 1, (777, 1001), dtype=np.int32))
     if order == "F":
         a = cp.asfortranarray(a)
     out = np.full(a.shape, 7, np.int32, order=order)
-    cuda_mod._get_into(a, out)
+    transfers.get_into(a, out, gpu.tuning)
     assert np.array_equal(out, a.get())
     # a batch's rows of a larger F-ordered matrix: contiguous rows, a pitch between them (this
     # goes through a temporary host copy: a pitched staged copy is still to be measured)
     big = np.full((2000, 1001), 7, np.int32, order="F")
     block = cp.ascontiguousarray(a.T)                 # (1001, 777), as a traversal writes it
-    cuda_mod._get_into(block, big[300:1077].T)
+    transfers.get_into(block, big[300:1077].T, gpu.tuning)
     assert np.array_equal(big[300:1077], a.get()) and (big[:300] == 7).all() and (big[1077:] == 7).all()
-    cuda_mod._stages.clear()
     g = generators.rmat(12, seed=1)
     src = np.arange(0, 4096, 5)
     assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))
-    gpu.batch_limit = 128                             # several batches: each into its rows
-    try:
-        assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))
-    finally:
-        gpu.batch_limit = None
+    monkeypatch.setattr(gpu.tuning, "batch_limit", 128)   # several batches: each into its rows
+    assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))
 
 
 # -- cross-batch overlap: batch i's host copy while batch i + 1 computes (issue 3, Memory) -----
 
 def slow_copies(monkeypatch, seconds=0.02):
     """Make every device -> host copy slow, so batches really overlap their copies."""
-    import curnet.backends.cuda as cuda_mod
-    real = cuda_mod._get_into
+    from curnet.backends.cuda import transfers
+    real = transfers.get_into
 
-    def slow(block, view):
+    def slow(block, view, tuning):
         time.sleep(seconds)
-        real(block, view)
-    monkeypatch.setattr(cuda_mod, "_get_into", slow)
+        real(block, view, tuning)
+    monkeypatch.setattr(transfers, "get_into", slow)
 
 
 @pytest.mark.parametrize("stage", [False, True])
 def test_batches_overlap_bfs(gpu, monkeypatch, stage):
-    import curnet.backends.cuda as cuda_mod
     if stage:                                   # pinned chunks from the copy thread
-        monkeypatch.setattr(cuda_mod, "STAGE_MIN", 1 << 10)
-        monkeypatch.setattr(cuda_mod, "STAGE_CHUNK", 1 << 16)
-        cuda_mod._stages.clear()
+        monkeypatch.setattr(gpu.tuning, "stage_min", 1 << 10)
+        monkeypatch.setattr(gpu.tuning, "stage_chunk", 1 << 16)
     slow_copies(monkeypatch)
-    monkeypatch.setattr(gpu, "batch_limit", 64)
+    monkeypatch.setattr(gpu.tuning, "batch_limit", 64)
     rng = np.random.default_rng(21)
     g = random_graph(rng, 3000, 9000, directed=True)
     sources = rng.integers(0, 3000, 300)
@@ -571,7 +590,6 @@ def test_batches_overlap_bfs(gpu, monkeypatch, stage):
         bfs(g, sources, backend="cuda", out=out)
         assert np.array_equal(out, ref)
     assert gpu._copies is None
-    cuda_mod._stages.clear()
 
 
 def test_batches_overlap_sssp(gpu, monkeypatch):
@@ -579,10 +597,10 @@ def test_batches_overlap_sssp(gpu, monkeypatch):
     rng = np.random.default_rng(22)
     g = random_graph(rng, 2000, 12000, weighted=True)
     sources = rng.integers(0, 2000, 170)
-    monkeypatch.setattr(gpu, "overlap_batches", False)
+    monkeypatch.setattr(gpu.tuning, "overlap_batches", False)
     ref_d, ref_p = sssp(g, sources, backend="cuda")
-    monkeypatch.setattr(gpu, "overlap_batches", True)
-    monkeypatch.setattr(gpu, "batch_limit", 40)
+    monkeypatch.setattr(gpu.tuning, "overlap_batches", True)
+    monkeypatch.setattr(gpu.tuning, "batch_limit", 40)
     seen = []
     dist, pred = sssp(g, sources, backend="cuda", progress=lambda done, total: seen.append(done))
     assert seen == [40, 80, 120, 160, 170]
@@ -595,7 +613,7 @@ def test_batches_overlap_errors(gpu, monkeypatch):
     """An error in a later batch, or KeyboardInterrupt from the progress callback, propagates;
     no copy is left running and the next call works."""
     slow_copies(monkeypatch)
-    monkeypatch.setattr(gpu, "batch_limit", 2)
+    monkeypatch.setattr(gpu.tuning, "batch_limit", 2)
     g = Graph.from_edges([3, 0, 1, 2, 4], [0, 1, 2, 0, 5], [1.0, 1.0, 1.0, -3.0, 1.0], num_vertices=6)
     with pytest.raises(NegativeCycleError) as e:
         sssp(g, [4, 5, 4, 3], backend="cuda")
@@ -607,7 +625,7 @@ def test_batches_overlap_errors(gpu, monkeypatch):
     rng = np.random.default_rng(23)
     g2 = random_graph(rng, 2000, 6000)
     s2 = rng.integers(0, 2000, 256)
-    monkeypatch.setattr(gpu, "batch_limit", 64)
+    monkeypatch.setattr(gpu.tuning, "batch_limit", 64)
     with pytest.raises(KeyboardInterrupt):
         bfs(g2, s2, backend="cuda", progress=interrupt)
     assert gpu._copies is None
@@ -635,6 +653,51 @@ def test_batches_overlap_oom(gpu, monkeypatch):
     assert np.array_equal(got, ref)
 
 
+def test_two_threads_share_one_backend(gpu, monkeypatch):
+    """Two threads calling one backend at once, each with several overlapped batches (copies
+    queued on the shared copy thread) and Bellman-Ford rounds (the last active set): each
+    call keeps its own state, so both get their own exact results, repeatedly."""
+    import threading
+    from curnet.algorithms.sssp import bellman_ford
+    slow_copies(monkeypatch, 0.002)
+    monkeypatch.setattr(gpu.tuning, "batch_limit", 32)
+    monkeypatch.setattr(gpu.tuning, "stage_min", 1 << 10)      # staged copies from both threads
+    monkeypatch.setattr(gpu.tuning, "stage_chunk", 1 << 16)
+    rng = np.random.default_rng(31)
+    graphs = [random_graph(rng, 2500, 12000, weighted=True), random_graph(rng, 1800, 9000, weighted=True,
+                                                                        negative=True)]
+    sources = [rng.integers(0, len(g), 150) for g in graphs]
+    want = [(scipy_depths(g, s), csgraph.bellman_ford(scipy_matrix(g), directed=True, indices=s[:40]))
+            for g, s in zip(graphs, sources)]
+    barrier = threading.Barrier(2)
+    errors = []
+
+    def work(i):
+        g, s = graphs[i], sources[i]
+        hd = gpu.device_graph(g)
+        try:
+            barrier.wait()
+            for _ in range(3):
+                assert np.array_equal(bfs(g, s, backend="cuda"), want[i][0])
+                dist, pred = sssp(g, s[:40], backend="cuda")
+                np.testing.assert_allclose(dist, want[i][1], rtol=1e-4, atol=1e-4)
+                check_preds(g, s[:40], dist, pred, rtol=1e-4)
+                d, _ = bellman_ford(gpu, hd, s[:8], False)
+                np.testing.assert_allclose(d.get(), want[i][1][:8], rtol=1e-4, atol=1e-4)
+            assert gpu._copies is None
+        except BaseException as e:          # reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=600)
+    assert not any(t.is_alive() for t in threads)
+    if errors:
+        raise errors[0]
+
+
 # -- deterministic predecessors, vertex classes (issue 3, third round) -----------------------
 
 def min_tight_tails(g, sources, dist):
@@ -657,9 +720,8 @@ def min_tight_tails(g, sources, dist):
 def test_sssp_predecessors_deterministic(gpu, monkeypatch, directed, weights, route):
     """Many equal-distance ties (hop counts, weights 1 or 2): the predecessor is the smallest
     tight tail, the same on every run, by near-far and by Bellman-Ford."""
-    import curnet.backends.cuda as cuda_mod
     if route == "bellman-ford":
-        monkeypatch.setattr(cuda_mod, "NF_MAX_SOURCES", 0)
+        monkeypatch.setattr(gpu.tuning, "nf_max_sources", 0)
     src, dst, n = generators.rmat_edges(13, seed=11)
     w = np.random.default_rng(1).integers(1, 3, len(src)).astype(np.float32) if weights == "1or2" else None
     g = Graph.from_edges(src, dst, w, directed=directed, num_vertices=n)
@@ -728,7 +790,7 @@ def test_edge_classes_change_nothing(gpu, monkeypatch, directed):
     sources = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 8, replace=False)
     with_classes = [bellman_ford(gpu, hd, sources, True), gpu.near_far(hd, sources, True),
                     (gpu.near_far(hd, sources, False)[0], None)]
-    monkeypatch.setattr(cuda_mod, "EDGE_CLASSES", False)
+    monkeypatch.setattr(gpu.tuning, "edge_classes", False)
     g._device.clear()
     hp = gpu.device_graph(g)
     assert gpu.class_heads(hp)[1] == 0

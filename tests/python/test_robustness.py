@@ -121,7 +121,7 @@ def test_one_column_file_is_refused_naming_the_file(tmp_path, name):
 
 def test_file_naming_a_huge_vertex_is_refused_before_allocating(tmp_path, monkeypatch):
     # a one-line file naming vertex 2^31 - 2 asks for 2^31 - 1 vertices: 32 GiB of offsets
-    monkeypatch.setattr("curnet.algorithms.common.available_host_memory", lambda: 2**30)
+    monkeypatch.setattr("curnet.memory.available_host_memory", lambda: 2**30)
     p = tmp_path / "huge.txt"
     p.write_text(f"0 {2**31 - 2}\n")
     with pytest.raises(curnet.OutputTooLargeError, match=r"2,147,483,647 vertices needs 32\.00 GiB"):
@@ -159,7 +159,7 @@ def test_predecessor_matrix_counts_too(monkeypatch):
     def memory():
         calls.append(1)
         return free if len(calls) == 1 else 10
-    monkeypatch.setattr("curnet.algorithms.common.available_host_memory", memory)
+    monkeypatch.setattr("curnet.memory.available_host_memory", memory)
     with pytest.raises(curnet.OutputTooLargeError, match="predecessor matrix"):
         curnet.sssp(g, np.arange(100), backend="cpu")
 

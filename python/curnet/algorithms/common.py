@@ -1,36 +1,13 @@
-"""What the many-source drivers share: result buffers, batching, host-memory checks, and
-the split of a job's sources over several GPUs."""
+"""What the many-source drivers share: result buffers, batching, and the split of a job's
+sources over several GPUs."""
 from __future__ import annotations
 
-import contextlib
 import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
 
-from ..errors import OutputTooLargeError
-
-
-def available_host_memory() -> int:
-    """Bytes of host memory available now (MemAvailable), or a large number if unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 1 << 62
-
-
-def check_fits(nbytes: int, what: str,
-               hint: str = "use fewer sources per call (or write results in pieces)") -> None:
-    """Refuse, before allocating, something that cannot fit in host memory."""
-    free = available_host_memory()
-    if nbytes > free:
-        raise OutputTooLargeError(
-            f"{what} needs {nbytes / 2**30:.2f} GiB of host memory, but only {free / 2**30:.2f} GiB "
-            f"is available: {hint}")
+from ..memory import check_fits
 
 
 def result_buffer(out, shape: tuple, dtype, what: str) -> np.ndarray:
@@ -55,14 +32,7 @@ def batches_of(sources: np.ndarray, size: int) -> list:
 
 def primary(be):
     """The backend that runs whole-graph work (SCC): the first GPU of a multi-GPU backend."""
-    members = getattr(be, "members", None)
-    return members[0] if members else be
-
-
-def device_scope(be):
-    """The backend's GPU made current for this thread (CUDA), or nothing (CPU)."""
-    device = getattr(be, "device", None)
-    return device if device is not None else contextlib.nullcontext()
+    return be.members[0]
 
 
 class _Stopped(Exception):
@@ -76,9 +46,9 @@ def over_devices(be, ids: np.ndarray, work, bar) -> None:
     be an R callback) is only ever advanced from the calling thread. An error in one share,
     or an interrupt, stops the others at their next batch; no share is running when this
     returns or raises."""
-    members = getattr(be, "members", None) or [be]
+    members = be.members
     if len(members) == 1 or len(ids) < 2:
-        with device_scope(members[0]):
+        with members[0].device_scope():
             work(members[0], 0, ids, bar.update)
         return
     lock, stop = threading.Lock(), threading.Event()
@@ -91,7 +61,7 @@ def over_devices(be, ids: np.ndarray, work, bar) -> None:
             pending[0] += done
 
     def share(member, first, share_ids):
-        with device_scope(member):
+        with member.device_scope():
             work(member, first, share_ids, report)
 
     def drain():

@@ -1,10 +1,10 @@
 """Backends: the primitives the algorithm drivers call, one implementation per device.
 
-Every backend exposes the same primitives (see `cpu.CPUBackend`, whose NumPy
-code is the reference contract for each of them) over its own array module
-`xp` (NumPy or CuPy). The drivers in `curnet.algorithms` are written once
-against this interface, so the CPU run in CI exercises the very driver code
-the GPU runs.
+Every backend exposes the primitives of `contract.Backend` (`cpu.CPUBackend`'s NumPy code
+is the reference for each of them) over its own array module `xp` (NumPy or CuPy). The
+drivers in `curnet.algorithms` are written once against this interface, so the CPU run in
+CI exercises the very driver code the GPU runs. The CUDA backend (the `cuda` package)
+is imported only when a GPU is asked for.
 """
 from __future__ import annotations
 
@@ -18,6 +18,11 @@ log = logging.getLogger("curnet")
 BACKENDS = ("auto", "cpu", "cuda")
 _instances: dict = {}
 _cuda_problem: str | None = None
+
+
+def cuda_status() -> str | None:
+    """None when the CUDA backend is usable, else why not (CuPy missing, no device, ...)."""
+    return None if cuda_available() else _cuda_problem
 
 
 def cuda_available() -> bool:

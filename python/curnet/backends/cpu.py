@@ -8,8 +8,8 @@ the README) and the NumPy twins stay exercised by the tests.
 """
 from __future__ import annotations
 
+import contextlib
 import os
-from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -18,8 +18,9 @@ import scipy
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from ..errors import NegativeCycleError
 from ..work import tally
+from .arrays import canonical_labels, pred_has_cycle
+from .host_routes import depths_from_tree, worklist_paths
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
@@ -89,21 +90,24 @@ class CPUBackend:
     def info(self) -> dict:
         return {"backend": "cpu", "device": f"CPU, {os.cpu_count()} cores", "threads": self.workers}
 
+    @property
+    def members(self) -> list:
+        return [self]
+
+    def device_scope(self):
+        return contextlib.nullcontext()
+
     # -- data movement --------------------------------------------------------
     def device_graph(self, g) -> HostGraph:
-        cached = g._device.get(self.name)
-        if cached is None:
+        def build():
             in_ptr, in_src, in_w = g.csc()
-            w = g.weights
-            cached = HostGraph(
-                n=len(g), out_ptr=g.indptr, out_idx=g.indices, out_w=w,
+            return HostGraph(
+                n=len(g), out_ptr=g.indptr, out_idx=g.indices, out_w=g.weights,
                 in_ptr=in_ptr, in_src=in_src,
                 in_dst=np.repeat(np.arange(len(g), dtype=np.int32), np.diff(in_ptr)),
                 in_w=in_w, out_src=g.edge_sources(),
-                weight_dtype=g.weight_dtype,
-                min_weight=float(w.min()) if w is not None and len(w) else 1.0)
-            g._device[self.name] = cached
-        return cached
+                weight_dtype=g.weight_dtype, min_weight=g.min_weight)
+        return g.cache(self.name, build)
 
     def to_host(self, a) -> np.ndarray:
         return a
@@ -187,17 +191,6 @@ class CPUBackend:
         new[v] = reached & ~seen[v]
         return new
 
-    def write_depths(self, new: np.ndarray, depth: np.ndarray, level: int) -> None:
-        """depth[v, j] = level for every set bit j of new[v]; depth is (n, k) int32."""
-        rows = np.flatnonzero(new.any(axis=1))
-        if len(rows) == 0:
-            return
-        bits = np.unpackbits(new[rows].view(np.uint8), axis=1, bitorder="little")
-        bits = bits[:, :depth.shape[1]].view(bool)
-        block = depth[rows]
-        block[bits] = level
-        depth[rows] = block
-
     def bits_start(self, hg: HostGraph, ids: np.ndarray, depth: np.ndarray, unreachable=-1):
         """A joint traversal's state [seen, frontier, history]: the sources' bits, and the
         cumulative seen bits after each level, from which the depths are written at the end.
@@ -234,7 +227,6 @@ class CPUBackend:
         np.copyto(depth, level, where=unpack(history[-1]).view(bool), casting="unsafe")
 
     def canonical_labels(self, labels: np.ndarray) -> np.ndarray:
-        from ..algorithms.scc import canonical_labels
         return canonical_labels(labels)
 
     def any(self, a) -> bool:
@@ -247,7 +239,9 @@ class CPUBackend:
         return depths_from_tree(order, pred, hg.n)
 
     # -- shortest-path primitives -------------------------------------------
-    has_dijkstra = True
+    def sssp_method(self, hg: HostGraph, kb: int, with_pred: bool) -> str:
+        """"dijkstra" (SciPy's) for non-negative weights, else "bellman_ford"."""
+        return "dijkstra" if hg.min_weight >= 0 else "bellman_ford"
 
     def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int:
         return 64
@@ -341,16 +335,12 @@ class CPUBackend:
         return dist, (pred if with_pred else None)
 
     def pred_has_cycle(self, pred: np.ndarray) -> np.ndarray:
-        """(k,) bool: row r's predecessor pointers contain a cycle (pointer doubling)."""
-        anc = pred.copy()
-        rows = np.arange(pred.shape[0])[:, None]
-        for _ in range(max(1, int(np.ceil(np.log2(max(pred.shape[1], 2))))) + 1):
-            nxt = np.where(anc >= 0, anc, 0)
-            anc = np.where(anc >= 0, anc[rows, nxt], -1)
-        return (anc >= 0).any(axis=1)
+        return pred_has_cycle(np, pred)
 
     # -- SCC primitives ----------------------------------------------------
-    has_scc = True
+    def scc_method(self, hg: HostGraph) -> str:
+        """"native": `scc_labels` (Pearce's algorithm in SciPy) labels the whole graph."""
+        return "native"
 
     def scc_labels(self, hg: HostGraph) -> np.ndarray:
         """Any SCC labelling (Pearce's algorithm in SciPy); the driver canonicalises it."""
@@ -396,56 +386,3 @@ class CPUBackend:
             if not grow.any():
                 return values
             values[targets[grow]] = best[grow]
-
-
-def depths_from_tree(order: np.ndarray, pred: np.ndarray, n: int) -> np.ndarray:
-    """BFS depths from a BFS tree, by pointer doubling (O(n log depth))."""
-    depth = np.full(n, -1, np.int32)
-    depth[order] = 0
-    anc = np.where(pred >= 0, pred, -1).astype(np.int64)
-    hops = (anc >= 0).astype(np.int32)
-    while (anc >= 0).any():
-        step = anc >= 0
-        up = anc[step]
-        hops[step] += hops[up]
-        anc[step] = anc[up]
-    depth[order] = hops[order]
-    return depth
-
-
-def worklist_paths(hg: HostGraph, source: int, dist: np.ndarray, pred: np.ndarray) -> None:
-    """Shortest paths from one source with negative weights, into rows dist (all inf) and pred
-    (all -1): label-correcting with a FIFO queue (SPFA). A vertex is rescanned only when its
-    distance drops, so a long path costs O(n) where rounds of Bellman-Ford (SciPy's or the
-    frontier's) cost O(n) each. Raises NegativeCycleError(source) for a cycle it reaches."""
-    n = hg.n
-    # memoryviews index to Python numbers without copying the arrays. Storing into dist rounds
-    # to the weight dtype, so each sum is the frontier twin's dist[u] + w in that dtype (a float64
-    # sum of two float32 values, rounded to float32, is their float32 sum).
-    ptr, idx, w = (memoryview(np.ascontiguousarray(a)) for a in (hg.out_ptr, hg.out_idx, hg.out_w))
-    d, p = memoryview(dist), memoryview(pred)
-    hops = [0] * n          # arcs on each vertex's current path: n of them repeat a vertex
-    queued = bytearray(n)
-    d[source] = 0.0
-    queue = deque([source])
-    scans = 0
-    try:
-        while queue:
-            u = queue.popleft()
-            queued[u] = 0
-            scans += 1
-            du, h = d[u], hops[u] + 1
-            for a in range(ptr[u], ptr[u + 1]):
-                v = idx[a]
-                old, c = d[v], du + w[a]
-                if c < old:
-                    d[v] = c
-                    if d[v] < old:          # still lower once rounded to the weight dtype
-                        p[v], hops[v] = u, h
-                        if h >= n:
-                            raise NegativeCycleError(source)
-                        if not queued[v]:
-                            queued[v] = 1
-                            queue.append(v)
-    finally:
-        tally("worklist scans", scans)

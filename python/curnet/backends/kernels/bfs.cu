@@ -1,9 +1,4 @@
-// curnet CUDA backend: breadth-first search kernels.
-// Self-contained (no includes) so that NVRTC (CuPy RawModule) and nvcc both compile it.
-// Offsets are 64-bit on the device; vertex ids are int32.
-
-typedef unsigned long long u64;
-typedef long long i64;
+// curnet CUDA backend: breadth-first search kernels (common.cuh comes first).
 
 // bits[sources[j], j / 64] |= 1 << (j % 64).  bits is (n, W) row-major.
 extern "C" __global__ void seed_bits(const int* __restrict__ sources, int k, int W, u64* bits)
@@ -73,41 +68,6 @@ extern "C" __global__ void bits_expand(const int* __restrict__ in_src, const int
     }
 }
 
-// depth[v * ld + s] = level for every set bit s < kb of new_bits[v, :].
-#define WRITE_DEPTHS(NAME, T)                                                              \
-extern "C" __global__ void NAME(const u64* __restrict__ new_bits, i64 n, int W, int kb,    \
-                                T* depth, i64 ld, T level)                                 \
-{                                                                                          \
-    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < n * W;                    \
-         t += (i64)gridDim.x * blockDim.x) {                                               \
-        u64 w = new_bits[t];                                                               \
-        if (!w) continue;                                                                  \
-        i64 v = t / W;                                                                     \
-        int j = (int)(t - v * W);                                                          \
-        while (w) {                                                                        \
-            int b = __ffsll((long long)w) - 1;                                             \
-            w &= w - 1;                                                                    \
-            int s = j * 64 + b;                                                            \
-            if (s < kb) depth[v * ld + s] = level;                                         \
-        }                                                                                  \
-    }                                                                                      \
-}
-WRITE_DEPTHS(write_depths_i32, int)
-WRITE_DEPTHS(write_depths_i64, long long)
-WRITE_DEPTHS(write_depths_f32, float)
-WRITE_DEPTHS(write_depths_f64, double)
-
-// Block-wide sum of one int per thread, added to *total once per block.
-__device__ __forceinline__ void block_add(unsigned int value, unsigned int* total)
-{
-    __shared__ unsigned int part;
-    if (threadIdx.x == 0) part = 0;
-    __syncthreads();
-    if (value) atomicAdd(&part, value);
-    __syncthreads();
-    if (threadIdx.x == 0 && part) atomicAdd(total, part);
-}
-
 // The end of a level, fused, one thread per (v, word j): nw = next[v, j] (already without
 // seen bits) joins seen; amask_new / dmask get their bits; *count gets the number of
 // non-zero words. next itself becomes the next frontier (and this level's record).
@@ -138,8 +98,8 @@ extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, 
 // plane REACHED the bits set at all. Step 2, tpr threads a row (a power of two): each
 // (v, source s) reads its bit of the planes (a warp's lanes share the words: broadcasts) and
 // writes depth[v, s] = level_nums[index], or `unreachable` on the first flush; the stores of
-// a row are coalesced, each entry written once. A first version loaded every level word per
-// entry (8.1 of 17.2 ms of a 1,024-source R-MAT 20 BFS went to it).
+// a row are coalesced, each entry written once (not every level word per entry: see
+// docs/gpu-notes.md).
 #define REACHED 6
 #define BITS_DEPTHS(NAME, T)                                                                \
 extern "C" __global__ void NAME(const u64* __restrict__ level_ptrs, const int* __restrict__ level_nums, \
@@ -197,23 +157,17 @@ BITS_DEPTHS(bits_depths_i64, long long)
 BITS_DEPTHS(bits_depths_f32, float)
 BITS_DEPTHS(bits_depths_f64, double)
 
-// Top-down (push) expansion for a small frontier: one thread per out-arc u -> v of the
-// frontier queue (incl = inclusive sum of their out-degrees); each active word j of u
+// Top-down (push) expansion for a small frontier: the load-balanced advance over the out-arcs
+// u -> v of the frontier queue (incl = inclusive sum of their out-degrees); each active word j of u
 // (amask[u]) ORs frontier[u, j] & ~seen[v, j] into next[v, j]. next must be zero on entry.
 extern "C" __global__ void bits_push(const int* __restrict__ queue, const i64* __restrict__ incl, int qlen,
                                      i64 total, const i64* __restrict__ ptr, const int* __restrict__ idx,
                                      int W, const u64* __restrict__ frontier, const u64* __restrict__ seen,
                                      const u64* __restrict__ amask, u64* next)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
-        int lo = 0, hi = qlen - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >> 1;
-            if (incl[mid] > i) hi = mid; else lo = mid + 1;
-        }
-        int u = queue[lo];
-        i64 before = lo ? incl[lo - 1] : 0;
-        i64 v = idx[ptr[u] + (i - before)];
+    advance(incl, qlen, total, [&](int q, i64 offset) {
+        int u = queue[q];
+        i64 v = idx[ptr[u] + offset];
         u64 am = amask[u];
         while (am) {
             int j = __ffsll((long long)am) - 1;
@@ -221,27 +175,19 @@ extern "C" __global__ void bits_push(const int* __restrict__ queue, const i64* _
             u64 x = frontier[(i64)u * W + j] & ~seen[v * W + j];
             if (x) atomicOr(&next[v * W + j], x);
         }
-    }
+    });
 }
 
-// One-source BFS, top-down: the frontier queue's arcs, balanced one arc a thread.
+// One-source BFS, top-down: the load-balanced advance over the frontier queue's arcs.
 // incl[q] = sum of the out-degrees of queue[0..q]; total = incl[qlen - 1].
 extern "C" __global__ void bfs_top_down(const int* __restrict__ queue, const i64* __restrict__ incl,
                                         int qlen, i64 total, const i64* __restrict__ ptr,
                                         const int* __restrict__ idx, int* depth, int level)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total;
-         i += (i64)gridDim.x * blockDim.x) {
-        int lo = 0, hi = qlen - 1;
-        while (lo < hi) {
-            int mid = (lo + hi) >> 1;
-            if (incl[mid] > i) hi = mid; else lo = mid + 1;
-        }
-        int u = queue[lo];
-        i64 before = lo ? incl[lo - 1] : 0;
-        int v = idx[ptr[u] + (i - before)];
+    advance(incl, qlen, total, [&](int q, i64 offset) {
+        int v = idx[ptr[queue[q]] + offset];
         if (depth[v] < 0) depth[v] = level;   // benign race: every writer writes `level`
-    }
+    });
 }
 
 // One-source BFS, bottom-up: each unvisited vertex looks for a parent at level - 1

@@ -1,8 +1,6 @@
 // curnet CUDA backend: kernels for strongly connected components (trimming and
 // max-label propagation, the primitives of forward-backward reachability and colouring).
-// Self-contained (no includes) so that NVRTC (CuPy RawModule) and nvcc both compile it.
-
-typedef long long i64;
+// common.cuh comes first.
 
 // kept[v] = alive[v] and v has an in-arc from, and an out-arc to, another alive vertex.
 extern "C" __global__ void trim_step(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
@@ -63,8 +61,8 @@ extern "C" __global__ void propagate_heavy(const i64* __restrict__ ptr, const in
                                            int* values, int* changed)
 {
     int lane = threadIdx.x & 31;
-    i64 warp = (blockIdx.x * (i64)blockDim.x + threadIdx.x) >> 5;
-    i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
+    i64 warp = grid_thread() >> 5;
+    i64 warps = grid_threads() >> 5;
     for (i64 h = warp; h < count; h += warps) {
         int v = heavy_list[h];
         if (!alive[v]) continue;

@@ -1,14 +1,11 @@
-// curnet CUDA backend: frontier Bellman-Ford kernels.
-// Self-contained (no includes) so that NVRTC (CuPy RawModule) and nvcc both compile it.
+// curnet CUDA backend: shortest-path kernels, frontier Bellman-Ford and near-far
+// (common.cuh comes first).
 //
 // float32 with non-negative weights: distance and predecessor packed in one 64-bit word,
 // (ordered(dist) << 32) | pred, updated together by one atomicMin (see offer_packed).
 // ordered() maps floats to unsigned ints preserving their order, negatives included.
 // float64, and float32 where zero or negative weights meet predecessors: Jacobi rounds in
 // three phases, the CPU twin's rule exactly.
-
-typedef unsigned long long u64;
-typedef long long i64;
 
 __device__ __forceinline__ unsigned int f2o(float f)
 {
@@ -27,18 +24,6 @@ __device__ __forceinline__ u64 d2o(double d)
 __device__ __forceinline__ double o2d(u64 o)
 {
     return __longlong_as_double((long long)((o & 0x8000000000000000ULL) ? (o & 0x7fffffffffffffffULL) : ~o));
-}
-
-// Which (entry q, arc a) edge-thread i handles: queue entries are r * n + u, incl the
-// inclusive sum of their out-degrees.
-__device__ __forceinline__ int find_entry(const i64* __restrict__ incl, i64 qlen, i64 i)
-{
-    i64 lo = 0, hi = qlen - 1;
-    while (lo < hi) {
-        i64 mid = (lo + hi) >> 1;
-        if (incl[mid] > i) hi = mid; else lo = mid + 1;
-    }
-    return (int)lo;
 }
 
 // Elementwise conversions between (dist, pred) and the packed or ordered forms.
@@ -89,19 +74,19 @@ __device__ __forceinline__ int head_of(int x, int flagged, unsigned int& cls)
     return flagged ? (x & 0x3fffffff) : x;
 }
 
-// Edge-thread i's entry e = rn + u (rn = row * n), its arc a and the arc's raw head x.
+// The relaxations advance over the out-arcs of a queue of entries r * n + u (common.cuh's
+// `advance`, incl the inclusive sum of their out-degrees). The arc at `offset` of queue
+// entry q: the entry e = rn + u (rn = row * n), its arc a and the arc's raw head x.
 // Callers skip self-loops of non-negative weight: they never shorten a path.
-__device__ __forceinline__ void arc_of(const i64* __restrict__ entries, const i64* __restrict__ incl,
-                                       i64 qlen, i64 n, const i64* __restrict__ ptr,
-                                       const int* __restrict__ idx, i64 i, i64& e, i64& rn, int& u,
-                                       i64& a, int& x)
+__device__ __forceinline__ void arc_of(const i64* __restrict__ entries, i64 n, const i64* __restrict__ ptr,
+                                       const int* __restrict__ idx, int q, i64 offset, i64& e, i64& rn,
+                                       int& u, i64& a, int& x)
 {
-    int q = find_entry(incl, qlen, i);
     e = entries[q];
     i64 r = e / n;
     rn = r * n;
     u = (int)(e - rn);
-    a = ptr[u] + (i - (q ? incl[q - 1] : 0));
+    a = ptr[u] + offset;
     x = idx[a];
 }
 
@@ -140,19 +125,19 @@ extern "C" __global__ void relax_packed_f32(const i64* __restrict__ entries, con
                                             const float* __restrict__ w, int has_w,
                                             int flagged, u64* key, unsigned char* next_active)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
+    advance(incl, qlen, total, [&](int q, i64 offset) {
         i64 e, rn, a;
         int u, x;
         unsigned int cls;
-        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, x);
+        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, x);
         int v = head_of(x, flagged, cls);
         float wa = has_w ? w[a] : 1.0f;
-        if (v == u && wa >= 0.0f) continue;
+        if (v == u && wa >= 0.0f) return;
         float du = o2f((unsigned int)(key[e] >> 32));
         float cand = du + wa;
         if (offer_packed(&key[rn + v], f2o(cand), u, cand > du, cls) && !(cls & CLASS_SINK))
             next_active[rn + v] = 1;
-    }
+    });
 }
 
 // float32, distances only (non-negative weights: no cycle search needs predecessors).
@@ -162,14 +147,14 @@ extern "C" __global__ void relax_dist_f32(const i64* __restrict__ entries, const
                                           const float* __restrict__ w, int has_w,
                                           int flagged, unsigned int* od, unsigned char* next_active)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
+    advance(incl, qlen, total, [&](int q, i64 offset) {
         i64 e, rn, a;
         int u, x;
         unsigned int cls;
-        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, x);
+        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, x);
         int v = head_of(x, flagged, cls);
         float wa = has_w ? w[a] : 1.0f;
-        if (v == u && wa >= 0.0f) continue;
+        if (v == u && wa >= 0.0f) return;
         unsigned int co = f2o(o2f(od[e]) + wa);
         i64 ev = rn + v;
         bool lowered;
@@ -180,7 +165,7 @@ extern "C" __global__ void relax_dist_f32(const i64* __restrict__ entries, const
             lowered = co < od[ev] && co < atomicMin(&od[ev], co);
         }
         if (lowered && !(cls & CLASS_SINK)) next_active[ev] = 1;
-    }
+    });
 }
 
 // Jacobi rounds (float64; float32 where zero or negative weights meet predecessors):
@@ -197,15 +182,15 @@ __device__ void jacobi_min(const i64* __restrict__ entries, const i64* __restric
                            i64 total, i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
                            const T* __restrict__ w, int has_w, const O* __restrict__ prev, O* od)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
+    advance(incl, qlen, total, [&](int q, i64 offset) {
         i64 e, rn, a;
         int u, v;
-        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);   // plain arc heads here
+        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, v);   // plain arc heads here
         T wa = has_w ? w[a] : (T)1;
-        if (v == u && wa >= (T)0) continue;
+        if (v == u && wa >= (T)0) return;
         O co = to_ord((T)(from_ord(prev[e]) + wa));
         if (co < prev[rn + v]) atomicMin(&od[rn + v], co);
-    }
+    });
 }
 // Phase 2: among the arcs attaining a lowered entry's new distance, the smallest tail.
 template <typename T, typename O>
@@ -214,15 +199,15 @@ __device__ void jacobi_pred(const i64* __restrict__ entries, const i64* __restri
                             const T* __restrict__ w, int has_w, const O* __restrict__ prev,
                             const O* __restrict__ od, int* best)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < total; i += (i64)gridDim.x * blockDim.x) {
+    advance(incl, qlen, total, [&](int q, i64 offset) {
         i64 e, rn, a;
         int u, v;
-        arc_of(entries, incl, qlen, n, ptr, idx, i, e, rn, u, a, v);   // plain arc heads here
+        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, v);   // plain arc heads here
         T wa = has_w ? w[a] : (T)1;
-        if (v == u && wa >= (T)0) continue;
+        if (v == u && wa >= (T)0) return;
         O co = to_ord((T)(from_ord(prev[e]) + wa));
         if (co < prev[rn + v] && co == od[rn + v]) atomicMin(&best[rn + v], u);
-    }
+    });
 }
 // Phase 3: lowered entries take their new predecessor and are active next round.
 template <typename O>
@@ -268,21 +253,11 @@ JACOBI_KERNELS(f64, double, u64)
 // lowered to a distance >= the threshold is only flagged (far) and gathered when the near
 // queue runs dry: threshold = max(smallest far distance, threshold) + delta.
 // Light entries (degree <= heavy_deg) get a group of 8 lanes; heavy ones are spread over
-// the whole grid, one arc a lane, through an inclusive degree sum (nf_heavy_scan).
+// the whole grid, one arc a lane, through an inclusive degree sum (nf_heavy_scan): the
+// load-balanced advance, walked a warp's chunk of 512 arcs at a time (one find_entry a chunk).
 
 __device__ __forceinline__ unsigned int key_ord(unsigned int k) { return k; }
 __device__ __forceinline__ unsigned int key_ord(u64 k) { return (unsigned int)(k >> 32); }
-// The index of this lane's entry in a warp-aggregated append of the active lanes to *cnt.
-__device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
-{
-    unsigned int mask = __activemask();
-    int lane = threadIdx.x & 31;
-    int leader = __ffs(mask) - 1;
-    unsigned int base = 0;
-    if (lane == leader) base = atomicAdd(cnt, (unsigned int)__popc(mask));
-    base = __shfl_sync(mask, base, leader);
-    return base + __popc(mask & ((1u << lane) - 1u));
-}
 
 __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
                                            i64* lq, i64* hq, unsigned int* cnt, int slot)
@@ -419,10 +394,7 @@ extern "C" __global__ void nf_far_min_##SUFFIX(const unsigned int* cnt, int it, 
     unsigned int m = 0xffffffffu;                                                                  \
     for (i64 e = tid; e < count; e += (i64)gridDim.x * blockDim.x)                                 \
         if (far[e]) { unsigned int o = key_ord(key[e]); m = o < m ? o : m; }                       \
-    for (int off = 16; off; off >>= 1) {                                                           \
-        unsigned int x = __shfl_down_sync(0xffffffffu, m, off);                                    \
-        m = x < m ? x : m;                                                                         \
-    }                                                                                              \
+    m = warp_min(m);                                                                               \
     if ((threadIdx.x & 31) == 0 && m != 0xffffffffu) atomicMin(minbox, m);                         \
 }                                                                                                  \
 /* Gated: the new threshold into thr_box[(it + 1) & 1]; far entries under it are queued. */        \

@@ -1,0 +1,213 @@
+"""The CUDA backend: the primitives of `backends.contract.Backend` on one GPU, each with the
+contract of its NumPy twin in `cpu.CPUBackend`, delegated to the strategy objects of this
+package (bfs, sssp, near_far, scc) over one `Launcher`, with the batch scheduling and the
+host copies of `batches` / `transfers`.
+
+What the GPU does not do well is routed, measured, to the host: graphs whose BFS or
+Bellman-Ford needs thousands of levels (a path of a million vertices) run on the host's
+compiled SciPy routines once a traversal has shown it is long (`CudaTuning.long_levels`).
+"""
+from __future__ import annotations
+
+import numpy as np
+import cupy as cp
+
+from ..arrays import pred_has_cycle
+from ..cpu import CPUBackend
+from .batches import BatchRunner, CallState, Counters
+from .bfs import BfsStrategy
+from .launch import DeviceGraph, Launcher, build_device_graph, mark_long_diameter
+from .near_far import NearFar
+from .scc import SccPrimitives
+from .sssp import BellmanFord, SPState, class_heads
+from .tuning import CudaTuning
+
+
+class CUDABackend:
+    name = "cuda"
+    xp = cp
+    # The bit traversal's levels are cheap on the GPU; a batch past this many levels is a
+    # long-diameter graph and is finished per source by `bfs_one` (which goes to the host).
+    max_joint_levels = 256
+
+    def __init__(self, device: int | None = None, tuning: CudaTuning | None = None):
+        self.launcher = Launcher(device if device is not None else cp.cuda.runtime.getDevice())
+        self.device = self.launcher.device
+        self.props, self.sms, self.max_blocks = self.launcher.props, self.launcher.sms, self.launcher.max_blocks
+        self.stats = Counters(rounds=0, arcs=0)   # Bellman-Ford rounds and arcs relaxed, push levels, ...
+        self._call = CallState()                  # the calling thread's state (see batches.py)
+        self._cpu = None
+        self.batches = BatchRunner(self.device, None, self._call, self.stats)
+        self.bfs_strategy = BfsStrategy(self.launcher, None, self.stats, self.cpu)
+        self.bf_strategy = BellmanFord(self.launcher, None, self.stats, self._call)
+        self.nf_strategy = NearFar(self.launcher, None, self.stats, self.sp_long)
+        self.scc_strategy = SccPrimitives(self.launcher)
+        self.tuning = tuning if tuning is not None else CudaTuning()
+
+    @property
+    def tuning(self) -> CudaTuning:
+        """The knobs of this backend (change its fields, or set a whole new CudaTuning)."""
+        return self._tuning
+
+    @tuning.setter
+    def tuning(self, value: CudaTuning) -> None:
+        self._tuning = value
+        for part in (self.batches, self.bfs_strategy, self.bf_strategy, self.nf_strategy):
+            part.tuning = value
+
+    # -- description ----------------------------------------------------------
+    def describe(self) -> str:
+        return f"cuda ({self.launcher.device_name()}, CuPy {cp.__version__})"
+
+    def info(self) -> dict:
+        free, total = cp.cuda.runtime.memGetInfo()
+        rt = cp.cuda.runtime.runtimeGetVersion()
+        drv = cp.cuda.runtime.driverGetVersion()
+        cc = f"{self.props['major']}.{self.props['minor']}"
+        return {"backend": "cuda", "device": f"{self.launcher.device_name()} (compute capability {cc}, "
+                f"{self.sms} SMs)", "device_memory": f"{total / 2**30:.1f} GiB ({free / 2**30:.1f} GiB free)",
+                "cupy": cp.__version__, "cuda_runtime": f"{rt // 1000}.{(rt % 1000) // 10}",
+                "cuda_driver": f"{drv // 1000}.{(drv % 1000) // 10}"}
+
+    @property
+    def members(self) -> list:
+        return [self]
+
+    def device_scope(self):
+        """This backend's GPU made current for the calling thread (a context manager). A new
+        Device object each time: CuPy keeps the device to restore in the object, so threads
+        must not share one."""
+        return cp.cuda.Device(self.device.id)
+
+    def free_memory(self) -> int:
+        return self.launcher.free_memory()
+
+    def cpu(self) -> CPUBackend:
+        if self._cpu is None:
+            self._cpu = CPUBackend()
+        return self._cpu
+
+    @property
+    def splits(self) -> int:
+        """Batches split after running out of device memory (over all calls)."""
+        return self.stats.get("splits", 0)
+
+    @property
+    def _copies(self):
+        """The calling thread's queued copies inside an overlapping map_batches, else None."""
+        return self._call.copies
+
+    # -- data movement --------------------------------------------------------
+    def device_graph(self, g) -> DeviceGraph:
+        """The graph's arrays on this backend's GPU (built once, kept with the graph)."""
+        def build():
+            with self.device_scope():
+                return build_device_graph(self.launcher, g, self.tuning.heavy_degree)
+        return g.cache(f"cuda:{self.device.id}", build)
+
+    def to_host(self, a) -> np.ndarray:
+        return cp.asnumpy(a) if isinstance(a, cp.ndarray) else np.asarray(a)
+
+    def output_block(self, view: np.ndarray, fill):
+        """A device (n, kb) block, C-ordered, in the dtype of the caller's view. Not filled:
+        every traversal path writes each entry, unreachable ones included (saves a pass)."""
+        return cp.empty(view.shape, dtype=view.dtype)
+
+    def finish_block(self, block, view: np.ndarray) -> None:
+        """Copy a finished block into the caller's host view (straight in when contiguous)."""
+        self.batches.to_host(block, view)
+
+    def copy_to_host(self, a, dest: np.ndarray) -> None:
+        """a (kb, n) on the device into dest (kb, n) on the host, any layout."""
+        if dest.strides[0] < dest.strides[1]:      # column-major (rows of an F-ordered matrix too)
+            self.batches.to_host(cp.ascontiguousarray(a.T).astype(dest.dtype, copy=False), dest.T)
+        else:
+            self.batches.to_host(a.astype(dest.dtype, copy=False), dest)
+
+    def map_batches(self, fn, batches, parallel: bool = True):
+        """See batches.BatchRunner.map_batches (batches run in turn on the GPU)."""
+        return self.batches.map_batches(fn, batches)
+
+    # -- many-source BFS ------------------------------------------------------
+    def bfs_batch_size(self, n: int, k: int) -> int:
+        return self.bfs_strategy.batch_size(n, k)
+
+    def seed_bits(self, n: int, sources) -> cp.ndarray:
+        return self.bfs_strategy.seed_bits(n, sources)
+
+    def padding_bits(self, k: int) -> cp.ndarray:
+        return self.bfs_strategy.padding_bits(k)
+
+    def bits_start(self, hg: DeviceGraph, ids, depth, unreachable) -> dict:
+        return self.bfs_strategy.bits_start(hg, ids, depth, unreachable)
+
+    def bits_level(self, hg: DeviceGraph, st: dict, depth, level: int) -> bool:
+        return self.bfs_strategy.bits_level(hg, st, depth, level)
+
+    def bfs_one(self, hg: DeviceGraph, source: int) -> cp.ndarray:
+        return self.bfs_strategy.bfs_one(hg, source)
+
+    def any(self, a) -> bool:
+        return self.bf_strategy.any(a)
+
+    # -- shortest paths -------------------------------------------------------
+    @property
+    def max_bf_rounds(self) -> int:
+        return self.tuning.long_levels
+
+    def sssp_method(self, hg: DeviceGraph, kb: int, with_pred: bool) -> str:
+        """"near_far" (non-negative float32 weights, few sources: each arc relaxed ~1-2 times
+        instead of Bellman-Ford's ~5) or "bellman_ford" (negative weights included)."""
+        return "near_far" if self.nf_strategy.suits(hg, kb, with_pred) else "bellman_ford"
+
+    def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int:
+        return self.bf_strategy.batch_size(n, k)
+
+    def sssp_parallel(self, dijkstra: bool) -> bool:
+        return False
+
+    def near_far_ok(self, hg: DeviceGraph, kb: int, with_pred: bool) -> bool:
+        return self.nf_strategy.suits(hg, kb, with_pred)
+
+    def near_far(self, hg: DeviceGraph, ids, with_pred: bool):
+        """(dist, pred or None), (kb, n) on the device: near-far SSSP (non-negative float32)."""
+        return self.nf_strategy.run(hg, ids, with_pred)
+
+    def class_heads(self, hg: DeviceGraph):
+        return class_heads(hg, self.tuning)
+
+    def sp_start(self, hg: DeviceGraph, ids, track_pred: bool):
+        return self.bf_strategy.start(hg, ids, track_pred)
+
+    def sp_relax(self, hg: DeviceGraph, state: SPState, active) -> cp.ndarray:
+        return self.bf_strategy.relax(hg, state, active)
+
+    def sp_preds(self, state: SPState):
+        return self.bf_strategy.preds(state)
+
+    def sp_finish(self, state: SPState, with_pred: bool):
+        return self.bf_strategy.finish(state, with_pred)
+
+    def sp_long(self, hg: DeviceGraph, ids, with_pred: bool):
+        """A batch on a long-diameter graph, finished on the host by SciPy (see long_levels)."""
+        mark_long_diameter(hg, "a shortest-path batch")
+        host = self.cpu()
+        dist, pred = host.shortest_paths_host(host.device_graph(hg.graph), ids, with_pred)
+        return cp.asarray(dist), (cp.asarray(pred) if pred is not None else None)
+
+    def pred_has_cycle(self, pred) -> cp.ndarray:
+        return pred_has_cycle(cp, pred)
+
+    # -- strongly connected components ----------------------------------------
+    def scc_method(self, hg: DeviceGraph) -> str:
+        """Forward-backward reachability from the primitives below (the driver's)."""
+        return "reachability"
+
+    def trim(self, hg: DeviceGraph, alive) -> cp.ndarray:
+        return self.scc_strategy.trim(hg, alive)
+
+    def propagate_max(self, hg: DeviceGraph, values, alive, colors=None, backward: bool = False):
+        return self.scc_strategy.propagate_max(hg, values, alive, colors, backward)
+
+    def canonical_labels(self, labels) -> np.ndarray:
+        return self.scc_strategy.canonical_labels(labels)

@@ -1,0 +1,181 @@
+"""Compiling and launching the kernels of kernels/*.cu, and the graph's arrays on a GPU.
+
+Kernel sources are compiled once per process and GPU through NVRTC (CuPy's `RawModule`,
+which also keeps its own on-disk cache), with kernels/common.cuh put in front of each.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+import cupy as cp
+
+from .. import log
+
+KERNEL_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "kernels")
+THREADS = 256
+
+_modules: dict = {}
+_lock = threading.Lock()
+
+
+def kernel_source(module: str) -> str:
+    """kernels/<module>.cu with kernels/common.cuh in front (what NVRTC compiles)."""
+    parts = []
+    for name in ("common.cuh", module + ".cu"):
+        with open(os.path.join(KERNEL_DIR, name)) as f:
+            parts.append(f.read())
+    return "\n".join(parts)
+
+
+def kernel(module: str, name: str):
+    """A kernel from kernels/<module>.cu for the current device, compiled on first use (once
+    per process; each GPU loads its own copy of the module)."""
+    key = (module, cp.cuda.runtime.getDevice())
+    with _lock:
+        mod = _modules.get(key)
+        if mod is None:
+            mod = cp.RawModule(code=kernel_source(module), options=("-std=c++17",))
+            _modules[key] = mod
+    return mod.get_function(name)
+
+
+class KernelError(RuntimeError):
+    """A CUDA kernel launch failed; the message names the kernel and its launch shape."""
+
+
+def launch(module: str, name: str, count: int, args, threads: int = THREADS, max_blocks: int | None = None):
+    """Launch kernel `name` over `count` items (one a thread, grid-stride where capped)."""
+    blocks = max(1, (int(count) + threads - 1) // threads)
+    if max_blocks is not None:
+        blocks = min(blocks, max_blocks)
+    try:
+        kernel(module, name)((blocks,), (threads,), args)
+    except cp.cuda.memory.OutOfMemoryError:
+        raise
+    except Exception as e:  # CUDADriverError / CUDARuntimeError / CompileException
+        raise KernelError(f"curnet: CUDA kernel {module}.{name} failed "
+                          f"(grid {blocks} x {threads}, {count} items): {type(e).__name__}: {e}") from e
+
+
+def i64(x) -> np.int64:
+    return np.int64(x)
+
+
+def i32(x) -> np.int32:
+    return np.int32(x)
+
+
+class Launcher:
+    """One GPU: its properties, free memory, and kernel launches sized for it."""
+
+    def __init__(self, device_id: int):
+        self.device = cp.cuda.Device(device_id)
+        self.props = cp.cuda.runtime.getDeviceProperties(self.device.id)
+        self.sms = int(self.props["multiProcessorCount"])
+        self.max_blocks = self.sms * 16       # grid-stride kernels: enough to fill the chip
+
+    def launch(self, module: str, name: str, count: int, args, threads: int = THREADS,
+               max_blocks: int | None = None):
+        launch(module, name, count, args, threads=threads, max_blocks=max_blocks)
+
+    def kernel(self, module: str, name: str):
+        return kernel(module, name)
+
+    def device_name(self) -> str:
+        name = self.props["name"]
+        return name.decode() if isinstance(name, bytes) else str(name)
+
+    def free_memory(self) -> int:
+        """Bytes the next allocations may use: free device memory plus CuPy's pool's idle blocks,
+        capped by the pool's limit if one is set."""
+        pool = cp.get_default_memory_pool()
+        free = cp.cuda.runtime.memGetInfo()[0] + pool.free_bytes()
+        limit = pool.get_limit()
+        if limit:
+            free = min(free, limit - pool.used_bytes())
+        return max(int(free), 0)
+
+
+def inclusive_degree_sum(hg: "DeviceGraph", vertices: cp.ndarray):
+    """(incl, total): the inclusive sum of the out-degrees of `vertices` (a frontier queue),
+    which the load-balanced advance (kernels/common.cuh) searches, and their sum (one sync)."""
+    incl = cp.cumsum(hg.out_degree[vertices])
+    return incl, int(incl[-1])
+
+
+@dataclass
+class DeviceGraph:
+    """The graph's arrays on the device; offsets int64, ids int32."""
+    n: int
+    m: int
+    out_ptr: cp.ndarray
+    out_idx: cp.ndarray
+    out_w: cp.ndarray | None
+    in_ptr: cp.ndarray
+    in_src: cp.ndarray
+    in_dst: cp.ndarray
+    in_w: cp.ndarray | None
+    weight_dtype: np.dtype
+    min_weight: float
+    heavy_in: cp.ndarray                 # vertices of in-degree over heavy_degree (SCC: a warp each)
+    heavy_out: cp.ndarray
+    heavy_degree: int
+    graph: object = None                 # the host Graph, for host routes
+    long_diameter: bool = False
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def out_degree(self) -> cp.ndarray:
+        """(n,) int64 out-degrees, made on first use."""
+        deg = self.extra.get("out_degree")
+        if deg is None:
+            deg = self.extra["out_degree"] = cp.diff(self.out_ptr)
+        return deg
+
+    @property
+    def nbytes(self) -> int:
+        arrays = [self.out_ptr, self.out_idx, self.out_w, self.in_ptr, self.in_src, self.in_dst, self.in_w]
+        seen, total = set(), 0
+        for a in arrays:
+            if a is not None and id(a) not in seen:
+                seen.add(id(a))
+                total += a.nbytes
+        return total
+
+
+def build_device_graph(launcher: Launcher, g, heavy_degree: int) -> DeviceGraph:
+    """The graph's arrays on the launcher's GPU (the current device)."""
+    n = len(g)
+    out_ptr = cp.asarray(g.indptr.astype(np.int64))
+    out_idx = cp.asarray(g.indices)
+    out_w = cp.asarray(g.weights) if g.weights is not None else None
+    if g.directed:
+        ip, isrc, iw = g.csc()
+        in_ptr = cp.asarray(ip.astype(np.int64))
+        in_src = cp.asarray(isrc)
+        in_w = cp.asarray(iw) if iw is not None else None
+    else:
+        in_ptr, in_src, in_w = out_ptr, out_idx, out_w
+    in_deg = cp.diff(in_ptr)
+    out_deg = cp.diff(out_ptr)
+    in_dst = cp.empty(len(in_src), np.int32)
+    launcher.launch("bfs", "fill_rows", n, (in_ptr, i64(n), in_dst), max_blocks=launcher.max_blocks)
+    return DeviceGraph(
+        n=n, m=len(g.indices), out_ptr=out_ptr, out_idx=out_idx, out_w=out_w,
+        in_ptr=in_ptr, in_src=in_src, in_dst=in_dst, in_w=in_w,
+        weight_dtype=g.weight_dtype, min_weight=g.min_weight,
+        heavy_in=cp.flatnonzero(in_deg > heavy_degree).astype(np.int32),
+        heavy_out=cp.flatnonzero(out_deg > heavy_degree).astype(np.int32),
+        heavy_degree=heavy_degree, graph=g)
+
+
+def mark_long_diameter(hg: DeviceGraph, what: str) -> None:
+    """Route this graph's traversals to the host from now on, and say so (once per graph)."""
+    if not hg.long_diameter:
+        hg.long_diameter = True
+        log.warning("curnet: %s ran past its level limit on this graph (a long-diameter graph): the "
+                    "CUDA backend finishes it, and later calls on this graph, on the host (SciPy), "
+                    "which is faster for such graphs", what)

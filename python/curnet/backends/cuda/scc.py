@@ -1,0 +1,63 @@
+"""The SCC primitives on the GPU (kernels/scc.cu): trimming and max-label propagation, which
+`algorithms.scc.scc_by_reachability` combines into forward-backward reachability and
+colouring; and the canonical renumbering of the labels."""
+from __future__ import annotations
+
+import numpy as np
+import cupy as cp
+
+from .launch import DeviceGraph, i32, i64
+
+
+class SccPrimitives:
+    def __init__(self, launcher):
+        self.launcher = launcher
+
+    def trim(self, hg: DeviceGraph, alive) -> cp.ndarray:
+        kept = cp.empty(hg.n, np.bool_)
+        L = self.launcher
+        L.launch("scc", "trim_step", hg.n, (hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx,
+                                            cp.ascontiguousarray(alive, dtype=np.bool_), i64(hg.n), kept),
+                 max_blocks=L.max_blocks)
+        return kept
+
+    def propagate_max(self, hg: DeviceGraph, values, alive, colors=None, backward: bool = False):
+        """Closure of max along arcs inside `alive` (and one colour): in-place sweeps until stable."""
+        ptr, src, heavy = (hg.in_ptr, hg.in_src, hg.heavy_in) if not backward else \
+            (hg.out_ptr, hg.out_idx, hg.heavy_out)
+        L = self.launcher
+        out_dtype = values.dtype
+        vals = values.astype(np.int32, copy=True)
+        alive = cp.ascontiguousarray(alive, dtype=np.bool_)
+        has_colors = colors is not None
+        col = colors.astype(np.int32, copy=False) if has_colors else cp.zeros(1, np.int32)
+        changed = cp.zeros(1, np.int32)
+        n = hg.n
+        sweeps_per_check = 2
+        while True:
+            changed.fill(0)
+            for _ in range(sweeps_per_check):
+                L.launch("scc", "propagate_light", n, (ptr, src, alive, col, i32(has_colors), i64(n),
+                                                       i64(hg.heavy_degree), vals, changed),
+                         max_blocks=L.max_blocks)
+                if len(heavy):
+                    L.launch("scc", "propagate_heavy", len(heavy) * 32,
+                             (ptr, src, alive, col, i32(has_colors), heavy, i64(len(heavy)), vals, changed),
+                             max_blocks=L.max_blocks)
+            if not int(changed[0]):
+                return vals.astype(out_dtype, copy=False)
+
+    def canonical_labels(self, labels) -> np.ndarray:
+        """Renumber on the device in order of each component's smallest vertex; host int32."""
+        labels = labels.astype(np.int64, copy=False)
+        n = len(labels)
+        ids = cp.arange(n, dtype=np.int64)
+        first = cp.full(n, n, np.int64)
+        if hasattr(cp.minimum, "at"):                 # smallest vertex of each label
+            cp.minimum.at(first, labels, ids)
+        else:                                         # older CuPy
+            import cupyx
+            cupyx.scatter_min(first, labels, ids)
+        rep = first[labels]
+        rank = cp.cumsum(rep == ids, dtype=np.int32) - 1   # components in order of smallest vertex
+        return cp.asnumpy(rank[rep])

@@ -1,0 +1,46 @@
+"""The CUDA backend's knobs, one `CudaTuning` on each backend (`get_backend("cuda").tuning`).
+Tests and benchmarks change them on the backend they run; the measurements behind the
+defaults are in docs/gpu-notes.md."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass
+class CudaTuning:
+    # Sources per batch at most (None: as device memory allows); benchmarks and tests lower it.
+    batch_limit: int | None = None
+    # map_batches copies batch i to the host while batch i + 1 computes (False: in turn).
+    overlap_batches: bool = True
+    # Arcs per thread in the many-source pull expansion: balances R-MAT hubs across threads.
+    expand_chunk: int = 32
+    # Vertices with more arcs than this get a warp each in label propagation (SCC).
+    heavy_degree: int = 128
+    # Edge classes for shortest paths (kernels/sssp.cu), directed graphs only: arcs into a
+    # sink do not queue it, arcs into a vertex of in-degree 1 write without an atomic.
+    edge_classes: bool = True
+    # A one-source BFS (or a Bellman-Ford batch) past this many levels (rounds) is a
+    # long-diameter graph: it is finished on the host, and later calls on the graph go there.
+    long_levels: int = 2048
+    # The joint BFS traversal pushes (top-down) a level whose frontier's out-arcs are fewer
+    # than m / push_alpha (0: always pull).
+    push_alpha: int = 14
+    # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
+    # (None: an eighth of free device memory, at most 4 GiB).
+    level_bytes: int | None = None
+    # Near-far SSSP: non-negative float32 weights, batches of at most nf_max_sources sources.
+    # Entries with more arcs than nf_heavy are spread over the grid; the host reads the queue
+    # counts every nf_sync_every iterations; past nf_max_iters the batch finishes on the host.
+    # Delta = nf_delta_factor x 32 x mean weight / mean out-degree (Davidson et al.'s rule).
+    nf_max_sources: int = 4096
+    nf_heavy: int = 256
+    nf_sync_every: int = 8
+    nf_max_iters: int = 8192
+    nf_delta_factor: float = 0.5
+    # Device -> host copies of at least stage_min bytes go through stage_buffers pinned
+    # buffers of stage_chunk bytes, copied out by stage_threads host threads (0 chunk: off).
+    stage_min: int = 16 << 20
+    stage_chunk: int = 32 << 20
+    stage_buffers: int = 3
+    stage_threads: int = field(default_factory=lambda: max(1, min(8, os.cpu_count() or 1)))
