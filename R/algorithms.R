@@ -221,7 +221,8 @@ cuRnet_components <- function(graph, mode = c("weak", "strong"),
 #'   igraph's warning); \code{"dijkstra"} refuses negative weights;
 #'   \code{"automatic"}, \code{"bellman-ford"}, \code{"johnson"} and
 #'   \code{"floyd-warshall"} (igraph 2.x) accept negative weights on directed
-#'   graphs and run the engine's shortest paths.
+#'   graphs and run the engine's shortest paths (igraph 1.3.5 refuses
+#'   negative weights with \code{"automatic"} and \code{"johnson"}).
 #' @param backend,progress As in \code{\link{cuRnet_bfs}}.
 #' @return A numeric matrix \code{length(v)} x \code{length(to)}, \code{Inf}
 #'   where unreachable, dimnames = vertex names if the graph has them.
