@@ -131,8 +131,19 @@ def check_result_fits(k, n, bytes_per_cell) -> None:
                f"the result for {int(k):,} sources x {int(n):,} vertices")
 
 
-def _targets(targets):
-    return None if targets is None else np.asarray(targets, dtype=np.int64)
+def _targets(g, targets):
+    """R's 0-based target ids, checked (None: every vertex)."""
+    if targets is None:
+        return None
+    from .columns import to_numpy
+    t = to_numpy(targets, "targets")
+    if t.size and not np.issubdtype(t.dtype, np.integer):
+        raise TypeError(f"targets must be integer vertex ids or vertex names, got dtype {t.dtype}")
+    bad = (t < 0) | (t >= len(g))
+    if bad.any():
+        raise ValueError(f"target id {int(t[bad][0])} is out of range: the graph has "
+                         f"{len(g)} vertices (ids 0..{len(g) - 1})")
+    return t.astype(np.int64)
 
 
 def _engine_out(r_out, g, targets):
@@ -148,7 +159,8 @@ def bfs_into(g, sources, address, r_type, progress=None, backend="auto", mode="o
              targets=None) -> None:
     """BFS depths into R's k x n matrix (k x len(targets) with `targets`, 0-based vertex ids):
     NA_integer_ or Inf where unreachable."""
-    g, targets = view(g, mode), _targets(targets)
+    g = view(g, mode)
+    targets = _targets(g, targets)
     out = r_array(address, (len(sources), len(g) if targets is None else len(targets)), r_type)
     unreachable = R_NA_INTEGER if r_type == "integer" else np.inf
     full = algorithms.bfs(g, sources, backend=_backend(backend, "bfs"), out=_engine_out(out, g, targets),
@@ -162,7 +174,8 @@ def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backen
     """Distances (double, Inf unreachable) and, if `pred_address`, 0-based predecessors
     (-1 none) into R's k x n matrices (k x len(targets) with `targets`). A negative cycle
     raises NegativeCycleError; its source is also left in `last_run`."""
-    g, targets = view(g, mode), _targets(targets)
+    g = view(g, mode)
+    targets = _targets(g, targets)
     shape = (len(sources), len(g) if targets is None else len(targets))
     dist = r_array(dist_address, shape, "double")
     pred = None if pred_address is None else r_array(pred_address, shape, "integer")
