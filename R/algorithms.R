@@ -289,7 +289,7 @@ vertex_ids <- function(graph, v, what = "source") {
     i <- match(v, graph$names)
     if (anyNA(i)) stop(what, " vertex name(s) not in the graph: ", show_some(unique(v[is.na(i)])), call. = FALSE)
     v <- i
-  } else if (!is.numeric(v) && !is.logical(v)) {
+  } else if (!is.numeric(v) && !(is.logical(v) && all(is.na(v)))) {   # NA alone: the engine's message
     stop(what, "s must be vertex names or 1-based vertex indices", call. = FALSE)
   }
   # whole numbers go as integers; anything else as doubles, which the engine refuses

@@ -42,6 +42,9 @@ test_that("sources out of range or not in the graph are named (sssp, sssp_dists)
     expect_error(f(u, c(1, NA)), "sources has 1 missing value")
   }
   expect_error(cuRnet_bfs(u, 1, to = 7), "target id 6 is out of range")
+  expect_error(cuRnet_bfs(u, TRUE), "sources must be vertex names or 1-based vertex indices")
+  expect_error(cuRnet_bfs(u, 1, to = list(2)), "targets must be vertex names or 1-based vertex indices")
+  expect_error(cuRnet_bfs(u, NA), "sources has 1 missing value")
 })
 
 test_that("cuRnet_distances refuses unknown vertices, as igraph::distances does", {
