@@ -107,8 +107,9 @@ def _backend(name: str, algorithm: str) -> str:
 
 def view(g: Graph, mode: str = "out") -> Graph:
     """`g` followed along its arcs ("out"), against them ("in") or ignoring their direction
-    ("all"). Derived graphs are kept on `g`, so calls with the same mode reuse them."""
-    if mode not in ("out", "in", "all"):
+    ("all"; "weak": the same without weights, for weak components, which need none and allow
+    negative ones). Derived graphs are kept on `g`, so calls with the same mode reuse them."""
+    if mode not in ("out", "in", "all", "weak"):
         raise ValueError(f"mode must be 'out', 'in' or 'all', got {mode!r}")
     if mode == "out" or not g.directed:
         return g
@@ -119,8 +120,9 @@ def view(g: Graph, mode: str = "out") -> Graph:
             views[mode] = Graph(indptr, heads, weights, directed=True, names=g.names,
                                 num_edges=g.num_edges)
         else:
-            dtype = g.weights.dtype if g.weights is not None else np.float64
-            views[mode] = Graph.from_edges(g.edge_sources(), g.indices, g.weights, directed=False,
+            weights = g.weights if mode == "all" else None
+            dtype = weights.dtype if weights is not None else np.float64
+            views[mode] = Graph.from_edges(g.edge_sources(), g.indices, weights, directed=False,
                                            num_vertices=len(g), names=g.names, dtype=dtype)
     return views[mode]
 
@@ -203,7 +205,7 @@ def scc_into(g, address, r_type, base=1, backend="auto", mode="strong") -> None:
     if mode not in ("strong", "weak"):
         raise ValueError(f"mode must be 'strong' or 'weak', got {mode!r}")
     out = r_array(address, (1, len(g)), r_type)
-    g = view(g, "all") if mode == "weak" else g
+    g = view(g, "weak") if mode == "weak" else g
     np.add(algorithms.scc(g, backend=_backend(backend, "scc")), base, out=out[0], casting="unsafe")
 
 

@@ -83,6 +83,11 @@ def test_weak_components_agree_with_scipy():
     strong = np.empty((1, 200), np.int32, order="F")
     bridge.scc_into(g, address(strong), "integer", backend="cpu")
     assert strong.max() == connected_components(a, directed=True, connection="strong")[0]
+    # weights play no part: negative ones (refused on an undirected view) are fine here
+    neg = Graph.from_edges([0, 1, 3], [1, 0, 2], [-1.0, 2.0, -5.0], directed=True, num_vertices=5)
+    five = np.empty((1, 5), np.int32, order="F")
+    bridge.scc_into(neg, address(five), "integer", mode="weak", backend="cpu")
+    np.testing.assert_array_equal(five, [[1, 1, 2, 2, 3]])
 
 
 def test_last_run_records_backend_and_why():

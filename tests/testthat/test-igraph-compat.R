@@ -91,6 +91,8 @@ test_that("weak and strong components, and cuRnet_components in igraph's shape",
   expect_identical(cuRnet_scc(g, integer = TRUE), cuRnet_scc(g, integer = TRUE, mode = "strong"))
   u <- cuRnet_graph(igraph::as.undirected(ig))
   expect_identical(cuRnet_scc(u, mode = "weak"), cuRnet_scc(u))
+  neg <- cuRnet_graph(data.frame(from = c("a", "b", "d"), to = c("b", "a", "c"), weight = c(-1, 2, -5)))
+  expect_equal(cuRnet_components(neg)$membership, c(a = 1L, b = 1L, d = 2L, c = 2L))  # weights play no part
   e <- cuRnet_components(cuRnet_graph(data.frame(from = character(), to = character())))
   expect_equal(e$no, 0L)
 })
