@@ -16,7 +16,7 @@ export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 export LOGS=${OUT:-$(mktemp -d)}
 mkdir -p "$LOGS"
 log=$LOGS/gpu_suite.log
-$PY -m pytest tests/python/test_gpu.py tests/python/test_kernels_compile.py -m gpu -q -p no:cacheprovider >"$log" 2>&1
+$PY -m pytest tests/python/test_gpu.py tests/python/test_kernels_compile.py tests/python/test_r_bridge.py -m gpu -q -p no:cacheprovider >"$log" 2>&1
 suite=$?
 grep -E "^(FAILED|ERROR)" "$log" | head -20
 

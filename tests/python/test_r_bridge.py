@@ -119,3 +119,29 @@ def test_check_result_fits_is_the_engines():
     with pytest.raises(OutputTooLargeError, match="1,000,000 sources x 1,000,000 vertices needs"):
         bridge.check_result_fits(10**6, 10**6, 8)
     bridge.check_result_fits(10, 10, 8)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode", ["out", "in", "all"])
+def test_cuda_backend_matches_cpu_through_the_bridge(mode):
+    from curnet.backends import cuda_available
+    if not cuda_available():
+        pytest.skip("needs CuPy and a CUDA device")
+    g, *_ = random_graph(3000, 12000, seed=5)
+    src = pa.array(np.arange(0, 3000, 7, dtype=np.int32))
+    targets = pa.array(np.arange(2999, 0, -13, dtype=np.int32))
+    got = {}
+    for backend in ("cpu", "cuda"):
+        depth = np.empty((len(src), 3000), np.int32, order="F")
+        bridge.bfs_into(g, src, address(depth), "integer", backend=backend, mode=mode)
+        assert bridge.last_run["backend"] == backend
+        dist = np.empty((len(src), len(targets)), order="F")
+        pred = np.empty((len(src), len(targets)), np.int32, order="F")
+        bridge.sssp_into(g, src, address(dist), address(pred), backend=backend, mode=mode, targets=targets)
+        weak = np.empty((1, 3000), np.int32, order="F")
+        bridge.scc_into(g, address(weak), "integer", backend=backend, mode="weak")
+        got[backend] = depth, dist, weak
+    for a, b in zip(got["cpu"], got["cuda"]):
+        np.testing.assert_allclose(a, b)
+    bridge.bfs_into(g, src, address(depth), "integer")
+    assert bridge.last_run["backend"] == "cuda" and "runs on CUDA" in bridge.last_run["why"]
