@@ -8,14 +8,14 @@ R_STAMP := $(VENV)/.cuRnet-R-installed
 export RETICULATE_PYTHON := $(abspath $(PY))
 export PYTHONPATH := $(abspath python)
 
-.PHONY: demo test setup setup-r test-python test-r bench bench-smoke gpu-check clean
+.PHONY: demo test setup setup-r test-python test-r test-r-numpy2 bench bench-smoke gpu-check clean
 
 demo: setup $(R_STAMP)
 	$(PY) -m curnet.cli demo
 	@echo; echo "== the same job from R (scripts/demo.R)"
 	Rscript scripts/demo.R
 
-test: setup-r test-python test-numpy2 test-r
+test: setup-r test-python test-numpy2 test-r test-r-numpy2
 
 # Debian's R packages first: rpy2 (in requirements-dev.txt) compiles against R's headers.
 setup-r:
@@ -51,6 +51,10 @@ $(R_STAMP): $(STAMP) DESCRIPTION NAMESPACE $(wildcard R/*.R src/*.c src/*.h)
 
 test-r: $(R_STAMP)
 	bash scripts/r-check.sh
+
+# The R package's tests on NumPy 2 (cuRnet asks reticulate to convert no array)
+test-r-numpy2: $(VENV2)/.curnet-installed $(R_STAMP)
+	RETICULATE_PYTHON=$(abspath $(VENV2)/bin/python) Rscript -e 'res <- as.data.frame(testthat::test_dir("tests/testthat", package = "cuRnet", load_package = "installed", reporter = "summary", stop_on_failure = TRUE)); cat(sprintf("testthat on NumPy 2: %d passed, %d failed, %d skipped\n", sum(res$$passed), sum(res$$failed), sum(res$$skipped)))'
 
 bench: setup
 	$(PY) -m bench

@@ -1,7 +1,7 @@
 #' Breadth-first search from many sources
 #'
 #' One joint traversal per batch of sources. Edges are followed in their
-#' direction (both ways on undirected graphs).
+#' direction (both ways on undirected graphs); see \code{mode}.
 #'
 #' @param graph A \code{\link{cuRnet_graph}} (or anything \code{cuRnet_graph()} takes, built on the fly).
 #' @param sources Source vertices: names (character), or 1-based vertex
@@ -11,6 +11,18 @@
 #'   vertices (half the memory, faster) instead of cuRnet's numeric matrix with \code{Inf}.
 #' @param format \code{"matrix"} (sources x vertices, dimnames = vertex
 #'   names) or \code{"long"}: a data frame of the reachable pairs.
+#' @param mode On a directed graph, \code{"out"} follows the edges,
+#'   \code{"in"} goes against them, \code{"all"} ignores their direction (as
+#'   igraph's \code{mode}). The reversed or undirected form is built once
+#'   and kept with the graph for later calls.
+#' @param to Target vertices (as \code{sources}): the result's columns;
+#'   \code{NULL} for all vertices.
+#' @param backend Where the engine runs: \code{"auto"} (a GPU when one is
+#'   usable, else the CPU), \code{"cpu"}, \code{"cuda"} (the current GPU),
+#'   \code{"cuda:1"} (GPU 1), \code{"cuda:0,1"} or \code{"cuda:all"} (the
+#'   sources split over several GPUs). A GPU backend without a usable GPU is
+#'   an error, never a silent fall-back. \code{\link{cuRnet_info}()} says
+#'   what the last call ran on and, for \code{"auto"}, why.
 #' @param progress \code{TRUE} for a progress bar on long jobs, \code{FALSE},
 #'   or a \code{function(done, total)} called between batches of sources.
 #'   Ctrl-C stops between batches and leaves the graph usable.
@@ -21,25 +33,36 @@
 #'   g <- cuRnet_graph(data.frame(from = c("a", "b", "c"), to = c("b", "c", "d")))
 #'   cuRnet_bfs(g, c("a", "c"))
 #'   cuRnet_bfs(g, "a", integer = TRUE, format = "long")
+#'   cuRnet_bfs(g, "d", mode = "in", to = c("a", "b"), backend = "cpu")
 #' }
 #' @export
 cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "long"),
+                       mode = c("out", "in", "all"), to = NULL,
+                       backend = getOption("cuRnet.backend", "auto"),
                        progress = getOption("cuRnet.progress", interactive())) {
   graph <- check_graph(graph)
   format <- match.arg(format)
+  mode <- match.arg(mode)
   ids <- vertex_ids(graph, sources)
-  check_result_fits(length(ids), graph$n, if (integer) 4 else 8)
-  depth <- new_result(if (integer) "integer" else "double", length(ids), graph$n)
+  targets <- target_ids(graph, to)
+  depth <- result_matrix(if (integer) "integer" else "double", length(ids), graph, targets)
   engine_call(bridge()$bfs_into(graph$py, as_arrow(ids), data_address(depth), typeof(depth),
-                                progress_hook(progress, "BFS")))
-  shape_result(depth, graph, ids, format, "depth")
+                                progress_hook(progress, "BFS"), backend, mode, arrow_ids(targets)))
+  shape_result(depth, graph, ids, format, "depth", targets)
 }
 
 #' Shortest paths from many sources: distances and predecessors
 #'
 #' Bellman-Ford from each source (negative weights allowed on directed
-#' graphs; a negative cycle reachable from a source is an error naming it).
+#' graphs). A negative cycle reachable from a source is an error of class
+#' \code{cuRnet_negative_cycle} (and \code{cuRnet_error}) whose \code{source}
+#' (1-based index) and \code{source_name} say where it was reached from.
 #' Unweighted graphs count hops.
+#'
+#' The source's own predecessor: cuRnet has none (\code{""} or \code{NA},
+#' the default), igraph names the source itself
+#' (\code{igraph::shortest_paths(..., predecessors = TRUE)} in igraph 1.3);
+#' \code{source_predecessor = "self"} gives igraph's form.
 #'
 #' @inheritParams cuRnet_bfs
 #' @param from Source vertices, as \code{sources} in \code{\link{cuRnet_bfs}}.
@@ -47,6 +70,8 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
 #'   predecessor on a shortest path, \code{""} for none (cuRnet's form);
 #'   \code{"index"}: an integer matrix of 1-based vertex indices, \code{NA}
 #'   for none (faster).
+#' @param source_predecessor \code{"none"} (cuRnet: \code{""} or \code{NA})
+#'   or \code{"self"} (igraph: the source itself).
 #' @return A list: \code{distances}, a numeric matrix sources x vertices with
 #'   \code{Inf} where unreachable, and \code{predecessors}. With
 #'   \code{format = "long"}, a data frame of reachable pairs with
@@ -56,18 +81,32 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
 #'   g <- cuRnet_graph(data.frame(from = c("a", "b", "a"), to = c("b", "c", "c"),
 #'                                weight = c(1, 1, 5)))
 #'   cuRnet_sssp(g, "a")
+#'   cuRnet_sssp(g, "a", source_predecessor = "self")$predecessors
+#'   tryCatch(cuRnet_sssp(cuRnet_graph(data.frame(from = c("a", "b"), to = c("b", "a"),
+#'                                                weight = c(1, -2))), "a"),
+#'            cuRnet_negative_cycle = function(e) e$source_name)
 #' }
 #' @export
 cuRnet_sssp <- function(graph, from, predecessors = c("names", "index"), format = c("matrix", "long"),
+                        mode = c("out", "in", "all"), to = NULL,
+                        source_predecessor = c("none", "self"),
+                        backend = getOption("cuRnet.backend", "auto"),
                         progress = getOption("cuRnet.progress", interactive())) {
   graph <- check_graph(graph)
   predecessors <- match.arg(predecessors)
   format <- match.arg(format)
+  mode <- match.arg(mode)
+  source_predecessor <- match.arg(source_predecessor)
   ids <- vertex_ids(graph, from)
-  check_result_fits(length(ids), graph$n, if (predecessors == "names") 20 else 12)
-  dist <- new_result("double", length(ids), graph$n)
-  pred <- new_result("integer", length(ids), graph$n)
-  run_sssp(graph, ids, dist, pred, progress)
+  targets <- target_ids(graph, to)
+  dist <- result_matrix("double", length(ids), graph, targets, if (predecessors == "names") 20 else 12)
+  pred <- result_matrix("integer", length(ids), graph, targets, 0)
+  run_sssp(graph, ids, dist, pred, progress, backend, mode, targets)
+  if (source_predecessor == "self") {
+    cols <- if (is.null(targets)) ids + 1L else match(ids, targets)
+    at <- cbind(seq_along(ids), cols)[!is.na(cols), , drop = FALSE]
+    pred[at] <- ids[at[, 1]]
+  }
   pred <- if (predecessors == "names") {
     matrix(c("", vertex_names(graph))[pred + 2L], nrow(pred), ncol(pred))
   } else {
@@ -75,12 +114,12 @@ cuRnet_sssp <- function(graph, from, predecessors = c("names", "index"), format 
     pred + 1L
   }
   if (format == "long") {
-    out <- shape_result(dist, graph, ids, "long", "distance")
+    out <- shape_result(dist, graph, ids, "long", "distance", targets)
     out$predecessor <- pred[is.finite(dist)]
     return(out)
   }
-  list(distances = shape_result(dist, graph, ids, "matrix"),
-       predecessors = shape_result(pred, graph, ids, "matrix"))
+  list(distances = shape_result(dist, graph, ids, "matrix", targets = targets),
+       predecessors = shape_result(pred, graph, ids, "matrix", targets = targets))
 }
 
 #' Shortest-path distances from many sources
@@ -92,51 +131,99 @@ cuRnet_sssp <- function(graph, from, predecessors = c("names", "index"), format 
 #'   (or a long data frame, see \code{format}).
 #' @export
 cuRnet_sssp_dists <- function(graph, from, format = c("matrix", "long"),
+                              mode = c("out", "in", "all"), to = NULL,
+                              backend = getOption("cuRnet.backend", "auto"),
                               progress = getOption("cuRnet.progress", interactive())) {
   graph <- check_graph(graph)
   format <- match.arg(format)
+  mode <- match.arg(mode)
   ids <- vertex_ids(graph, from)
-  check_result_fits(length(ids), graph$n, 8)
-  dist <- new_result("double", length(ids), graph$n)
-  run_sssp(graph, ids, dist, NULL, progress)
-  shape_result(dist, graph, ids, format, "distance")
+  targets <- target_ids(graph, to)
+  dist <- result_matrix("double", length(ids), graph, targets)
+  run_sssp(graph, ids, dist, NULL, progress, backend, mode, targets)
+  shape_result(dist, graph, ids, format, "distance", targets)
 }
 
-#' Strongly connected components
+#' Strongly (or weakly) connected components
 #'
 #' @inheritParams cuRnet_bfs
 #' @param integer Return an integer matrix instead of cuRnet's numeric one.
+#' @param mode \code{"strong"}: strongly connected components;
+#'   \code{"weak"}: the components of the graph with edge directions ignored.
+#'   On an undirected graph both are the connected components.
 #' @return A 1 x |V| matrix of component ids, columns named by vertex (in
 #'   vertex order, matching the ids). Components are numbered 1, 2, ... in
-#'   order of their first vertex, so equal graphs give equal ids. On an
-#'   undirected graph these are the connected components.
+#'   order of their first vertex, so equal graphs give equal ids.
+#' @seealso \code{\link{cuRnet_components}} for igraph's \code{components()} form.
 #' @examples
 #' if (cuRnet_available()) {
 #'   g <- cuRnet_graph(data.frame(from = c("a", "b", "c"), to = c("b", "a", "d")))
 #'   cuRnet_scc(g)
+#'   cuRnet_scc(g, mode = "weak")
 #' }
 #' @export
-cuRnet_scc <- function(graph, integer = FALSE) {
+cuRnet_scc <- function(graph, integer = FALSE, mode = c("strong", "weak"),
+                       backend = getOption("cuRnet.backend", "auto")) {
   graph <- check_graph(graph)
+  mode <- match.arg(mode)
   labels <- new_result(if (integer) "integer" else "double", 1L, graph$n)
-  engine_call(bridge()$scc_into(graph$py, data_address(labels), typeof(labels), base = 1L))
+  engine_call(bridge()$scc_into(graph$py, data_address(labels), typeof(labels), base = 1L,
+                                backend = backend, mode = mode))
   if (!is.null(graph$names)) dimnames(labels) <- list(NULL, graph$names)
   labels
 }
 
+#' Connected components in igraph's \code{components()} form
+#'
+#' @inheritParams cuRnet_scc
+#' @param mode \code{"weak"} (igraph's default) or \code{"strong"}.
+#' @return A list as \code{igraph::components()} returns: \code{membership}
+#'   (each vertex's component, named by vertex if the graph has names),
+#'   \code{csize} (the size of each component) and \code{no} (their number).
+#'   Components are numbered in order of their first vertex; for
+#'   \code{"weak"} that is igraph's numbering too, for \code{"strong"} igraph
+#'   numbers them in another order (the same partition).
+#' @examples
+#' if (cuRnet_available()) {
+#'   g <- cuRnet_graph(data.frame(from = c("a", "b", "c"), to = c("b", "a", "d")))
+#'   cuRnet_components(g)
+#' }
+#' @export
+cuRnet_components <- function(graph, mode = c("weak", "strong"),
+                              backend = getOption("cuRnet.backend", "auto")) {
+  labels <- cuRnet_scc(graph, integer = TRUE, mode = match.arg(mode), backend = backend)
+  membership <- as.vector(labels)
+  names(membership) <- colnames(labels)
+  csize <- tabulate(membership, nbins = max(c(0L, membership)))
+  list(membership = membership, csize = as.numeric(csize), no = length(csize))
+}
+
 #' Shortest-path distances with igraph's \code{distances()} interface
 #'
-#' A drop-in for \code{igraph::distances()}: same arguments, defaults and
-#' result, so igraph code switches by renaming the call. The graph is built in
-#' the engine for each call; to reuse it, see \code{\link{cuRnet_graph}}.
+#' A drop-in for \code{igraph::distances()} (igraph 1.3 and 2.x): same
+#' arguments, defaults and result, so igraph code switches by renaming the
+#' call. The graph is built in the engine for each call; to reuse it, see
+#' \code{\link{cuRnet_graph}} and the \code{mode} and \code{to} arguments of
+#' \code{\link{cuRnet_bfs}} and \code{\link{cuRnet_sssp_dists}}.
 #'
 #' @param graph An igraph object.
-#' @param v,to Source and target vertices (igraph vertex sequences, names or indices).
+#' @param v,to Source and target vertices (igraph vertex sequences, names or
+#'   indices). \code{v = numeric(0)} gives a 0-row matrix, as in igraph.
 #' @param mode \code{"all"} ignores edge directions (igraph's default),
 #'   \code{"out"} follows them, \code{"in"} goes against them.
 #' @param weights \code{NULL} uses the \code{weight} edge attribute if
 #'   there is one; \code{NA} ignores weights; or a numeric vector.
-#' @param progress As in \code{\link{cuRnet_bfs}}.
+#' @param algorithm As igraph's. The engine picks its own method for each
+#'   batch of sources (breadth-first search without weights; Dijkstra-like
+#'   relaxation for non-negative weights, Bellman-Ford otherwise), and every
+#'   method gives the same distances, so \code{algorithm} decides what is
+#'   accepted, as in igraph: \code{"unweighted"} ignores the weights (with
+#'   igraph's warning); \code{"dijkstra"} refuses negative weights;
+#'   \code{"automatic"}, \code{"bellman-ford"}, \code{"johnson"} and
+#'   \code{"floyd-warshall"} (igraph 2.x) accept negative weights on directed
+#'   graphs and run the engine's shortest paths (igraph 1.3.5 refuses
+#'   negative weights with \code{"automatic"} and \code{"johnson"}).
+#' @param backend,progress As in \code{\link{cuRnet_bfs}}.
 #' @return A numeric matrix \code{length(v)} x \code{length(to)}, \code{Inf}
 #'   where unreachable, dimnames = vertex names if the graph has them.
 #' @examples
@@ -148,67 +235,92 @@ cuRnet_scc <- function(graph, integer = FALSE) {
 #' @export
 cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
                              mode = c("all", "out", "in"), weights = NULL,
+                             algorithm = c("automatic", "unweighted", "dijkstra", "bellman-ford",
+                                           "johnson", "floyd-warshall"),
+                             backend = getOption("cuRnet.backend", "auto"),
                              progress = getOption("cuRnet.progress", interactive())) {
   if (!igraph::is_igraph(graph)) stop("cuRnet_distances() takes an igraph object", call. = FALSE)
   mode <- match.arg(mode)
-  directed <- igraph::is_directed(graph) && mode != "all"
-  edges <- igraph::as_edgelist(graph, names = FALSE)
-  if (mode == "in") edges <- edges[, 2:1, drop = FALSE]
-  w <- igraph_weights(graph, weights)
-  g <- engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, w, directed, igraph::V(graph)$name,
-                    n = igraph::vcount(graph), ids_are_names = FALSE)
+  algorithm <- match.arg(algorithm)
   v <- as.integer(igraph::V(graph)[v])
   to <- as.integer(igraph::V(graph)[to])
-  d <- if (is.null(w)) cuRnet_bfs(g, v, progress = progress) else cuRnet_sssp_dists(g, v, progress = progress)
-  if (identical(to, seq_len(g$n))) d else d[, to, drop = FALSE]
-}
-
-run_sssp <- function(graph, ids, dist, pred, progress) {
-  bad <- engine_call(reticulate::py_to_r(bridge()$sssp_into(
-    graph$py, as_arrow(ids), data_address(dist), if (!is.null(pred)) data_address(pred),
-    progress_hook(progress, "SSSP"))))
-  if (bad >= 0) {
-    stop(cuRnet_error(sprintf(
-      "a negative-weight cycle is reachable from source %s: shortest paths from it are undefined",
-      vertex_label(graph, bad + 1L))))
+  w <- igraph_weights(graph, weights)
+  if (!is.null(w) && algorithm == "unweighted") {
+    warning("Unweighted algorithm chosen, weights ignored", call. = FALSE)
+    w <- NULL
+  }
+  if (!is.null(w) && algorithm == "dijkstra" && is.numeric(w) && any(w < 0, na.rm = TRUE)) {
+    stop("algorithm = \"dijkstra\" needs non-negative weights; use \"bellman-ford\" or ",
+         "\"johnson\" for negative ones", call. = FALSE)
+  }
+  names <- igraph::V(graph)$name
+  if (!length(v)) {
+    return(matrix(numeric(0), 0L, length(to),
+                  dimnames = if (!is.null(names)) list(character(0), names[to])))
+  }
+  edges <- igraph::as_edgelist(graph, names = FALSE)
+  g <- engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, w, igraph::is_directed(graph), names,
+                    n = igraph::vcount(graph), ids_are_names = FALSE)
+  all_to <- identical(to, seq_len(g$n))
+  if (is.null(w)) {
+    cuRnet_bfs(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)
+  } else {
+    cuRnet_sssp_dists(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)
   }
 }
 
-# 0-based engine ids of the user's vertices (names or 1-based indices).
-vertex_ids <- function(graph, v) {
-  if (!length(v)) stop("no sources given", call. = FALSE)
-  if (graph$n == 0) stop("the graph has no vertices", call. = FALSE)
-  if (anyNA(v)) stop("sources contain NA", call. = FALSE)
+run_sssp <- function(graph, ids, dist, pred, progress, backend, mode, targets) {
+  engine_call(bridge()$sssp_into(graph$py, as_arrow(ids), data_address(dist),
+                                 if (!is.null(pred)) data_address(pred),
+                                 progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets)),
+              graph$names)
+}
+
+# The user's vertices (names or 1-based indices) as 0-based engine ids.
+# Names are looked up here (R keeps them); the engine checks the ids (none given, none in
+# the graph, out of range), so R and Python refuse the same things with the same words.
+vertex_ids <- function(graph, v, what = "source") {
   if (is.factor(v) || is.character(v) || (is.numeric(v) && graph$ids_are_names)) {
+    if (anyNA(v)) stop(what, "s contain NA", call. = FALSE)
     if (is.null(graph$names)) {
-      stop("this graph has no vertex names: give sources as 1-based indices", call. = FALSE)
+      stop("this graph has no vertex names: give ", what, "s as 1-based indices", call. = FALSE)
     }
     v <- as_label(v)
     i <- match(v, graph$names)
-    if (anyNA(i)) stop("source vertex name(s) not in the graph: ", show_some(unique(v[is.na(i)])), call. = FALSE)
-  } else if (is.numeric(v)) {
-    if (any(v != trunc(v) | v < 1 | v > graph$n)) {
-      stop(sprintf("source indices must be whole numbers in 1..%d", graph$n), call. = FALSE)
-    }
-    i <- as.integer(v)
-  } else {
-    stop("sources must be vertex names or 1-based vertex indices", call. = FALSE)
+    if (anyNA(i)) stop(what, " vertex name(s) not in the graph: ", show_some(unique(v[is.na(i)])), call. = FALSE)
+    v <- i
+  } else if (!is.numeric(v) && !(is.logical(v) && all(is.na(v)))) {   # NA alone: the engine's message
+    stop(what, "s must be vertex names or 1-based vertex indices", call. = FALSE)
   }
-  i - 1L
+  # whole numbers go as integers; anything else as doubles, which the engine refuses
+  whole <- all(is.na(v) | (abs(v) < .Machine$integer.max & v == trunc(v)))
+  if (whole) as.integer(v) - 1L else as.double(v) - 1
+}
+
+# Targets as an Arrow array for the engine (NULL: all vertices).
+arrow_ids <- function(ids) if (!is.null(ids)) as_arrow(ids)
+
+# 0-based target ids (checked by the engine), or NULL for all vertices.
+target_ids <- function(graph, to) if (!is.null(to)) vertex_ids(graph, to, "target")
+
+# A k x (n or |targets|) result left uninitialised for the engine, after the engine's
+# memory check (bytes_per_cell covers what the call allocates for each cell, in all).
+result_matrix <- function(type, k, graph, targets, bytes_per_cell = if (type == "integer") 4 else 8) {
+  n <- if (is.null(targets)) graph$n else length(targets)
+  if (bytes_per_cell > 0) engine_call(bridge()$check_result_fits(k, n, bytes_per_cell))
+  new_result(type, k, n)
 }
 
 vertex_names <- function(graph) {
   if (is.null(graph$names)) as.character(seq_len(graph$n)) else graph$names
 }
 
-vertex_label <- function(graph, i) {
-  if (is.null(graph$names)) sprintf("vertex %d", i) else sprintf("'%s' (vertex %d)", graph$names[i], i)
-}
-
 # Names a result matrix in place, or turns it into a data frame of the reachable pairs.
-shape_result <- function(m, graph, ids, format, value = "value") {
+# ids: the sources (0-based, from the engine's Arrow array); targets: 0-based columns or NULL.
+shape_result <- function(m, graph, ids, format, value = "value", targets = NULL) {
+  cols <- if (is.null(targets)) seq_len(graph$n) else targets + 1L
   if (format == "matrix") {
-    if (!is.null(graph$names)) dimnames(m) <- list(graph$names[ids + 1L], graph$names)
+    if (!is.null(graph$names)) dimnames(m) <- list(graph$names[ids + 1L], graph$names[cols])
     return(m)
   }
   cells <- which(is.finite(m))
@@ -216,7 +328,7 @@ shape_result <- function(m, graph, ids, format, value = "value") {
   row <- (cells - 1L) %% k + 1L
   col <- (cells - 1L) %/% k + 1L
   names <- vertex_names(graph)
-  out <- data.frame(from = names[ids[row] + 1L], to = names[col], stringsAsFactors = FALSE)
+  out <- data.frame(from = names[ids[row] + 1L], to = names[cols[col]], stringsAsFactors = FALSE)
   out[[value]] <- m[cells]
   out
 }

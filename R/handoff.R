@@ -13,21 +13,6 @@ data_address <- function(x) .Call(C_curnet_data_address, x)
 # A k x n "integer" or "double" matrix, left uninitialised: the engine fills it.
 new_result <- function(type, k, n) .Call(C_curnet_alloc_matrix, type, as.integer(k), as.integer(n))
 
-# Refuses, before allocating, results of k x n cells (bytes_per_cell for all of them)
-# larger than the host memory available now (Linux: MemAvailable; elsewhere unchecked).
-check_result_fits <- function(k, n, bytes_per_cell) {
-  need <- as.double(k) * n * bytes_per_cell
-  info <- if (file.exists("/proc/meminfo")) readLines("/proc/meminfo", warn = FALSE) else character()
-  line <- grep("^MemAvailable:", info, value = TRUE)
-  free <- if (length(line)) as.double(gsub("[^0-9]", "", line)) * 1024 else Inf
-  if (need > free) {
-    stop(cuRnet_error(sprintf(paste0(
-      "the result for %s sources x %s vertices needs %.2f GiB of memory, but only %.2f GiB is ",
-      "available: use fewer sources per call"), format(k, big.mark = ","), format(n, big.mark = ","),
-      need / 2^30, free / 2^30)))
-  }
-}
-
 # The engine's progress hook: draws a bar (or calls the user's function) and tells
 # the engine to stop, between batches, when the user pressed Ctrl-C.
 progress_hook <- function(progress, label) {
@@ -54,13 +39,25 @@ interrupted <- function() {
             list(message = "interrupted; the graph and the session remain usable", call = NULL))
 }
 
-cuRnet_error <- function(message) {
-  structure(class = c("cuRnet_error", "error", "condition"), list(message = message, call = NULL))
+cuRnet_error <- function(message, class = NULL, ...) {
+  structure(class = c(class, "cuRnet_error", "error", "condition"),
+            list(message = message, call = NULL, ...))
+}
+
+# The engine's NegativeCycleError as a condition that carries its source (1-based, and its name).
+# The engine counts vertices from 0 and may not know R's names, so the R vertex is added.
+negative_cycle <- function(message, graph_names) {
+  source <- reticulate::py_to_r(bridge()$last_run)$negative_cycle_source + 1L
+  name <- if (!is.null(graph_names)) graph_names[source]
+  label <- if (is.null(name)) sprintf("vertex %d", source) else sprintf("'%s' (vertex %d)", name, source)
+  cuRnet_error(sprintf("%s [in R: source %s]", message, label), "cuRnet_negative_cycle",
+               source = source, source_name = name)
 }
 
 # Runs a bridge call; a Python exception becomes an R error with the engine's message
-# (without reticulate's wrapping), a KeyboardInterrupt an interrupt condition.
-engine_call <- function(expr) {
+# (without reticulate's wrapping), a KeyboardInterrupt an interrupt condition, a
+# NegativeCycleError a cuRnet_negative_cycle condition (names: the graph's vertex names).
+engine_call <- function(expr, names = NULL) {
   tryCatch(expr,
     interrupt = function(e) stop(interrupted()),
     error = function(e) {
@@ -68,6 +65,8 @@ engine_call <- function(expr) {
       # the message starts with the type, qualified by its module for some (curnet.io.GraphFormatError)
       if (is.null(err) || !grepl(paste0("^([A-Za-z_.]+[.])?", err$type, ":"), conditionMessage(e))) stop(e)
       if (err$type == "KeyboardInterrupt") stop(interrupted())
-      stop(cuRnet_error(paste0(err$type, ": ", err$value)))
+      message <- paste0(err$type, ": ", err$value)
+      if (err$type == "NegativeCycleError") stop(negative_cycle(message, names))
+      stop(cuRnet_error(message))
     })
 }

@@ -1,8 +1,10 @@
 #' Engine, backend and versions
 #'
-#' @return A list: the engine's report (\code{backend}, \code{device},
-#'   versions) and, under \code{r}, the R side (package, R, reticulate,
-#'   Python path).
+#' @return A list: the engine's report (\code{auto_backend}, \code{device},
+#'   versions); under \code{last_run}, what the last traversal from R ran on:
+#'   \code{asked} (its \code{backend} argument), \code{backend} and
+#'   \code{device} used, and for \code{"auto"} \code{why}; and, under
+#'   \code{r}, the R side (package, R, reticulate, Python path).
 #' @examples
 #' if (cuRnet_available()) str(cuRnet_info())
 #' @export

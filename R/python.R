@@ -31,8 +31,7 @@ no_engine_message <- function(python, why) {
     "cuRnet cannot use its Python engine: ", why, "\n",
     if (!is.null(python)) paste0("  Python: ", python, "\n"),
     "Install it with cuRnet::cuRnet_install(engine = \"/path/to/cuRnet\") (a fresh ",
-    "environment with the engine and numpy<2, which reticulate ", utils::packageVersion("reticulate"),
-    " needs),\nor point RETICULATE_PYTHON (or options(cuRnet.python = ...)) at a Python ",
+    "environment with the engine),\nor point RETICULATE_PYTHON (or options(cuRnet.python = ...)) at a Python ",
     "where `import curnet` works, then restart R.")
 }
 
@@ -45,22 +44,45 @@ bridge <- function() {
   } else if (is.null(python)) {
     stop(no_engine_message(NULL, "no Python environment is configured."), call. = FALSE)
   } else {
+    problem <- reticulate_cannot_start(python)
+    if (!is.null(problem)) stop(no_engine_message(python, problem), call. = FALSE)
     reticulate::use_python(python, required = TRUE)
   }
-  numpy_ok <- tryCatch(
-    utils::compareVersion(reticulate::py_eval("__import__('numpy').__version__"), "2") < 0,
-    error = function(e) FALSE)
-  if (!numpy_ok) {
-    stop(no_engine_message(python, paste0("NumPy is missing or 2.x there; reticulate ",
-                                          utils::packageVersion("reticulate"), " needs numpy<2.")),
-         call. = FALSE)
-  }
+  # NumPy 2 needs no check: the package never asks reticulate to convert arrays (Arrow C data
+  # in, results written into R's memory), the one thing reticulate 1.28 cannot do under NumPy 2
   if (!reticulate::py_module_available("curnet.bridge")) {
     stop(no_engine_message(python, "the module `curnet` (with curnet.bridge) is not importable."),
          call. = FALSE)
   }
   the$bridge <- reticulate::import("curnet.bridge", convert = FALSE)
   the$bridge
+}
+
+# Python's "major.minor", or NA if it does not run.
+python_version <- function(python) {
+  out <- suppressWarnings(tryCatch(
+    system2(python, c("-c", shQuote("import sys; print('%d.%d' % sys.version_info[:2])")),
+            stdout = TRUE, stderr = FALSE, env = "LD_LIBRARY_PATH="),
+    error = function(e) character()))
+  if (length(out) && grepl("^[0-9]+[.][0-9]+$", out[[1]])) out[[1]] else NA_character_
+}
+
+# Why reticulate cannot start this Python, or NULL. reticulate before October 2023 compares version
+# strings in its config.py ('3.12' < '3.4') and imports `imp`, which Python 3.12 removed, so
+# it fails before any of cuRnet's code runs; a patched config.py (the GPU machine's R bundle)
+# or a newer reticulate compares sys.version_info instead.
+reticulate_cannot_start <- function(python) {
+  config <- system.file("config", "config.py", package = "reticulate")
+  if (!nzchar(config) || !any(grepl("sys.version < '3.4'", readLines(config, warn = FALSE), fixed = TRUE))) {
+    return(NULL)
+  }
+  version <- python_version(python)
+  if (is.na(version) || utils::compareVersion(version, "3.12") < 0) return(NULL)
+  sprintf(paste0(
+    "reticulate %s cannot start Python %s (its config.py imports `imp`, which Python 3.12 ",
+    "removed).\nUse a Python 3.11 environment, e.g. cuRnet_install(python = \"/usr/bin/python3.11\"), ",
+    "or a newer reticulate: install.packages(\"reticulate\") (releases after October 2023)."),
+    utils::packageVersion("reticulate"), version)
 }
 
 #' Is the Python engine usable?
@@ -74,9 +96,11 @@ cuRnet_available <- function() {
 #' Create the Python environment cuRnet uses
 #'
 #' Makes a virtual environment with the engine (the Python package
-#' \code{curnet}) and the versions that work with the installed reticulate:
-#' \code{numpy<2} (reticulate 1.28 cannot read NumPy 2 arrays) and
-#' \code{pyarrow<26}; on a GPU machine, \code{gpu = TRUE} adds CuPy.
+#' \code{curnet}), NumPy (1.26 or 2.x: cuRnet passes no array through
+#' reticulate's conversion, so reticulate 1.28 works with NumPy 2 too) and
+#' \code{pyarrow<26}; on a GPU machine, \code{gpu = TRUE} adds the CuPy
+#' that fits the NVIDIA driver, runs a kernel with it and prints the device
+#' and the versions.
 #' The environment is found automatically afterwards (see \code{\link{cuRnet_python}}).
 #'
 #' @param engine Where pip finds the engine: the cuRnet source tree (the
@@ -84,7 +108,12 @@ cuRnet_available <- function() {
 #'   the \env{CURNET_ENGINE} environment variable.
 #' @param envdir The environment's folder.
 #' @param python The Python (3.11 or newer) that creates the environment.
-#' @param gpu Also install CuPy for CUDA 12 (\code{cupy-cuda12x<14}).
+#' @param gpu \code{TRUE}: also install CuPy, for the CUDA version of the
+#'   driver (\command{nvidia-smi}, or libcuda's \code{cuDriverGetVersion}):
+#'   \code{cupy-cuda12x} for CUDA 12, \code{cupy-cuda13x} for CUDA 13 or
+#'   newer, \code{cupy-cuda11x} (CuPy 13) for CUDA 11; an error without an
+#'   NVIDIA driver. \code{"auto"}: the same where a GPU is present, the CPU
+#'   engine alone elsewhere. \code{FALSE}: the CPU engine alone.
 #' @param editable Install a source tree in editable mode (\code{pip install -e}).
 #' @return The path of the environment's Python, invisibly.
 #' @export
@@ -97,6 +126,9 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   if (!nzchar(python) || !file.exists(python)) {
     stop("no python3 found: install Python 3.11 or newer, or pass `python =`", call. = FALSE)
   }
+  problem <- reticulate_cannot_start(python)
+  if (!is.null(problem)) stop(problem, call. = FALSE)
+  cupy <- if (!isFALSE(gpu)) cupy_requirement(cuda_driver_version(python), required = isTRUE(gpu))
   # a Python started from R may pick up R's LD_LIBRARY_PATH and the wrong libpython
   run <- function(cmd, args) {
     status <- system2(cmd, shQuote(args), env = "LD_LIBRARY_PATH=")
@@ -110,10 +142,85 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   }
   py <- venv_python(envdir)
   engine_arg <- if (editable && dir.exists(engine)) c("-e", engine) else engine
-  pins <- c("numpy>=1.26,<2", "pyarrow>=14,<26", if (gpu) "cupy-cuda12x>=13,<14")
+  pins <- c("numpy>=1.26", "pyarrow>=14,<26", cupy)
   run(py, c("-m", "pip", "install", "--upgrade", "pip"))
   run(py, c("-m", "pip", "install", pins, engine_arg))
+  if (!is.null(cupy)) check_cupy(py)
   message("Installed. cuRnet uses ", py, " from the next R session on",
           if (nzchar(Sys.getenv("RETICULATE_PYTHON"))) " (unset RETICULATE_PYTHON, which takes precedence)", ".")
   invisible(py)
+}
+
+# The CUDA version the NVIDIA driver supports ("12.4"), from nvidia-smi or, without it,
+# libcuda's cuDriverGetVersion (through `python`'s ctypes); NA without a driver.
+cuda_driver_version <- function(python = Sys.which("python3")) {
+  smi <- Sys.which("nvidia-smi")
+  if (nzchar(smi)) {
+    out <- suppressWarnings(tryCatch(system2(smi, stdout = TRUE, stderr = FALSE), error = function(e) ""))
+    v <- nvidia_smi_cuda_version(out)
+    if (!is.na(v)) return(v)
+  }
+  if (!nzchar(python)) return(NA_character_)
+  code <- paste("import ctypes", "v = ctypes.c_int(0)",
+                "ok = ctypes.CDLL('libcuda.so.1').cuDriverGetVersion(ctypes.byref(v)) == 0",
+                "print(v.value if ok else 0)", sep = "; ")
+  out <- suppressWarnings(tryCatch(system2(python, c("-c", shQuote(code)), stdout = TRUE, stderr = FALSE,
+                                           env = "LD_LIBRARY_PATH="), error = function(e) ""))
+  driver_cuda_version(suppressWarnings(as.integer(out[1])))
+}
+
+# "CUDA Version: 12.4" in nvidia-smi's header, or NA.
+nvidia_smi_cuda_version <- function(lines) {
+  hit <- regmatches(lines, regexpr("CUDA Version: *[0-9]+[.][0-9]+", lines))
+  if (length(hit)) sub("CUDA Version: *", "", hit[[1]]) else NA_character_
+}
+
+# cuDriverGetVersion's number (12040) as "12.4"; NA for none.
+driver_cuda_version <- function(code) {
+  if (length(code) != 1 || is.na(code) || code <= 0) return(NA_character_)
+  sprintf("%d.%d", code %/% 1000L, (code %% 1000L) %/% 10L)
+}
+
+# The CuPy wheel for a driver's CUDA version: NULL (with a message) where there is no GPU
+# and `required` is FALSE (gpu = "auto"); an error where one was required.
+cupy_requirement <- function(cuda, required = TRUE) {
+  if (is.na(cuda)) {
+    if (required) {
+      stop("gpu = TRUE, but no NVIDIA driver was found (neither nvidia-smi nor libcuda.so.1): ",
+           "install the driver, or use gpu = \"auto\" or FALSE for the CPU engine", call. = FALSE)
+    }
+    message("No NVIDIA GPU found: installing the CPU engine only (no CuPy)")
+    return(NULL)
+  }
+  major <- as.integer(sub("[.].*", "", cuda))
+  if (major < 11) {
+    stop(sprintf("the NVIDIA driver supports CUDA %s; CuPy needs CUDA 11 or newer: update the driver", cuda),
+         call. = FALSE)
+  }
+  package <- if (major >= 13) "cupy-cuda13x" else if (major == 12) "cupy-cuda12x" else "cupy-cuda11x>=13,<14"
+  message(sprintf("The NVIDIA driver supports CUDA %s: installing %s", cuda, package))
+  package
+}
+
+# Runs a kernel with the new CuPy and prints the device and the versions; an error if it fails.
+check_cupy <- function(py) {
+  code <- paste(
+    "import cupy, numpy",
+    "x = cupy.arange(1000, dtype=cupy.int64)",
+    "assert int((x * x).sum()) == 332833500, 'wrong kernel result'",
+    "p = cupy.cuda.runtime.getDeviceProperties(0)",
+    "v = lambda n: '%d.%d' % (n // 1000, n % 1000 // 10)",
+    paste0("print('GPU check passed on %s (%d GPU(s)): CuPy %s, NumPy %s, CUDA driver %s, runtime %s' % (",
+           "p['name'].decode(), cupy.cuda.runtime.getDeviceCount(), cupy.__version__, numpy.__version__, ",
+           "v(cupy.cuda.runtime.driverGetVersion()), v(cupy.cuda.runtime.runtimeGetVersion())))"),
+    sep = "; ")
+  out <- suppressWarnings(system2(py, c("-c", shQuote(code)), stdout = TRUE, stderr = TRUE,
+                                  env = "LD_LIBRARY_PATH="))
+  status <- attr(out, "status")
+  if (!is.null(status) && status != 0) {
+    stop("CuPy was installed but a kernel did not run:\n", paste(utils::tail(out, 5), collapse = "\n"),
+         call. = FALSE)
+  }
+  message(paste(out, collapse = "\n"))
+  invisible(out)
 }

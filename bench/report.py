@@ -100,6 +100,15 @@ def _curnet_main(rs):
     return None
 
 
+def _split(r) -> str:
+    """An R end-to-end time's parts (bench/r_curnet.R): engine, device to host, R's side."""
+    sp = r.get("split")
+    if not sp:
+        return ""
+    return (f" (engine {fmt_t(sp['engine_s'])} + device→host {fmt_t(sp['device_to_host_s'])} "
+            f"+ R {fmt_t(sp['r_s'])})")
+
+
 def full_table(doc, igraph_doc=None) -> str:
     """One Markdown table per graph; igraph_doc gives R igraph times when this doc lacks them."""
     lines = []
@@ -135,7 +144,7 @@ def full_table(doc, igraph_doc=None) -> str:
             k = next((r["k"] for r in rs if r.get("k")), 0)
             srcs = f"{src} ({k:,})" if src and not src.startswith("1 (") else src
             main = _curnet_main(rs)
-            e2e = "; ".join(f"{r['variant'].split('_', 1)[-1]} {fmt_t(r['median_s'])}"
+            e2e = "; ".join(f"{r['variant'].split('_', 1)[-1]} {fmt_t(r['median_s'])}" + _split(r)
                             for r in by.get("R e2e", []))
             ig = by.get(R_IGRAPH)
             if ig is None and igraph_doc is not None:

@@ -448,7 +448,8 @@ class Runner:
                 for variant, rr in r_e2e[tid].items():
                     rec = dict(rec0, tool="cuRnet", backend=r_e2e["_backend"], layer="R end-to-end",
                                variant=variant, **summary(rr["times"]), note=rr["note"],
-                               result_bytes=rr.get("bytes"))
+                               result_bytes=rr.get("bytes"), split=rr.get("split"),
+                               device=rr.get("device"))
                     rec["check"] = self._checksum_check(alg, rr["checksum"], ref) if ref.rows is None \
                         else "checksum not comparable (sampled reference)"
                     self.add(rec)
@@ -583,7 +584,7 @@ class Runner:
         if not tasks:
             return {}
         backend = self.backends[0]
-        env = {"CURNET_PYTHON": sys.executable,
+        env = {"CURNET_PYTHON": sys.executable, "CURNET_BENCH_REPO": str(REPO),
                "PYTHONPATH": os.pathsep.join([str(REPO / "python"), os.environ.get("PYTHONPATH", "")])}
         if backend == "cpu":
             env["CURNET_DISABLE_CUDA"] = "1"

@@ -19,7 +19,8 @@ import numpy as np
 import pyarrow as pa
 
 from . import algorithms, info as _info
-from .backends import get_backend
+from .algorithms.common import check_fits
+from .backends import auto_reason, get_backend
 from .errors import NegativeCycleError
 from .graph import Graph
 
@@ -27,6 +28,10 @@ from .graph import Graph
 R_NA_INTEGER = np.iinfo(np.int32).min
 
 _R_TYPES = {"integer": np.dtype(np.int32), "double": np.dtype(np.float64)}
+
+#: What the last call from R ran on, and for backend "auto" why (cuRnet_info() shows it);
+#: after a negative cycle, also the 0-based source it was reached from.
+last_run: dict = {}
 
 
 def import_arrow(array_address, schema_address) -> pa.Array:
@@ -90,37 +95,119 @@ def _progress(r_callback):
     return hook
 
 
-def bfs_into(g, sources, address, r_type, progress=None, backend="auto") -> None:
-    """BFS depths into R's k x n matrix: NA_integer_ or Inf where unreachable."""
-    out = r_array(address, (len(sources), len(g)), r_type)   # sources: R's Arrow ids, read in place
-    unreachable = R_NA_INTEGER if r_type == "integer" else np.inf
-    algorithms.bfs(g, sources, backend=backend, out=out, unreachable=unreachable,
-                   progress=_progress(progress))
+def _backend(name: str, algorithm: str) -> str:
+    """Resolves the backend a call from R asked for and records it in `last_run`."""
+    be = get_backend(name)
+    last_run.clear()
+    last_run.update(algorithm=algorithm, asked=name, backend=be.name, device=be.describe())
+    if name == "auto":
+        last_run["why"] = auto_reason()
+    return name
 
 
-def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backend="auto") -> int:
-    """Distances (double, Inf unreachable) and, if `pred_address`, 0-based predecessors
-    (-1 none) into R's k x n matrices. Returns -1, or the 0-based source from which a
-    negative cycle is reachable (R names it in its own error)."""
-    shape = (len(sources), len(g))
-    dist = r_array(dist_address, shape, "double")
-    try:
-        if pred_address is None:
-            algorithms.sssp_dists(g, sources, backend=backend, out=dist, progress=_progress(progress))
+def view(g: Graph, mode: str = "out") -> Graph:
+    """`g` followed along its arcs ("out"), against them ("in") or ignoring their direction
+    ("all"; "weak": the same without weights, for weak components, which need none and allow
+    negative ones). Derived graphs are kept on `g`, so calls with the same mode reuse them."""
+    if mode not in ("out", "in", "all", "weak"):
+        raise ValueError(f"mode must be 'out', 'in' or 'all', got {mode!r}")
+    if mode == "out" or not g.directed:
+        return g
+    views = g.__dict__.setdefault("_views", {})
+    if mode not in views:
+        if mode == "in":
+            indptr, heads, weights = g.csc()
+            views[mode] = Graph(indptr, heads, weights, directed=True, names=g.names,
+                                num_edges=g.num_edges)
         else:
-            pred = r_array(pred_address, shape, "integer")
-            algorithms.sssp(g, sources, backend=backend, out_dist=dist, out_pred=pred,
-                            progress=_progress(progress))
+            weights = g.weights if mode == "all" else None
+            dtype = weights.dtype if weights is not None else np.float64
+            views[mode] = Graph.from_edges(g.edge_sources(), g.indices, weights, directed=False,
+                                           num_vertices=len(g), names=g.names, dtype=dtype)
+    return views[mode]
+
+
+def check_result_fits(k, n, bytes_per_cell) -> None:
+    """The engine's host-memory check, for a result R is about to allocate (k x n cells)."""
+    check_fits(int(k) * int(n) * int(bytes_per_cell),
+               f"the result for {int(k):,} sources x {int(n):,} vertices")
+
+
+def _targets(g, targets):
+    """R's 0-based target ids, checked (None: every vertex)."""
+    if targets is None:
+        return None
+    from .columns import to_numpy
+    t = to_numpy(targets, "targets")
+    if t.size and not np.issubdtype(t.dtype, np.integer):
+        raise TypeError(f"targets must be integer vertex ids or vertex names, got dtype {t.dtype}")
+    bad = (t < 0) | (t >= len(g))
+    if bad.any():
+        raise ValueError(f"target id {int(t[bad][0])} is out of range: the graph has "
+                         f"{len(g)} vertices (ids 0..{len(g) - 1})")
+    return t.astype(np.int64)
+
+
+def _engine_out(r_out, g, targets):
+    """Where the engine writes: R's matrix itself, or with `targets` a k x n array whose
+    target columns are copied into R's matrix afterwards."""
+    if targets is None:
+        return r_out
+    from .algorithms.common import result_buffer
+    return result_buffer(None, (r_out.shape[0], len(g)), r_out.dtype, "the result for all vertices")
+
+
+def bfs_into(g, sources, address, r_type, progress=None, backend="auto", mode="out",
+             targets=None) -> None:
+    """BFS depths into R's k x n matrix (k x len(targets) with `targets`, 0-based vertex ids):
+    NA_integer_ or Inf where unreachable."""
+    g = view(g, mode)
+    targets = _targets(g, targets)
+    out = r_array(address, (len(sources), len(g) if targets is None else len(targets)), r_type)
+    unreachable = R_NA_INTEGER if r_type == "integer" else np.inf
+    full = algorithms.bfs(g, sources, backend=_backend(backend, "bfs"), out=_engine_out(out, g, targets),
+                          unreachable=unreachable, progress=_progress(progress))
+    if targets is not None:
+        np.take(full, targets, axis=1, out=out)
+
+
+def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backend="auto",
+              mode="out", targets=None) -> None:
+    """Distances (double, Inf unreachable) and, if `pred_address`, 0-based predecessors
+    (-1 none) into R's k x n matrices (k x len(targets) with `targets`). A negative cycle
+    raises NegativeCycleError; its source is also left in `last_run`."""
+    g = view(g, mode)
+    targets = _targets(g, targets)
+    shape = (len(sources), len(g) if targets is None else len(targets))
+    dist = r_array(dist_address, shape, "double")
+    pred = None if pred_address is None else r_array(pred_address, shape, "integer")
+    name = _backend(backend, "sssp")
+    try:
+        if pred is None:
+            d = algorithms.sssp_dists(g, sources, backend=name, out=_engine_out(dist, g, targets),
+                                      progress=_progress(progress))
+        else:
+            d, p = algorithms.sssp(g, sources, backend=name, out_dist=_engine_out(dist, g, targets),
+                                   out_pred=_engine_out(pred, g, targets), progress=_progress(progress))
     except NegativeCycleError as e:
-        return e.source
-    return -1
+        last_run["negative_cycle_source"] = e.source
+        raise
+    if targets is not None:
+        np.take(d, targets, axis=1, out=dist)
+        if pred is not None:
+            np.take(p, targets, axis=1, out=pred)
 
 
-def scc_into(g, address, r_type, base=1, backend="auto") -> None:
-    """Canonical SCC labels, plus `base` (R counts from 1), into R's 1 x n matrix."""
+def scc_into(g, address, r_type, base=1, backend="auto", mode="strong") -> None:
+    """Canonical component labels, plus `base` (R counts from 1), into R's 1 x n matrix:
+    strongly connected components, or with mode="weak" the components of the graph with
+    its directions ignored."""
+    if mode not in ("strong", "weak"):
+        raise ValueError(f"mode must be 'strong' or 'weak', got {mode!r}")
     out = r_array(address, (1, len(g)), r_type)
-    np.add(algorithms.scc(g, backend=backend), base, out=out[0], casting="unsafe")
+    g = view(g, "weak") if mode == "weak" else g
+    np.add(algorithms.scc(g, backend=_backend(backend, "scc")), base, out=out[0], casting="unsafe")
 
 
 def info() -> dict:
-    return _info()
+    return dict(_info(), last_run=dict(last_run))

@@ -33,3 +33,39 @@ test_that("cuRnet_distances handles undirected graphs and negative directed weig
   expect_equal(cuRnet_distances(d, 1, mode = "out"), igraph::distances(d, 1, mode = "out"))
   expect_error(cuRnet_distances(data.frame(from = 1, to = 2)), "igraph object")
 })
+
+test_that("cuRnet_distances takes igraph's algorithm argument and v = numeric(0)", {
+  skip_if_no_engine()
+  set.seed(12)
+  ig <- igraph::sample_gnp(80, 0.05, directed = TRUE)
+  igraph::E(ig)$weight <- stats::runif(igraph::ecount(ig), -0.2, 2)
+  igraph::E(ig)$weight[igraph::which_mutual(ig)] <- 1   # no negative two-cycles
+  skip_if(inherits(try(igraph::distances(ig, 1, mode = "out", algorithm = "bellman-ford"), silent = TRUE),
+                   "try-error"), "this random graph has a negative cycle")
+  # igraph 1.3.5 refuses negative weights with "automatic" and (a bug) "johnson": its
+  # Bellman-Ford is the reference for all of them
+  want <- igraph::distances(ig, 1:6, mode = "out", algorithm = "bellman-ford")
+  for (algorithm in c("bellman-ford", "automatic", "johnson", "floyd-warshall")) {
+    expect_equal(cuRnet_distances(ig, 1:6, mode = "out", algorithm = algorithm), want, tolerance = 1e-9)
+  }
+  expect_error(cuRnet_distances(ig, 1, mode = "out", algorithm = "dijkstra"), "non-negative weights")
+  expect_error(igraph::distances(ig, 1, mode = "out", algorithm = "dijkstra"))
+  expect_warning(d <- cuRnet_distances(ig, 1:3, algorithm = "unweighted"), "weights ignored")
+  expect_equal(d, suppressWarnings(igraph::distances(ig, 1:3, algorithm = "unweighted")))
+  igraph::E(ig)$weight <- abs(igraph::E(ig)$weight)
+  expect_equal(cuRnet_distances(ig, 2:4, to = c(9, 1), mode = "in", algorithm = "dijkstra"),
+               igraph::distances(ig, 2:4, to = c(9, 1), mode = "in", algorithm = "dijkstra"))
+  expect_error(cuRnet_distances(ig, 1, algorithm = "astar"), "should be one of")
+  # no sources: a 0 x |to| matrix, named as igraph names it
+  expect_identical(dim(cuRnet_distances(ig, numeric(0))), c(0L, 80L))
+  expect_equal(cuRnet_distances(ig, numeric(0)), igraph::distances(ig, numeric(0)))
+  igraph::V(ig)$name <- sprintf("g%02d", 1:80)
+  expect_equal(cuRnet_distances(ig, numeric(0), to = 1:3), igraph::distances(ig, numeric(0), to = 1:3))
+  expect_equal(cuRnet_distances(ig, character(0)), igraph::distances(ig, character(0)))
+})
+
+test_that("every argument of igraph::distances is an argument of cuRnet_distances", {
+  expect_true(all(names(formals(igraph::distances)) %in% names(formals(cuRnet_distances))))
+  igraph_algorithms <- eval(formals(igraph::distances)$algorithm)
+  expect_true(all(igraph_algorithms %in% eval(formals(cuRnet_distances)$algorithm)))
+})

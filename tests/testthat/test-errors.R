@@ -11,9 +11,10 @@ test_that("an empty graph builds, and a traversal on it says it has no vertices"
   e <- cuRnet_graph(data.frame(from = character(), to = character()))
   expect_equal(c(e$n, e$m), c(0, 0))
   expect_false(any(grepl("vertices:", capture.output(print(e)))))
-  expect_error(cuRnet_bfs(e, "a"), "the graph has no vertices")
-  expect_error(cuRnet_sssp(e, "a"), "the graph has no vertices")
-  expect_error(cuRnet_sssp_dists(igraph::make_empty_graph(0), 1), "the graph has no vertices")
+  expect_error(cuRnet_bfs(e, "a"), "not in the graph: 'a'")
+  expect_error(cuRnet_sssp_dists(igraph::make_empty_graph(0), 1), "the graph has no vertices",
+               class = "cuRnet_error")
+  expect_error(cuRnet_bfs(igraph::make_empty_graph(0), 1), "the graph has no vertices")
   expect_identical(dim(cuRnet_scc(e)), c(1L, 0L))
 })
 
@@ -31,12 +32,19 @@ test_that("sources out of range or not in the graph are named (sssp, sssp_dists)
   expect_error(cuRnet_sssp(g, "zz"), "not in the graph: 'zz'")
   expect_error(cuRnet_sssp_dists(g, c("a", "zz", "yy")), "not in the graph: 'zz', 'yy'")
   expect_error(cuRnet_sssp(g, 5), "not in the graph: '5'")  # numbers are names here
+  # indices are checked by the engine, which counts from 0 (R's index 6 is its id 5)
   u <- cuRnet_graph(igraph::make_ring(5, directed = TRUE))
-  for (bad in list(6, 0, -1, Inf, 2.5)) {
-    expect_error(cuRnet_sssp(u, bad), "whole numbers in 1..5")
-    expect_error(cuRnet_sssp_dists(u, bad), "whole numbers in 1..5")
+  for (f in list(cuRnet_sssp, cuRnet_sssp_dists, cuRnet_bfs)) {
+    expect_error(f(u, 6), "source id 5 is out of range: the graph has 5 vertices \\(ids 0..4\\)")
+    expect_error(f(u, c(1, 0)), "source id -1 is out of range")
+    for (bad in list(Inf, 2.5)) expect_error(f(u, bad), "sources must be integer vertex ids")
+    expect_error(f(u, c(1, NaN)), "sources has 1 missing value")
+    expect_error(f(u, c(1, NA)), "sources has 1 missing value")
   }
-  expect_error(cuRnet_sssp_dists(u, NaN), "sources contain NA")
+  expect_error(cuRnet_bfs(u, 1, to = 7), "target id 6 is out of range")
+  expect_error(cuRnet_bfs(u, TRUE), "sources must be vertex names or 1-based vertex indices")
+  expect_error(cuRnet_bfs(u, 1, to = list(2)), "targets must be vertex names or 1-based vertex indices")
+  expect_error(cuRnet_bfs(u, NA), "sources has 1 missing value")
 })
 
 test_that("cuRnet_distances refuses unknown vertices, as igraph::distances does", {
@@ -70,12 +78,25 @@ test_that("weights given as strings or logicals, or a missing weight column, are
   expect_error(cuRnet_distances(ig, 1, weights = letters[1:5]), "weights must be numeric")
 })
 
-test_that("a negative cycle is named by sssp_dists too", {
+test_that("a negative cycle is a cuRnet_negative_cycle condition carrying its source", {
   skip_if_no_engine()
-  g <- cuRnet_graph(data.frame(from = c("s", "a", "b"), to = c("a", "b", "a"), weight = c(1, -3, 1)))
-  expect_error(cuRnet_sssp_dists(g, "s"), "negative-weight cycle is reachable from source 's' \\(vertex 1\\)",
-               class = "cuRnet_error")
-  expect_error(cuRnet_sssp(g, c("s", "a")), "reachable from source 's'")
+  g <- cuRnet_graph(data.frame(from = c("x", "s", "a", "b"), to = c("s", "a", "b", "a"),
+                               weight = c(1, 1, -3, 1)))
+  e <- expect_error(cuRnet_sssp_dists(g, c("a", "s")), "negative-weight cycle is reachable from",
+                    class = "cuRnet_negative_cycle")
+  expect_s3_class(e, "cuRnet_error")
+  expect_true(e$source %in% c(2L, 3L))     # the batch's first failing source: s or a
+  expect_equal(e$source_name, c("x", "s", "a", "b")[e$source])
+  expect_match(conditionMessage(e), sprintf("source '%s' \\(vertex %d\\)", e$source_name, e$source))
+  e <- expect_error(cuRnet_sssp(g, "s"), class = "cuRnet_negative_cycle")
+  expect_equal(list(e$source, e$source_name), list(2L, "s"))
+  # unnamed graphs: the 1-based index; mode = "in" from x reaches no cycle, from b it does
+  u <- cuRnet_graph(igraph::graph_from_edgelist(cbind(c(1, 2, 3, 4), c(2, 3, 4, 3))), weights = c(1, 1, -3, 1))
+  e <- expect_error(cuRnet_sssp(u, 2, backend = "cpu"), class = "cuRnet_negative_cycle")
+  expect_equal(e$source, 2L)
+  expect_null(e$source_name)
+  expect_equal(cuRnet_sssp_dists(u, 1, mode = "in")[1, ], c(0, Inf, Inf, Inf))
+  expect_error(cuRnet_sssp_dists(u, 4, mode = "in"), class = "cuRnet_negative_cycle")
 })
 
 test_that("mismatched lengths: weights for igraph objects and cuRnet_distances", {
@@ -162,14 +183,16 @@ test_that("repeated sources give identical rows with repeated row names", {
   expect_identical(dd[1, ], dd[2, ])
 })
 
-test_that("a result larger than the available memory is refused before allocating", {
+test_that("a result larger than the available memory is refused by the engine before R allocates it", {
   skip_if_no_engine()
   skip_if_not(file.exists("/proc/meminfo"), "MemAvailable is read from /proc/meminfo")
   g <- cuRnet_graph(igraph::make_empty_graph(1e6))
   src <- rep(1L, 1e6)  # 10^6 x 10^6 cells: terabytes
-  expect_error(cuRnet_bfs(g, src), "needs 7450.58 GiB of memory, but only .* GiB is available",
+  expect_error(cuRnet_bfs(g, src), "OutputTooLargeError: .* needs 7450.58 GiB of host memory, but only .* GiB",
                class = "cuRnet_error")
   expect_error(cuRnet_bfs(g, src, integer = TRUE), "needs 3725.29 GiB")
   expect_error(cuRnet_sssp_dists(g, src), "1,000,000 sources x 1,000,000 vertices")
   expect_error(cuRnet_sssp(g, src), "fewer sources per call")
+  expect_error(cuRnet_sssp(g, src, predecessors = "index"), "needs 11175.87 GiB")  # 8 + 4 bytes a cell
+  expect_equal(dim(cuRnet_bfs(g, src[1:3], to = c(1, 5))), c(3L, 2L))  # small ones run
 })

@@ -48,7 +48,10 @@ test_that("negative weights: allowed on directed graphs, cycles reported by name
   expect_equal(res$predecessors[1, ], c(s = "", a = "b", b = "s", c = "a"))
   cyc <- rbind(df, data.frame(from = "c", to = "b", weight = -1))
   g <- cuRnet_graph(cyc)
-  expect_error(cuRnet_sssp(g, c("c", "s")), "negative-weight cycle is reachable from source 'c'")
+  e <- expect_error(cuRnet_sssp(g, c("c", "s")), "negative-weight cycle is reachable from source 3.*source 'c' \\(vertex 4\\)",
+                    class = "cuRnet_negative_cycle")
+  expect_equal(e$source, 4L)
+  expect_equal(e$source_name, "c")
   expect_error(cuRnet_sssp_dists(g, "s"), "negative-weight cycle")
   expect_error(cuRnet_graph(df, directed = FALSE), "negative weight")
   expect_equal(cuRnet_sssp_dists(cuRnet_graph(df), "s"), res$distances)

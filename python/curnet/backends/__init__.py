@@ -43,6 +43,15 @@ def cuda_available() -> bool:
     return True
 
 
+def auto_reason() -> str:
+    """Why backend 'auto' runs where it runs (what cuRnet_info() and curnet.info() report)."""
+    if cuda_available():
+        import cupy
+        return (f"a usable GPU was found (CuPy {cupy.__version__}, "
+                f"{cupy.cuda.runtime.getDeviceCount()} device(s)), so 'auto' runs on CUDA")
+    return f"no usable GPU ({_cuda_problem}), so 'auto' runs on the CPU"
+
+
 def parse_devices(name: str):
     """The GPU ids a backend name asks for: None for "cuda" (the current GPU), else the ids of
     "cuda:N", "cuda:N,M,..." or "cuda:all"."""

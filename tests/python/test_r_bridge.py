@@ -1,0 +1,147 @@
+"""The R bridge's own logic, without R: modes (views kept on the graph), targets, weak
+components, the record of the last call's backend, and negative cycles."""
+import ctypes
+
+import numpy as np
+import pyarrow as pa
+import pytest
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components, shortest_path
+
+from curnet import bridge
+from curnet.errors import NegativeCycleError
+from curnet.graph import Graph
+
+
+def address(a):
+    return a.ctypes.data_as(ctypes.c_void_p).value
+
+
+def random_graph(n=60, m=200, seed=1, weighted=True):
+    rng = np.random.default_rng(seed)
+    pairs = np.unique(rng.integers(0, n, m) * n + rng.integers(0, n, m))   # no parallel arcs: scipy
+    s, d = pairs // n, pairs % n                                           # would add them up
+    w = rng.uniform(0.5, 2.0, len(s)) if weighted else None
+    return Graph.from_edges(s, d, w, directed=True, num_vertices=n, dtype=np.float64), s, d, w
+
+
+def scipy_dist(n, s, d, w, mode, sources):
+    w = np.ones(len(s)) if w is None else w
+    a = sp.coo_matrix((w, (s, d)), shape=(n, n)).tocsr()
+    if mode == "in":
+        a = a.T.tocsr()
+    return shortest_path(a, directed=mode != "all", indices=sources)
+
+
+@pytest.mark.parametrize("mode", ["out", "in", "all"])
+def test_modes_and_targets_agree_with_scipy(mode):
+    g, s, d, w = random_graph()
+    src = np.array([3, 0, 41], np.int32)
+    targets = np.array([5, 0, 59, 5])
+    dist = np.empty((3, len(targets)), order="F")
+    pred = np.empty((3, len(targets)), np.int32, order="F")
+    bridge.sssp_into(g, pa.array(src), address(dist), address(pred), backend="cpu", mode=mode,
+                     targets=pa.array(targets.astype(np.int32)))
+    want = scipy_dist(60, s, d, w, mode, src)[:, targets]
+    np.testing.assert_allclose(dist, want)
+    depth = np.empty((3, 60), np.int32, order="F")
+    bridge.bfs_into(g, pa.array(src), address(depth), "integer", backend="cpu", mode=mode)
+    hops = scipy_dist(60, s, d, None, mode, src)
+    np.testing.assert_array_equal(np.where(depth == bridge.R_NA_INTEGER, np.inf, depth), hops)
+
+
+def test_views_are_built_once_and_keep_names():
+    g = Graph.from_edges(["a", "b"], ["b", "c"], directed=True)
+    assert bridge.view(g, "out") is g
+    assert bridge.view(g, "in") is bridge.view(g, "in")
+    assert bridge.view(g, "all") is bridge.view(g, "all")
+    assert list(bridge.view(g, "in").names) == ["a", "b", "c"]
+    assert not bridge.view(g, "all").directed
+    u = Graph.from_edges([0], [1], directed=False)
+    assert bridge.view(u, "in") is u
+    with pytest.raises(ValueError, match="mode must be 'out', 'in' or 'all'"):
+        bridge.view(g, "both")
+
+
+def test_bad_targets_are_refused():
+    g, *_ = random_graph()
+    out = np.empty((1, 1), order="F")
+    with pytest.raises(ValueError, match="target id 60 is out of range"):
+        bridge.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", targets=pa.array([60], pa.int32()))
+    with pytest.raises(ValueError, match="targets has 1 missing value"):
+        bridge.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", targets=pa.array([None], pa.int32()))
+
+
+def test_weak_components_agree_with_scipy():
+    g, s, d, _ = random_graph(200, 150, seed=7, weighted=False)
+    labels = np.empty((1, 200), np.int32, order="F")
+    bridge.scc_into(g, address(labels), "integer", mode="weak", backend="cpu")
+    a = sp.coo_matrix((np.ones(len(s)), (s, d)), shape=(200, 200))
+    k, want = connected_components(a, directed=True, connection="weak")
+    assert labels.max() == k
+    assert len(set(zip(labels[0].tolist(), want.tolist()))) == k     # the same partition
+    strong = np.empty((1, 200), np.int32, order="F")
+    bridge.scc_into(g, address(strong), "integer", backend="cpu")
+    assert strong.max() == connected_components(a, directed=True, connection="strong")[0]
+    # weights play no part: negative ones (refused on an undirected view) are fine here
+    neg = Graph.from_edges([0, 1, 3], [1, 0, 2], [-1.0, 2.0, -5.0], directed=True, num_vertices=5)
+    five = np.empty((1, 5), np.int32, order="F")
+    bridge.scc_into(neg, address(five), "integer", mode="weak", backend="cpu")
+    np.testing.assert_array_equal(five, [[1, 1, 2, 2, 3]])
+
+
+def test_last_run_records_backend_and_why():
+    g, *_ = random_graph()
+    out = np.empty((1, 60), order="F")
+    bridge.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", backend="cpu")
+    assert {k: bridge.last_run[k] for k in ("algorithm", "asked", "backend")} == \
+        {"algorithm": "bfs", "asked": "cpu", "backend": "cpu"}
+    assert "why" not in bridge.last_run
+    bridge.bfs_into(g, pa.array([0], pa.int32()), address(out), "double")
+    assert bridge.last_run["asked"] == "auto"
+    assert ("runs on CUDA" if bridge.last_run["backend"] == "cuda" else "runs on the CPU") in bridge.last_run["why"]
+    assert bridge.info()["last_run"] == bridge.last_run
+
+
+def test_negative_cycle_raises_and_leaves_its_source():
+    g = Graph.from_edges([0, 1, 2], [1, 2, 1], [1.0, -3.0, 1.0], directed=True, dtype=np.float64)
+    dist = np.empty((1, 3), order="F")
+    with pytest.raises(NegativeCycleError) as e:
+        bridge.sssp_into(g, pa.array([0], pa.int32()), address(dist), backend="cpu")
+    assert e.value.source == 0 == bridge.last_run["negative_cycle_source"]
+    # reversed, vertex 0 reaches nothing
+    bridge.sssp_into(g, pa.array([0], pa.int32()), address(dist), backend="cpu", mode="in")
+    np.testing.assert_array_equal(dist, [[0, np.inf, np.inf]])
+
+
+def test_check_result_fits_is_the_engines():
+    from curnet.errors import OutputTooLargeError
+    with pytest.raises(OutputTooLargeError, match="1,000,000 sources x 1,000,000 vertices needs"):
+        bridge.check_result_fits(10**6, 10**6, 8)
+    bridge.check_result_fits(10, 10, 8)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode", ["out", "in", "all"])
+def test_cuda_backend_matches_cpu_through_the_bridge(mode):
+    from curnet.backends import cuda_available
+    if not cuda_available():
+        pytest.skip("needs CuPy and a CUDA device")
+    g, *_ = random_graph(3000, 12000, seed=5)
+    src = pa.array(np.arange(0, 3000, 7, dtype=np.int32))
+    targets = pa.array(np.arange(2999, 0, -13, dtype=np.int32))
+    got = {}
+    for backend in ("cpu", "cuda"):
+        depth = np.empty((len(src), 3000), np.int32, order="F")
+        bridge.bfs_into(g, src, address(depth), "integer", backend=backend, mode=mode)
+        assert bridge.last_run["backend"] == backend
+        dist = np.empty((len(src), len(targets)), order="F")
+        pred = np.empty((len(src), len(targets)), np.int32, order="F")
+        bridge.sssp_into(g, src, address(dist), address(pred), backend=backend, mode=mode, targets=targets)
+        weak = np.empty((1, 3000), np.int32, order="F")
+        bridge.scc_into(g, address(weak), "integer", backend=backend, mode="weak")
+        got[backend] = depth, dist, weak
+    for a, b in zip(got["cpu"], got["cuda"]):
+        np.testing.assert_allclose(a, b)
+    bridge.bfs_into(g, src, address(depth), "integer")
+    assert bridge.last_run["backend"] == "cuda" and "runs on CUDA" in bridge.last_run["why"]
