@@ -185,7 +185,7 @@ vertex_ids <- function(graph, v) {
     }
     v <- as_label(v)
     i <- match(v, graph$names)
-    if (anyNA(i)) stop("source vertex name(s) not in the graph: ", show_some(unique(v[is.na(i)])), call. = FALSE)
+    if (anyNA(i)) stop(unknown_names_message(graph, unique(v[is.na(i)])), call. = FALSE)
   } else if (is.numeric(v)) {
     if (any(v != trunc(v) | v < 1 | v > graph$n)) {
       stop(sprintf("source indices must be whole numbers in 1..%d", graph$n), call. = FALSE)
