@@ -12,26 +12,65 @@ venv_python <- function(venv) {
 #'
 #' Looked up in this order: the \env{RETICULATE_PYTHON} environment variable;
 #' the option \code{cuRnet.python}; the \env{CURNET_PYTHON} environment
-#' variable; the environment made by \code{\link{cuRnet_install}}
-#' (\code{tools::R_user_dir("cuRnet", "data")/venv}).
+#' variable; the environment the last \code{\link{cuRnet_install}} made
+#' (remembered in the file \code{tools::R_user_dir("cuRnet", "config")/python});
+#' the default environment \code{tools::R_user_dir("cuRnet", "data")/venv}.
 #'
 #' @return The path of the Python executable, or \code{NULL} if none is set or installed.
 #' @seealso \code{\link{cuRnet_install}}, \code{\link{cuRnet_available}}
 #' @export
 cuRnet_python <- function() {
   candidates <- c(Sys.getenv("RETICULATE_PYTHON"), getOption("cuRnet.python", ""),
-                  Sys.getenv("CURNET_PYTHON"), venv_python(default_venv()))
+                  Sys.getenv("CURNET_PYTHON"), remembered_python(), venv_python(default_venv()))
   candidates <- candidates[nzchar(candidates)]
   found <- candidates[file.exists(candidates)]
   if (length(found)) found[[1]] else NULL
+}
+
+# Where cuRnet_install() writes the Python it made, for the sessions that follow.
+remembered_python_file <- function() file.path(tools::R_user_dir("cuRnet", "config"), "python")
+
+remembered_python <- function() {
+  f <- remembered_python_file()
+  if (file.exists(f)) trimws(readLines(f, n = 1, warn = FALSE)) else ""
+}
+
+remember_python <- function(py) {
+  f <- remembered_python_file()
+  dir.create(dirname(f), recursive = TRUE, showWarnings = FALSE)
+  ok <- tryCatch({ writeLines(normalizePath(py), f); TRUE }, error = function(e) FALSE, warning = function(w) FALSE)
+  if (ok) f else NULL
+}
+
+# The engine's Python sources shipped inside this R package (inst/python), in a
+# writable copy: pip builds a source tree in place.
+bundled_engine <- function() {
+  shipped <- system.file("python", package = "cuRnet")
+  if (!nzchar(shipped) || !file.exists(file.path(shipped, "setup.py"))) {
+    stop("this installation of cuRnet carries no engine sources (inst/python); give ",
+         "cuRnet_install(engine = \"/path/to/cuRnet\") (a source checkout) or set CURNET_ENGINE",
+         call. = FALSE)
+  }
+  copy <- tempfile("curnet-engine-")
+  dir.create(copy)
+  file.copy(list.files(shipped, full.names = TRUE), copy, recursive = TRUE)
+  copy
+}
+
+# The engine and this R package ship together; another engine version is a warning.
+engine_version_mismatch <- function(engine, python) {
+  mine <- as.character(utils::packageVersion("cuRnet"))
+  if (identical(engine, mine)) return(NULL)
+  sprintf(paste0("cuRnet %s uses the engine curnet %s (in %s); run cuRnet::cuRnet_install() ",
+                 "for the engine of this version"), mine, engine, python)
 }
 
 no_engine_message <- function(python, why) {
   paste0(
     "cuRnet cannot use its Python engine: ", why, "\n",
     if (!is.null(python)) paste0("  Python: ", python, "\n"),
-    "Install it with cuRnet::cuRnet_install(engine = \"/path/to/cuRnet\") (a fresh ",
-    "environment with the engine and numpy<2, which reticulate ", utils::packageVersion("reticulate"),
+    "Install it with cuRnet::cuRnet_install() (a fresh environment with the engine shipped ",
+    "in this package and numpy<2, which reticulate ", utils::packageVersion("reticulate"),
     " needs),\nor point RETICULATE_PYTHON (or options(cuRnet.python = ...)) at a Python ",
     "where `import curnet` works, then restart R.")
 }
@@ -60,6 +99,8 @@ bridge <- function() {
          call. = FALSE)
   }
   the$bridge <- reticulate::import("curnet.bridge", convert = FALSE)
+  mismatch <- engine_version_mismatch(reticulate::import("curnet")$`__version__`, python)
+  if (!is.null(mismatch)) warning(mismatch, call. = FALSE)
   the$bridge
 }
 
@@ -79,10 +120,12 @@ cuRnet_available <- function() {
 #' \code{pyarrow<26}; on a GPU machine, \code{gpu = TRUE} adds CuPy.
 #' The environment is found automatically afterwards (see \code{\link{cuRnet_python}}).
 #'
-#' @param engine Where pip finds the engine: the cuRnet source tree (the
-#'   folder with \file{setup.py}), a wheel, or a pip requirement. Defaults to
-#'   the \env{CURNET_ENGINE} environment variable.
-#' @param envdir The environment's folder.
+#' @param engine Where pip finds the engine: by default (empty, and no
+#'   \env{CURNET_ENGINE} environment variable) the engine's sources shipped in
+#'   this package, the very version of the R code; else a cuRnet source tree
+#'   (the folder with \file{setup.py}), a wheel, or a pip requirement.
+#' @param envdir The environment's folder. Remembered: later R sessions use
+#'   it without further settings (see \code{\link{cuRnet_python}}).
 #' @param python The Python (3.11 or newer) that creates the environment.
 #' @param gpu Also install CuPy for CUDA 12 (\code{cupy-cuda12x<14}).
 #' @param editable Install a source tree in editable mode (\code{pip install -e}).
@@ -91,8 +134,9 @@ cuRnet_available <- function() {
 cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = default_venv(),
                            python = Sys.which("python3"), gpu = FALSE, editable = FALSE) {
   if (!nzchar(engine)) {
-    stop("say where the engine is: cuRnet_install(engine = \"/path/to/cuRnet\") (the source ",
-         "tree with setup.py), or set CURNET_ENGINE", call. = FALSE)
+    engine <- bundled_engine()
+    on.exit(unlink(engine, recursive = TRUE), add = TRUE)
+    editable <- FALSE
   }
   if (!nzchar(python) || !file.exists(python)) {
     stop("no python3 found: install Python 3.11 or newer, or pass `python =`", call. = FALSE)
@@ -113,7 +157,11 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   pins <- c("numpy>=1.26,<2", "pyarrow>=14,<26", if (gpu) "cupy-cuda12x>=13,<14")
   run(py, c("-m", "pip", "install", "--upgrade", "pip"))
   run(py, c("-m", "pip", "install", pins, engine_arg))
+  remembered <- remember_python(py)
   message("Installed. cuRnet uses ", py, " from the next R session on",
+          if (!is.null(remembered)) paste0(" (remembered in ", remembered, ")")
+          else paste0("; this R cannot write its settings, so set options(cuRnet.python = \"", py,
+                      "\") (e.g. in ~/.Rprofile) or the environment variable CURNET_PYTHON"),
           if (nzchar(Sys.getenv("RETICULATE_PYTHON"))) " (unset RETICULATE_PYTHON, which takes precedence)", ".")
   invisible(py)
 }
