@@ -38,7 +38,9 @@ remembered_python <- function() {
 remember_python <- function(py) {
   f <- remembered_python_file()
   dir.create(dirname(f), recursive = TRUE, showWarnings = FALSE)
-  ok <- tryCatch({ writeLines(normalizePath(py), f); TRUE }, error = function(e) FALSE, warning = function(w) FALSE)
+  # an absolute path, but not resolved: a venv's bin/python is a link to the system Python
+  py <- file.path(normalizePath(dirname(py)), basename(py))
+  ok <- tryCatch({ writeLines(py, f); TRUE }, error = function(e) FALSE, warning = function(w) FALSE)
   if (ok) f else NULL
 }
 
