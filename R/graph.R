@@ -47,7 +47,8 @@
 #'   For igraph objects, as in igraph: \code{NULL} takes the \code{weight}
 #'   attribute, \code{NA} means none, or a numeric vector.
 #' @param vertices For data frames: all vertex names, in the order wanted
-#'   (adds isolated vertices); by default the endpoints in order of first appearance.
+#'   (adds isolated vertices), or a data frame with the names in its first
+#'   column (as igraph takes it); by default the endpoints in order of first appearance.
 #' @param ... For files: passed to the engine's reader (e.g. \code{header = TRUE}).
 #' @return A \code{cuRnet_graph}: print it to see vertices, edges,
 #'   directedness, weights and backend.
@@ -72,6 +73,7 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   if (ncol(x) < 2) stop("a data frame of edges needs two columns: from and to", call. = FALSE)
   from <- as_label(x[[1]])
   to <- as_label(x[[2]])
+  if (is.data.frame(vertices)) vertices <- vertices[[1]]   # as igraph: names in the first column
   names <- if (is.null(vertices)) unique(c(from, to)) else as_label(vertices)
   names <- names[!is.na(names)]
   if (anyDuplicated(names)) {
@@ -194,11 +196,14 @@ as_label <- function(x) {
   as.character(x)
 }
 
-# "not in the graph", with the names that differ only in case (names are case-sensitive).
+# "not in the graph", with the names that differ only in case or surrounding spaces
+# (read.csv keeps the space after a comma: " MDM2").
 unknown_names_message <- function(graph, missing) {
-  near <- graph$names[tolower(graph$names) %in% tolower(missing)]
+  loose <- function(v) tolower(trimws(v))
+  near <- graph$names[loose(graph$names) %in% loose(missing)]
   paste0("source vertex name(s) not in the graph: ", show_some(missing),
-         if (length(near)) sprintf(" (names are case-sensitive; the graph has %s)", show_some(near)))
+         if (length(near)) sprintf(" (names are matched exactly, in case and spaces; the graph has %s)",
+                                   show_some(near)))
 }
 
 show_some <- function(x, n = 5) {

@@ -121,7 +121,15 @@ test_that("factor levels, case and NA ids have one clear meaning", {
   g <- cuRnet_graph(data.frame(from = c("TP53", "tp53"), to = c("MDM2", "MDM2")))
   expect_equal(g$n, 3)
   expect_equal(cuRnet_bfs(g, c("TP53", "tp53"))[, "MDM2"], c(TP53 = 1, tp53 = 1))
-  expect_error(cuRnet_bfs(g, "Mdm2"), "case-sensitive; the graph has 'MDM2'")
+  expect_error(cuRnet_bfs(g, "Mdm2"), "matched exactly, in case and spaces; the graph has 'MDM2'")
+  spaced <- cuRnet_graph(utils::read.csv(text = "from,to\nTP53, MDM2"))   # read.csv keeps the space
+  expect_error(cuRnet_bfs(spaced, "MDM2"), "the graph has ' MDM2'")
+  # `vertices` as a data frame: the names are its first column, as in igraph
+  vdf <- data.frame(name = c("MDM2", "TP53", "ATM"), kind = "gene")
+  gv <- cuRnet_graph(data.frame(from = "TP53", to = "MDM2"), vertices = vdf)
+  expect_equal(gv$names, c("MDM2", "TP53", "ATM"))
+  expect_equal(gv$names, igraph::V(igraph::graph_from_data_frame(data.frame(from = "TP53", to = "MDM2"),
+                                                                 vertices = vdf))$name)
   # missing endpoints are refused with their rows
   expect_error(cuRnet_graph(data.frame(from = c("a", NA, "c"), to = c("b", "c", NA))),
                "missing value \\(NA\\) as an edge endpoint in row\\(s\\) '2', '3'")
