@@ -50,6 +50,10 @@
 #'   (adds isolated vertices), or a data frame with the names in its first
 #'   column (as igraph takes it); by default the endpoints in order of first appearance.
 #' @param ... For files: passed to the engine's reader (e.g. \code{header = TRUE}).
+#' @param ids For files: \code{"names"} (default) takes every id in the file as a
+#'   vertex name, as in a data frame; \code{"index"} takes numeric ids as the
+#'   engine's 0-based vertex numbers (the graph has no names then, and numeric
+#'   sources are 1-based indices).
 #' @return A \code{cuRnet_graph}: print it to see vertices, edges,
 #'   directedness, weights and backend.
 #' @examples
