@@ -67,6 +67,32 @@ engine_version_mismatch <- function(engine, python) {
                  "for the engine of this version"), mine, engine, python)
 }
 
+# A Python without the engine (one cuRnet_install(envdir = NULL) picked, say) imports
+# the copy shipped in this package: the engine of the very version of the R code.
+add_bundled_engine <- function() {
+  shipped <- system.file("python", "python", package = "cuRnet")
+  if (nzchar(shipped)) reticulate::import("sys", convert = FALSE)$path$insert(0L, shipped)
+}
+
+# cuRnet_install(envdir = NULL): a Python as it is, which must have the engine's packages.
+use_existing_python <- function(python) {
+  needed <- c("numpy", "scipy", "pyarrow")
+  probe <- sprintf("import importlib.util as u; print(' '.join(m for m in %s if u.find_spec(m) is None))",
+                   paste0("[", paste0("'", needed, "'", collapse = ", "), "]"))
+  missing <- suppressWarnings(system2(python, c("-c", shQuote(probe)), stdout = TRUE, stderr = TRUE,
+                                      env = "LD_LIBRARY_PATH="))
+  status <- attr(missing, "status")
+  if (!is.null(status) && status != 0) {
+    stop(sprintf("`%s` did not run: %s", python, paste(missing, collapse = "\n")), call. = FALSE)
+  }
+  missing <- trimws(paste(missing, collapse = " "))
+  if (nzchar(missing)) {
+    stop(sprintf("%s lacks %s, which the engine needs: install them there, or let cuRnet_install() ",
+                 python, missing), "make an environment (leave out envdir = NULL)", call. = FALSE)
+  }
+  python
+}
+
 no_engine_message <- function(python, why) {
   paste0(
     "cuRnet cannot use its Python engine: ", why, "\n",
@@ -96,6 +122,7 @@ bridge <- function() {
                                           utils::packageVersion("reticulate"), " needs numpy<2.")),
          call. = FALSE)
   }
+  if (!reticulate::py_module_available("curnet")) add_bundled_engine()
   if (!reticulate::py_module_available("curnet.bridge")) {
     stop(no_engine_message(python, "the module `curnet` (with curnet.bridge) is not importable."),
          call. = FALSE)
@@ -128,6 +155,10 @@ cuRnet_available <- function() {
 #'   (the folder with \file{setup.py}), a wheel, or a pip requirement.
 #' @param envdir The environment's folder. Remembered: later R sessions use
 #'   it without further settings (see \code{\link{cuRnet_python}}).
+#'   \code{NULL}: no new environment and no downloads (for a machine without
+#'   a package index): \code{python} is used as it is, must have NumPy, SciPy
+#'   and pyarrow (and CuPy for the GPU), and loads the engine shipped in this
+#'   package; it is remembered the same way.
 #' @param python The Python (3.11 or newer) that creates the environment.
 #' @param gpu Also install CuPy for CUDA 12 (\code{cupy-cuda12x<14}).
 #' @param editable Install a source tree in editable mode (\code{pip install -e}).
@@ -135,6 +166,10 @@ cuRnet_available <- function() {
 #' @export
 cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = default_venv(),
                            python = Sys.which("python3"), gpu = FALSE, editable = FALSE) {
+  if (is.null(envdir)) {
+    if (!nzchar(python) || !file.exists(python)) stop("envdir = NULL needs `python =`", call. = FALSE)
+    return(invisible(remembered_message(use_existing_python(python), "as it is, with the engine shipped in cuRnet")))
+  }
   if (!nzchar(engine)) {
     engine <- bundled_engine()
     on.exit(unlink(engine, recursive = TRUE), add = TRUE)
@@ -159,11 +194,16 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   pins <- c("numpy>=1.26,<2", "pyarrow>=14,<26", if (gpu) "cupy-cuda12x>=13,<14")
   run(py, c("-m", "pip", "install", "--upgrade", "pip"))
   run(py, c("-m", "pip", "install", pins, engine_arg))
+  invisible(remembered_message(py, "installed"))
+}
+
+# Remembers `py` for later sessions and says so (or which option to set instead).
+remembered_message <- function(py, how) {
   remembered <- remember_python(py)
-  message("Installed. cuRnet uses ", py, " from the next R session on",
+  message("cuRnet uses ", py, " (", how, ") from the next R session on",
           if (!is.null(remembered)) paste0(" (remembered in ", remembered, ")")
           else paste0("; this R cannot write its settings, so set options(cuRnet.python = \"", py,
                       "\") (e.g. in ~/.Rprofile) or the environment variable CURNET_PYTHON"),
           if (nzchar(Sys.getenv("RETICULATE_PYTHON"))) " (unset RETICULATE_PYTHON, which takes precedence)", ".")
-  invisible(py)
+  py
 }
