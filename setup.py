@@ -18,7 +18,8 @@ setup(
     packages=find_packages("python"),
     package_data={"curnet": ["backends/kernels/*.cu", "backends/kernels/*.cuh"]},
     python_requires=">=3.11",
-    install_requires=["numpy>=1.26", "scipy>=1.11", "pyarrow>=14"],
+    # pandas: datasets builds its cache (curnet demo, datasets.load) with it
+    install_requires=["numpy>=1.26", "scipy>=1.11", "pyarrow>=14", "pandas>=1.5"],
     extras_require={
         # CuPy's wheel must match the CUDA driver: [gpu] and [gpu-cuda12] for CUDA 12, [gpu-cuda13] for 13
         "gpu": ["cupy-cuda12x>=13"],

@@ -287,7 +287,7 @@ vertex_ids <- function(graph, v, what = "source") {
     }
     v <- as_label(v)
     i <- match(v, graph$names)
-    if (anyNA(i)) stop(what, " vertex name(s) not in the graph: ", show_some(unique(v[is.na(i)])), call. = FALSE)
+    if (anyNA(i)) stop(unknown_names_message(graph, unique(v[is.na(i)]), what), call. = FALSE)
     v <- i
   } else if (!is.numeric(v) && !(is.logical(v) && all(is.na(v)))) {   # NA alone: the engine's message
     stop(what, "s must be vertex names or 1-based vertex indices", call. = FALSE)

@@ -7,8 +7,13 @@
 #'   \item{data frame}{Columns 1 and 2 are the edges' endpoints: character,
 #'     factor or numbers, all taken as vertex names (as
 #'     \code{igraph::graph_from_data_frame} does), vertices numbered in order of
-#'     first appearance. A column named \code{weight}, else a numeric third
-#'     column (cuRnet's \code{score}), holds the weights. Directed unless
+#'     first appearance. Names are case-sensitive (\code{"TP53"} and
+#'     \code{"tp53"} are two vertices); unused factor levels are not vertices
+#'     (list them in \code{vertices} to add them); a missing endpoint
+#'     (\code{NA}) is an error. A column named \code{weight}, else the third
+#'     column (cuRnet's \code{score}), holds the weights: it must be numeric
+#'     (a third column of text or \code{TRUE}/\code{FALSE} is an error; give
+#'     \code{weights = NA} for an unweighted graph). Directed unless
 #'     \code{directed = FALSE}, as in cuRnet.}
 #'   \item{igraph object}{Keeps its own directedness, vertex order, names and
 #'     \code{weight} edge attribute. Note: \code{igraph::distances()} defaults
@@ -17,9 +22,17 @@
 #'     igraph's \code{mode}.}
 #'   \item{file path}{Read by the engine (\code{curnet.read_graph}: CSV/TSV
 #'     edge lists, Matrix Market, SNAP, DIMACS, METIS, Parquet, Arrow);
-#'     \code{...} goes to the reader.}
+#'     \code{...} goes to the reader (e.g. \code{header = TRUE},
+#'     \code{weights = FALSE}). Ids in the file are vertex names, as in a data
+#'     frame: a TSV line \code{7157 4193} makes vertices \code{"7157"} and
+#'     \code{"4193"}, and \code{cuRnet_bfs(g, 7157)} starts from the first.
+#'     Matrix Market, DIMACS and METIS files number their vertices 1..n and
+#'     each is named by its number. \code{ids = "index"} takes numeric ids as
+#'     the engine's 0-based vertex numbers instead (no names; sources are then
+#'     1-based indices).}
 #'   \item{Arrow Table or RecordBatch}{(with R's \pkg{arrow} package)
-#'     endpoints in columns 1 and 2, weights in a column named \code{weight}.}
+#'     endpoints in columns 1 and 2, taken as vertex names as in a data frame,
+#'     weights in a column named \code{weight}.}
 #' }
 #'
 #' Undirected graphs reject negative weights (each such edge is a negative
@@ -34,8 +47,13 @@
 #'   For igraph objects, as in igraph: \code{NULL} takes the \code{weight}
 #'   attribute, \code{NA} means none, or a numeric vector.
 #' @param vertices For data frames: all vertex names, in the order wanted
-#'   (adds isolated vertices); by default the endpoints in order of first appearance.
+#'   (adds isolated vertices), or a data frame with the names in its first
+#'   column (as igraph takes it); by default the endpoints in order of first appearance.
 #' @param ... For files: passed to the engine's reader (e.g. \code{header = TRUE}).
+#' @param ids For files: \code{"names"} (default) takes every id in the file as a
+#'   vertex name, as in a data frame; \code{"index"} takes numeric ids as the
+#'   engine's 0-based vertex numbers (the graph has no names then, and numeric
+#'   sources are 1-based indices).
 #' @return A \code{cuRnet_graph}: print it to see vertices, edges,
 #'   directedness, weights and backend.
 #' @examples
@@ -59,6 +77,7 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   if (ncol(x) < 2) stop("a data frame of edges needs two columns: from and to", call. = FALSE)
   from <- as_label(x[[1]])
   to <- as_label(x[[2]])
+  if (is.data.frame(vertices)) vertices <- vertices[[1]]   # as igraph: names in the first column
   names <- if (is.null(vertices)) unique(c(from, to)) else as_label(vertices)
   names <- names[!is.na(names)]
   if (anyDuplicated(names)) {
@@ -72,14 +91,21 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
       stop(sprintf("edge endpoint(s) not in `vertices`: %s", show_some(unique(stray))), call. = FALSE)
     }
   }
+  missing_end <- which(is.na(from) | is.na(to))
+  if (length(missing_end)) {
+    stop(sprintf("missing value (NA) as an edge endpoint in row(s) %s: drop those edges (e.g. na.omit) first",
+                 show_some(missing_end)), call. = FALSE)
+  }
+  column <- NULL
   if (is.null(weights)) {
-    weights <- if ("weight" %in% names(x)) x[["weight"]] else if (ncol(x) >= 3 && is.numeric(x[[3]])) x[[3]]
+    column <- if ("weight" %in% names(x)) "weight" else if (ncol(x) >= 3) names(x)[3]
   } else if (is.character(weights) && length(weights) == 1) {
     if (!weights %in% names(x)) stop(sprintf("no column '%s' in the data frame for the weights", weights), call. = FALSE)
-    weights <- x[[weights]]
+    column <- weights
   } else {
     weights <- igraph_weights(NULL, weights)
   }
+  if (!is.null(column)) weights <- weight_column(x[[column]], column)
   engine_graph(src, dst, weights, directed, names, ids_are_names = TRUE)
 }
 
@@ -94,22 +120,22 @@ cuRnet_graph.igraph <- function(x, directed = igraph::is_directed(x), ..., weigh
 
 #' @rdname cuRnet_graph
 #' @export
-cuRnet_graph.character <- function(x, directed = TRUE, ...) {
+cuRnet_graph.character <- function(x, directed = TRUE, ..., ids = c("names", "index")) {
+  ids <- match.arg(ids)
   if (length(x) != 1 || !file.exists(x)) stop("not a file: ", x[1], call. = FALSE)
   b <- bridge()
-  py <- engine_call(b$read_graph(normalizePath(x), directed = directed, ...))
-  names <- reticulate::py_to_r(b$names(py))
-  # numeric ids in a file carry no names: sources are then 1-based vertex indices
-  wrap_graph(py, names, ids_are_names = !is.null(names))
+  py <- engine_call(b$read_graph(normalizePath(x), directed = directed,
+                                 ids = if (ids == "names") "names" else "auto", ...))
+  wrap_graph(py, reticulate::py_to_r(b$names(py)), ids_are_names = ids == "names")
 }
 
 #' @rdname cuRnet_graph
 #' @export
 cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ...) {
   weights <- if ("weight" %in% names(x)) "weight"
-  py <- engine_call(bridge()$graph_from_table(reticulate::r_to_py(x), directed, weights))
-  names <- reticulate::py_to_r(bridge()$names(py))
-  wrap_graph(py, names, ids_are_names = !is.null(names))
+  py <- engine_call(bridge()$graph_from_table(reticulate::r_to_py(x), directed, weights,
+                                              id_names = TRUE))
+  wrap_graph(py, reticulate::py_to_r(bridge()$names(py)), ids_are_names = TRUE)
 }
 
 #' @export
@@ -121,7 +147,10 @@ cuRnet_graph.default <- function(x, directed = TRUE, ...) {
 # The one way graphs from R reach the engine: 0-based ids and weights as Arrow arrays.
 engine_graph <- function(src, dst, weights, directed, names, n = length(names), ids_are_names) {
   if (!is.null(weights)) {
-    if (!is.numeric(weights)) stop("weights must be numeric", call. = FALSE)
+    if (!is.numeric(weights)) {
+      stop(sprintf("weights must be numeric, not %s (give weights = NA for an unweighted graph)",
+                   class(weights)[1]), call. = FALSE)
+    }
     if (length(weights) != length(src)) {
       stop(sprintf("%d weights for %d edges", length(weights), length(src)), call. = FALSE)
     }
@@ -137,6 +166,20 @@ wrap_graph <- function(py, names, ids_are_names) {
   structure(list(py = py, names = names, n = s$n, m = s$m, directed = s$directed,
                  weighted = s$weighted, backend = s$backend, ids_are_names = ids_are_names),
             class = "cuRnet_graph")
+}
+
+# A data-frame column meant as weights: numbers, or an error that says why not
+# (a column of text such as c("0.5", "x") is never dropped quietly).
+weight_column <- function(w, column) {
+  if (is.numeric(w)) return(w)
+  why <- if (is.logical(w)) "TRUE/FALSE values" else {
+    text <- as.character(w)
+    bad <- text[!is.na(text) & is.na(suppressWarnings(as.numeric(text)))]
+    if (length(bad)) sprintf("text such as %s", show_some(unique(bad), 3)) else "numbers stored as text"
+  }
+  stop(sprintf(paste0("weights must be numeric: column '%s' holds %s; convert it with ",
+                      "as.numeric(), pick another column with weights = \"name\", or give ",
+                      "weights = NA for an unweighted graph"), column, why), call. = FALSE)
 }
 
 # igraph's convention: NULL takes the weight attribute, NA means unweighted.
@@ -155,6 +198,16 @@ as_label <- function(x) {
     return(out)
   }
   as.character(x)
+}
+
+# "not in the graph", with the names that differ only in case or surrounding spaces
+# (read.csv keeps the space after a comma: " MDM2").
+unknown_names_message <- function(graph, missing, what = "source") {
+  loose <- function(v) tolower(trimws(v))
+  near <- graph$names[loose(graph$names) %in% loose(missing)]
+  paste0(what, " vertex name(s) not in the graph: ", show_some(missing),
+         if (length(near)) sprintf(" (names are matched exactly, in case and spaces; the graph has %s)",
+                                   show_some(near)))
 }
 
 show_some <- function(x, n = 5) {

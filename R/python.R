@@ -12,26 +12,93 @@ venv_python <- function(venv) {
 #'
 #' Looked up in this order: the \env{RETICULATE_PYTHON} environment variable;
 #' the option \code{cuRnet.python}; the \env{CURNET_PYTHON} environment
-#' variable; the environment made by \code{\link{cuRnet_install}}
-#' (\code{tools::R_user_dir("cuRnet", "data")/venv}).
+#' variable; the environment the last \code{\link{cuRnet_install}} made
+#' (remembered in the file \code{tools::R_user_dir("cuRnet", "config")/python});
+#' the default environment \code{tools::R_user_dir("cuRnet", "data")/venv}.
 #'
 #' @return The path of the Python executable, or \code{NULL} if none is set or installed.
 #' @seealso \code{\link{cuRnet_install}}, \code{\link{cuRnet_available}}
 #' @export
 cuRnet_python <- function() {
   candidates <- c(Sys.getenv("RETICULATE_PYTHON"), getOption("cuRnet.python", ""),
-                  Sys.getenv("CURNET_PYTHON"), venv_python(default_venv()))
+                  Sys.getenv("CURNET_PYTHON"), remembered_python(), venv_python(default_venv()))
   candidates <- candidates[nzchar(candidates)]
   found <- candidates[file.exists(candidates)]
   if (length(found)) found[[1]] else NULL
+}
+
+# Where cuRnet_install() writes the Python it made, for the sessions that follow.
+remembered_python_file <- function() file.path(tools::R_user_dir("cuRnet", "config"), "python")
+
+remembered_python <- function() {
+  f <- remembered_python_file()
+  if (file.exists(f)) trimws(readLines(f, n = 1, warn = FALSE)) else ""
+}
+
+remember_python <- function(py) {
+  f <- remembered_python_file()
+  dir.create(dirname(f), recursive = TRUE, showWarnings = FALSE)
+  # an absolute path, but not resolved: a venv's bin/python is a link to the system Python
+  py <- file.path(normalizePath(dirname(py)), basename(py))
+  ok <- tryCatch({ writeLines(py, f); TRUE }, error = function(e) FALSE, warning = function(w) FALSE)
+  if (ok) f else NULL
+}
+
+# The engine's Python sources shipped inside this R package (inst/python), in a
+# writable copy: pip builds a source tree in place.
+bundled_engine <- function() {
+  shipped <- system.file("python", package = "cuRnet")
+  if (!nzchar(shipped) || !file.exists(file.path(shipped, "setup.py"))) {
+    stop("this installation of cuRnet carries no engine sources (inst/python); give ",
+         "cuRnet_install(engine = \"/path/to/cuRnet\") (a source checkout) or set CURNET_ENGINE",
+         call. = FALSE)
+  }
+  copy <- tempfile("curnet-engine-")
+  dir.create(copy)
+  file.copy(list.files(shipped, full.names = TRUE), copy, recursive = TRUE)
+  copy
+}
+
+# The engine and this R package ship together; another engine version is a warning.
+engine_version_mismatch <- function(engine, python) {
+  mine <- as.character(utils::packageVersion("cuRnet"))
+  if (identical(engine, mine)) return(NULL)
+  sprintf(paste0("cuRnet %s uses the engine curnet %s (in %s); run cuRnet::cuRnet_install() ",
+                 "for the engine of this version"), mine, engine, python)
+}
+
+# A Python without the engine (one cuRnet_install(envdir = NULL) picked, say) imports
+# the copy shipped in this package: the engine of the very version of the R code.
+add_bundled_engine <- function() {
+  shipped <- system.file("python", "python", package = "cuRnet")
+  if (nzchar(shipped)) reticulate::import("sys", convert = FALSE)$path$insert(0L, shipped)
+}
+
+# cuRnet_install(envdir = NULL): a Python as it is, which must have the engine's packages.
+use_existing_python <- function(python) {
+  needed <- c("numpy", "scipy", "pyarrow")
+  probe <- sprintf("import importlib.util as u; print(' '.join(m for m in %s if u.find_spec(m) is None))",
+                   paste0("[", paste0("'", needed, "'", collapse = ", "), "]"))
+  missing <- suppressWarnings(system2(python, c("-c", shQuote(probe)), stdout = TRUE, stderr = TRUE,
+                                      env = "LD_LIBRARY_PATH="))
+  status <- attr(missing, "status")
+  if (!is.null(status) && status != 0) {
+    stop(sprintf("`%s` did not run: %s", python, paste(missing, collapse = "\n")), call. = FALSE)
+  }
+  missing <- trimws(paste(missing, collapse = " "))
+  if (nzchar(missing)) {
+    stop(sprintf("%s lacks %s, which the engine needs: install them there, or let cuRnet_install() ",
+                 python, missing), "make an environment (leave out envdir = NULL)", call. = FALSE)
+  }
+  python
 }
 
 no_engine_message <- function(python, why) {
   paste0(
     "cuRnet cannot use its Python engine: ", why, "\n",
     if (!is.null(python)) paste0("  Python: ", python, "\n"),
-    "Install it with cuRnet::cuRnet_install(engine = \"/path/to/cuRnet\") (a fresh ",
-    "environment with the engine),\nor point RETICULATE_PYTHON (or options(cuRnet.python = ...)) at a Python ",
+    "Install it with cuRnet::cuRnet_install() (a fresh environment with the engine shipped ",
+    "in this package),\nor point RETICULATE_PYTHON (or options(cuRnet.python = ...)) at a Python ",
     "where `import curnet` works, then restart R.")
 }
 
@@ -50,11 +117,14 @@ bridge <- function() {
   }
   # NumPy 2 needs no check: the package never asks reticulate to convert arrays (Arrow C data
   # in, results written into R's memory), the one thing reticulate 1.28 cannot do under NumPy 2
+  if (!reticulate::py_module_available("curnet")) add_bundled_engine()
   if (!reticulate::py_module_available("curnet.bridge")) {
     stop(no_engine_message(python, "the module `curnet` (with curnet.bridge) is not importable."),
          call. = FALSE)
   }
   the$bridge <- reticulate::import("curnet.bridge", convert = FALSE)
+  mismatch <- engine_version_mismatch(reticulate::import("curnet")$`__version__`, python)
+  if (!is.null(mismatch)) warning(mismatch, call. = FALSE)
   the$bridge
 }
 
@@ -103,10 +173,16 @@ cuRnet_available <- function() {
 #' and the versions.
 #' The environment is found automatically afterwards (see \code{\link{cuRnet_python}}).
 #'
-#' @param engine Where pip finds the engine: the cuRnet source tree (the
-#'   folder with \file{setup.py}), a wheel, or a pip requirement. Defaults to
-#'   the \env{CURNET_ENGINE} environment variable.
-#' @param envdir The environment's folder.
+#' @param engine Where pip finds the engine: by default (empty, and no
+#'   \env{CURNET_ENGINE} environment variable) the engine's sources shipped in
+#'   this package, the very version of the R code; else a cuRnet source tree
+#'   (the folder with \file{setup.py}), a wheel, or a pip requirement.
+#' @param envdir The environment's folder. Remembered: later R sessions use
+#'   it without further settings (see \code{\link{cuRnet_python}}).
+#'   \code{NULL}: no new environment and no downloads (for a machine without
+#'   a package index): \code{python} is used as it is, must have NumPy, SciPy
+#'   and pyarrow (and CuPy for the GPU), and loads the engine shipped in this
+#'   package; it is remembered the same way.
 #' @param python The Python (3.11 or newer) that creates the environment.
 #' @param gpu \code{TRUE}: also install CuPy, for the CUDA version of the
 #'   driver (\command{nvidia-smi}, or libcuda's \code{cuDriverGetVersion}):
@@ -119,9 +195,14 @@ cuRnet_available <- function() {
 #' @export
 cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = default_venv(),
                            python = Sys.which("python3"), gpu = FALSE, editable = FALSE) {
+  if (is.null(envdir)) {
+    if (!nzchar(python) || !file.exists(python)) stop("envdir = NULL needs `python =`", call. = FALSE)
+    return(invisible(remembered_message(use_existing_python(python), "as it is, with the engine shipped in cuRnet")))
+  }
   if (!nzchar(engine)) {
-    stop("say where the engine is: cuRnet_install(engine = \"/path/to/cuRnet\") (the source ",
-         "tree with setup.py), or set CURNET_ENGINE", call. = FALSE)
+    engine <- bundled_engine()
+    on.exit(unlink(engine, recursive = TRUE), add = TRUE)
+    editable <- FALSE
   }
   if (!nzchar(python) || !file.exists(python)) {
     stop("no python3 found: install Python 3.11 or newer, or pass `python =`", call. = FALSE)
@@ -146,9 +227,18 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   run(py, c("-m", "pip", "install", "--upgrade", "pip"))
   run(py, c("-m", "pip", "install", pins, engine_arg))
   if (!is.null(cupy)) check_cupy(py)
-  message("Installed. cuRnet uses ", py, " from the next R session on",
+  invisible(remembered_message(py, "installed"))
+}
+
+# Remembers `py` for later sessions and says so (or which option to set instead).
+remembered_message <- function(py, how) {
+  remembered <- remember_python(py)
+  message("cuRnet uses ", py, " (", how, ") from the next R session on",
+          if (!is.null(remembered)) paste0(" (remembered in ", remembered, ")")
+          else paste0("; this R cannot write its settings, so set options(cuRnet.python = \"", py,
+                      "\") (e.g. in ~/.Rprofile) or the environment variable CURNET_PYTHON"),
           if (nzchar(Sys.getenv("RETICULATE_PYTHON"))) " (unset RETICULATE_PYTHON, which takes precedence)", ".")
-  invisible(py)
+  py
 }
 
 # The CUDA version the NVIDIA driver supports ("12.4"), from nvidia-smi or, without it,

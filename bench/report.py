@@ -352,48 +352,65 @@ def plots(docs, folder: Path) -> list[Path]:
                 axis.set_minor_formatter(NullFormatter())
     made = []
     cpu, gpu = docs.get("cpu") or docs.get("smoke"), docs.get("gpu")
+    name = network_names()
+    backend_style = {"CPU": dict(color="#1f77b4", marker="o"), "GPU": dict(color="#d62728", marker="s")}
 
-    # 1. speedup over R igraph against the number of sources, BFS and SSSP
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    any_line = False
-    for ax, alg in zip(axes, ("bfs", "sssp")):
-        for doc, style, tag in ((cpu, "-o", "CPU"), (gpu, "--s", "GPU")):
-            if doc is None:
+    # 1. speedup over R igraph against the number of sources: one panel a network
+    #    (CPU and GPU, BFS and SSSP in each), one legend under the panels
+    speedups = {}   # case -> (algorithm, backend) -> [(k, speedup)]
+    for doc, tag in ((cpu, "CPU"), (gpu, "GPU")):
+        if doc is None:
+            continue
+        for (case, alg, src), rs in _group(doc).items():
+            if alg not in ("bfs", "sssp") or src.startswith("1 ("):
                 continue
-            series = {}
-            for (case, a, src), rs in _group(doc).items():
-                if a != alg or src.startswith("1 ("):
-                    continue
-                main = _curnet_main(rs)
-                ig = next((r for r in rs if r["tool"] == R_IGRAPH and r.get("median_s")), None) \
-                    or find(cpu, case=case, algorithm=alg, sources=src, tool=R_IGRAPH)
-                if main and ig:
-                    series.setdefault(main["label"], []).append((main["k"], ig["median_s"] / main["median_s"]))
-            for label, pts in series.items():
+            main = _curnet_main(rs)
+            ig = next((r for r in rs if r["tool"] == R_IGRAPH and r.get("median_s")), None) \
+                or find(cpu, case=case, algorithm=alg, sources=src, tool=R_IGRAPH)
+            if main and ig:
+                speedups.setdefault(case, {}).setdefault((alg, tag), []).append(
+                    (main["k"], ig["median_s"] / main["median_s"]))
+    if speedups:
+        cases = sorted(speedups, key=lambda c: (c.startswith("rmat"), name.get(c, c)))
+        ncol = min(5, len(cases))
+        nrow = -(-len(cases) // ncol)
+        fig, axes = plt.subplots(nrow, ncol, figsize=(2.6 * ncol, 2.3 * nrow + 0.9),
+                                 sharex=True, sharey=True, squeeze=False)
+        for ax, case in zip(axes.flat, cases):
+            for (alg, tag), pts in sorted(speedups[case].items()):
                 pts.sort()
-                if len(pts):
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=f"{label} ({tag})")
-                    any_line = True
-        ax.axhline(1, color="grey", lw=0.8)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("number of sources")
-        ax.set_ylabel("speedup over R igraph (×)")
-        tidy(ax)
-        ax.set_title(f"{ALG_NAMES[alg]}: R igraph time / cuRnet time")
-        if ax.get_lines()[1:]:
-            ax.legend(fontsize=7)
-    if any_line:
-        made.append(save(fig, folder / "speedup_vs_sources.png"))
-    plt.close(fig)
+                ax.plot([k for k, _ in pts], [x for _, x in pts], ls="-" if alg == "bfs" else "--",
+                        ms=4, **backend_style[tag])
+            ax.axhline(1, color="grey", lw=0.8)
+            ax.set_title(name.get(case, case), fontsize=9)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            tidy(ax)
+            ax.tick_params(labelsize=8)
+        for ax in axes.flat[len(cases):]:
+            ax.set_visible(False)
+        for ax in axes[-1]:
+            ax.set_xlabel("sources", fontsize=8)
+        for ax in axes[:, 0]:
+            ax.set_ylabel("× faster than R igraph", fontsize=8)
+        from matplotlib.lines import Line2D
+        keys = [Line2D([], [], ls=ls, label=f"{ALG_NAMES[alg]}, {tag}", ms=4, **backend_style[tag])
+                for tag in ("CPU", "GPU") for alg, ls in (("bfs", "-"), ("sssp", "--"))]
+        fig.legend(handles=keys, loc="lower center", ncol=4, fontsize=8, frameon=False)
+        fig.suptitle("cuRnet's speed-up over R igraph (R igraph time / cuRnet time; "
+                     "above the grey line: cuRnet is faster)", fontsize=10)
+        fig.tight_layout(rect=(0, 0.07, 1, 0.97))
+        made.append(save(fig, folder / "speedup_vs_sources.png", tight=False))
+        plt.close(fig)
 
-    def lines(series, path, title, xlabel, ylabel, log_x):
+    def lines(series, path, title, xlabel, ylabel, log_x, style=None):
         """One line a series of (x, y) points, y on a log scale (x too if log_x; else plain
-        y labels); the figure is saved only if there is a line."""
-        fig, ax = plt.subplots(figsize=(6.5, 4.2))
-        for name, v in sorted(series.items()):
+        y labels), the legend to the right of the data; saved only if there is a line."""
+        fig, ax = plt.subplots(figsize=(8, 4.2))
+        for label, v in sorted(series.items()):
             v.sort()
-            ax.plot([x for x, _ in v], [y for _, y in v], "-o", label=name, ms=4)
+            ax.plot([x for x, _ in v], [y for _, y in v], label=label, ms=4,
+                    **(style(label) if style else {"marker": "o"}))
         if series:
             if log_x:
                 ax.set_xscale("log")
@@ -403,32 +420,60 @@ def plots(docs, folder: Path) -> list[Path]:
             ax.set_xlabel(xlabel)
             ax.set_ylabel(ylabel)
             ax.set_title(title)
-            ax.legend(fontsize=7)
+            ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
             made.append(save(fig, path))
         plt.close(fig)
 
-    # 2. SCC time against graph size
+    # 2. SCC time against graph size: cuRnet in colour, the comparators in grey
     pts = {}
     for r in records(cpu, gpu):
         if r["algorithm"] != "scc" or r.get("median_s") is None:
             continue
         if r["tool"] == "cuRnet" and r.get("layer") == "R end-to-end":
             continue
-        name = f"cuRnet {r.get('backend')} ({r['layer']})" if r["tool"] == "cuRnet" else r["tool"]
-        pts.setdefault(name, []).append((r["arcs"], r["median_s"]))
-    lines(pts, folder / "scc_vs_size.png", "SCC time against graph size", "arcs", "time (s)", True)
+        label = f"cuRnet {'GPU' if r.get('backend') == 'cuda' else 'CPU'} ({r['layer']})" \
+            if r["tool"] == "cuRnet" else r["tool"]
+        pts.setdefault(label, []).append((r["arcs"], r["median_s"]))
+    greys = {t: g for t, g in zip((R_IGRAPH, PY_IGRAPH, SCIPY, NETWORKX), ("-", "--", "-.", ":"))}
 
-    # 3. GTEPS against R-MAT SCALE
+    def scc_style(label):
+        if label in greys:
+            return dict(color="0.55", ls=greys[label], marker="o")
+        tag = "GPU" if " GPU " in label else "CPU"
+        return dict(ls=":" if "(engine)" in label else "-", **backend_style[tag])
+    lines(pts, folder / "scc_vs_size.png", "SCC time against graph size (lower is faster)",
+          "arcs", "time (s)", True, scc_style)
+
+    # 3. GTEPS against R-MAT SCALE: colour says CPU or GPU, the marker the sources
     series = {}
     for r in records(cpu, gpu):
         if r["algorithm"] != "bfs" or not r.get("gteps") or not r["case"].startswith("rmat"):
             continue
         scale = int(np.log2(r["n"]))
-        name = f"{r.get('backend')} {r['layer']}, {r['sources']} source(s)"
-        series.setdefault(name, []).append((scale, r["gteps"]))
-    lines(series, folder / "gteps_vs_scale.png", "BFS GTEPS against R-MAT SCALE",
-          "R-MAT SCALE (2^SCALE vertices, 16 edges each)", "GTEPS", False)
+        tag = "GPU" if r.get("backend") == "cuda" else "CPU"
+        label = f"{tag} {r['layer']}, {r['sources']} source(s)"
+        series.setdefault(label, []).append((scale, r["gteps"]))
+    marks = {"1": "v", "64": "o", "1024": "s"}
+
+    def gteps_style(label):
+        tag = label.split()[0]
+        sources = label.split(", ")[1].split()[0]
+        return dict(color=backend_style[tag]["color"], marker=marks.get(sources, "o"),
+                    ls=":" if " engine," in label else "-")
+    lines(series, folder / "gteps_vs_scale.png", "BFS GTEPS against R-MAT SCALE (higher is faster)",
+          "R-MAT SCALE (2^SCALE vertices, 16 edges each)", "GTEPS", False, gteps_style)
     return made
+
+
+def network_names() -> dict:
+    """One display name a network (case key -> label), whichever run the record came from."""
+    from .matrix import PLANS
+    names = {}
+    for plan in PLANS.values():
+        for case in plan():
+            if case.label:
+                names.setdefault(case.key, case.label)
+    return names
 
 
 def records(*docs):
@@ -438,9 +483,10 @@ def records(*docs):
             yield from doc["records"]
 
 
-def save(fig, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+def save(fig, path: Path, tight: bool = True) -> Path:
+    if tight:
+        fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")   # a legend outside the axes stays in
     return path
 
 

@@ -6,7 +6,7 @@
     dist, pred = curnet.sssp(g, ["a"])
     labels = curnet.scc(g)
 """
-__version__ = "0.1.0"
+__version__ = "2.0.0"  # the R package's version (DESCRIPTION): they ship together
 
 from . import datasets, generators
 from .algorithms import bfs, scc, sssp, sssp_dists

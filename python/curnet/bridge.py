@@ -57,10 +57,14 @@ def graph_from_arrow(src, dst, weights, directed, num_vertices, double=True) -> 
                             dtype=np.float64 if double else np.float32)
 
 
-def graph_from_table(table, directed, weights=None, double=True) -> Graph:
-    """A Graph from an Arrow table (R's arrow package): columns 1 and 2 are the endpoints,
-    `weights` names the weight column (None: unweighted)."""
-    from .io import from_arrow
+def graph_from_table(table, directed, weights=None, double=True, id_names=False) -> Graph:
+    """A Graph from an Arrow table (R's arrow package): columns 1 and 2 are the endpoints
+    (with id_names, numeric ids too are vertex names, as in R's data frames), `weights`
+    names the weight column (None: unweighted)."""
+    from .io import from_arrow, as_names
+    if id_names:
+        table = table.set_column(0, table.column_names[0], as_names(table.column(0)))
+        table = table.set_column(1, table.column_names[1], as_names(table.column(1)))
     return from_arrow(table, weight=weights, directed=bool(directed),
                       dtype=np.float64 if double else np.float32)
 

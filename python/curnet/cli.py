@@ -16,8 +16,44 @@ ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
 BACKEND_HELP = "auto (GPU if usable), cpu, cuda, cuda:N (GPU N), cuda:0,1 or cuda:all (sources split over GPUs)"
 
 
+OUT_EXTENSIONS = (".tsv", ".txt", ".parquet")
+
+
+def _column_spec(text: str):
+    """A column given on the command line: a 0-based index if it is a number, else a name."""
+    return int(text) if text.isdigit() else text
+
+
+def _add_reader_options(a) -> None:
+    """read_graph's options for edge-list files (TSV/CSV/Parquet/Arrow)."""
+    r = a.add_argument_group("reading the file (edge lists)")
+    r.add_argument("--src", type=_column_spec, default=0, metavar="COL",
+                   help="source column: 0-based index or header name (default 0)")
+    r.add_argument("--dst", type=_column_spec, default=1, metavar="COL",
+                   help="target column: 0-based index or header name (default 1)")
+    w = r.add_mutually_exclusive_group()
+    w.add_argument("--weight", type=_column_spec, metavar="COL",
+                   help="weight column: index or name (default: the third column if it holds numbers)")
+    w.add_argument("--unweighted", action="store_true", help="ignore any weights in the file")
+    r.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
+                   help="the first line is (--header) or is not (--no-header) a header; default: detected")
+    r.add_argument("--delimiter", help="field separator (default: tab, else comma, else spaces)")
+    r.add_argument("--comment", default="#", help="lines starting with this are skipped (default '#')")
+    r.add_argument("--ids-as-names", action="store_true",
+                   help="numeric ids are vertex names (e.g. Entrez ids), not 0-based indices")
+
+
+def _reader_options(args) -> dict:
+    weights = False if args.unweighted else args.weight
+    return {"src": args.src, "dst": args.dst, "weights": weights, "header": args.header,
+            "delimiter": args.delimiter, "comment": args.comment,
+            "ids": "names" if args.ids_as_names else "auto"}
+
+
 def _parser() -> argparse.ArgumentParser:
+    from . import __version__
     p = argparse.ArgumentParser(prog="curnet", description="GPU/CPU graph analytics for biological networks")
+    p.add_argument("--version", action="version", version=f"curnet {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     for name in ALGORITHMS:
         a = sub.add_parser(name, help=f"run {name} on a graph file")
@@ -26,9 +62,11 @@ def _parser() -> argparse.ArgumentParser:
         a.add_argument("--undirected", action="store_true", help="treat edges as undirected")
         a.add_argument("--backend", default="auto", help=BACKEND_HELP)
         a.add_argument("--out", help="write results to FILE.tsv or FILE.parquet (long format)")
+        _add_reader_options(a)
         if name != "scc":
             src = a.add_mutually_exclusive_group()
-            src.add_argument("--sources", help="comma-separated vertex names or ids")
+            src.add_argument("--sources", help="comma-separated vertex names or ids, or @FILE: "
+                             "one or more per line, '#' starts a comment")
             src.add_argument("--fraction", type=float, help="a seeded random fraction of the vertices")
             a.add_argument("--seed", type=int, default=0)
     sub.add_parser("info", help="backend, device and versions")
@@ -64,10 +102,40 @@ def pick_sources(g, fraction: float, seed: int) -> np.ndarray:
     return sample_sources(g, max(1, int(round(fraction * len(g)))), seed)
 
 
+def check_out(out) -> None:
+    """Refuse an --out file the writer cannot write, before any work is done."""
+    if out and not out.endswith(OUT_EXTENSIONS):
+        raise ValueError(f"--out must end in .tsv, .txt or .parquet, got {out!r}")
+
+
+def source_list(text: str) -> list[str]:
+    """--sources: "a,b,c", or "@FILE" with sources separated by commas, blanks or lines."""
+    if text.startswith("@"):
+        path = text[1:]
+        with open(path, encoding="utf-8") as f:   # FileNotFoundError names the path
+            lines = [line.split("#", 1)[0] for line in f]
+        parts = " ".join(lines).replace(",", " ").split()
+        if not parts:
+            raise ValueError(f"no sources in {path}")
+        return parts
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def _ids(parts: list[str]) -> list[int]:
+    try:
+        return [int(s) for s in parts]
+    except ValueError:
+        bad = next(s for s in parts if not s.lstrip("-").isdigit())
+        raise ValueError(f"this graph has no vertex names, so sources are 0-based ids, and {bad!r} "
+                         f"is not one (use --ids-as-names if the file's ids are names)") from None
+
+
 def run_algorithm(args) -> None:
     import curnet
+    check_out(args.out)
     t0 = time.perf_counter()
-    g = curnet.read_graph(args.file, format=args.format, directed=False if args.undirected else None)
+    g = curnet.read_graph(args.file, format=args.format, directed=False if args.undirected else None,
+                          **_reader_options(args))
     print(f"read {g} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
     t0 = time.perf_counter()
     if args.command == "scc":
@@ -78,8 +146,8 @@ def run_algorithm(args) -> None:
         _write(args.out, {"vertex": _labels_of(g, np.arange(len(g))), "component": labels})
         return
     if args.sources:
-        parts = [s.strip() for s in args.sources.split(",") if s.strip()]
-        sources = parts if g.names is not None else [int(s) for s in parts]
+        parts = source_list(args.sources)
+        sources = parts if g.names is not None else _ids(parts)
     else:
         sources = pick_sources(g, args.fraction or 0.05, args.seed)
     k = len(sources)
@@ -99,9 +167,10 @@ def run_algorithm(args) -> None:
         src_ids = resolve_sources(g, sources)
         r, v = np.nonzero(reached)
         cols = {"source": _labels_of(g, src_ids[r]), "target": _labels_of(g, v), args.command.split("-")[0]: values[r, v]}
-        if pred is not None:
+        if pred is not None:  # names or ids, as the other columns; missing (null) for a source
+            import pyarrow as pa
             p = pred[r, v]
-            cols["predecessor"] = np.where(p >= 0, _labels_of(g, np.maximum(p, 0)), "")
+            cols["predecessor"] = pa.array(_labels_of(g, np.maximum(p, 0)), mask=p < 0)
         _write(args.out, cols)
 
 
@@ -113,18 +182,17 @@ def _write(out, cols: dict) -> None:
     if not out:
         return
     import pyarrow as pa
-    table = pa.table({k: np.asarray(v) for k, v in cols.items()})
+    check_out(out)
+    table = pa.table({k: v if isinstance(v, pa.Array) else np.asarray(v) for k, v in cols.items()})
     if out.endswith(".parquet"):
         import pyarrow.parquet as pq
         pq.write_table(table, out)
-    elif out.endswith((".tsv", ".txt")):
+    else:
         import pyarrow.csv as pc
         with open(out, "wb") as f:      # pyarrow quotes header names; write them plainly
             f.write(("\t".join(table.column_names) + "\n").encode())
             pc.write_csv(table, f, pc.WriteOptions(delimiter="\t", quoting_style="none",
                                                    include_header=False))
-    else:
-        raise ValueError(f"--out must end in .tsv or .parquet, got {out!r}")
     print(f"wrote {table.num_rows:,} rows to {out}", file=sys.stderr)
 
 

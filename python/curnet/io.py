@@ -57,7 +57,7 @@ _SPACE_TO_TAB = bytes.maketrans(b" ", b"\t")
 
 # -- public API ---------------------------------------------------------------
 def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, header=None,
-               delimiter=None, comment="#", dtype=np.float32, **options) -> Graph:
+               delimiter=None, comment="#", ids="auto", dtype=np.float32, **options) -> Graph:
     """Read a graph file; the format comes from the extension (after any .gz) unless given.
 
     directed: None keeps the format's own convention (edge lists, DIMACS: directed;
@@ -77,33 +77,57 @@ def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, 
         runs of spaces/tabs.
     comment: lines starting with this are skipped (TSV/CSV/SNAP; the other text
         formats have fixed comment markers: % for Matrix Market and METIS, c for DIMACS).
+    ids: "auto" takes numeric ids as 0-based vertex indices (as the formats define
+        them: Matrix Market, DIMACS and METIS count from 1) and other ids as names;
+        "names" takes every id as a vertex name (e.g. Entrez ids 7157, 4193): edge
+        lists (TSV/CSV/SNAP/Parquet/Arrow) number their vertices in order of first
+        appearance, as for names, while Matrix Market, DIMACS and METIS keep their
+        vertices 1..n and name each by its number in the file.
     Other keyword arguments (num_vertices, names) go to Graph.from_edges.
     """
     path = os.fspath(path)
     fmt = _format_of(path, format)
+    if ids not in ("auto", "names"):
+        raise ValueError(f'ids must be "auto" or "names", got {ids!r}')
     data = _read_bytes(path)
     try:
         return _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comment,
-                     dtype, options)
+                     ids == "names", dtype, options)
     except GraphFormatError:
         raise
     except ValueError as e:  # e.g. from Graph.from_edges: say which file
         raise GraphFormatError(path, None, str(e)) from e
 
 
-def _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comment, dtype, options):
+def _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comment, id_names,
+          dtype, options):
     if fmt in ("parquet", "arrow"):
         table = _read_table(data, path, fmt)
-        return _table_graph(table, path, src, dst, weights, directed, dtype, options)
+        return _table_graph(table, path, src, dst, weights, directed, id_names, dtype, options)
     if fmt in ("csv", "tsv"):
         return _read_delimited(data, path, fmt, src, dst, weights, header, delimiter, comment,
-                               directed, dtype, options)
+                               directed, id_names, dtype, options)
     if (src, dst, header, delimiter) != (0, 1, None, None):
         raise ValueError(f"src, dst, header and delimiter apply to tsv, csv, parquet and arrow "
                          f"files, not to {fmt} files ({path})")
     parse = {"snap": lambda: _parse_snap(data, path, comment), "mtx": lambda: _parse_mtx(data, path),
              "dimacs": lambda: _parse_dimacs(data, path), "metis": lambda: _parse_metis(data, path)}
-    return _build(parse[fmt](), path, directed, weights, dtype, options)
+    edges = parse[fmt]()
+    if id_names and fmt == "snap":
+        edges.u, edges.v = as_names(edges.u), as_names(edges.v)
+    elif id_names:  # the format numbers its vertices 1..n: each is named by its number
+        n = edges.n if edges.n is not None else int(max(edges.u.max(initial=-1), edges.v.max(initial=-1))) + 1
+        options = {**options, "names": np.arange(1, n + 1).astype(str)}
+    return _build(edges, path, directed, weights, dtype, options)
+
+
+def as_names(col):
+    """An id column as vertex names: the ids' text ("7157"), whatever their type."""
+    if isinstance(col, np.ndarray):
+        return col.astype(str)
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type) or pa.types.is_dictionary(col.type):
+        return col
+    return pc.cast(col, pa.string())
 
 
 def from_arrow(data, src=0, dst=1, weight=None, directed=True, **options) -> Graph:
@@ -199,8 +223,13 @@ def _is_numeric(t) -> bool:
     return pa.types.is_integer(t) or pa.types.is_floating(t)
 
 
-def _table_graph(table, path, src, dst, weights, directed, dtype, options) -> Graph:
+def _table_graph(table, path, src, dst, weights, directed, id_names, dtype, options) -> Graph:
     weight = _weight_spec(weights, table.num_columns, lambda: _is_numeric(table.column(2).type), path)
+    if id_names:
+        s, d = (as_names(_column(table, c, what)) for c, what in ((src, "src"), (dst, "dst")))
+        w = None if weight is None else _column(table, weight, "weight")
+        return Graph.from_edges(s, d, w, directed=True if directed is None else directed,
+                                dtype=dtype, **options)
     return from_arrow(table, src, dst, weight, True if directed is None else directed,
                       dtype=dtype, **options)
 
@@ -218,7 +247,7 @@ def _weight_spec(weights, num_columns: int, third_is_number, path=None):
 
 # -- TSV / CSV ------------------------------------------------------------------
 def _read_delimited(data, path, fmt, src, dst, weights, header, delimiter, comment,
-                    directed, dtype, options) -> Graph:
+                    directed, id_names, dtype, options) -> Graph:
     _require_utf8(data, path)
     if comment:
         data = _blank_lines_starting(data, comment.encode())
@@ -244,7 +273,9 @@ def _read_delimited(data, path, fmt, src, dst, weights, header, delimiter, comme
             if c is not None]
     for col, what in zip(cols, ("src", "dst", "weights")):
         _check_no_nulls(col, what, path, line_of)
-    if header:
+    if id_names:
+        cols[:2] = [as_names(c) for c in cols[:2]]
+    elif header:
         cols[:2] = [_ids_as_ints(c) for c in cols[:2]]
     for col, what in zip(cols[:2], ("src", "dst")):
         _check_ids(col, what, path, line_of)

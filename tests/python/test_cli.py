@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 
 from curnet.cli import main
 
@@ -31,7 +32,7 @@ def test_sssp_to_parquet_with_predecessors(tmp_path):
     assert main(["sssp", str(write_tsv(tmp_path)), "--sources", "d", "--backend", "cpu", "--out", str(out)]) == 0
     t = pq.read_table(out).to_pydict()
     got = {(s, v): (d, p) for s, v, d, p in zip(t["source"], t["target"], t["sssp"], t["predecessor"])}
-    assert got[("d", "c")] == (4.0, "b") and got[("d", "d")] == (0.0, "")
+    assert got[("d", "c")] == (4.0, "b") and got[("d", "d")] == (0.0, None)
 
 
 def test_scc_and_fraction(tmp_path, capsys):
@@ -52,3 +53,83 @@ def test_info_runs_as_a_command():
                          env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["backend"] in ("cpu", "cuda")
+
+
+def test_unsupported_out_is_refused_before_reading_or_computing(tmp_path, capsys, monkeypatch):
+    import curnet
+
+    def must_not_run(*a, **k):
+        raise AssertionError("nothing may be read or computed before --out is checked")
+    monkeypatch.setattr(curnet, "read_graph", must_not_run)
+    monkeypatch.setattr(curnet, "bfs", must_not_run)
+    assert main(["bfs", str(write_tsv(tmp_path)), "--sources", "a", "--out", str(tmp_path / "r.csv")]) == 2
+    assert "--out must end in .tsv, .txt or .parquet, got" in capsys.readouterr().err
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_predecessors_of_an_unnamed_graph_are_integers(tmp_path):
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import dijkstra
+    f = tmp_path / "ids.tsv"
+    edges = [(0, 1, 2.0), (1, 2, 1.0), (0, 2, 5.0), (2, 3, 1.0), (4, 0, 1.0)]
+    f.write_text("".join(f"{u}\t{v}\t{w}\n" for u, v, w in edges))
+    out = tmp_path / "sp.parquet"
+    assert main(["sssp", str(f), "--sources", "0,4", "--backend", "cpu", "--out", str(out)]) == 0
+    t = pq.read_table(out)
+    assert all(str(t.schema.field(c).type).startswith("int") for c in ("source", "target", "predecessor"))
+    a = sp.csr_matrix(([w for *_, w in edges], ([u for u, *_ in edges], [v for _, v, _ in edges])), shape=(5, 5))
+    dist = dijkstra(a, indices=[0, 4])
+    best = {(u, v): w for u, v, w in edges}
+    for s, v, d, p in zip(*(t.column(c).to_pylist() for c in ("source", "target", "sssp", "predecessor"))):
+        row = [0, 4].index(s)
+        assert d == pytest.approx(dist[row, v])
+        if v == s:
+            assert p is None                            # a source has no predecessor
+        else:
+            assert d == pytest.approx(dist[row, p] + best[(p, v)])   # valid, not equal
+    tsv = tmp_path / "sp.tsv"
+    assert main(["sssp", str(f), "--sources", "0", "--backend", "cpu", "--out", str(tsv)]) == 0
+    rows = [l.split("\t") for l in tsv.read_text().splitlines()]
+    assert ["0", "0", "0", ""] in rows and ["0", "3", "4", "2"] in rows
+
+
+def test_reader_options_columns_weights_header(tmp_path, capsys):
+    f = tmp_path / "g.csv"
+    f.write_text("score,target,source\n2,b,a\n3,c,b\n")
+    out = tmp_path / "d.tsv"
+    assert main(["sssp-dists", str(f), "--src", "source", "--dst", "target", "--weight", "score",
+                 "--sources", "a", "--backend", "cpu", "--out", str(out)]) == 0
+    assert ["a", "c", "5"] in [l.split("\t") for l in out.read_text().splitlines()]
+    assert main(["sssp-dists", str(f), "--src", "2", "--dst", "1", "--header", "--unweighted",
+                 "--sources", "a", "--backend", "cpu", "--out", str(out)]) == 0
+    assert ["a", "c", "2"] in [l.split("\t") for l in out.read_text().splitlines()]
+    # numeric ids as names; a space-separated file with a comment marker of its own
+    g = tmp_path / "entrez.txt"
+    g.write_text("% Entrez\n7157 4193\n4193 10\n")
+    assert main(["bfs", str(g), "--delimiter", " ", "--comment", "%", "--no-header", "--ids-as-names",
+                 "--sources", "7157", "--backend", "cpu", "--out", str(out)]) == 0
+    assert [l.split("\t") for l in out.read_text().splitlines()][1:] == [
+        ["7157", "7157", "0"], ["7157", "4193", "1"], ["7157", "10", "2"]]
+    assert main(["bfs", str(g), "--comment", "%", "--sources", "x", "--backend", "cpu"]) == 2
+    assert "--ids-as-names" in capsys.readouterr().err
+
+
+def test_sources_from_a_file(tmp_path):
+    src = tmp_path / "sources.txt"
+    src.write_text("# seeds\na, d\n\nb  # the hub\n")
+    out = tmp_path / "bfs.tsv"
+    assert main(["bfs", str(write_tsv(tmp_path)), "--sources", f"@{src}", "--backend", "cpu",
+                 "--out", str(out)]) == 0
+    rows = [l.split("\t") for l in out.read_text().splitlines()][1:]
+    assert [r[0] for r in rows if r[1] == r[0]] == ["a", "d", "b"]    # in the file's order
+    assert main(["bfs", str(write_tsv(tmp_path)), "--sources", f"@{tmp_path / 'none.txt'}"]) == 2
+    (tmp_path / "empty.txt").write_text("# nothing\n")
+    assert main(["bfs", str(write_tsv(tmp_path)), "--sources", f"@{tmp_path / 'empty.txt'}"]) == 2
+
+
+def test_version(capsys):
+    import curnet
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == f"curnet {curnet.__version__}"

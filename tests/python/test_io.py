@@ -423,3 +423,55 @@ def test_csv_bad_ids(tmp_path, text, line, words):
 def test_graph_errors_name_the_file(tmp_path):
     p = write(tmp_path, "n.csv", "0,1\n1,5\n")
     assert_format_error(p, None, "num_vertices", num_vertices=3)
+
+
+# -- ids="names": numeric ids are vertex names (what R's cuRnet_graph(file) asks for) -----
+def _edges_by_name(g):
+    """The graph's arcs as (name, name, weight) triples, independent of vertex numbering."""
+    src = np.repeat(np.arange(len(g)), np.diff(g.indptr))
+    w = g.weights if g.weighted else np.ones(len(g.indices))
+    return sorted(zip(g.names[src].tolist(), g.names[g.indices].tolist(), np.asarray(w).tolist()))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6), st.integers(1, 9)),
+                min_size=1, max_size=30),
+       st.sampled_from(["tsv", "csv", "snap", "parquet"]))
+def test_ids_as_names_keep_each_id_as_its_name(tmp_path, edges, fmt):
+    u, v, w = (np.array(c) for c in zip(*edges))
+    path = tmp_path / f"g.{'parquet' if fmt == 'parquet' else 'csv' if fmt == 'csv' else 'txt'}"
+    if fmt == "parquet":
+        pq.write_table(pa.table({"a": u, "b": v, "w": w.astype(float)}), path)
+    else:
+        sep = "," if fmt == "csv" else "\t" if fmt == "tsv" else " "
+        path.write_text("".join(f"{a}{sep}{b}{sep}{c}\n" for a, b, c in edges))
+    g = read_graph(path, format="snap" if fmt == "snap" else None, ids="names")
+    first_seen = list(dict.fromkeys(np.column_stack([u, v]).ravel().tolist()))
+    assert len(g) == len(set(first_seen))                       # no gaps up to the largest id
+    assert sorted(g.names.tolist()) == sorted(str(x) for x in set(first_seen))
+    assert _edges_by_name(g) == sorted((str(a), str(b), float(c)) for a, b, c in edges)
+    # the default numbering: the same arcs between vertices 0..max id
+    plain = read_graph(path, format="snap" if fmt == "snap" else None)
+    assert len(plain) == max(first_seen) + 1 and plain.names is None
+
+
+def test_ids_as_names_with_header_and_in_numbered_formats(tmp_path):
+    csv = tmp_path / "h.csv"
+    csv.write_text("source,target,score\n7157,4193,0.5\n4193,10,1.5\n")
+    g = read_graph(csv, ids="names")
+    assert g.names.tolist() == ["7157", "4193", "10"] and g.weighted
+    mtx = tmp_path / "g.mtx"
+    mtx.write_text("%%MatrixMarket matrix coordinate pattern general\n4 4 2\n3 1\n1 2\n")
+    g = read_graph(mtx, ids="names")
+    assert g.names.tolist() == ["1", "2", "3", "4"]             # the file's own numbering
+    assert _edges_by_name(g) == [("1", "2", 1.0), ("3", "1", 1.0)]
+    with pytest.raises(ValueError, match='ids must be "auto" or "names"'):
+        read_graph(mtx, ids="index")
+
+
+def test_bridge_arrow_table_ids_as_names():
+    from curnet import bridge
+    t = pa.table({"from": [7157, 4193], "to": [4193, 10], "weight": [1.0, 2.0]})
+    g = bridge.graph_from_table(t, True, "weight", id_names=True)
+    assert g.names.tolist() == ["7157", "4193", "10"] and g.weighted
+    assert bridge.graph_from_table(t, True, "weight").names is None

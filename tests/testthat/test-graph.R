@@ -62,15 +62,77 @@ test_that("the engine reads files", {
   expect_error(cuRnet_graph(file.path(tempdir(), "no-such-file.csv")), "not a file")
 })
 
-test_that("a file of numeric ids takes 1-based vertex indices as sources", {
+test_that("numeric ids in a file are vertex names, as in a data frame", {
   skip_if_no_engine()
   path <- tempfile(fileext = ".tsv")
   on.exit(unlink(path))
-  writeLines(c("0\t1", "1\t2"), path)           # the engine's 0-based ids: vertices 1..3 in R
+  writeLines(c("7157\t4193", "4193\t10"), path)   # Entrez ids
   g <- cuRnet_graph(path)
-  expect_null(g$names)
-  expect_equal(unname(cuRnet_bfs(g, 1)[1, ]), c(0, 1, 2))
-  expect_equal(unname(cuRnet_bfs(g, 3)[1, ]), c(Inf, Inf, 0))
+  expect_equal(g$n, 3)
+  expect_equal(g$names, c("7157", "4193", "10"))
+  from_df <- cuRnet_graph(data.frame(from = c(7157, 4193), to = c(4193, 10)))
+  expect_equal(cuRnet_bfs(g, 7157), cuRnet_bfs(from_df, 7157))
+  expect_equal(cuRnet_bfs(g, c(7157, 10))[, "10"], c(`7157` = 2, `10` = 0))
+  expect_equal(cuRnet_bfs(g, "4193")[1, ], c(`7157` = Inf, `4193` = 0, `10` = 1))
+  expect_error(cuRnet_bfs(g, 1), "not in the graph: '1'")
+
+  # ids = "index": the engine's 0-based numbering, sources are 1-based indices
+  gi <- cuRnet_graph(path, ids = "index")
+  expect_null(gi$names)
+  expect_equal(gi$n, 7158)
+  expect_equal(cuRnet_bfs(gi, 7158)[1, c(7158, 4194, 11)], c(0, 1, 2))
+})
+
+test_that("Matrix Market vertices are named by their number in the file", {
+  skip_if_no_engine()
+  path <- tempfile(fileext = ".mtx")
+  on.exit(unlink(path))
+  writeLines(c("%%MatrixMarket matrix coordinate pattern general", "4 4 2", "3 1", "1 2"), path)
+  g <- cuRnet_graph(path)
+  expect_equal(g$names, c("1", "2", "3", "4"))
+  expect_equal(cuRnet_bfs(g, 3)[1, ], c(`1` = 1, `2` = 2, `3` = 0, `4` = Inf))
+})
+
+test_that("a third column that is not numbers is an error, never dropped quietly", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a", "b"), to = c("b", "c"), score = c("0.5", "x"))
+  expect_error(cuRnet_graph(df), "must be numeric: column 'score' holds text such as 'x'")
+  expect_false(cuRnet_graph(df, weights = NA)$weighted)
+  expect_error(cuRnet_graph(transform(df, score = c("0.5", "2"))), "numbers stored as text")
+  num <- cuRnet_graph(transform(df, score = as.numeric(c("0.5", "2"))))
+  expect_equal(cuRnet_sssp_dists(num, "a")[1, "c"], 2.5)
+  expect_error(cuRnet_graph(transform(df, score = c(TRUE, FALSE))), "TRUE/FALSE")
+  expect_error(cuRnet_graph(data.frame(from = "a", to = "b", weight = "1")), "column 'weight'")
+  expect_error(cuRnet_graph(data.frame(from = "a", to = "b", type = "binding", score = 2),
+                            weights = "type"), "column 'type'")
+  expect_true(cuRnet_graph(data.frame(from = "a", to = "b", type = "binding", score = 2),
+                           weights = "score")$weighted)
+  expect_error(cuRnet_graph(df[1:2], weights = c(TRUE, FALSE)), "weights must be numeric, not logical")
+})
+
+test_that("factor levels, case and NA ids have one clear meaning", {
+  skip_if_no_engine()
+  # unused factor levels are not vertices (as in igraph); `vertices` adds them
+  f <- data.frame(from = factor("a", levels = c("a", "z")), to = factor("b", levels = c("b", "y")))
+  expect_equal(cuRnet_graph(f)$names, c("a", "b"))
+  expect_equal(igraph::vcount(igraph::graph_from_data_frame(f)), 2)
+  expect_equal(cuRnet_graph(f, vertices = c("a", "b", "z", "y"))$n, 4)
+  # names are case-sensitive; a source in the wrong case gets a hint
+  g <- cuRnet_graph(data.frame(from = c("TP53", "tp53"), to = c("MDM2", "MDM2")))
+  expect_equal(g$n, 3)
+  expect_equal(cuRnet_bfs(g, c("TP53", "tp53"))[, "MDM2"], c(TP53 = 1, tp53 = 1))
+  expect_error(cuRnet_bfs(g, "Mdm2"), "matched exactly, in case and spaces; the graph has 'MDM2'")
+  spaced <- cuRnet_graph(utils::read.csv(text = "from,to\nTP53, MDM2"))   # read.csv keeps the space
+  expect_error(cuRnet_bfs(spaced, "MDM2"), "the graph has ' MDM2'")
+  # `vertices` as a data frame: the names are its first column, as in igraph
+  vdf <- data.frame(name = c("MDM2", "TP53", "ATM"), kind = "gene")
+  gv <- cuRnet_graph(data.frame(from = "TP53", to = "MDM2"), vertices = vdf)
+  expect_equal(gv$names, c("MDM2", "TP53", "ATM"))
+  expect_equal(gv$names, igraph::V(igraph::graph_from_data_frame(data.frame(from = "TP53", to = "MDM2"),
+                                                                 vertices = vdf))$name)
+  # missing endpoints are refused with their rows
+  expect_error(cuRnet_graph(data.frame(from = c("a", NA, "c"), to = c("b", "c", NA))),
+               "missing value \\(NA\\) as an edge endpoint in row\\(s\\) '2', '3'")
 })
 
 test_that("print shows size, directedness, weights and backend", {

@@ -89,7 +89,8 @@ def get_backend(name: str = "auto"):
             if not cuda_available():
                 raise BackendUnavailableError(
                     f"backend={name!r} was asked for, but no usable GPU was found ({_cuda_problem}). "
-                    "Install CuPy for your CUDA version (pip install 'curnet[gpu]') or use backend='cpu'.")
+                    "Install CuPy for your CUDA version (pip install cupy-cuda12x, or cupy-cuda13x for CUDA 13; "
+                    "from R: cuRnet::cuRnet_install(gpu = TRUE)) or use backend='cpu'.")
             from .cuda import CUDABackend, MultiCUDABackend
             devices = parse_devices(name)
             if devices is None:
