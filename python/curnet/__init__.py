@@ -13,6 +13,7 @@ from .algorithms import bfs, scc, sssp, sssp_dists
 from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeError
 from .graph import Graph
 from .info import info
+from .streaming import bfs_batches, sssp_batches
 
 try:
     from .io import GraphFormatError, read_graph
@@ -20,4 +21,5 @@ except ImportError:  # pragma: no cover - io.py is part of the package
     pass
 
 __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "generators",
-           "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError"]
+           "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError",
+           "bfs_batches", "sssp_batches"]
