@@ -13,6 +13,7 @@ from .algorithms import bfs, scc, sssp, sssp_dists
 from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeError
 from .graph import Graph
 from .info import info
+from .paths import shortest_paths
 from .streaming import bfs_batches, sssp_batches
 
 try:
@@ -22,4 +23,4 @@ except ImportError:  # pragma: no cover - io.py is part of the package
 
 __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "generators",
            "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError",
-           "bfs_batches", "sssp_batches"]
+           "bfs_batches", "sssp_batches", "shortest_paths"]
