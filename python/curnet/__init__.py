@@ -14,6 +14,7 @@ from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeE
 from .graph import Graph
 from .info import info
 from .paths import shortest_paths
+from .proximity import proximity
 from .streaming import bfs_batches, sssp_batches
 
 try:
@@ -23,4 +24,4 @@ except ImportError:  # pragma: no cover - io.py is part of the package
 
 __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "generators",
            "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError",
-           "bfs_batches", "sssp_batches", "shortest_paths"]
+           "bfs_batches", "sssp_batches", "shortest_paths", "proximity"]
