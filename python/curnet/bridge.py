@@ -124,3 +124,44 @@ def scc_into(g, address, r_type, base=1, backend="auto") -> None:
 
 def info() -> dict:
     return _info()
+
+
+def shortest_paths_for_r(g, source, targets, mode, weighted, output, predecessors, inbound_edges,
+                         backend="auto") -> dict:
+    """Paths from one 0-based `source` to 0-based `targets` (None: all), for
+    cuRnet_shortest_paths: each path list flattened with its lengths (one conversion each
+    instead of one a path); vertex and edge ids 0-based; -1 for none in the trees."""
+    from .paths import shortest_paths
+    p = shortest_paths(g, [int(source)], targets, mode=mode, weighted=weighted, output=output,
+                       predecessors=predecessors, inbound_edges=inbound_edges, backend=backend)
+    out = {}
+    for name in ("vpath", "epath"):
+        paths = getattr(p, name)
+        if paths is not None:
+            row = paths[0]
+            out[name] = (np.concatenate(row).astype(np.float64) if row else np.zeros(0),
+                         np.array([len(x) for x in row], dtype=np.int32))
+    if predecessors:
+        out["predecessors"] = p.predecessors[0].astype(np.float64)
+    if inbound_edges:
+        out["inbound_edges"] = p.inbound_edges[0].astype(np.float64)
+    return out
+
+
+def proximity_for_r(g, sets, module, measures, n_random, bin_size, seed, weighted,
+                    backend="auto") -> dict:
+    """cuRnet_proximity: 0-based sets (a list) against a 0-based module, one row per set
+    and measure, as columns."""
+    from .proximity import proximity
+    results = proximity(g, [np.atleast_1d(np.asarray(s, dtype=np.int64)) for s in sets],
+                        np.atleast_1d(np.asarray(module, dtype=np.int64)),
+                        measures=list(np.atleast_1d(measures)), n_random=int(n_random), bin_size=int(bin_size),
+                        seed=int(seed), weighted=bool(weighted), backend=backend)
+    cols = {k: [] for k in ("set", "measure", "distance", "z", "p_value", "mean", "sd", "n_set", "n_module")}
+    for i, r in enumerate(results):
+        for m in r.distance:
+            for k, v in (("set", i + 1), ("measure", m), ("distance", r.distance[m]), ("z", r.z[m]),
+                         ("p_value", r.p_value[m]), ("mean", r.mean[m]), ("sd", r.sd[m]),
+                         ("n_set", r.n_set), ("n_module", r.n_module)):
+                cols[k].append(v)
+    return cols
