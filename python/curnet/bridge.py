@@ -152,16 +152,9 @@ def proximity_for_r(g, sets, module, measures, n_random, bin_size, seed, weighte
                     backend="auto") -> dict:
     """cuRnet_proximity: 0-based sets (a list) against a 0-based module, one row per set
     and measure, as columns."""
-    from .proximity import proximity
+    from .proximity import as_columns, proximity
     results = proximity(g, [np.atleast_1d(np.asarray(s, dtype=np.int64)) for s in sets],
                         np.atleast_1d(np.asarray(module, dtype=np.int64)),
                         measures=list(np.atleast_1d(measures)), n_random=int(n_random), bin_size=int(bin_size),
                         seed=int(seed), weighted=bool(weighted), backend=backend)
-    cols = {k: [] for k in ("set", "measure", "distance", "z", "p_value", "mean", "sd", "n_set", "n_module")}
-    for i, r in enumerate(results):
-        for m in r.distance:
-            for k, v in (("set", i + 1), ("measure", m), ("distance", r.distance[m]), ("z", r.z[m]),
-                         ("p_value", r.p_value[m]), ("mean", r.mean[m]), ("sd", r.sd[m]),
-                         ("n_set", r.n_set), ("n_module", r.n_module)):
-                cols[k].append(v)
-    return cols
+    return as_columns(results, range(1, len(results) + 1))

@@ -8,6 +8,7 @@ import sys
 import time
 import numpy as np
 
+from . import cli_analyses
 from .sources import sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
@@ -34,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
             src.add_argument("--sources", help="comma-separated vertex names or ids")
             src.add_argument("--fraction", type=float, help="a seeded random fraction of the vertices")
             a.add_argument("--seed", type=int, default=0)
+    cli_analyses.add_parsers(sub, BACKEND_HELP)
     sub.add_parser("info", help="backend, device and versions")
     d = sub.add_parser("demo", help="the main job on the scNET human network")
     d.add_argument("--backend", default="auto", help=BACKEND_HELP)
@@ -49,6 +51,8 @@ def main(argv=None) -> int:
             print(json.dumps(curnet.info(), indent=2))
         elif args.command == "demo":
             demo(args.backend)
+        elif args.command in cli_analyses.COMMANDS:
+            cli_analyses.run(args)
         else:
             run_algorithm(args)
     except (ValueError, TypeError, FileNotFoundError, RuntimeError, MemoryError) as e:

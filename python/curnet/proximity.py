@@ -162,7 +162,8 @@ def proximity(g, sets, module, *, measures=("closest",), n_random=1000, bin_size
             obs, ref_m = float(observed[m][0]), reference[m]
             r.distance[m], r.reference[m] = obs, ref_m
             if n_random:
-                mu, sd = float(ref_m.mean()), float(ref_m.std())
+                with np.errstate(invalid="ignore"):     # inf distances (several components)
+                    mu, sd = float(ref_m.mean()), float(ref_m.std())
                 r.mean[m], r.sd[m] = mu, sd
                 r.z[m] = (obs - mu) / sd if sd > 0 else float("nan")
                 r.p_value[m] = float((1 + np.sum(ref_m <= obs)) / (1 + n_random))
@@ -170,6 +171,18 @@ def proximity(g, sets, module, *, measures=("closest",), n_random=1000, bin_size
                 r.mean[m] = r.sd[m] = r.z[m] = r.p_value[m] = float("nan")
         results.append(r)
     return results if many else results[0]
+
+
+def as_columns(results, names) -> dict:
+    """Results as a table's columns, one row a set and measure (the CLI's and R's form)."""
+    cols = {k: [] for k in ("set", "measure", "distance", "z", "p_value", "mean", "sd", "n_set", "n_module")}
+    for name, r in zip(names, results):
+        for m in r.distance:
+            for k, v in (("set", name), ("measure", m), ("distance", r.distance[m]), ("z", r.z[m]),
+                         ("p_value", r.p_value[m]), ("mean", r.mean[m]), ("sd", r.sd[m]),
+                         ("n_set", r.n_set), ("n_module", r.n_module)):
+                cols[k].append(v)
+    return cols
 
 
 def _is_list_of_sets(sets) -> bool:
