@@ -22,8 +22,8 @@ bins them), seeded. z = (d - mean) / sd of the reference values; the empirical p
 
 Speed: every distance any measure or reference set can ask for lies between two vertices
 of the degree bins the sets touch. One many-source traversal from that pool of vertices
-keeps the pool's columns of each batch (a |pool| x |pool| matrix, int16 hops where they
-fit, else int32 / float32 weighted); every set, every reference set and every measure is
+keeps the pool's columns of each batch (a |pool| x |pool| matrix: int16 hops where they
+fit, else int32; float32 weighted); every set, every reference set and every measure is
 then a gather from that matrix, on the device. Several query sets against one module
 share the traversal. On an undirected graph d(s, t) = d(t, s) and the same matrix serves
 both directions; on a directed graph rows are the module side (d from S to T).
@@ -203,33 +203,33 @@ class _PoolSink(Sink):
 
     def __init__(self, pool, out):
         self.pool, self.out = pool, out
-        self.cols = None
 
     def consume(self, be, first_row, batch_ids, result) -> None:
         block = result[0] if isinstance(result, tuple) else result      # (n, kb)
-        cols = be.xp.asarray(self.pool)
-        part = block[cols].T                                            # (kb, pool)
-        if not isinstance(result, tuple):
-            part = be.xp.where(part < 0, -1, part)
+        part = block[be.xp.asarray(self.pool)].T                        # (kb, pool)
         self.out[first_row:first_row + len(batch_ids)] = be.to_host(part.astype(self.out.dtype))
 
 
 def pool_distances(g, pool: np.ndarray, weighted: bool, backend: str) -> np.ndarray:
     """(pool, pool) distances from each pool vertex to each: float32 for weights (inf
-    unreached), else hops as float32 too (inf unreached) after a compact int16/int32 pass."""
+    unreached), else hops as int16 where they fit (int32 beyond), -1 unreached."""
     k = len(pool)
+    dtype = np.dtype(np.float32 if weighted else np.int16 if len(g) < np.iinfo(np.int16).max else np.int32)
+    check_fits(dtype.itemsize * k * k, f"the distances among {k:,} vertices")
+    out = np.empty((k, k), dtype=dtype)
     if weighted:
-        check_fits(4 * k * k, f"the distances among {k:,} vertices")
-        out = np.empty((k, k), dtype=np.float32)
         sssp_blocks(g, pool, _PoolSink(pool, out), backend=backend, with_pred=False, progress=False)
-        return out
-    small = np.int16 if len(g) < np.iinfo(np.int16).max else np.int32
-    check_fits(np.dtype(small).itemsize * k * k + 4 * k * k, f"the hop counts among {k:,} vertices")
-    hops = np.empty((k, k), dtype=small)
-    bfs_blocks(g, pool, _PoolSink(pool, hops), backend=backend, unreachable=-1, progress=False)
-    out = hops.astype(np.float32)
-    out[hops < 0] = np.inf
+    else:
+        bfs_blocks(g, pool, _PoolSink(pool, out), backend=backend, unreachable=-1, progress=False)
     return out
+
+
+def _lengths(xp, d, rows, cols):
+    """d[rows, cols] as float64 (sums stay exact), inf where unreached."""
+    x = d[rows, cols]
+    if d.dtype.kind == "f":
+        return x.astype(xp.float64)
+    return xp.where(x < 0, xp.inf, x.astype(xp.float64))
 
 
 def _measures_chunked(xp, d, mod_sets, q_sets, measures) -> dict:
@@ -246,7 +246,7 @@ def _measures(xp, d, S, T, measures) -> dict:
     in `d`; d[s, t] is the distance from s to t."""
     S, T = xp.asarray(S), xp.asarray(T)
     out = {}
-    st = d[S[:, :, None], T[:, None, :]].astype(xp.float64)     # (R, |S|, |T|); sums in float64
+    st = _lengths(xp, d, S[:, :, None], T[:, None, :])      # (R, |S|, |T|)
     if "closest" in measures:
         out["closest"] = st.min(axis=1).mean(axis=1)
     if "shortest" in measures:
@@ -254,13 +254,13 @@ def _measures(xp, d, S, T, measures) -> dict:
     if "kernel" in measures:
         out["kernel"] = -xp.log(xp.exp(-(st + 1)).mean(axis=1)).mean(axis=1)
     if "centre" in measures:
-        ss = d[S[:, :, None], S[:, None, :]].astype(xp.float64)   # (R, |S|, |S|): from u to s
+        ss = _lengths(xp, d, S[:, :, None], S[:, None, :])  # (R, |S|, |S|): from u to s
         centre = xp.argmin(ss.sum(axis=2), axis=1)          # first minimum: S's order
         rows = xp.arange(len(S))
-        out["centre"] = d[S[rows, centre][:, None], T].astype(xp.float64).mean(axis=1)
+        out["centre"] = _lengths(xp, d, S[rows, centre][:, None], T).mean(axis=1)
     if "separation" in measures:
         def nearest_other(X):                               # mean distance to the nearest other member
-            xx = d[X[:, :, None], X[:, None, :]].astype(xp.float64)
+            xx = _lengths(xp, d, X[:, :, None], X[:, None, :])
             i = xp.arange(X.shape[1])
             xx[:, i, i] = xp.inf
             return xx.min(axis=2).mean(axis=1)
