@@ -15,6 +15,9 @@ shortest-path distance from s to t (hops by default, as in the paper):
               member of X to its nearest other member, <d_TS> the mean over the members
               of both sets of the distance to the nearest member of the other set
 
+Vertices with no path between them are at distance inf, which makes the measures inf or
+NaN: as in the paper, use the network's largest component.
+
 Reference: `n_random` pairs of random sets, each vertex replaced by one drawn from its
 degree bin (vertices of similar degree, at least `bin_size` a bin, as the paper's code
 bins them), seeded. z = (d - mean) / sd of the reference values; the empirical p-value is
@@ -244,7 +247,11 @@ def _measures_chunked(xp, d, mod_sets, q_sets, measures) -> dict:
 def _measures(xp, d, S, T, measures) -> dict:
     """Each measure for R set pairs at once: S (R, |S|), T (R, |T|) row/column positions
     in `d`; d[s, t] is the distance from s to t."""
-    S, T = xp.asarray(S), xp.asarray(T)
+    with np.errstate(invalid="ignore"):          # inf - inf: sets in different components
+        return _measures_of(xp, d, xp.asarray(S), xp.asarray(T), measures)
+
+
+def _measures_of(xp, d, S, T, measures) -> dict:
     out = {}
     st = _lengths(xp, d, S[:, :, None], T[:, None, :])      # (R, |S|, |T|)
     if "closest" in measures:
