@@ -159,14 +159,16 @@ def inbound_arcs_from_depths(xp, tails, heads, depth):
     depth[u] + 1 == depth[v] (NO_ARC for the source and unreached vertices)."""
     n, kb = depth.shape
     m = len(tails)
-    arcs = xp.full((n, kb), m, dtype=xp.int64)
-    arc_ids = xp.arange(m, dtype=xp.int64)
+    # int32 arc ids where they fit: the scatter-min every CuPy version has for them
+    dtype = xp.int32 if m < np.iinfo(np.int32).max else xp.int64
+    arcs = xp.full((n, kb), m, dtype=dtype)
+    arc_ids = xp.arange(m, dtype=dtype)
     step = max(1, CHUNK_ENTRIES // max(m, 1))
     for c in range(0, kb, step):
         cols = slice(c, min(kb, c + step))
         dt, dh = depth[tails, cols], depth[heads, cols]
         a, j = xp.nonzero((dt >= 0) & (dt + 1 == dh))
-        part = xp.full((n, cols.stop - c), m, dtype=xp.int64)
+        part = xp.full((n, cols.stop - c), m, dtype=dtype)
         _scatter_min(xp, part, (heads[a], j), arc_ids[a])
         arcs[:, cols] = part
     arcs[arcs == m] = NO_ARC
