@@ -23,6 +23,9 @@ degree bin (vertices of similar degree, at least `bin_size` a bin, as the paper'
 bins them), seeded. z = (d - mean) / sd of the reference values; the empirical p-value is
 (1 + #{reference <= d}) / (1 + n_random) (small distances are the significant side).
 
+With a list of sets, the module's reference sets are drawn once and shared by every set
+(each set's own are drawn after them, in list order).
+
 Speed: every distance any measure or reference set can ask for lies between two vertices
 of the degree bins the sets touch. One many-source traversal from that pool of vertices
 keeps the pool's columns of each batch (a |pool| x |pool| matrix: int16 hops where they
