@@ -205,20 +205,25 @@ def _members(g, vertices, what: str) -> np.ndarray:
 
 
 class _PoolSink(Sink):
-    """Keeps each batch's columns of the pool vertices: rows of a host (pool, pool) matrix."""
+    """Keeps each batch's columns of the pool vertices: rows of a host (pool, pool) matrix
+    (hops: the dtype's largest value where unreached, so minima need no conversion)."""
 
     def __init__(self, pool, out):
         self.pool, self.out = pool, out
 
     def consume(self, be, first_row, batch_ids, result) -> None:
+        xp = be.xp
         block = result[0] if isinstance(result, tuple) else result      # (n, kb)
-        part = block[be.xp.asarray(self.pool)].T                        # (kb, pool)
+        part = block[xp.asarray(self.pool)].T                           # (kb, pool)
+        if self.out.dtype.kind != "f":
+            part = xp.where(part < 0, np.iinfo(self.out.dtype).max, part)
         self.out[first_row:first_row + len(batch_ids)] = be.to_host(part.astype(self.out.dtype))
 
 
 def pool_distances(g, pool: np.ndarray, weighted: bool, backend: str) -> np.ndarray:
     """(pool, pool) distances from each pool vertex to each: float32 for weights (inf
-    unreached), else hops as int16 where they fit (int32 beyond), -1 unreached."""
+    unreached), else hops as int16 where they fit (int32 beyond), the dtype's largest value
+    where unreached."""
     k = len(pool)
     dtype = np.dtype(np.float32 if weighted else np.int16 if len(g) < np.iinfo(np.int16).max else np.int32)
     check_fits(dtype.itemsize * k * k, f"the distances among {k:,} vertices")
@@ -230,12 +235,11 @@ def pool_distances(g, pool: np.ndarray, weighted: bool, backend: str) -> np.ndar
     return out
 
 
-def _lengths(xp, d, rows, cols):
-    """d[rows, cols] as float64 (sums stay exact), inf where unreached."""
-    x = d[rows, cols]
-    if d.dtype.kind == "f":
+def _lengths(xp, x):
+    """Distances read from the pool matrix as float64 (sums stay exact), inf where unreached."""
+    if x.dtype.kind == "f":
         return x.astype(xp.float64)
-    return xp.where(x < 0, xp.inf, x.astype(xp.float64))
+    return xp.where(x == np.iinfo(x.dtype).max, xp.inf, x.astype(xp.float64))
 
 
 def _measures_chunked(xp, d, mod_sets, q_sets, measures) -> dict:
@@ -256,25 +260,31 @@ def _measures(xp, d, S, T, measures) -> dict:
 
 def _measures_of(xp, d, S, T, measures) -> dict:
     out = {}
-    st = _lengths(xp, d, S[:, :, None], T[:, None, :])      # (R, |S|, |T|)
+    st = d[S[:, :, None], T[:, None, :]]                   # (R, |S|, |T|), the matrix's dtype
+    if "closest" in measures or "separation" in measures:
+        to_t = _lengths(xp, st.min(axis=1))                # each t's nearest module vertex
     if "closest" in measures:
-        out["closest"] = st.min(axis=1).mean(axis=1)
-    if "shortest" in measures:
-        out["shortest"] = st.mean(axis=(1, 2))
-    if "kernel" in measures:
-        out["kernel"] = -xp.log(xp.exp(-(st + 1)).mean(axis=1)).mean(axis=1)
+        out["closest"] = to_t.mean(axis=1)
+    if "shortest" in measures or "kernel" in measures:
+        lengths = _lengths(xp, st)
+        if "shortest" in measures:
+            out["shortest"] = lengths.mean(axis=(1, 2))
+        if "kernel" in measures:
+            out["kernel"] = -xp.log(xp.exp(-(lengths + 1)).mean(axis=1)).mean(axis=1)
+        del lengths
     if "centre" in measures:
-        ss = _lengths(xp, d, S[:, :, None], S[:, None, :])  # (R, |S|, |S|): from u to s
+        ss = _lengths(xp, d[S[:, :, None], S[:, None, :]])  # (R, |S|, |S|): from u to s
         centre = xp.argmin(ss.sum(axis=2), axis=1)          # first minimum: S's order
         rows = xp.arange(len(S))
-        out["centre"] = _lengths(xp, d, S[rows, centre][:, None], T).mean(axis=1)
+        out["centre"] = _lengths(xp, d[S[rows, centre][:, None], T]).mean(axis=1)
     if "separation" in measures:
         def nearest_other(X):                               # mean distance to the nearest other member
-            xx = _lengths(xp, d, X[:, :, None], X[:, None, :])
+            xx = _lengths(xp, d[X[:, :, None], X[:, None, :]])
             i = xp.arange(X.shape[1])
             xx[:, i, i] = xp.inf
             return xx.min(axis=2).mean(axis=1)
-        d_ts = (st.min(axis=1).sum(axis=1) + st.min(axis=2).sum(axis=1)) / (S.shape[1] + T.shape[1])
+        to_s = _lengths(xp, st.min(axis=2))
+        d_ts = (to_t.sum(axis=1) + to_s.sum(axis=1)) / (S.shape[1] + T.shape[1])
         out["separation"] = d_ts - (nearest_other(S) + nearest_other(T)) / 2
     host = {}
     for m, v in out.items():
