@@ -235,6 +235,8 @@ class _PathSink(Sink):
         verts, eids = [cur.copy()], []
         live = reached & (cur != src)
         while live.any():
+            if len(verts) > len(gm):         # a tree never has a path this long
+                raise RuntimeError("the shortest-path tree has a cycle (an engine bug)")
             a = arcs[cur[live], col[live]]
             step_e = np.full(len(sel), -1, dtype=np.int64)
             step_e[live] = edges[a]
