@@ -154,3 +154,25 @@ def test_gpu_paths_are_valid_and_as_long_as_cpu(weighted):
             check_path(gp.vpath[i][j], gp.epath[i][j], s, t, want[s, t], src, dst,
                        None if w is None else w.astype(np.float32).astype(float), True, "out", weighted)
     np.testing.assert_array_equal(gp.predecessors >= 0, cp_.predecessors >= 0)
+
+
+@pytest.mark.gpu
+def test_inbound_arc_twins_cupy_vs_numpy():
+    """The two tree-to-arc steps on CuPy against their NumPy runs, on random blocks."""
+    import cupy as cp
+    from curnet.paths import _device_arrays, inbound_arcs_from_depths, inbound_arcs_from_preds
+    n = 2000
+    src, dst, w = random_edges(5, n, 12000, True)
+    g = Graph.from_edges(src, dst, w, directed=True, num_vertices=n, dtype=np.float32)
+    sources = np.arange(0, n, 50)
+    depth = curnet.bfs(g, sources, backend="cpu").T.copy()          # (n, kb)
+    cpu_be, gpu_be = get_backend("cpu"), get_backend("cuda")
+    t, h, keys, best = _device_arrays(g, cpu_be)
+    want = inbound_arcs_from_depths(np, t, h, depth)
+    tg, hg, keys_g, best_g = _device_arrays(g, gpu_be)
+    got = inbound_arcs_from_depths(cp, tg, hg, cp.asarray(depth)).get()
+    np.testing.assert_array_equal(got, want)          # the smallest qualifying arc: deterministic
+    _, pred = curnet.sssp(g, sources, backend="cpu")
+    pred = pred.T.copy()
+    np.testing.assert_array_equal(inbound_arcs_from_preds(cp, keys_g, best_g, n, cp.asarray(pred)).get(),
+                                  inbound_arcs_from_preds(np, keys, best, n, pred))
