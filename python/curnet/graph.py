@@ -184,7 +184,7 @@ class Graph:
 
     @property
     def nbytes(self) -> int:
-        arrays = [self.indptr, self.indices, self.weights]
+        arrays = [self.indptr, self.indices, self.weights, self.arc_edges]
         if self._csc is not None and self.directed:
             arrays += list(self._csc)
         return int(sum(a.nbytes for a in arrays if a is not None))
