@@ -120,6 +120,7 @@ def test_many_batches_and_bad_input(monkeypatch):
         curnet.shortest_paths(g, [0], mode="up", backend="cpu")
 
 
+@pytest.mark.network
 def test_real_network_paths_match_scipy_distances():
     from curnet import datasets
     try:

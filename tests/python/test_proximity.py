@@ -135,6 +135,7 @@ def test_bad_input():
         curnet.proximity(g, [0], [1], n_random=-1, backend="cpu")
 
 
+@pytest.mark.network
 def test_real_network_closest_matches_scipy():
     from curnet import datasets
     try:

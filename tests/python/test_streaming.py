@@ -172,6 +172,7 @@ def check_file_against_scipy(path: Path, graph_file: Path, n: int) -> int:
     return len(reachable)
 
 
+@pytest.mark.slow
 def test_cli_streams_an_all_pairs_job_larger_than_its_memory(tmp_path):
     n = 12000
     graph_file = tmp_path / "ring.tsv"
