@@ -125,9 +125,12 @@ def _compute(curnet, g, args) -> dict:
                                   weighted=False if args.hops else None, backend=be)
         rows = [(s, t, vp, ep) for s, vrow, erow in zip(p.sources, p.vpath, p.epath)
                 for t, vp, ep in zip(p.targets, vrow, erow) if len(vp)]
+        weights = g.edges()[2] if g.weighted and not args.hops else None
         return {"source": _label(g, [r[0] for r in rows]).astype(str) if rows else np.array([], str),
                 "target": _label(g, [r[1] for r in rows]).astype(str) if rows else np.array([], str),
                 "edges": np.array([len(r[3]) for r in rows], dtype=np.int64),
+                "length": np.array([len(r[3]) if weights is None else float(weights[r[3]].sum())
+                                    for r in rows], dtype=np.float64),
                 "vpath": np.array([";".join(map(str, _label(g, r[2]).tolist())) for r in rows], dtype=str),
                 "epath": np.array([";".join(map(str, r[3].tolist())) for r in rows], dtype=str)}
     from .proximity import as_columns

@@ -35,9 +35,20 @@ def test_paths_table(tmp_path, capsys):
     assert [(r["source"], r["target"]) for r in rows] == [("a", "e"), ("e", "e")]   # g unreached
     vp = rows[0]["vpath"].split(";")
     assert vp[0] == "a" and vp[-1] == "e" and len(vp) - 1 == nx.shortest_path_length(G, "a", "e")
-    assert int(rows[0]["edges"]) == len(rows[0]["epath"].split(";")) == 3
+    assert int(rows[0]["edges"]) == len(rows[0]["epath"].split(";")) == 3 == float(rows[0]["length"])
     for u, v, e in zip(vp, vp[1:], rows[0]["epath"].split(";")):
         assert set(EDGES[int(e)]) == {u, v}
+
+
+def test_weighted_path_lengths(tmp_path, capsys):
+    f = tmp_path / "w.tsv"
+    f.write_text("a\tb\t1\nb\tc\t1\na\tc\t5\n")
+    assert main(["paths", str(f), "--from", "a", "--to", "c", "--backend", "cpu"]) == 0
+    row = read_tsv(capsys.readouterr().out)[0]
+    assert row["vpath"] == "a;b;c" and row["epath"] == "0;1" and float(row["length"]) == 2.0
+    assert main(["paths", str(f), "--from", "a", "--to", "c", "--hops", "--backend", "cpu"]) == 0
+    row = read_tsv(capsys.readouterr().out)[0]
+    assert row["vpath"] == "a;c" and row["epath"] == "2" and float(row["length"]) == 1.0
 
 
 def test_proximity_table_to_parquet(tmp_path):
