@@ -137,11 +137,11 @@ def write_ring_graph(path: Path, n: int, extra: int, seed: int = 0) -> None:
         f.write("\n")
 
 
-def cli(*args, **kw):
+def cli(*args, threads="2", **kw):
     code = ("import resource, sys\nfrom curnet.cli import main\nrc = main(sys.argv[1:])\n"
             "print('maxrss_kib', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
             "sys.exit(rc)\n")
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), CURNET_THREADS="2")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), CURNET_THREADS=threads)
     return subprocess.Popen([sys.executable, "-c", code, *args], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
 
@@ -178,11 +178,14 @@ def test_cli_streams_an_all_pairs_job_larger_than_its_memory(tmp_path):
     graph_file = tmp_path / "ring.tsv"
     write_ring_graph(graph_file, n, 2 * n)
     out = tmp_path / "all.parquet"
-    base = cli("bfs", str(graph_file), "--backend", "cpu", "--sources", "0", "--out", str(tmp_path / "one.parquet"))
+    base = cli("bfs", str(graph_file), "--backend", "cpu", "--sources", "0", "--out", str(tmp_path / "one.parquet"),
+               threads="1")
     _, err = base.communicate(timeout=600)
     assert base.returncode == 0, err
     baseline = peak_rss(err)
-    job = cli("bfs", str(graph_file), "--backend", "cpu", "--fraction", "1", "--out", str(out))
+    # one worker thread: the blocks in flight are then one computing, one queued, one being
+    # written (about 75 MB here); with more threads each adds a block (and allocator slack)
+    job = cli("bfs", str(graph_file), "--backend", "cpu", "--fraction", "1", "--out", str(out), threads="1")
     _, err = job.communicate(timeout=600)
     assert job.returncode == 0, err
     matrix = n * n * 4                 # the int32 depth matrix the job never holds
