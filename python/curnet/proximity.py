@@ -14,6 +14,7 @@ shortest-path distance from s to t (hops by default, as in the paper):
 * separation  s_TS = <d_TS> - (<d_TT> + <d_SS>) / 2, <d_XX> the mean distance of each
               member of X to its nearest other member, <d_TS> the mean over the members
               of both sets of the distance to the nearest member of the other set
+              (a set of one vertex has no nearest other member: its separation is NaN)
 
 Vertices with no path between them are at distance inf, which makes the measures inf or
 NaN: as in the paper, use the network's largest component.
@@ -279,6 +280,8 @@ def _measures_of(xp, d, S, T, measures) -> dict:
         out["centre"] = _lengths(xp, d[S[rows, centre][:, None], T]).mean(axis=1)
     if "separation" in measures:
         def nearest_other(X):                               # mean distance to the nearest other member
+            if X.shape[1] < 2:
+                return xp.full(len(X), xp.nan)
             xx = _lengths(xp, d[X[:, :, None], X[:, None, :]])
             i = xp.arange(X.shape[1])
             xx[:, i, i] = xp.inf

@@ -125,6 +125,12 @@ def test_many_sets_share_one_traversal_and_names():
         assert np.isfinite(r.z["closest"]) and 0 < r.p_value["closest"] <= 1
 
 
+def test_separation_of_a_single_vertex_is_nan():
+    g = curnet.generators.path(6, directed=False)
+    r = curnet.proximity(g, [0], [4, 5], measures=["closest", "separation"], n_random=0, backend="cpu")
+    assert r.distance["closest"] == 4 and math.isnan(r.distance["separation"])
+
+
 def test_bad_input():
     g = curnet.generators.path(5, directed=False)
     with pytest.raises(ValueError, match="measures"):
