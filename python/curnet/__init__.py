@@ -14,6 +14,9 @@ from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeE
 from .graph import Graph
 from .info import info
 from .work import WorkBoundExceeded, count_work
+from .paths import shortest_paths
+from .proximity import proximity
+from .streaming import bfs_batches, sssp_batches
 
 try:
     from .io import GraphFormatError, read_graph
@@ -22,4 +25,5 @@ except ImportError:  # pragma: no cover - io.py is part of the package
 
 __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "generators",
            "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError",
-           "count_work", "WorkBoundExceeded"]
+           "count_work", "WorkBoundExceeded",
+           "bfs_batches", "sssp_batches", "shortest_paths", "proximity"]

@@ -215,3 +215,36 @@ def scc_into(g, address, r_type, base=1, backend="auto", mode="strong") -> None:
 
 def info() -> dict:
     return dict(_info(), last_run=dict(last_run))
+
+def shortest_paths_for_r(g, source, targets, mode, weighted, output, predecessors, inbound_edges,
+                         backend="auto") -> dict:
+    """Paths from one 0-based `source` to 0-based `targets` (None: all), for
+    cuRnet_shortest_paths: each path list flattened with its lengths (one conversion each
+    instead of one a path); vertex and edge ids 0-based; -1 for none in the trees."""
+    from .paths import shortest_paths
+    p = shortest_paths(g, [int(source)], targets, mode=mode, weighted=weighted, output=output,
+                       predecessors=predecessors, inbound_edges=inbound_edges, backend=backend)
+    out = {}
+    for name in ("vpath", "epath"):
+        paths = getattr(p, name)
+        if paths is not None:
+            row = paths[0]
+            out[name] = (np.concatenate(row).astype(np.float64) if row else np.zeros(0),
+                         np.array([len(x) for x in row], dtype=np.int32))
+    if predecessors:
+        out["predecessors"] = p.predecessors[0].astype(np.float64)
+    if inbound_edges:
+        out["inbound_edges"] = p.inbound_edges[0].astype(np.float64)
+    return out
+
+
+def proximity_for_r(g, sets, module, measures, n_random, bin_size, seed, weighted,
+                    backend="auto") -> dict:
+    """cuRnet_proximity: 0-based sets (a list) against a 0-based module, one row per set
+    and measure, as columns."""
+    from .proximity import as_columns, proximity
+    results = proximity(g, [np.atleast_1d(np.asarray(s, dtype=np.int64)) for s in sets],
+                        np.atleast_1d(np.asarray(module, dtype=np.int64)),
+                        measures=list(np.atleast_1d(measures)), n_random=int(n_random), bin_size=int(bin_size),
+                        seed=int(seed), weighted=bool(weighted), backend=backend)
+    return as_columns(results, range(1, len(results) + 1))

@@ -8,10 +8,14 @@ import sys
 import time
 import numpy as np
 
-from .sources import resolve_sources, sample_sources
+from . import cli_analyses
+from .sources import sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
 
+
+# --out writes the reachable pairs of about this many (source, vertex) pairs at a time.
+PIECE_PAIRS = 1 << 18
 
 BACKEND_HELP = "auto (GPU if usable), cpu, cuda, cuda:N (GPU N), cuda:0,1 or cuda:all (sources split over GPUs)"
 
@@ -69,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
                              "one or more per line, '#' starts a comment")
             src.add_argument("--fraction", type=float, help="a seeded random fraction of the vertices")
             a.add_argument("--seed", type=int, default=0)
+    cli_analyses.add_parsers(sub, BACKEND_HELP)
     sub.add_parser("info", help="backend, device and versions")
     d = sub.add_parser("demo", help="the main job on the scNET human network")
     d.add_argument("--backend", default="auto", help=BACKEND_HELP)
@@ -84,6 +89,8 @@ def main(argv=None) -> int:
             print(json.dumps(curnet.info(), indent=2))
         elif args.command == "demo":
             demo(args.backend)
+        elif args.command in cli_analyses.COMMANDS:
+            cli_analyses.run(args)
         else:
             run_algorithm(args)
     except (ValueError, TypeError, FileNotFoundError, RuntimeError, MemoryError) as e:
@@ -151,6 +158,9 @@ def run_algorithm(args) -> None:
     else:
         sources = pick_sources(g, args.fraction or 0.05, args.seed)
     k = len(sources)
+    if args.out:
+        stream_to_file(g, sources, args)
+        return
     if args.command == "bfs":
         values, pred = curnet.bfs(g, sources, backend=args.backend, progress=None), None
         reached = values >= 0
@@ -163,15 +173,6 @@ def run_algorithm(args) -> None:
     took = time.perf_counter() - t0
     print(f"{args.command}: {k:,} sources x {len(g):,} vertices in {took:.3f} s; "
           f"{reached.mean():.1%} of pairs reachable")
-    if args.out:
-        src_ids = resolve_sources(g, sources)
-        r, v = np.nonzero(reached)
-        cols = {"source": _labels_of(g, src_ids[r]), "target": _labels_of(g, v), args.command.split("-")[0]: values[r, v]}
-        if pred is not None:  # names or ids, as the other columns; missing (null) for a source
-            import pyarrow as pa
-            p = pred[r, v]
-            cols["predecessor"] = pa.array(_labels_of(g, np.maximum(p, 0)), mask=p < 0)
-        _write(args.out, cols)
 
 
 def _labels_of(g, ids):
@@ -181,19 +182,59 @@ def _labels_of(g, ids):
 def _write(out, cols: dict) -> None:
     if not out:
         return
+    from .outputs import TableWriter, to_table
+    with TableWriter(out) as w:
+        w.write(to_table(cols))
+    print(f"wrote {w.rows:,} rows to {out}", file=sys.stderr)
+
+
+def stream_to_file(g, sources, args) -> None:
+    """bfs/sssp/sssp-dists into --out as the batches finish: the reachable pairs of a few
+    sources at a time are one piece of the file (Parquet row groups), so neither the whole
+    matrix nor a whole batch in long form sits in memory. Ctrl-C finishes the piece being
+    written and closes the file, which then holds every piece written."""
+    import contextlib
     import pyarrow as pa
-    check_out(out)
-    table = pa.table({k: v if isinstance(v, pa.Array) else np.asarray(v) for k, v in cols.items()})
-    if out.endswith(".parquet"):
-        import pyarrow.parquet as pq
-        pq.write_table(table, out)
+    import curnet
+    from .outputs import TableWriter, interrupts_between_writes, to_table
+    value = args.command.split("-")[0]
+    rows_per_piece = max(1, PIECE_PAIRS // max(len(g), 1))
+    t0, pairs, reached_pairs = time.perf_counter(), 0, 0
+    w = TableWriter(args.out)
+    if args.command == "bfs":
+        stream = curnet.bfs_batches(g, sources, backend=args.backend, max_pending=1)
     else:
-        import pyarrow.csv as pc
-        with open(out, "wb") as f:      # pyarrow quotes header names; write them plainly
-            f.write(("\t".join(table.column_names) + "\n").encode())
-            pc.write_csv(table, f, pc.WriteOptions(delimiter="\t", quoting_style="none",
-                                                   include_header=False))
-    print(f"wrote {table.num_rows:,} rows to {out}", file=sys.stderr)
+        stream = curnet.sssp_batches(g, sources, backend=args.backend, max_pending=1,
+                                     with_pred=args.command == "sssp")
+    with interrupts_between_writes() as writing:
+        try:
+            with contextlib.closing(stream):
+                for ids, block in stream:
+                    block, pred = block if isinstance(block, tuple) else (block, None)
+                    for i in range(0, len(ids), rows_per_piece):
+                        piece = slice(i, i + rows_per_piece)
+                        values = block[piece]
+                        r, v = np.nonzero(values >= 0 if args.command == "bfs" else np.isfinite(values))
+                        cols = {"source": _labels_of(g, ids[piece][r]), "target": _labels_of(g, v),
+                                value: values[r, v]}
+                        if pred is not None:
+                            p = pred[piece][r, v]
+                            # names or ids, as the other columns; missing (null) for a source
+                            cols["predecessor"] = pa.array(_labels_of(g, np.maximum(p, 0)), mask=p < 0)
+                        with writing():
+                            w.write(to_table(cols))
+                        reached_pairs += len(r)
+                    pairs += block.size
+        except KeyboardInterrupt:
+            print(f"interrupted: {args.out} holds the {w.rows:,} rows written before", file=sys.stderr)
+            raise
+        finally:
+            with writing():
+                w.close()
+    took = time.perf_counter() - t0
+    print(f"{args.command}: {len(sources):,} sources x {len(g):,} vertices in {took:.3f} s; "
+          f"{reached_pairs / max(pairs, 1):.1%} of pairs reachable")
+    print(f"wrote {w.rows:,} rows to {args.out}", file=sys.stderr)
 
 
 def demo(backend: str) -> None:

@@ -1,0 +1,146 @@
+"""The `curnet` subcommands that reduce distances to answers: per-vertex measures
+(closeness, harmonic, eccentricity, ego-size), the distance table, paths between vertices
+and set proximity. Each writes a table: TSV on stdout, or --out FILE.tsv / FILE.parquet."""
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+VERTEX_MEASURES = ("closeness", "harmonic", "eccentricity", "ego-size")
+COMMANDS = VERTEX_MEASURES + ("distance-table", "paths", "proximity")
+
+
+def _names(text):
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def add_parsers(sub, backend_help: str) -> None:
+    """The subcommands, on the `curnet` parser's subparsers."""
+    def command(name, help):
+        a = sub.add_parser(name, help=help)
+        a.add_argument("file", help="edge list (TSV/CSV/SNAP), .mtx, .gr, .graph, .parquet, .arrow; .gz too")
+        a.add_argument("--format", help="file format, if the extension does not say")
+        a.add_argument("--undirected", action="store_true", help="treat edges as undirected")
+        a.add_argument("--backend", default="auto", help=backend_help)
+        a.add_argument("--out", help="write the table to FILE.tsv or FILE.parquet (default: TSV on stdout)")
+        return a
+
+    for name in VERTEX_MEASURES:
+        a = command(name, f"{name} of vertices (igraph's definition)")
+        a.add_argument("--vertices", help="comma-separated vertex names or ids (default: all)")
+        a.add_argument("--mode", choices=("out", "in", "all"),
+                       default="out" if name == "eccentricity" else "all")
+        if name == "ego-size":
+            a.add_argument("--order", type=int, default=1)
+            a.add_argument("--mindist", type=int, default=0)
+        else:
+            a.add_argument("--hops", action="store_true", help="count hops even on a weighted graph")
+        if name in ("closeness", "harmonic"):
+            a.add_argument("--cutoff", type=float, help="only paths up to this length")
+    a = command("distance-table", "how many vertex pairs lie at each hop distance")
+    a.add_argument("--ignore-directions", action="store_true", help="count paths in either direction")
+    a = command("paths", "shortest paths (vertices and edges) from sources to targets")
+    a.add_argument("--from", dest="sources", required=True, help="comma-separated source vertices")
+    a.add_argument("--to", dest="targets", help="comma-separated target vertices (default: all)")
+    a.add_argument("--mode", choices=("out", "in", "all"), default="out")
+    a.add_argument("--hops", action="store_true", help="count hops even on a weighted graph")
+    a = command("proximity", "network proximity of gene sets to a module, with z-scores")
+    a.add_argument("--set", dest="sets", action="append", required=True,
+                   help="comma-separated vertices of a set (repeat for several sets; NAME=a,b,c names it)")
+    a.add_argument("--module", required=True, help="comma-separated vertices of the module")
+    a.add_argument("--measures", default="closest",
+                   help="comma-separated among closest, shortest, kernel, centre, separation, or all")
+    a.add_argument("--n-random", type=int, default=1000)
+    a.add_argument("--bin-size", type=int, default=100)
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--weighted", action="store_true", help="use the weights as lengths (default: hops)")
+
+
+def run(args) -> None:
+    import curnet
+    from .outputs import TableWriter, check_path, to_table
+    if args.out:
+        check_path(args.out)
+    t0 = time.perf_counter()
+    g = curnet.read_graph(args.file, format=args.format, directed=False if args.undirected else None)
+    print(f"read {g} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
+    t0 = time.perf_counter()
+    cols = _compute(curnet, g, args)
+    print(f"{args.command}: {time.perf_counter() - t0:.3f} s", file=sys.stderr)
+    table = to_table(cols)
+    if args.out:
+        with TableWriter(args.out) as w:
+            w.write(table)
+        print(f"wrote {w.rows:,} rows to {args.out}", file=sys.stderr)
+    else:
+        import pyarrow.csv as pc
+        sys.stdout.write("\t".join(table.column_names) + "\n")
+        sys.stdout.flush()
+        pc.write_csv(table, sys.stdout.buffer, pc.WriteOptions(delimiter="\t", quoting_style="none",
+                                                               include_header=False))
+
+
+def _vertices(g, text):
+    if text is None:
+        return None
+    parts = _names(text)
+    return parts if g.names is not None else [int(s) for s in parts]
+
+
+def _label(g, ids):
+    ids = np.asarray(ids)
+    return g.names[ids] if g.names is not None else ids
+
+
+def _compute(curnet, g, args) -> dict:
+    c, be = args.command, args.backend
+    if c in VERTEX_MEASURES:
+        from . import measures
+        from .sources import resolve_sources
+        vertices = _vertices(g, args.vertices)
+        ids = np.arange(len(g)) if vertices is None else resolve_sources(g, vertices)
+        weighted = False if getattr(args, "hops", False) else None
+        if c == "closeness":
+            values = measures.closeness(g, vertices, mode=args.mode, cutoff=args.cutoff,
+                                        weighted=weighted, backend=be)
+        elif c == "harmonic":
+            values = measures.harmonic_centrality(g, vertices, mode=args.mode, cutoff=args.cutoff,
+                                                  weighted=weighted, backend=be)
+        elif c == "eccentricity":
+            values = measures.eccentricity(g, vertices, mode=args.mode, weighted=weighted, backend=be)
+        else:
+            values = measures.ego_size(g, vertices, order=args.order, mode=args.mode,
+                                       mindist=args.mindist, backend=be)
+        return {"vertex": _label(g, ids), c.replace("-", "_"): values}
+    if c == "distance-table":
+        from . import measures
+        counts, unconnected = measures.distance_table(g, directed=not args.ignore_directions, backend=be)
+        print(f"unconnected pairs: {unconnected:,}", file=sys.stderr)
+        return {"distance": np.arange(1, len(counts) + 1), "pairs": counts}
+    if c == "paths":
+        sources = _vertices(g, args.sources)
+        p = curnet.shortest_paths(g, sources, _vertices(g, args.targets), mode=args.mode,
+                                  weighted=False if args.hops else None, backend=be)
+        rows = [(s, t, vp, ep) for s, vrow, erow in zip(p.sources, p.vpath, p.epath)
+                for t, vp, ep in zip(p.targets, vrow, erow) if len(vp)]
+        weights = g.edges()[2] if g.weighted and not args.hops else None
+        return {"source": _label(g, [r[0] for r in rows]).astype(str) if rows else np.array([], str),
+                "target": _label(g, [r[1] for r in rows]).astype(str) if rows else np.array([], str),
+                "edges": np.array([len(r[3]) for r in rows], dtype=np.int64),
+                "length": np.array([len(r[3]) if weights is None else float(weights[r[3]].sum())
+                                    for r in rows], dtype=np.float64),
+                "vpath": np.array([";".join(map(str, _label(g, r[2]).tolist())) for r in rows], dtype=str),
+                "epath": np.array([";".join(map(str, r[3].tolist())) for r in rows], dtype=str)}
+    from .proximity import as_columns
+    names, sets = [], []
+    for i, spec in enumerate(args.sets):
+        name, _, members = spec.rpartition("=")
+        names.append(name or f"set{i + 1}")
+        sets.append(_vertices(g, members))
+    measures_ = "all" if args.measures == "all" else _names(args.measures)
+    results = curnet.proximity(g, sets, _vertices(g, args.module), measures=measures_,
+                               n_random=args.n_random, bin_size=args.bin_size, seed=args.seed,
+                               weighted=args.weighted, backend=be)
+    return as_columns(results, names)

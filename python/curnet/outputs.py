@@ -1,0 +1,93 @@
+"""Tables written a piece at a time: TSV or Parquet (one or more row groups a piece), so a
+result larger than host memory streams to disk, and Ctrl-C leaves a valid file."""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+import numpy as np
+import pyarrow as pa
+
+FORMATS = (".parquet", ".tsv", ".txt")
+
+
+def check_path(path: str) -> None:
+    if not str(path).endswith(FORMATS):
+        raise ValueError(f"--out must end in .tsv or .parquet, got {path!r}")
+
+
+class TableWriter:
+    """Appends pyarrow tables (one schema) to `path`; `close()` finishes the file (the
+    Parquet footer). Used as a context manager, the file is finished on any exit."""
+
+    def __init__(self, path: str):
+        check_path(path)
+        self.path, self.rows, self._sink = str(path), 0, None
+        self._parquet = self.path.endswith(".parquet")
+
+    def write(self, table: pa.Table) -> None:
+        if self._sink is None:
+            if self._parquet:
+                import pyarrow.parquet as pq
+                self._sink = pq.ParquetWriter(self.path, table.schema)
+            else:
+                self._sink = open(self.path, "wb")   # pyarrow quotes header names; write them plainly
+                self._sink.write(("\t".join(table.column_names) + "\n").encode())
+        if self._parquet:
+            self._sink.write_table(table)
+        else:
+            import pyarrow.csv as pc
+            pc.write_csv(table, self._sink, pc.WriteOptions(delimiter="\t", quoting_style="none",
+                                                            include_header=False))
+            self._sink.flush()
+        self.rows += table.num_rows
+
+    def close(self) -> None:
+        if self._sink is not None:
+            self._sink.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def to_table(cols: dict) -> pa.Table:
+    return pa.table({k: v if isinstance(v, pa.Array) else np.asarray(v) for k, v in cols.items()})
+
+
+@contextlib.contextmanager
+def interrupts_between_writes():
+    """Ctrl-C as usual, except while a piece is being written: then it is held until the
+    piece is complete (so the file ends on a whole row group). Yields a context manager to
+    wrap each write in. Outside the main thread (no signal handlers there) it does nothing."""
+    state = {"writing": False, "pending": False}
+
+    @contextlib.contextmanager
+    def writing():
+        state["writing"] = True
+        try:
+            yield
+        finally:
+            state["writing"] = False
+        if state["pending"]:
+            state["pending"] = False
+            raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield contextlib.nullcontext
+        return
+
+    def handler(signum, frame):
+        if state["writing"]:
+            state["pending"] = True
+        else:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield writing
+    finally:
+        signal.signal(signal.SIGINT, previous)
