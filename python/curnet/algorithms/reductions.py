@@ -9,6 +9,8 @@ import threading
 
 import numpy as np
 
+from .sinks import Sink
+
 
 def _distances(result):
     """The (n, kb) distance block of a finished batch: BFS hands the depths, SSSP (dist, pred)."""
@@ -20,14 +22,7 @@ def _reachable(xp, d):
     return d >= 0 if d.dtype.kind in "iu" else xp.isfinite(d)
 
 
-class BlockSink:
-    """The block a traversal fills: a fresh (n, kb) device array set to `fill`."""
-
-    def block(self, be, first_row, batch_ids, shape, dtype, fill):
-        return be.xp.full(shape, fill, dtype)
-
-
-class SourceStats(BlockSink):
+class SourceStats(Sink):
     """Per source (one row of k), over the vertices v with mindist <= d(s, v) <= upto:
 
     * ``count``: how many (the source itself included when mindist is 0);
@@ -77,7 +72,7 @@ class SourceStats(BlockSink):
             self.farthest_at[rows] = be.to_host(masked.argmax(axis=0))
 
 
-class DepthHistogram(BlockSink):
+class DepthHistogram(Sink):
     """How many (source, vertex) pairs lie at each hop distance 1, 2, ... (`counts[d - 1]`),
     and how many are unreachable. Accumulates across batches and threads (locked)."""
 
@@ -91,7 +86,9 @@ class DepthHistogram(BlockSink):
         d = _distances(result)
         if d.dtype.kind not in "iu":
             raise TypeError("DepthHistogram counts hop distances: give it BFS depth blocks")
-        here = be.to_host(xp.bincount(d[d > 0].ravel()))[1:] if d.size else np.zeros(0, np.int64)
+        positive = d[d > 0]
+        # (CuPy's bincount cannot size an empty input)
+        here = be.to_host(xp.bincount(positive))[1:] if positive.size else np.zeros(0, np.int64)
         missing = int(be.to_host((d < 0).sum()))
         with self._lock:
             if len(here) > len(self.counts):
