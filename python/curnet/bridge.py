@@ -131,7 +131,7 @@ def measure(g, name, vertices=None, progress=None, backend="auto", **options):
     all vertices). Arrays and counts come back as float64 (R numbers: counts of vertex pairs
     outgrow R's integers); tuples as lists."""
     from . import measures
-    if name not in measures.__all__ or name == "graph_for_mode":
+    if name not in measures.__all__:
         raise ValueError(f"unknown measure {name!r}")
     if vertices is not None:
         options["vertices"] = vertices

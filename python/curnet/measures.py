@@ -21,24 +21,8 @@ from .algorithms.sssp import sssp_blocks
 from .graph import Graph
 from .sources import resolve_sources
 
-MODES = ("out", "in", "all")
-
 __all__ = ["closeness", "harmonic_centrality", "eccentricity", "radius", "diameter",
-           "farthest_points", "mean_distance", "distance_table", "ego_size", "graph_for_mode"]
-
-
-def graph_for_mode(g: Graph, mode: str) -> Graph:
-    """The graph whose out-paths are `g`'s paths in `mode`: "out" `g` itself, "in" the
-    reversed graph, "all" the undirected view. Undirected graphs are returned as they are."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    if not g.directed or mode == "out":
-        return g
-    if mode == "in":
-        indptr, sources, weights = g.csc()
-        return Graph(indptr, sources, weights, directed=True, names=g.names, num_edges=g.num_edges)
-    return Graph.from_edges(g.edge_sources(), g.indices, g.weights, directed=False,
-                            num_vertices=len(g), names=g.names, dtype=g.weight_dtype)
+           "farthest_points", "mean_distance", "distance_table", "ego_size"]
 
 
 def _uses_weights(g: Graph, weighted) -> bool:
@@ -109,7 +93,7 @@ def closeness(g: Graph, vertices=None, *, mode="all", cutoff=None, weighted=None
     >>> curnet.closeness(g, backend="cpu").round(3).tolist()
     [0.667, 1.0, 0.667, 1.0, 1.0, nan]
     """
-    view = graph_for_mode(g, mode)
+    view = g.oriented(mode)
     ids = _vertex_ids(view, vertices)
     s = _stats(view, ids, weighted, backend, progress, upto=_cutoff(cutoff), want=("count", "total"))
     reached = s.count - 1                          # the vertex itself is at distance 0
@@ -136,7 +120,7 @@ def harmonic_centrality(g: Graph, vertices=None, *, mode="all", cutoff=None, wei
     >>> curnet.harmonic_centrality(g, normalized=False, backend="cpu").tolist()
     [1.5, 2.0, 1.5, 1.0, 1.0, 0.0]
     """
-    view = graph_for_mode(g, mode)
+    view = g.oriented(mode)
     ids = _vertex_ids(view, vertices)
     s = _stats(view, ids, weighted, backend, progress, upto=_cutoff(cutoff), want=("inverse",))
     return s.inverse / max(len(g) - 1, 1) if normalized else s.inverse   # igraph: 0 on one vertex
@@ -165,7 +149,7 @@ def eccentricity(g: Graph, vertices=None, *, mode="out", weighted=None, backend=
     >>> curnet.eccentricity(g, backend="cpu").tolist()
     [3.0, 2.0, 1.0, 0.0]
     """
-    view = graph_for_mode(g, mode)
+    view = g.oriented(mode)
     ids = _vertex_ids(view, vertices)
     return _stats(view, ids, weighted, backend, progress, want=("farthest",)).farthest
 
@@ -207,7 +191,7 @@ def farthest_points(g: Graph, *, directed=True, unconnected=True, weighted=None,
     >>> curnet.farthest_points(curnet.Graph.from_edges([0, 1], [1, 2], directed=False), backend="cpu")
     (0, 2, 2.0)
     """
-    view = graph_for_mode(g, "out" if directed else "all")
+    view = g.oriented("out" if directed else "all")
     n = len(view)
     if n == 0:
         return None, None, float("nan")
@@ -260,7 +244,7 @@ def mean_distance(g: Graph, *, directed=True, unconnected=True, weighted=None, d
     >>> curnet.mean_distance(g, details=True, backend="cpu")
     (1.25, 22)
     """
-    view = graph_for_mode(g, "out" if directed else "all")
+    view = g.oriented("out" if directed else "all")
     n = len(view)
     s = _stats(view, _vertex_ids(view, None), weighted, backend, progress, want=("count", "total"))
     pairs = int((s.count - 1).sum())
@@ -296,7 +280,7 @@ def distance_table(g: Graph, *, directed=True, backend="auto", progress=None) ->
     >>> counts.tolist(), unconnected
     ([3, 1], 11)
     """
-    view = graph_for_mode(g, "out" if directed else "all")
+    view = g.oriented("out" if directed else "all")
     sink = DepthHistogram()
     if len(view):
         bfs_blocks(view, _vertex_ids(view, None), sink, backend=backend, progress=progress)
@@ -335,7 +319,7 @@ def ego_size(g: Graph, vertices=None, *, order=1, mode="all", mindist=0, backend
         raise ValueError(f"order and mindist must be whole numbers, got {order!r} and {mindist!r}")
     if order < 0 or not 0 <= mindist <= order:
         raise ValueError(f"need 0 <= mindist <= order, got mindist={mindist}, order={order}")
-    view = graph_for_mode(g, mode)
+    view = g.oriented(mode)
     ids = _vertex_ids(view, vertices)
     return _stats(view, ids, False, backend, progress, upto=int(order), mindist=int(mindist),
                   want=("count",)).count
