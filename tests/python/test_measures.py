@@ -1,5 +1,6 @@
 """The distance measures (curnet.measures) against python-igraph and NetworkX, on random
-graphs and a real network; the reductions' memory bound; the CUDA backend against the CPU."""
+graphs and a real network; the reductions' memory bound. The CUDA backend against the CPU:
+test_measures_gpu.py."""
 import tracemalloc
 
 import networkx as nx
@@ -10,7 +11,6 @@ from hypothesis import assume, given, strategies as st
 import curnet
 from curnet.algorithms.bfs import bfs_blocks
 from curnet.algorithms.reductions import SourceStats
-from curnet.backends import cuda_available
 
 import oracles
 from strategies import graphs
@@ -218,25 +218,3 @@ def test_mouseliver_whole_graph_measures_against_igraph():
     assert counts.tolist() == [c for _, _, c in hist.bins()] and unconnected == hist.unconnected
     same(curnet.diameter(g, backend="cpu"), G.diameter())
     same(curnet.mean_distance(g, backend="cpu"), G.average_path_length())
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")
-@pytest.mark.parametrize("weighted", [False, True])
-@pytest.mark.parametrize("directed", [False, True])
-def test_cuda_matches_cpu(weighted, directed):
-    rng = np.random.default_rng(11)
-    n, m = 3000, 12000
-    w = rng.integers(1, 9, m) / 4 if weighted else None
-    g = curnet.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), w,
-                                directed=directed, num_vertices=n, dtype=np.float64)
-    for f, kw in [(curnet.closeness, {}), (curnet.closeness, {"cutoff": 3, "mode": "in"}),
-                  (curnet.harmonic_centrality, {"mode": "out"}), (curnet.eccentricity, {}),
-                  (curnet.ego_size, {"order": 3})]:
-        same(f(g, backend="cuda", **kw), f(g, backend="cpu", **kw))
-    for f, kw in [(curnet.radius, {}), (curnet.diameter, {"unconnected": True}),
-                  (curnet.mean_distance, {}), (curnet.mean_distance, {"directed": False})]:
-        same(f(g, backend="cuda", **kw), f(g, backend="cpu", **kw))
-    gpu_counts, gpu_unconnected = curnet.distance_table(g, backend="cuda")
-    cpu_counts, cpu_unconnected = curnet.distance_table(g, backend="cpu")
-    assert gpu_counts.tolist() == cpu_counts.tolist() and gpu_unconnected == cpu_unconnected
