@@ -137,6 +137,20 @@ def test_against_networkx(g):
          [max(lengths[s].values()) for s in range(n)])
 
 
+def test_blocks_reduced_in_column_chunks(monkeypatch):
+    """A block larger than CHUNK_ENTRIES is reduced a few columns at a time: same answers."""
+    from curnet.algorithms import reductions
+    g = _random_graph(300, 500, seed=4)
+    G, _ = to_igraph(g)
+    monkeypatch.setattr(reductions, "CHUNK_ENTRIES", 7 * 300 + 5)     # 7 columns a chunk
+    same(curnet.closeness(g, backend="cpu"), G.closeness())
+    same(curnet.eccentricity(g, backend="cpu"), G.eccentricity())
+    same(curnet.harmonic_centrality(g, cutoff=3, backend="cpu"), G.harmonic_centrality(cutoff=3))
+    counts, unconnected = curnet.distance_table(g, backend="cpu")
+    hist = G.path_length_hist()
+    assert counts.tolist() == [c for _, _, c in hist.bins()] and unconnected == hist.unconnected
+
+
 def test_small_cases_and_bad_input():
     path = curnet.Graph.from_edges([0, 1, 3], [1, 2, 4], directed=False, num_vertices=6)
     assert curnet.mean_distance(path, unconnected=False, backend="cpu") == np.inf

@@ -17,6 +17,19 @@ def _distances(result):
     return result[0] if isinstance(result, tuple) else result
 
 
+# Each reduction makes a few temporaries the size of what it reads: reading a block this many
+# entries at a time keeps them under ~1 GB beside a GPU batch of several GB.
+CHUNK_ENTRIES = 1 << 27
+
+
+def _column_chunks(d):
+    """(first column, d[:, first:first + w]) pieces of a block of at most CHUNK_ENTRIES."""
+    n, kb = d.shape
+    w = max(1, CHUNK_ENTRIES // max(n, 1))
+    for a in range(0, kb, w):
+        yield a, d[:, a:a + w]
+
+
 def _reachable(xp, d):
     """Where a path exists: BFS marks unreachable with a negative depth, SSSP with inf."""
     return d >= 0 if d.dtype.kind in "iu" else xp.isfinite(d)
@@ -50,26 +63,32 @@ class SourceStats(Sink):
 
     def consume(self, be, first_row, batch_ids, result) -> None:
         xp = be.xp
-        d = _distances(result)
-        rows = slice(first_row, first_row + d.shape[1])
+        pieces = [self._reduce(xp, d) for _, d in _column_chunks(_distances(result))]
+        rows = slice(first_row, first_row + len(batch_ids))
+        for name in pieces[0]:          # one copy to the host per statistic and batch
+            getattr(self, name)[rows] = be.to_host(xp.concatenate([p[name] for p in pieces]))
+
+    def _reduce(self, xp, d) -> dict:
+        """The wanted statistics of the columns of `d`, on the device."""
         keep = _reachable(xp, d)
         if self.upto is not None:
             keep &= d <= self.upto
         if self.mindist > 0:
             keep &= d >= self.mindist
+        out = {}
         if self.count is not None:
-            self.count[rows] = be.to_host(keep.sum(axis=0, dtype=xp.int64))
+            out["count"] = keep.sum(axis=0, dtype=xp.int64)
         if self.total is not None:
-            self.total[rows] = be.to_host(xp.where(keep, d, 0).sum(axis=0, dtype=xp.float64))
+            out["total"] = xp.where(keep, d, 0).sum(axis=0, dtype=xp.float64)
         if self.inverse is not None:
             # 1 / inf is 0: vertices left out (and zero-length paths) add nothing
             far = xp.where(keep & (d != 0), d, xp.inf).astype(xp.float64, copy=False)
-            self.inverse[rows] = be.to_host(xp.reciprocal(far).sum(axis=0))
+            out["inverse"] = xp.reciprocal(far).sum(axis=0)
         if "farthest" in self.want:
-            low = -1 if d.dtype.kind in "iu" else -xp.inf
-            masked = xp.where(keep, d, low)
-            self.farthest[rows] = be.to_host(masked.max(axis=0))
-            self.farthest_at[rows] = be.to_host(masked.argmax(axis=0))
+            masked = xp.where(keep, d, -1 if d.dtype.kind in "iu" else -xp.inf)
+            out["farthest"] = masked.max(axis=0)
+            out["farthest_at"] = masked.argmax(axis=0)
+        return out
 
 
 class DepthHistogram(Sink):
@@ -83,15 +102,18 @@ class DepthHistogram(Sink):
 
     def consume(self, be, first_row, batch_ids, result) -> None:
         xp = be.xp
-        d = _distances(result)
-        if d.dtype.kind not in "iu":
+        block = _distances(result)
+        if block.dtype.kind not in "iu":
             raise TypeError("DepthHistogram counts hop distances: give it BFS depth blocks")
-        positive = d[d > 0]
-        # (CuPy's bincount cannot size an empty input)
-        here = be.to_host(xp.bincount(positive))[1:] if positive.size else np.zeros(0, np.int64)
-        missing = int(be.to_host((d < 0).sum()))
+        counts, missing = [], 0
+        for _, d in _column_chunks(block):
+            # depth 0 (the sources) and the unreachable (< 0) fall in bin 0, dropped
+            counts.append(be.to_host(xp.bincount(xp.where(d > 0, d, 0).ravel()))[1:])
+            missing = missing + (d < 0).sum(dtype=xp.int64)
+        missing = int(be.to_host(missing))
         with self._lock:
-            if len(here) > len(self.counts):
-                self.counts = np.concatenate([self.counts, np.zeros(len(here) - len(self.counts), np.int64)])
-            self.counts[:len(here)] += here
+            for here in counts:
+                if len(here) > len(self.counts):
+                    self.counts = np.concatenate([self.counts, np.zeros(len(here) - len(self.counts), np.int64)])
+                self.counts[:len(here)] += here
             self.unreachable += missing
