@@ -85,6 +85,18 @@ test_that("ego sizes are igraph's", {
   }
 })
 
+test_that("weights given as a vector, and progress reports", {
+  skip_if_no_engine()
+  set.seed(3)
+  g <- igraph::sample_gnp(80, 0.06, directed = TRUE)
+  w <- stats::runif(igraph::ecount(g), 1, 4)
+  expect_equal(cuRnet_closeness(g, mode = "all", weights = w), igraph::closeness(g, mode = "all", weights = w))
+  expect_equal(cuRnet_mean_distance(g, weights = w), igraph::mean_distance(g, weights = w))
+  seen <- NULL
+  cuRnet_closeness(g, progress = function(done, total) seen <<- c(done, total))
+  expect_equal(seen, c(80, 80))
+})
+
 test_that("bad input gives clear errors", {
   skip_if_no_engine()
   g <- igraph::make_ring(5)
