@@ -17,6 +17,8 @@ from .work import WorkBoundExceeded, count_work
 from .paths import shortest_paths
 from .proximity import proximity
 from .streaming import bfs_batches, sssp_batches
+from .measures import (closeness, diameter, distance_table, eccentricity, ego_size,
+                       farthest_points, harmonic_centrality, mean_distance, radius)
 
 try:
     from .io import GraphFormatError, read_graph
@@ -26,4 +28,6 @@ except ImportError:  # pragma: no cover - io.py is part of the package
 __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "generators",
            "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError",
            "count_work", "WorkBoundExceeded",
-           "bfs_batches", "sssp_batches", "shortest_paths", "proximity"]
+           "bfs_batches", "sssp_batches", "shortest_paths", "proximity",
+           "closeness", "harmonic_centrality", "eccentricity", "radius", "diameter", "farthest_points",
+           "mean_distance", "distance_table", "ego_size"]
