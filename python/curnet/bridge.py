@@ -224,7 +224,8 @@ def shortest_paths_for_r(g, source, targets, mode, weighted, output, predecessor
     instead of one a path); vertex and edge ids 0-based; -1 for none in the trees."""
     from .paths import shortest_paths
     p = shortest_paths(g, [int(source)], targets, mode=mode, weighted=weighted, output=output,
-                       predecessors=predecessors, inbound_edges=inbound_edges, backend=backend)
+                       predecessors=predecessors, inbound_edges=inbound_edges,
+                       backend=_backend(backend, "shortest_paths"))
     out = {}
     for name in ("vpath", "epath"):
         paths = getattr(p, name)
@@ -247,7 +248,8 @@ def proximity_for_r(g, sets, module, measures, n_random, bin_size, seed, weighte
     results = proximity(g, [np.atleast_1d(np.asarray(s, dtype=np.int64)) for s in sets],
                         np.atleast_1d(np.asarray(module, dtype=np.int64)),
                         measures=list(np.atleast_1d(measures)), n_random=int(n_random), bin_size=int(bin_size),
-                        seed=int(seed), weighted=bool(weighted), backend=backend)
+                        seed=int(seed), weighted=bool(weighted),
+                        backend=_backend(backend, "proximity"))
     return as_columns(results, range(1, len(results) + 1))
 
 def measure(g, name, vertices=None, progress=None, backend="auto", **options):
@@ -259,7 +261,8 @@ def measure(g, name, vertices=None, progress=None, backend="auto", **options):
         raise ValueError(f"unknown measure {name!r}")
     if vertices is not None:
         options["vertices"] = vertices
-    result = getattr(measures, name)(g, backend=backend, progress=_progress(progress), **options)
+    result = getattr(measures, name)(g, backend=_backend(backend, name), progress=_progress(progress),
+                                     **options)
 
     def for_r(x):
         if isinstance(x, np.ndarray):
