@@ -1,0 +1,444 @@
+"""Many-source jobs on a Dask cluster: each worker holds the graph, takes chunks of the sources.
+
+    from curnet import distributed
+    cluster = distributed.local_cluster(workers=2)             # or "tcp://host:8786", a Client
+    depths = distributed.bfs(g, sources, cluster=cluster)      # (k, n), as curnet.bfs
+    distributed.to_parquet(g, sources, "depths.parquet", cluster=cluster)
+    ecc = distributed.reduce(g, sources, distributed.per_source("bfs", eccentricity), cluster=cluster)
+
+The work is split across sources only; every worker holds the whole graph, sent once per job
+(broadcast), or read by each worker from the same file (`GraphFile`). Chunks are sized to the
+smallest worker's memory (its device memory on GPU workers, asked of the worker). A chunk
+whose worker dies is re-run on another one by the scheduler (the chunks are pure), so the
+result is complete and identical. Needs the `[dask]` extra (dask, distributed; dask-cuda for
+one worker per GPU).
+"""
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+
+import numpy as np
+
+from . import algorithms
+from .algorithms.common import available_host_memory, result_buffer
+from .algorithms.bfs import OUT_DTYPES
+from .backends import BACKENDS, get_backend
+from .errors import BackendUnavailableError, NegativeCycleError
+from .graph import Graph
+from .progress import Progress
+from .sources import resolve_sources
+
+KINDS = ("bfs", "sssp", "sssp_dists")
+
+# Chunks per worker thread at least (load balance, and less to re-run when a worker dies) ...
+CHUNKS_PER_THREAD = 4
+# ... and a chunk's result at most this share of a worker thread's free memory.
+MEMORY_SHARE = 0.25
+
+
+class ClusterError(RuntimeError):
+    """No Dask cluster could be used: none given, or its scheduler cannot be reached."""
+
+
+def _dask():
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError("curnet.distributed needs Dask: pip install 'curnet[dask]' "
+                          "(dask and distributed)") from None
+    return distributed
+
+
+# -- clusters --------------------------------------------------------------------------------
+
+def local_cluster(workers: int | None = None, *, gpu: bool = False, threads_per_worker: int = 1,
+                  **kwargs):
+    """Start a Dask cluster on this machine: `workers` CPU worker processes (LocalCluster), or
+    with gpu=True one worker per GPU (dask-cuda's LocalCUDACluster; `workers` GPUs at most).
+    Extra keyword arguments go to the cluster class. Close it with .close() when done."""
+    distributed = _dask()
+    if gpu:
+        try:
+            from dask_cuda import LocalCUDACluster
+        except ImportError:
+            raise BackendUnavailableError(
+                "a cluster of GPU workers needs dask-cuda (one worker per GPU): "
+                "pip install dask-cuda, or use gpu=False for CPU workers") from None
+        if workers is not None:
+            kwargs.setdefault("n_workers", workers)
+        return LocalCUDACluster(threads_per_worker=threads_per_worker, **kwargs)
+    kwargs.setdefault("processes", True)
+    kwargs.setdefault("dashboard_address", None)
+    return distributed.LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                    threads_per_worker=threads_per_worker, **kwargs)
+
+
+_clients: dict = {}
+
+
+def connect(cluster=None, *, timeout: float = 30):
+    """A distributed.Client for `cluster`: a Client (used as is), a cluster object
+    (LocalCluster, LocalCUDACluster), a scheduler address such as "tcp://host:8786", or None
+    for the current default client. An address is connected to once and the client reused;
+    an unreachable one raises ClusterError after `timeout` seconds."""
+    distributed = _dask()
+    if isinstance(cluster, distributed.Client):
+        return cluster
+    if cluster is None:
+        try:
+            return distributed.default_client()
+        except ValueError:
+            raise ClusterError("no Dask cluster: pass cluster= a scheduler address "
+                               "('tcp://host:8786'), a distributed.Client, or a cluster from "
+                               "curnet.distributed.local_cluster()") from None
+    if isinstance(cluster, str):
+        client = _clients.get(cluster)
+        if client is not None and client.status == "running":
+            return client
+        try:
+            client = distributed.Client(cluster, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError) as e:
+            raise ClusterError(f"cannot reach the Dask scheduler at {cluster!r} within {timeout:g} s "
+                               f"({type(e).__name__}: {e}); is `dask scheduler` running there, "
+                               "and the port open?") from None
+        _clients[cluster] = client
+        return client
+    if hasattr(cluster, "scheduler_address"):
+        key = cluster.scheduler_address
+        client = _clients.get(key)
+        if client is None or client.status != "running":
+            client = _clients[key] = distributed.Client(cluster, set_as_default=False)
+        return client
+    raise TypeError("cluster must be a distributed.Client, a cluster object or a scheduler "
+                    f"address string, not {type(cluster).__name__}")
+
+
+# -- the graph on the workers ---------------------------------------------------------------
+
+class GraphFile:
+    """A graph every worker reads itself from the same path (a shared file system, or the
+    same file on every host), instead of receiving it from the caller. `read_kwargs` go to
+    curnet.read_graph. The caller reads it too (for the vertex count, names and sources)."""
+
+    def __init__(self, path, **read_kwargs):
+        self.path = os.fspath(path)
+        self.read_kwargs = read_kwargs
+        self._graph = None
+
+    def key(self):
+        return (os.path.abspath(self.path), tuple(sorted((k, repr(v)) for k, v in self.read_kwargs.items())))
+
+    def load(self) -> Graph:
+        if self._graph is None:
+            from .io import read_graph
+            self._graph = read_graph(self.path, **self.read_kwargs)
+        return self._graph
+
+    def __getstate__(self):
+        return {"path": self.path, "read_kwargs": self.read_kwargs, "_graph": None}
+
+
+_worker_graphs: dict = {}
+_worker_lock = threading.Lock()
+
+
+def _worker_graph(graph) -> Graph:
+    """The graph on a worker: the broadcast one, or the file read once per worker process."""
+    if isinstance(graph, Graph):
+        return graph
+    with _worker_lock:
+        g = _worker_graphs.get(graph.key())
+        if g is None:
+            g = _worker_graphs[graph.key()] = graph.load()
+        return g
+
+
+def _bare(g: Graph) -> Graph:
+    """The graph's arrays only (no device copies or caches) to send to the workers."""
+    return Graph(g.indptr, g.indices, g.weights, directed=g.directed, names=g.names,
+                 num_edges=g.num_edges)
+
+
+def _describe(worker) -> str:
+    return f"{worker.address} (host {worker.ip}, pid {os.getpid()})"
+
+
+def _worker_backend(backend: str, worker):
+    try:
+        return get_backend(backend)
+    except BackendUnavailableError as e:
+        raise BackendUnavailableError(f"Dask worker {_describe(worker)}: {e}") from None
+
+
+def _worker_resources(backend: str, dask_worker=None) -> dict:
+    """What a worker offers (client.run on each worker before a job): its backend, or the
+    reason it has none, and the memory a chunk may use."""
+    try:
+        be = _worker_backend(backend, dask_worker)
+    except BackendUnavailableError as e:
+        return {"error": str(e)}
+    host = available_host_memory()
+    limit = dask_worker.memory_manager.memory_limit
+    if limit:
+        host = min(host, int(limit))
+    device = None
+    if be.name.startswith("cuda"):
+        import cupy
+        device = int(cupy.cuda.runtime.memGetInfo()[0])
+    return {"backend": be.name, "host": host, "device": device, "nthreads": dask_worker.state.nthreads}
+
+
+def _chunk(graph, kind: str, ids: np.ndarray, backend: str, unreachable, reduction):
+    """One chunk of sources on a worker: its result rows, or its reduction's partial."""
+    from distributed import get_worker
+    g = _worker_graph(graph)
+    _worker_backend(backend, get_worker())   # a worker that joined after the job's check
+    if kind == "bfs":
+        values, pred = algorithms.bfs(g, ids, backend=backend, unreachable=unreachable, progress=False), None
+    elif kind == "sssp":
+        values, pred = algorithms.sssp(g, ids, backend=backend, progress=False)
+    else:
+        values, pred = algorithms.sssp_dists(g, ids, backend=backend, progress=False), None
+    if reduction is not None:
+        return reduction.chunk(g, ids, values)
+    return values, pred
+
+
+# -- reductions on the workers --------------------------------------------------------------
+
+class Reduction:
+    """A many-source result reduced on the workers, so the (k, n) matrix never travels.
+
+    `kind` is the traversal ("bfs", "sssp" or "sssp_dists"); `chunk(g, ids, values)` runs on a
+    worker with a chunk's (len(ids), n) result (for "sssp" a (dist, pred) pair) and returns a
+    small picklable partial; `combine(partials)` runs in the caller with every chunk's
+    partial, in source order, and returns the answer."""
+
+    kind = "bfs"
+
+    def chunk(self, g, ids, values):
+        raise NotImplementedError
+
+    def combine(self, partials):
+        raise NotImplementedError
+
+
+class per_source(Reduction):
+    """A reduction that gives each source its own value(s): func(g, ids, values) returns an
+    array whose first axis is the chunk's sources; the chunks are joined in source order.
+    E.g. eccentricity: per_source("bfs", lambda g, ids, d: np.where(d >= 0, d, 0).max(axis=1))."""
+
+    def __init__(self, kind: str, func):
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        self.kind, self.func = kind, func
+
+    def chunk(self, g, ids, values):
+        out = np.asarray(self.func(g, ids, values))
+        if out.shape[:1] != (len(ids),):
+            raise ValueError(f"a per-source reduction must give one row a source: {len(ids)} "
+                             f"sources, got shape {out.shape}")
+        return out
+
+    def combine(self, partials):
+        return np.concatenate(partials)
+
+
+# -- jobs ------------------------------------------------------------------------------------
+
+def chunk_rows(resources: list, k: int, n: int, bytes_per_entry: int) -> int:
+    """Sources a chunk: at least CHUNKS_PER_THREAD chunks for each worker thread, and a chunk's
+    result within MEMORY_SHARE of the smallest worker thread's memory (host, and device for a
+    GPU worker); a multiple of 64 (one BFS word) where the job allows."""
+    threads = sum(r["nthreads"] for r in resources)
+    rows = -(-k // (CHUNKS_PER_THREAD * threads))
+    row_bytes = max(1, n * bytes_per_entry)
+    for r in resources:
+        memory = r["host"] if r["device"] is None else min(r["host"], r["device"])
+        rows = min(rows, int(MEMORY_SHARE * memory / r["nthreads"] / row_bytes))
+    if rows < 1:
+        raise MemoryError(f"one source's result ({row_bytes / 2**20:.1f} MiB) does not fit in a "
+                          "Dask worker's share of memory: give the workers more memory")
+    return rows if rows < 64 else rows // 64 * 64
+
+
+class _Job:
+    """One many-source job on a client: the graph sent (or named) once, the chunks submitted,
+    their results handed over in source order or as they arrive."""
+
+    def __init__(self, client, graph, sources, kind, backend, chunk_size, unreachable=-1,
+                 reduction=None):
+        self.client, self.kind, self.backend = client, kind, backend
+        self.file = graph if isinstance(graph, GraphFile) else None
+        self.g = graph.load() if self.file else graph
+        if not isinstance(self.g, Graph):
+            raise TypeError(f"graph must be a curnet.Graph or a GraphFile, not {type(graph).__name__}")
+        if not (isinstance(backend, str) and (backend in BACKENDS or backend.startswith("cuda:"))):
+            get_backend(backend)   # raises the usual error; the device itself is checked on the workers
+        self.ids = resolve_sources(self.g, sources)
+        self.unreachable, self.reduction = unreachable, reduction
+        self.resources = self._ask_workers()
+        n, k = len(self.g), len(self.ids)
+        entry = (np.dtype(np.int32).itemsize if kind == "bfs" else
+                 self.g.weight_dtype.itemsize + (4 if kind == "sssp" else 0))
+        rows = chunk_size or chunk_rows(list(self.resources.values()), k, n, entry)
+        self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
+        self.futures = []
+
+    def _ask_workers(self) -> dict:
+        found = self.client.run(_worker_resources, self.backend)
+        if not found:
+            raise ClusterError(f"the Dask cluster at {self.client.scheduler.address} has no workers")
+        broken = {w: r["error"] for w, r in found.items() if "error" in r}
+        if broken:
+            raise BackendUnavailableError(
+                f"backend={self.backend!r} cannot run on {len(broken)} of the {len(found)} Dask "
+                "worker(s): " + "; ".join(broken.values()))
+        return found
+
+    def submit(self):
+        graph = self.file if self.file else self.client.scatter(_bare(self.g), broadcast=True, hash=False)
+        tag = uuid.uuid4().hex[:8]
+        self.futures = [
+            self.client.submit(_chunk, graph, self.kind, self.ids[a:b], self.backend, self.unreachable,
+                               self.reduction, key=f"curnet-{self.kind}-{tag}-{i}", pure=False,
+                               priority=len(self.bounds) - i)
+            for i, (a, b) in enumerate(self.bounds)]
+        self._graph_future = graph
+        return self
+
+    def results(self, progress, in_order: bool):
+        """(chunk index, result) pairs: as each chunk finishes, or in source order. Ctrl-C (or
+        an error) cancels what is left, and the client stays usable."""
+        distributed = _dask()
+        bar = Progress(progress, len(self.ids), self.kind.replace("_", "-"))
+        index = {f.key: i for i, f in enumerate(self.futures)}
+        waiting, next_i = {}, 0
+        try:
+            for future in distributed.as_completed(self.futures, loop=self.client.loop):
+                i = index[future.key]
+                result = future.result()
+                self.futures[i] = None    # the worker may drop the chunk once it is here
+                a, b = self.bounds[i]
+                bar.update(b - a)
+                if not in_order:
+                    yield i, result
+                    continue
+                waiting[i] = result
+                while next_i in waiting:
+                    yield next_i, waiting.pop(next_i)
+                    next_i += 1
+        except BaseException:
+            self.client.cancel(self.futures)
+            raise
+        finally:
+            self.futures = []
+            self._graph_future = None
+
+
+class ClusterEngine:
+    """The many-source calls of curnet (bfs, sssp, sssp_dists) run on a Dask cluster, with the
+    same signatures plus `chunk_size` (sources a chunk; None: sized to the workers' memory)."""
+
+    def __init__(self, cluster=None, *, timeout: float = 30):
+        self.client = connect(cluster, timeout=timeout)
+
+    def bfs(self, g, sources, *, backend="auto", out=None, unreachable=-1, progress=None, chunk_size=None):
+        job = _Job(self.client, g, sources, "bfs", backend, chunk_size, unreachable)
+        k, n = len(job.ids), len(job.g)
+        if out is not None and out.dtype not in OUT_DTYPES:
+            raise TypeError(f"out must be int32, int64, float32 or float64, not {out.dtype}")
+        out = result_buffer(out, (k, n), np.int32, "the BFS depth matrix")
+        for i, (values, _) in job.submit().results(progress, in_order=False):
+            a, b = job.bounds[i]
+            out[a:b] = values
+        return out
+
+    def sssp(self, g, sources, *, backend="auto", out_dist=None, out_pred=None, progress=None, chunk_size=None):
+        return self._shortest_paths(g, sources, "sssp", backend, out_dist, out_pred, progress, chunk_size)
+
+    def sssp_dists(self, g, sources, *, backend="auto", out=None, progress=None, chunk_size=None):
+        return self._shortest_paths(g, sources, "sssp_dists", backend, out, None, progress, chunk_size)[0]
+
+    def _shortest_paths(self, g, sources, kind, backend, out_dist, out_pred, progress, chunk_size):
+        job = _Job(self.client, g, sources, kind, backend, chunk_size)
+        shape = (len(job.ids), len(job.g))
+        dist = result_buffer(out_dist, shape, job.g.weight_dtype, "the distance matrix")
+        pred = result_buffer(out_pred, shape, np.int32, "the predecessor matrix") if kind == "sssp" else None
+        for i, (d, p) in job.submit().results(progress, in_order=False):
+            a, b = job.bounds[i]
+            dist[a:b] = d
+            if pred is not None:
+                pred[a:b] = p
+        return dist, pred
+
+    def reduce(self, g, sources, reduction: Reduction, *, backend="auto", progress=None, chunk_size=None):
+        """`reduction` computed on the workers: each chunk's partial, combined in source order."""
+        job = _Job(self.client, g, sources, reduction.kind, backend, chunk_size, reduction=reduction)
+        return reduction.combine([p for _, p in job.submit().results(progress, in_order=True)])
+
+    def to_parquet(self, g, sources, path, kind="bfs", *, backend="auto", progress=None, chunk_size=None) -> int:
+        """Stream the result to a Parquet file in long format, one row group a chunk in source
+        order: columns source, target, the value (`bfs` hops or `sssp` distance) and, for
+        kind="sssp", predecessor; reachable pairs only. Returns the number of rows written."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        job = _Job(self.client, g, sources, kind, backend, chunk_size)
+        writer, rows = None, 0
+        try:
+            for i, (values, pred) in job.submit().results(progress, in_order=True):
+                a, b = job.bounds[i]
+                table = pa.table(long_columns(job.g, job.ids[a:b], values, pred, kind))
+                if writer is None:
+                    writer = pq.ParquetWriter(os.fspath(path), table.schema)
+                writer.write_table(table)
+                rows += table.num_rows
+        finally:
+            if writer is not None:
+                writer.close()
+        return rows
+
+
+def long_columns(g, ids, values, pred, kind) -> dict:
+    """A result block in long format: one row per reachable (source, target) pair, vertices
+    by name where the graph has names."""
+    reached = values >= 0 if kind == "bfs" else np.isfinite(values)
+    r, v = np.nonzero(reached)
+    label = (lambda x: g.names[x]) if g.names is not None else (lambda x: x)
+    cols = {"source": label(ids[r]), "target": label(v.astype(np.int32)),
+            ("bfs" if kind == "bfs" else "sssp"): values[r, v]}
+    if pred is not None:
+        p = pred[r, v]
+        cols["predecessor"] = np.where(p >= 0, label(np.maximum(p, 0)), "" if g.names is not None else -1)
+    return cols
+
+
+# -- the module's calls: an engine for the given cluster --------------------------------------
+
+def bfs(g, sources, *, cluster=None, **kwargs):
+    """curnet.bfs on a Dask cluster (see ClusterEngine.bfs); `g` a Graph or a GraphFile."""
+    return ClusterEngine(cluster).bfs(g, sources, **kwargs)
+
+
+def sssp(g, sources, *, cluster=None, **kwargs):
+    """curnet.sssp on a Dask cluster: (dist, pred)."""
+    return ClusterEngine(cluster).sssp(g, sources, **kwargs)
+
+
+def sssp_dists(g, sources, *, cluster=None, **kwargs):
+    """curnet.sssp_dists on a Dask cluster."""
+    return ClusterEngine(cluster).sssp_dists(g, sources, **kwargs)
+
+
+def reduce(g, sources, reduction: Reduction, *, cluster=None, **kwargs):
+    """A Reduction computed on the workers of a Dask cluster."""
+    return ClusterEngine(cluster).reduce(g, sources, reduction, **kwargs)
+
+
+def to_parquet(g, sources, path, kind="bfs", *, cluster=None, **kwargs) -> int:
+    """Stream a many-source result from a Dask cluster to Parquet (ClusterEngine.to_parquet)."""
+    return ClusterEngine(cluster).to_parquet(g, sources, path, kind, **kwargs)
