@@ -31,7 +31,17 @@ def _parser() -> argparse.ArgumentParser:
             src.add_argument("--sources", help="comma-separated vertex names or ids")
             src.add_argument("--fraction", type=float, help="a seeded random fraction of the vertices")
             a.add_argument("--seed", type=int, default=0)
+            a.add_argument("--scheduler", help="run on the Dask cluster at this address (tcp://host:8786); "
+                           "see `curnet cluster`")
+            a.add_argument("--shared-file", action="store_true",
+                           help="with --scheduler: each worker reads FILE itself (the same path on every host) "
+                           "instead of receiving the graph")
     sub.add_parser("info", help="backend, device and versions")
+    c = sub.add_parser("cluster", help="start a local Dask cluster, print its address, run until Ctrl-C")
+    c.add_argument("--workers", type=int, help="worker processes (default: one a CPU core; with --gpu one a GPU)")
+    c.add_argument("--gpu", action="store_true", help="one worker per GPU (needs dask-cuda)")
+    c.add_argument("--host", default="127.0.0.1", help="address the scheduler listens on (0.0.0.0: all)")
+    c.add_argument("--port", type=int, default=0, help="scheduler port (default: any free one)")
     d = sub.add_parser("demo", help="the main job on the scNET human network")
     d.add_argument("--backend", default="auto", help=BACKEND_HELP)
     return p
@@ -46,6 +56,8 @@ def main(argv=None) -> int:
             print(json.dumps(curnet.info(), indent=2))
         elif args.command == "demo":
             demo(args.backend)
+        elif args.command == "cluster":
+            serve_cluster(args)
         else:
             run_algorithm(args)
     except (ValueError, TypeError, FileNotFoundError, RuntimeError, MemoryError) as e:
@@ -83,6 +95,8 @@ def run_algorithm(args) -> None:
     else:
         sources = pick_sources(g, args.fraction or 0.05, args.seed)
     k = len(sources)
+    if args.scheduler:
+        return run_on_cluster(args, g, sources, t0)
     if args.command == "bfs":
         values, pred = curnet.bfs(g, sources, backend=args.backend, progress=None), None
         reached = values >= 0
@@ -103,6 +117,43 @@ def run_algorithm(args) -> None:
             p = pred[r, v]
             cols["predecessor"] = np.where(p >= 0, _labels_of(g, np.maximum(p, 0)), "")
         _write(args.out, cols)
+
+
+def run_on_cluster(args, g, sources, t0) -> None:
+    """The job on the Dask cluster at --scheduler: Parquet is streamed a chunk at a time,
+    other outputs are gathered first."""
+    from . import distributed
+    kind = args.command.replace("-", "_")
+    graph = distributed.GraphFile(args.file, format=args.format,
+                                  directed=False if args.undirected else None) if args.shared_file else g
+    engine = distributed.ClusterEngine(args.scheduler)
+    if args.out and args.out.endswith(".parquet"):
+        rows = engine.to_parquet(graph, sources, args.out, kind, backend=args.backend, progress=None)
+        print(f"{args.command}: {len(sources):,} sources x {len(g):,} vertices on {args.scheduler} in "
+              f"{time.perf_counter() - t0:.3f} s; wrote {rows:,} rows to {args.out}")
+        return
+    if kind == "sssp":
+        values, pred = engine.sssp(graph, sources, backend=args.backend)
+    else:
+        values, pred = getattr(engine, kind)(graph, sources, backend=args.backend), None
+    print(f"{args.command}: {len(sources):,} sources x {len(g):,} vertices on {args.scheduler} in "
+          f"{time.perf_counter() - t0:.3f} s")
+    if args.out:
+        _write(args.out, distributed.long_columns(g, resolve_sources(g, sources), values, pred, kind))
+
+
+def serve_cluster(args) -> None:
+    """`curnet cluster`: the scheduler's address on stdout (for --scheduler), then wait."""
+    from . import distributed
+    kwargs = {"scheduler_port": args.port, "host": args.host}
+    with distributed.local_cluster(args.workers, gpu=args.gpu, **kwargs) as cluster:
+        print(cluster.scheduler_address, flush=True)
+        print(f"curnet cluster: {len(cluster.workers)} worker(s); Ctrl-C stops it", file=sys.stderr)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
 
 
 def _labels_of(g, ids):

@@ -190,13 +190,15 @@ def _worker_resources(backend: str, dask_worker=None) -> dict:
     return {"backend": be.name, "host": host, "device": device, "nthreads": dask_worker.state.nthreads}
 
 
-def _chunk(graph, kind: str, ids: np.ndarray, backend: str, unreachable, reduction):
+def _chunk(graph, kind: str, ids: np.ndarray, backend: str, unreachable, depth_dtype, reduction):
     """One chunk of sources on a worker: its result rows, or its reduction's partial."""
     from distributed import get_worker
     g = _worker_graph(graph)
     _worker_backend(backend, get_worker())   # a worker that joined after the job's check
     if kind == "bfs":
-        values, pred = algorithms.bfs(g, ids, backend=backend, unreachable=unreachable, progress=False), None
+        depth = np.empty((len(ids), len(g)), dtype=depth_dtype, order="F")
+        values, pred = algorithms.bfs(g, ids, backend=backend, out=depth, unreachable=unreachable,
+                                      progress=False), None
     elif kind == "sssp":
         values, pred = algorithms.sssp(g, ids, backend=backend, progress=False)
     else:
@@ -269,7 +271,7 @@ class _Job:
     their results handed over in source order or as they arrive."""
 
     def __init__(self, client, graph, sources, kind, backend, chunk_size, unreachable=-1,
-                 reduction=None):
+                 reduction=None, depth_dtype=np.int32):
         self.client, self.kind, self.backend = client, kind, backend
         self.file = graph if isinstance(graph, GraphFile) else None
         self.g = graph.load() if self.file else graph
@@ -278,10 +280,10 @@ class _Job:
         if not (isinstance(backend, str) and (backend in BACKENDS or backend.startswith("cuda:"))):
             get_backend(backend)   # raises the usual error; the device itself is checked on the workers
         self.ids = resolve_sources(self.g, sources)
-        self.unreachable, self.reduction = unreachable, reduction
+        self.unreachable, self.reduction, self.depth_dtype = unreachable, reduction, np.dtype(depth_dtype)
         self.resources = self._ask_workers()
         n, k = len(self.g), len(self.ids)
-        entry = (np.dtype(np.int32).itemsize if kind == "bfs" else
+        entry = (self.depth_dtype.itemsize if kind == "bfs" else
                  self.g.weight_dtype.itemsize + (4 if kind == "sssp" else 0))
         rows = chunk_size or chunk_rows(list(self.resources.values()), k, n, entry)
         self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
@@ -303,8 +305,8 @@ class _Job:
         tag = uuid.uuid4().hex[:8]
         self.futures = [
             self.client.submit(_chunk, graph, self.kind, self.ids[a:b], self.backend, self.unreachable,
-                               self.reduction, key=f"curnet-{self.kind}-{tag}-{i}", pure=False,
-                               priority=len(self.bounds) - i)
+                               self.depth_dtype, self.reduction, key=f"curnet-{self.kind}-{tag}-{i}",
+                               pure=False, priority=len(self.bounds) - i)
             for i, (a, b) in enumerate(self.bounds)]
         self._graph_future = graph
         return self
@@ -346,11 +348,11 @@ class ClusterEngine:
         self.client = connect(cluster, timeout=timeout)
 
     def bfs(self, g, sources, *, backend="auto", out=None, unreachable=-1, progress=None, chunk_size=None):
-        job = _Job(self.client, g, sources, "bfs", backend, chunk_size, unreachable)
-        k, n = len(job.ids), len(job.g)
-        if out is not None and out.dtype not in OUT_DTYPES:
-            raise TypeError(f"out must be int32, int64, float32 or float64, not {out.dtype}")
-        out = result_buffer(out, (k, n), np.int32, "the BFS depth matrix")
+        if out is not None and getattr(out, "dtype", None) not in OUT_DTYPES:
+            raise TypeError("out must be a NumPy array of int32, int64, float32 or float64")
+        job = _Job(self.client, g, sources, "bfs", backend, chunk_size, unreachable,
+                   depth_dtype=np.int32 if out is None else out.dtype)
+        out = result_buffer(out, (len(job.ids), len(job.g)), np.int32, "the BFS depth matrix")
         for i, (values, _) in job.submit().results(progress, in_order=False):
             a, b = job.bounds[i]
             out[a:b] = values
