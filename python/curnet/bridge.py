@@ -90,11 +90,51 @@ def _progress(r_callback):
     return hook
 
 
+#: The engine the many-source calls run on: this process, or a Dask cluster (use_cluster).
+_engine = algorithms
+_local_cluster = None   # a cluster use_cluster started, closed when it is left
+
+
+def use_cluster(cluster=None, workers=None, gpu=False, timeout=30):
+    """Run the many-source calls on a Dask cluster: a scheduler address, or (cluster None,
+    workers given) a local cluster of `workers` processes (one a GPU with gpu=True) started
+    here; None and None: back to this process. An address not reached within `timeout`
+    seconds is an error. Returns the scheduler's address (or None)."""
+    global _engine, _local_cluster
+    from . import distributed
+    if _local_cluster is not None:
+        _local_cluster.close()
+        _local_cluster = None
+    _engine = algorithms
+    if cluster is None and workers is None:
+        return None
+    if cluster is None:
+        _own_libpython_first()
+        cluster = _local_cluster = distributed.local_cluster(int(workers), gpu=bool(gpu))
+    _engine = distributed.ClusterEngine(cluster, timeout=float(timeout))
+    return _engine.client.scheduler.address
+
+
+def _own_libpython_first() -> None:
+    """Worker processes started from R inherit R's LD_LIBRARY_PATH, whose system library
+    folder holds the system's libpython, ahead of this interpreter's own: the workers would
+    start on the wrong one. Put this interpreter's library folder first (kept for the
+    workers a nanny restarts later)."""
+    import os
+    import sysconfig
+    libdir = sysconfig.get_config_var("LIBDIR")
+    if not (sysconfig.get_config_var("Py_ENABLE_SHARED") and libdir):
+        return
+    paths = os.environ.get("LD_LIBRARY_PATH", "")
+    if paths.split(":")[0] != libdir:
+        os.environ["LD_LIBRARY_PATH"] = libdir + (":" + paths if paths else "")
+
+
 def bfs_into(g, sources, address, r_type, progress=None, backend="auto") -> None:
     """BFS depths into R's k x n matrix: NA_integer_ or Inf where unreachable."""
     out = r_array(address, (len(sources), len(g)), r_type)   # sources: R's Arrow ids, read in place
     unreachable = R_NA_INTEGER if r_type == "integer" else np.inf
-    algorithms.bfs(g, sources, backend=backend, out=out, unreachable=unreachable,
+    _engine.bfs(g, sources, backend=backend, out=out, unreachable=unreachable,
                    progress=_progress(progress))
 
 
@@ -106,10 +146,10 @@ def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backen
     dist = r_array(dist_address, shape, "double")
     try:
         if pred_address is None:
-            algorithms.sssp_dists(g, sources, backend=backend, out=dist, progress=_progress(progress))
+            _engine.sssp_dists(g, sources, backend=backend, out=dist, progress=_progress(progress))
         else:
             pred = r_array(pred_address, shape, "integer")
-            algorithms.sssp(g, sources, backend=backend, out_dist=dist, out_pred=pred,
+            _engine.sssp(g, sources, backend=backend, out_dist=dist, out_pred=pred,
                             progress=_progress(progress))
     except NegativeCycleError as e:
         return e.source
