@@ -15,7 +15,9 @@ one worker per GPU).
 """
 from __future__ import annotations
 
+import logging
 import os
+import socket
 import threading
 import uuid
 
@@ -29,6 +31,8 @@ from .errors import BackendUnavailableError, NegativeCycleError
 from .graph import Graph
 from .progress import Progress
 from .sources import resolve_sources
+
+log = logging.getLogger("curnet")
 
 KINDS = ("bfs", "sssp", "sssp_dists")
 
@@ -187,25 +191,31 @@ def _worker_resources(backend: str, dask_worker=None) -> dict:
     if be.name.startswith("cuda"):
         import cupy
         device = int(cupy.cuda.runtime.memGetInfo()[0])
-    return {"backend": be.name, "host": host, "device": device, "nthreads": dask_worker.state.nthreads}
+    return {"backend": be.name, "host": host, "device": device, "nthreads": dask_worker.state.nthreads,
+            "hostname": socket.gethostname()}
 
 
-def _chunk(graph, kind: str, ids: np.ndarray, backend: str, unreachable, depth_dtype, reduction):
-    """One chunk of sources on a worker: its result rows, or its reduction's partial."""
+def _chunk(graph, kind: str, ids: np.ndarray, rows, backend: str, unreachable, depth_dtype, reduction,
+           shared):
+    """One chunk of sources on a worker: its result rows (returned, or written into the
+    caller's SharedMatrix specs `shared` at `rows`), or its reduction's partial."""
     from distributed import get_worker
     g = _worker_graph(graph)
     _worker_backend(backend, get_worker())   # a worker that joined after the job's check
+    a, b = rows
+    outs = [SharedMatrix.open(spec)[a:b] for spec in shared] if shared else [None, None]
     if kind == "bfs":
-        depth = np.empty((len(ids), len(g)), dtype=depth_dtype, order="F")
+        depth = outs[0] if shared else np.empty((len(ids), len(g)), dtype=depth_dtype, order="F")
         values, pred = algorithms.bfs(g, ids, backend=backend, out=depth, unreachable=unreachable,
                                       progress=False), None
     elif kind == "sssp":
-        values, pred = algorithms.sssp(g, ids, backend=backend, progress=False)
+        values, pred = algorithms.sssp(g, ids, backend=backend, out_dist=outs[0], out_pred=outs[1],
+                                       progress=False)
     else:
-        values, pred = algorithms.sssp_dists(g, ids, backend=backend, progress=False), None
+        values, pred = algorithms.sssp_dists(g, ids, backend=backend, out=outs[0], progress=False), None
     if reduction is not None:
         return reduction.chunk(g, ids, values)
-    return values, pred
+    return None if shared else (values, pred)
 
 
 # -- reductions on the workers --------------------------------------------------------------
@@ -246,6 +256,54 @@ class per_source(Reduction):
 
     def combine(self, partials):
         return np.concatenate(partials)
+
+
+# -- results in shared memory ---------------------------------------------------------------
+
+SHARED_DIR = "/dev/shm"
+
+
+class SharedMatrix:
+    """A (k, n) Fortran-ordered result in a file of shared memory (tmpfs) that workers on the
+    caller's host map and write their rows into, so the rows never go through a socket."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = tuple(int(x) for x in shape), np.dtype(dtype)
+        self.path = os.path.join(SHARED_DIR, f"curnet-{uuid.uuid4().hex}.bin")
+        nbytes = max(1, int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize)
+        with open(self.path, "wb") as f:
+            f.truncate(nbytes)
+        self.array = self.open(self.spec()).view(np.ndarray)
+
+    def spec(self):
+        return self.path, self.dtype.str, self.shape
+
+    @staticmethod
+    def open(spec):
+        path, dtype, shape = spec
+        return np.memmap(path, dtype=np.dtype(dtype), mode="r+", shape=tuple(shape), order="F")
+
+    def unlink(self):
+        """Remove the file; the caller's mapping (self.array) stays valid."""
+        try:
+            os.unlink(self.path)
+        except FileNotFoundError:
+            pass
+
+    @staticmethod
+    def room() -> int:
+        try:
+            st = os.statvfs(SHARED_DIR)
+        except OSError:
+            return 0
+        return st.f_bavail * st.f_frsize
+
+
+def _sees_file(path, inode, dask_worker=None) -> bool:
+    try:
+        return os.stat(path).st_ino == inode
+    except OSError:
+        return False
 
 
 # -- jobs ------------------------------------------------------------------------------------
@@ -300,13 +358,40 @@ class _Job:
                 "worker(s): " + "; ".join(broken.values()))
         return found
 
-    def submit(self):
+    def shared_results(self, dtypes, use) -> list | None:
+        """SharedMatrix results for the job, when `use` allows (None: where it can) and every
+        worker runs on this host and sees the files; else None (rows come over the network)."""
+        if use is False or self.reduction is not None:
+            return None
+        here = socket.gethostname()
+        shape = (len(self.ids), len(self.g))
+        need = sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(d).itemsize for d in dtypes)
+        local = all(r["hostname"] == here for r in self.resources.values())
+        if not local or need > SharedMatrix.room():
+            if use:
+                raise ClusterError("shared_memory=True needs every worker on this host and "
+                                   f"{need / 2**30:.2f} GiB free in {SHARED_DIR}")
+            return None
+        mats = [SharedMatrix(shape, d) for d in dtypes]
+        seen = self.client.run(_sees_file, mats[0].path, os.stat(mats[0].path).st_ino)
+        if all(seen.values()):
+            return mats
+        for m in mats:
+            m.unlink()
+        if use:
+            raise ClusterError(f"shared_memory=True, but some workers do not see {SHARED_DIR} of this host")
+        return None
+
+    def submit(self, shared=None):
+        """Send the chunks; `shared`: the SharedMatrix results the workers write into."""
+        specs = tuple(m.spec() for m in shared) if shared else None
         graph = self.file if self.file else self.client.scatter(_bare(self.g), broadcast=True, hash=False)
         tag = uuid.uuid4().hex[:8]
         self.futures = [
-            self.client.submit(_chunk, graph, self.kind, self.ids[a:b], self.backend, self.unreachable,
-                               self.depth_dtype, self.reduction, key=f"curnet-{self.kind}-{tag}-{i}",
-                               pure=False, priority=len(self.bounds) - i)
+            self.client.submit(_chunk, graph, self.kind, self.ids[a:b], (a, b), self.backend,
+                               self.unreachable, self.depth_dtype, self.reduction, specs,
+                               key=f"curnet-{self.kind}-{tag}-{i}", pure=False,
+                               priority=len(self.bounds) - i)
             for i, (a, b) in enumerate(self.bounds)]
         self._graph_future = graph
         return self
@@ -342,39 +427,58 @@ class _Job:
 
 class ClusterEngine:
     """The many-source calls of curnet (bfs, sssp, sssp_dists) run on a Dask cluster, with the
-    same signatures plus `chunk_size` (sources a chunk; None: sized to the workers' memory)."""
+    same signatures plus `chunk_size` (sources a chunk; None: sized to the workers' memory)
+    and `shared_memory` (None: workers on this host write the result in place, through
+    /dev/shm, when it has room; True: required; False: rows always come over the network)."""
 
     def __init__(self, cluster=None, *, timeout: float = 30):
         self.client = connect(cluster, timeout=timeout)
 
-    def bfs(self, g, sources, *, backend="auto", out=None, unreachable=-1, progress=None, chunk_size=None):
+    def bfs(self, g, sources, *, backend="auto", out=None, unreachable=-1, progress=None, chunk_size=None,
+            shared_memory=None):
         if out is not None and getattr(out, "dtype", None) not in OUT_DTYPES:
             raise TypeError("out must be a NumPy array of int32, int64, float32 or float64")
         job = _Job(self.client, g, sources, "bfs", backend, chunk_size, unreachable,
                    depth_dtype=np.int32 if out is None else out.dtype)
-        out = result_buffer(out, (len(job.ids), len(job.g)), np.int32, "the BFS depth matrix")
-        for i, (values, _) in job.submit().results(progress, in_order=False):
-            a, b = job.bounds[i]
-            out[a:b] = values
-        return out
+        return self._gather(job, [(out, job.depth_dtype, "the BFS depth matrix")], progress, shared_memory)[0]
 
-    def sssp(self, g, sources, *, backend="auto", out_dist=None, out_pred=None, progress=None, chunk_size=None):
-        return self._shortest_paths(g, sources, "sssp", backend, out_dist, out_pred, progress, chunk_size)
+    def sssp(self, g, sources, *, backend="auto", out_dist=None, out_pred=None, progress=None, chunk_size=None,
+             shared_memory=None):
+        job = _Job(self.client, g, sources, "sssp", backend, chunk_size)
+        return tuple(self._gather(job, [(out_dist, job.g.weight_dtype, "the distance matrix"),
+                                        (out_pred, np.int32, "the predecessor matrix")], progress, shared_memory))
 
-    def sssp_dists(self, g, sources, *, backend="auto", out=None, progress=None, chunk_size=None):
-        return self._shortest_paths(g, sources, "sssp_dists", backend, out, None, progress, chunk_size)[0]
+    def sssp_dists(self, g, sources, *, backend="auto", out=None, progress=None, chunk_size=None,
+                   shared_memory=None):
+        job = _Job(self.client, g, sources, "sssp_dists", backend, chunk_size)
+        return self._gather(job, [(out, job.g.weight_dtype, "the distance matrix")], progress, shared_memory)[0]
 
-    def _shortest_paths(self, g, sources, kind, backend, out_dist, out_pred, progress, chunk_size):
-        job = _Job(self.client, g, sources, kind, backend, chunk_size)
+    @staticmethod
+    def _gather(job, wanted, progress, shared_memory):
+        """The job's result matrices, [(caller's out or None, dtype, what)] each, in source
+        order. Workers on this host write into shared memory (the result itself when the
+        caller gave no `out`); others send their rows, written as each chunk arrives."""
         shape = (len(job.ids), len(job.g))
-        dist = result_buffer(out_dist, shape, job.g.weight_dtype, "the distance matrix")
-        pred = result_buffer(out_pred, shape, np.int32, "the predecessor matrix") if kind == "sssp" else None
-        for i, (d, p) in job.submit().results(progress, in_order=False):
-            a, b = job.bounds[i]
-            dist[a:b] = d
-            if pred is not None:
-                pred[a:b] = p
-        return dist, pred
+        outs = [None if out is None else result_buffer(out, shape, dtype, what) for out, dtype, what in wanted]
+        shared = job.shared_results([out.dtype if out is not None else np.dtype(dtype)
+                                     for out, (_, dtype, _) in zip(outs, wanted)], shared_memory)
+        if shared is None:
+            outs = [o if o is not None else result_buffer(None, shape, d, what)
+                    for o, (_, d, what) in zip(outs, wanted)]
+        try:
+            for i, rows in job.submit(shared).results(progress, in_order=False):
+                a, b = job.bounds[i]
+                for j, out in enumerate(outs):
+                    if shared is None:
+                        out[a:b] = rows[j]
+                    elif out is not None:
+                        out[a:b] = shared[j].array[a:b]
+        finally:
+            for m in shared or ():
+                m.unlink()
+        if shared is not None:
+            outs = [o if o is not None else m.array for o, m in zip(outs, shared)]
+        return outs
 
     def reduce(self, g, sources, reduction: Reduction, *, backend="auto", progress=None, chunk_size=None):
         """`reduction` computed on the workers: each chunk's partial, combined in source order."""

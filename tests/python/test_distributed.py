@@ -60,23 +60,26 @@ def random_graph(n, m, seed, *, directed=True, negative=False):
 def test_equal_to_single_process(engine, seed, directed, negative):
     g = random_graph(300, 1500, seed, directed=directed, negative=negative)   # 301 vertices if negative
     sources = np.random.default_rng(seed).integers(0, len(g), 90)      # repeats kept
-    for chunk in (None, 7):
-        np.testing.assert_array_equal(engine.bfs(g, sources, backend="cpu", chunk_size=chunk),
+    for chunk, shared in ((None, None), (7, False), (11, True)):
+        opts = dict(chunk_size=chunk, shared_memory=shared)   # rows through /dev/shm or the network
+        np.testing.assert_array_equal(engine.bfs(g, sources, backend="cpu", **opts),
                                       curnet.bfs(g, sources, backend="cpu"))
-        dist, pred = engine.sssp(g, sources, backend="cpu", chunk_size=chunk)
+        dist, pred = engine.sssp(g, sources, backend="cpu", **opts)
         dist1, pred1 = curnet.sssp(g, sources, backend="cpu")
         np.testing.assert_array_equal(dist, dist1)
         np.testing.assert_array_equal(pred, pred1)   # the same CPU code on each chunk: same predecessors
-        np.testing.assert_array_equal(engine.sssp_dists(g, sources, chunk_size=chunk), dist1)
+        np.testing.assert_array_equal(engine.sssp_dists(g, sources, **opts), dist1)
+    assert not [f for f in os.listdir(cd.SHARED_DIR) if f.startswith("curnet-")]   # nothing left behind
 
 
 def test_into_callers_buffer_and_names(engine):
     g = curnet.Graph.from_edges(["a", "b", "c", "d"], ["b", "c", "a", "e"], directed=True)
-    out = np.zeros((3, 5), dtype=np.float64, order="F")
-    got = engine.bfs(g, ["c", "a", "e"], out=out, unreachable=np.inf, chunk_size=1)
-    assert got is out
-    np.testing.assert_array_equal(out, curnet.bfs(g, ["c", "a", "e"], unreachable=np.inf,
-                                                  out=np.zeros((3, 5))))
+    want = curnet.bfs(g, ["c", "a", "e"], unreachable=np.inf, out=np.zeros((3, 5)))
+    for shared in (True, False):
+        out = np.zeros((3, 5), dtype=np.float64, order="C")
+        got = engine.bfs(g, ["c", "a", "e"], out=out, unreachable=np.inf, chunk_size=1, shared_memory=shared)
+        assert got is out
+        np.testing.assert_array_equal(out, want)
 
 
 def test_module_calls_and_default_client(cluster):
