@@ -20,6 +20,7 @@ import os
 import socket
 import threading
 import uuid
+import weakref
 
 import numpy as np
 
@@ -324,6 +325,20 @@ def chunk_rows(resources: list, k: int, n: int, bytes_per_entry: int) -> int:
     return rows if rows < 64 else rows // 64 * 64
 
 
+_broadcast = weakref.WeakKeyDictionary()   # Graph -> {client id: its future on the workers}
+
+
+def _scattered(client, g: Graph):
+    """The graph on every worker of `client`: sent once, then reused by later jobs while the
+    caller holds the Graph (a worker keeps its device copy between jobs too)."""
+    on = _broadcast.setdefault(g, {})
+    held, future = on.get(id(client), (None, None))
+    if held is not client or future.status not in ("finished", "pending"):
+        future = client.scatter(_bare(g), broadcast=True, hash=False)
+        on[id(client)] = (client, future)
+    return future
+
+
 class _Job:
     """One many-source job on a client: the graph sent (or named) once, the chunks submitted,
     their results handed over in source order or as they arrive."""
@@ -385,7 +400,7 @@ class _Job:
     def submit(self, shared=None):
         """Send the chunks; `shared`: the SharedMatrix results the workers write into."""
         specs = tuple(m.spec() for m in shared) if shared else None
-        graph = self.file if self.file else self.client.scatter(_bare(self.g), broadcast=True, hash=False)
+        graph = self.file or _scattered(self.client, self.g)
         tag = uuid.uuid4().hex[:8]
         self.futures = [
             self.client.submit(_chunk, graph, self.kind, self.ids[a:b], (a, b), self.backend,
@@ -393,7 +408,6 @@ class _Job:
                                key=f"curnet-{self.kind}-{tag}-{i}", pure=False,
                                priority=len(self.bounds) - i)
             for i, (a, b) in enumerate(self.bounds)]
-        self._graph_future = graph
         return self
 
     def results(self, progress, in_order: bool):
@@ -422,7 +436,6 @@ class _Job:
             raise
         finally:
             self.futures = []
-            self._graph_future = None
 
 
 class ClusterEngine:
