@@ -310,11 +310,13 @@ def _sees_file(path, inode, dask_worker=None) -> bool:
 # -- jobs ------------------------------------------------------------------------------------
 
 def chunk_rows(resources: list, k: int, n: int, bytes_per_entry: int) -> int:
-    """Sources a chunk: at least CHUNKS_PER_THREAD chunks for each worker thread, and a chunk's
+    """Sources a chunk: at least CHUNKS_PER_THREAD chunks for each worker thread (of several), and a chunk's
     result within MEMORY_SHARE of the smallest worker thread's memory (host, and device for a
     GPU worker); a multiple of 64 (one BFS word) where the job allows."""
     threads = sum(r["nthreads"] for r in resources)
-    rows = -(-k // (CHUNKS_PER_THREAD * threads))
+    # One worker thread: one chunk (nothing to balance; a GPU then writes whole rows, its
+    # fastest copy, where a chunk's rows of a larger matrix are pitched).
+    rows = k if threads == 1 else -(-k // (CHUNKS_PER_THREAD * threads))
     row_bytes = max(1, n * bytes_per_entry)
     for r in resources:
         memory = r["host"] if r["device"] is None else min(r["host"], r["device"])
@@ -322,7 +324,7 @@ def chunk_rows(resources: list, k: int, n: int, bytes_per_entry: int) -> int:
     if rows < 1:
         raise MemoryError(f"one source's result ({row_bytes / 2**20:.1f} MiB) does not fit in a "
                           "Dask worker's share of memory: give the workers more memory")
-    return rows if rows < 64 else rows // 64 * 64
+    return rows if rows >= k or rows < 64 else rows // 64 * 64
 
 
 _broadcast = weakref.WeakKeyDictionary()   # Graph -> {client id: its future on the workers}

@@ -268,3 +268,13 @@ def test_local_cuda_cluster_equals_direct_call():
         np.testing.assert_array_equal(engine.bfs(g, sources, backend="cuda"), curnet.bfs(g, sources, backend="cuda"))
         dist = engine.sssp_dists(g, sources[:200], backend="cuda")
         np.testing.assert_allclose(dist, curnet.sssp_dists(g, sources[:200], backend="cpu"), rtol=1e-5)
+
+
+def test_chunk_rows_sizing():
+    worker = {"nthreads": 2, "host": 8 << 30, "device": None}
+    assert cd.chunk_rows([worker, worker], 10_000, 1000, 4) == 576          # 4 chunks a thread, 64-aligned
+    assert cd.chunk_rows([dict(worker, nthreads=1)], 3820, 1000, 4) == 3820  # one thread: one chunk
+    gpu = dict(worker, nthreads=1, device=1 << 30)                           # 1 GiB of device memory left
+    assert cd.chunk_rows([gpu, worker], 100_000, 1 << 20, 4) == 64           # a quarter GiB / 4 MiB rows
+    with pytest.raises(MemoryError, match="does not fit"):
+        cd.chunk_rows([dict(worker, host=1 << 20)], 10, 1 << 20, 8)
