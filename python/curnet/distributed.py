@@ -203,6 +203,8 @@ def _chunk(graph, kind: str, ids: np.ndarray, rows, backend: str, unreachable, d
     from distributed import get_worker
     g = _worker_graph(graph)
     _worker_backend(backend, get_worker())   # a worker that joined after the job's check
+    if reduction is not None and reduction.kind is None:
+        return reduction.chunk(g, ids, backend)      # it runs its own traversal
     a, b = rows
     outs = [SharedMatrix.open(spec)[a:b] for spec in shared] if shared else [None, None]
     if kind == "bfs":
@@ -227,7 +229,8 @@ class Reduction:
     `kind` is the traversal ("bfs", "sssp" or "sssp_dists"); `chunk(g, ids, values)` runs on a
     worker with a chunk's (len(ids), n) result (for "sssp" a (dist, pred) pair) and returns a
     small picklable partial; `combine(partials)` runs in the caller with every chunk's
-    partial, in source order, and returns the answer."""
+    partial, in source order, and returns the answer. With kind None the reduction runs its
+    own traversal: `chunk(g, ids, backend)` (a measure reduced on the device as it goes)."""
 
     kind = "bfs"
 
@@ -257,6 +260,41 @@ class per_source(Reduction):
 
     def combine(self, partials):
         return np.concatenate(partials)
+
+
+class per_vertex(Reduction):
+    """A per-vertex score that runs its own traversal on the workers, a chunk of the vertices
+    each: func(g, ids, backend) returns one value (row) an id; joined in vertex order."""
+
+    kind = None
+
+    def __init__(self, func):
+        self.func = func
+
+    def chunk(self, g, ids, backend):
+        return np.asarray(self.func(g, ids, backend))
+
+    def combine(self, partials):
+        return np.concatenate(partials)
+
+
+class measure(per_vertex):
+    """A per-vertex measure of curnet.measures (closeness, harmonic_centrality, eccentricity,
+    ego_size), each worker reducing its chunk of the vertices on its device as it goes;
+    `kwargs` go to the measure (mode, cutoff, weighted, ...).
+    E.g. reduce(g, None, measure("closeness", mode="out"), cluster=...)."""
+
+    PER_VERTEX = ("closeness", "harmonic_centrality", "eccentricity", "ego_size")
+
+    def __init__(self, name: str, **kwargs):
+        if name not in self.PER_VERTEX:
+            raise ValueError(f"measure must be one of {', '.join(self.PER_VERTEX)}, got {name!r}")
+        self.name, self.kwargs = name, kwargs
+        super().__init__(self._run)
+
+    def _run(self, g, ids, backend):
+        from . import measures
+        return getattr(measures, self.name)(g, ids, backend=backend, progress=False, **self.kwargs)
 
 
 # -- results in shared memory ---------------------------------------------------------------
@@ -358,7 +396,7 @@ class _Job:
         self.unreachable, self.reduction, self.depth_dtype = unreachable, reduction, np.dtype(depth_dtype)
         self.resources = self._ask_workers()
         n, k = len(self.g), len(self.ids)
-        entry = (self.depth_dtype.itemsize if kind == "bfs" else
+        entry = (0 if kind is None else self.depth_dtype.itemsize if kind == "bfs" else
                  self.g.weight_dtype.itemsize + (4 if kind == "sssp" else 0))
         rows = chunk_size or chunk_rows(list(self.resources.values()), k, n, entry)
         self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
@@ -407,7 +445,7 @@ class _Job:
         self.futures = [
             self.client.submit(_chunk, graph, self.kind, self.ids[a:b], (a, b), self.backend,
                                self.unreachable, self.depth_dtype, self.reduction, specs,
-                               key=f"curnet-{self.kind}-{tag}-{i}", pure=False,
+                               key=f"curnet-{self.kind or 'measure'}-{tag}-{i}", pure=False,
                                priority=len(self.bounds) - i)
             for i, (a, b) in enumerate(self.bounds)]
         return self
@@ -416,7 +454,7 @@ class _Job:
         """(chunk index, result) pairs: as each chunk finishes, or in source order. Ctrl-C (or
         an error) cancels what is left, and the client stays usable."""
         distributed = _dask()
-        bar = Progress(progress, len(self.ids), self.kind.replace("_", "-"))
+        bar = Progress(progress, len(self.ids), (self.kind or "measure").replace("_", "-"))
         index = {f.key: i for i, f in enumerate(self.futures)}
         waiting, next_i = {}, 0
         try:
@@ -496,7 +534,10 @@ class ClusterEngine:
         return outs
 
     def reduce(self, g, sources, reduction: Reduction, *, backend="auto", progress=None, chunk_size=None):
-        """`reduction` computed on the workers: each chunk's partial, combined in source order."""
+        """`reduction` computed on the workers: each chunk's partial, combined in source order.
+        `sources` None: every vertex, in vertex order."""
+        if sources is None:
+            sources = np.arange(len(g.load() if isinstance(g, GraphFile) else g), dtype=np.int32)
         job = _Job(self.client, g, sources, reduction.kind, backend, chunk_size, reduction=reduction)
         return reduction.combine([p for _, p in job.submit().results(progress, in_order=True)])
 

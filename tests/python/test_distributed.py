@@ -278,3 +278,18 @@ def test_chunk_rows_sizing():
     assert cd.chunk_rows([gpu, worker], 100_000, 1 << 20, 4) == 64           # a quarter GiB / 4 MiB rows
     with pytest.raises(MemoryError, match="does not fit"):
         cd.chunk_rows([dict(worker, host=1 << 20)], 10, 1 << 20, 8)
+
+
+def test_per_vertex_reduction_runs_its_own_traversal(engine):
+    g = random_graph(200, 900, 11)
+    reach = cd.per_vertex(lambda g, ids, backend: (curnet.bfs(g, ids, backend=backend) >= 0).sum(axis=1))
+    np.testing.assert_array_equal(engine.reduce(g, None, reach, chunk_size=16),
+                                  (curnet.bfs(g, np.arange(200)) >= 0).sum(axis=1))
+
+
+def test_measures_on_workers(engine):
+    measures = pytest.importorskip("curnet.measures")
+    g = random_graph(200, 900, 12, directed=False)
+    for name, kwargs in (("closeness", {}), ("eccentricity", {}), ("harmonic_centrality", {"mode": "out"})):
+        np.testing.assert_allclose(engine.reduce(g, None, cd.measure(name, **kwargs), chunk_size=30),
+                                   getattr(measures, name)(g, **kwargs), rtol=1e-6)
