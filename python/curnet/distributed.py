@@ -299,7 +299,7 @@ class measure(per_vertex):
 
 # -- results in shared memory ---------------------------------------------------------------
 
-SHARED_DIR = "/dev/shm"
+SHARED_DIR = os.environ.get("CURNET_SHARED_DIR", "/dev/shm")   # a tmpfs the workers of this host see
 
 
 class SharedMatrix:
