@@ -6,8 +6,9 @@
     distributed.to_parquet(g, sources, "depths.parquet", cluster=cluster)
     ecc = distributed.reduce(g, sources, distributed.per_source("bfs", eccentricity), cluster=cluster)
 
-The work is split across sources only; every worker holds the whole graph, sent once per job
-(broadcast), or read by each worker from the same file (`GraphFile`). Chunks are sized to the
+The work is split across sources only; every worker holds the whole graph, sent once (a
+broadcast, reused by later jobs on the same Graph), or read by each worker from the same file
+(`GraphFile`). Chunks are sized to the
 smallest worker's memory (its device memory on GPU workers, asked of the worker). A chunk
 whose worker dies is re-run on another one by the scheduler (the chunks are pure), so the
 result is complete and identical. Needs the `[dask]` extra (dask, distributed; dask-cuda for
@@ -28,7 +29,7 @@ from . import algorithms
 from .algorithms.common import available_host_memory, result_buffer
 from .algorithms.bfs import OUT_DTYPES
 from .backends import BACKENDS, get_backend
-from .errors import BackendUnavailableError, NegativeCycleError
+from .errors import BackendUnavailableError
 from .graph import Graph
 from .progress import Progress
 from .sources import resolve_sources
@@ -128,12 +129,12 @@ class GraphFile:
     curnet.read_graph. The caller reads it too (for the vertex count, names and sources)."""
 
     def __init__(self, path, **read_kwargs):
-        self.path = os.fspath(path)
+        self.path = os.path.abspath(os.fspath(path))   # the caller's path, the same on every host
         self.read_kwargs = read_kwargs
         self._graph = None
 
     def key(self):
-        return (os.path.abspath(self.path), tuple(sorted((k, repr(v)) for k, v in self.read_kwargs.items())))
+        return (self.path, tuple(sorted((k, repr(v)) for k, v in self.read_kwargs.items())))
 
     def load(self) -> Graph:
         if self._graph is None:
@@ -423,9 +424,11 @@ class _Job:
         need = sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(d).itemsize for d in dtypes)
         local = all(r["hostname"] == here for r in self.resources.values())
         if not local or need > SharedMatrix.room():
+            why = (f"shared memory needs every worker on this host and {need / 2**30:.2f} GiB free "
+                   f"in {SHARED_DIR} ({SharedMatrix.room() / 2**30:.2f} GiB)")
             if use:
-                raise ClusterError("shared_memory=True needs every worker on this host and "
-                                   f"{need / 2**30:.2f} GiB free in {SHARED_DIR}")
+                raise ClusterError(f"shared_memory=True, but {why}")
+            log.info("curnet.distributed: result rows come over the network: %s", why)
             return None
         mats = [SharedMatrix(shape, d) for d in dtypes]
         seen = self.client.run(_sees_file, mats[0].path, os.stat(mats[0].path).st_ino)
