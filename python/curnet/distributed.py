@@ -366,7 +366,7 @@ def chunk_rows(resources: list, k: int, n: int, bytes_per_entry: int) -> int:
     return rows if rows >= k or rows < 64 else rows // 64 * 64
 
 
-_broadcast = weakref.WeakKeyDictionary()   # Graph -> {client id: its future on the workers}
+_broadcast = weakref.WeakKeyDictionary()   # Graph -> {id(client): (client, its future on the workers)}
 
 
 def _scattered(client, g: Graph):
