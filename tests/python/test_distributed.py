@@ -293,3 +293,13 @@ def test_measures_on_workers(engine):
     for name, kwargs in (("closeness", {}), ("eccentricity", {}), ("harmonic_centrality", {"mode": "out"})):
         np.testing.assert_allclose(engine.reduce(g, None, cd.measure(name, **kwargs), chunk_size=30),
                                    getattr(measures, name)(g, **kwargs), rtol=1e-6)
+
+
+def test_gpu_cluster_without_dask_cuda_is_a_clear_error():
+    try:
+        import dask_cuda  # noqa: F401
+    except ImportError:
+        with pytest.raises(BackendUnavailableError, match="needs dask-cuda"):
+            cd.local_cluster(gpu=True)
+    else:
+        pytest.skip("dask-cuda is installed")
