@@ -149,11 +149,12 @@ def test_negative_cycle_named(engine):
     assert e.value.source in (3, 0)
 
 
-def test_worker_killed_mid_job(cluster, engine):
+@pytest.mark.parametrize("shared", [True, False])
+def test_worker_killed_mid_job(cluster, engine, shared):
     g = random_graph(2000, 12000, 7)
     sources = np.arange(0, 2000, 20)
-    pids = engine.client.run(os.getpid)
-    victim = sorted(pids.values())[0]
+    engine.client.wait_for_workers(2, timeout=120)
+    victim = sorted(engine.client.run(os.getpid).values())[0]
     killed = []
 
     def kill_once(done, total):
@@ -161,7 +162,7 @@ def test_worker_killed_mid_job(cluster, engine):
             os.kill(victim, signal.SIGKILL)
             killed.append(done)
 
-    dist, pred = engine.sssp(g, sources, progress=kill_once, chunk_size=1)
+    dist, pred = engine.sssp(g, sources, progress=kill_once, chunk_size=1, shared_memory=shared)
     assert killed and killed[0] < len(sources)          # it died with chunks left to run
     want_dist, want_pred = curnet.sssp(g, sources)
     np.testing.assert_array_equal(dist, want_dist)
