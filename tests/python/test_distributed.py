@@ -304,3 +304,22 @@ def test_gpu_cluster_without_dask_cuda_is_a_clear_error():
             cd.local_cluster(gpu=True)
     else:
         pytest.skip("dask-cuda is installed")
+
+
+def test_engine_writes_a_row_block_of_a_fortran_matrix():
+    """What a worker does with the shared result: the engine writes rows a..b of a larger
+    Fortran-ordered matrix in place and leaves the other rows alone."""
+    g = random_graph(120, 500, 13)
+    sources = np.arange(0, 120, 3)
+    full = np.full((len(sources), len(g)), -7, dtype=np.int32, order="F")
+    curnet.bfs(g, sources[10:25], out=full[10:25])
+    np.testing.assert_array_equal(full[10:25], curnet.bfs(g, sources[10:25]))
+    assert (full[:10] == -7).all() and (full[25:] == -7).all()
+    dist = np.full((len(sources), len(g)), -7.0, order="F")
+    pred = np.full((len(sources), len(g)), -7, dtype=np.int32, order="F")
+    curnet.sssp(g, sources[:9], out_dist=dist[:9], out_pred=pred[:9])
+    want = curnet.sssp(g, sources[:9])
+    np.testing.assert_array_equal(dist[:9], want[0])
+    np.testing.assert_array_equal(pred[:9], want[1])
+    with pytest.raises(ValueError, match="contiguous"):
+        curnet.bfs(g, sources[:5], out=full[::2][:5])       # every other row: not a block
