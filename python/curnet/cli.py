@@ -123,6 +123,8 @@ def run_on_cluster(args, g, sources, t0) -> None:
     """The job on the Dask cluster at --scheduler: Parquet is streamed a chunk at a time,
     other outputs are gathered first."""
     from . import distributed
+    distributed._dask()
+    logging.getLogger("distributed").setLevel(logging.WARNING)   # Dask's own INFO lines
     kind = args.command.replace("-", "_")
     graph = distributed.GraphFile(args.file, format=args.format,
                                   directed=False if args.undirected else None) if args.shared_file else g
@@ -144,7 +146,12 @@ def run_on_cluster(args, g, sources, t0) -> None:
 
 def serve_cluster(args) -> None:
     """`curnet cluster`: the scheduler's address on stdout (for --scheduler), then wait."""
+    import signal
+
     from . import distributed
+    distributed._dask()                                           # imported, so its log levels are set ...
+    logging.getLogger("distributed").setLevel(logging.WARNING)   # ... and Dask's INFO lines quieted
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))        # `kill` closes the workers too
     kwargs = {"scheduler_port": args.port, "host": args.host}
     with distributed.local_cluster(args.workers, gpu=args.gpu, **kwargs) as cluster:
         print(cluster.scheduler_address, flush=True)

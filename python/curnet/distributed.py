@@ -76,7 +76,6 @@ def local_cluster(workers: int | None = None, *, gpu: bool = False, threads_per_
             kwargs.setdefault("n_workers", workers)
         return LocalCUDACluster(threads_per_worker=threads_per_worker, **kwargs)
     kwargs.setdefault("processes", True)
-    kwargs.setdefault("dashboard_address", None)
     return distributed.LocalCluster(n_workers=workers or os.cpu_count() or 1,
                                     threads_per_worker=threads_per_worker, **kwargs)
 
