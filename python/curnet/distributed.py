@@ -173,7 +173,7 @@ def _describe(worker) -> str:
 def _worker_backend(backend: str, worker):
     try:
         return get_backend(backend)
-    except BackendUnavailableError as e:
+    except (BackendUnavailableError, ValueError) as e:   # no GPU; no such GPU ("cuda:7")
         raise BackendUnavailableError(f"Dask worker {_describe(worker)}: {e}") from None
 
 

@@ -266,9 +266,16 @@ def test_local_cuda_cluster_equals_direct_call():
     sources = np.arange(0, len(g), 16)
     with cd.local_cluster(gpu=True) as cl:
         engine = cd.ClusterEngine(cl)
-        np.testing.assert_array_equal(engine.bfs(g, sources, backend="cuda"), curnet.bfs(g, sources, backend="cuda"))
-        dist = engine.sssp_dists(g, sources[:200], backend="cuda")
+        want = curnet.bfs(g, sources, backend="cuda")
+        np.testing.assert_array_equal(engine.bfs(g, sources, backend="cuda"), want)        # one chunk
+        for shared in (True, False):      # chunks of rows: pitched into shared memory, or sent
+            np.testing.assert_array_equal(
+                engine.bfs(g, sources, backend="cuda", chunk_size=192, shared_memory=shared), want)
+        dist, pred = engine.sssp(g, sources[:200], backend="cuda", chunk_size=64)
         np.testing.assert_allclose(dist, curnet.sssp_dists(g, sources[:200], backend="cpu"), rtol=1e-5)
+        assert ((pred >= 0) | ~np.isfinite(dist) | (dist == 0)).all()    # a predecessor wherever reached
+        with pytest.raises(BackendUnavailableError, match="Dask worker .*cuda:7"):
+            engine.bfs(g, sources, backend="cuda:7")      # no such GPU on the worker
 
 
 def test_chunk_rows_sizing():
