@@ -217,7 +217,7 @@ def _chunk(graph, kind: str, ids: np.ndarray, rows, backend: str, unreachable, d
     else:
         values, pred = algorithms.sssp_dists(g, ids, backend=backend, out=outs[0], progress=False), None
     if reduction is not None:
-        return reduction.chunk(g, ids, values)
+        return reduction.chunk(g, ids, (values, pred) if kind == "sssp" else values)
     return None if shared else (values, pred)
 
 

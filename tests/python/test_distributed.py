@@ -99,6 +99,11 @@ def test_reduction_on_workers(engine):
     reach = cd.per_source("sssp_dists", lambda g, ids, d: np.isfinite(d).sum(axis=1))
     np.testing.assert_array_equal(engine.reduce(g, sources, reach, chunk_size=16),
                                   np.isfinite(curnet.sssp_dists(g, sources)).sum(axis=1))
+    # with predecessors: how many vertices each source's shortest-path tree passes through
+    inner = cd.per_source("sssp", lambda g, ids, dp: np.array([len(np.unique(p[p >= 0])) for p in dp[1]]))
+    pred = curnet.sssp(g, sources)[1]
+    np.testing.assert_array_equal(engine.reduce(g, sources, inner, chunk_size=16),
+                                  [len(np.unique(p[p >= 0])) for p in pred])
 
 
 def test_graph_read_by_each_worker(engine, tmp_path):
