@@ -135,12 +135,10 @@ def test_parquet_streamed_in_source_order(engine, tmp_path):
     np.testing.assert_array_equal(table["predecessor"], pred[r, v])
 
 
+@pytest.mark.network
 def test_real_network(engine):
-    pytest.importorskip("curnet.datasets")
     from curnet import datasets
-    if not os.environ.get("CI") and not datasets._is_cached("scnet"):
-        pytest.skip("scNET not fetched yet (CI fetches it)")
-    g = datasets.load("scnet", weights="distance")
+    g = datasets.load("scnet", weights="distance")     # fetched once, cached (test_real_networks.py too)
     sources = np.random.default_rng(0).choice(np.flatnonzero(g.out_degree() > 0), 96, replace=False)
     np.testing.assert_array_equal(engine.bfs(g, sources), curnet.bfs(g, sources))
     np.testing.assert_array_equal(engine.sssp_dists(g, sources[:24], chunk_size=5),
