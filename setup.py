@@ -25,6 +25,9 @@ setup(
         "gpu": ["cupy-cuda12x>=13"],
         "gpu-cuda12": ["cupy-cuda12x>=13"],
         "gpu-cuda13": ["cupy-cuda13x>=13"],
+        # many-source jobs on a Dask cluster (curnet.distributed); dask-cuda for one worker per GPU
+        "dask": ["dask>=2024.1", "distributed>=2024.1"],
+        "dask-cuda": ["dask>=2024.1", "distributed>=2024.1", "dask-cuda>=24.2"],
         "test": ["pytest", "hypothesis", "networkx", "python-igraph", "pandas", "polars"],
     },
     entry_points={"console_scripts": ["curnet=curnet.cli:main"]},

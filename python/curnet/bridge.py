@@ -99,6 +99,46 @@ def _progress(r_callback):
     return hook
 
 
+#: The engine the many-source calls run on: this process, or a Dask cluster (use_cluster).
+_engine = algorithms
+_local_cluster = None   # a cluster use_cluster started, closed when it is left
+
+
+def use_cluster(cluster=None, workers=None, gpu=False, timeout=30):
+    """Run the many-source calls on a Dask cluster: a scheduler address, or (cluster None,
+    workers given) a local cluster of `workers` processes (one a GPU with gpu=True) started
+    here; None and None: back to this process. An address not reached within `timeout`
+    seconds is an error. Returns the scheduler's address (or None)."""
+    global _engine, _local_cluster
+    from . import distributed
+    if _local_cluster is not None:
+        _local_cluster.close()
+        _local_cluster = None
+    _engine = algorithms
+    if cluster is None and workers is None:
+        return None
+    if cluster is None:
+        _own_libpython_first()
+        cluster = _local_cluster = distributed.local_cluster(int(workers), gpu=bool(gpu))
+    _engine = distributed.ClusterEngine(cluster, timeout=float(timeout))
+    return _engine.client.scheduler.address
+
+
+def _own_libpython_first() -> None:
+    """Worker processes started from R inherit R's LD_LIBRARY_PATH, whose system library
+    folder holds the system's libpython, ahead of this interpreter's own: the workers would
+    start on the wrong one. Put this interpreter's library folder first (kept for the
+    workers a nanny restarts later)."""
+    import os
+    import sysconfig
+    libdir = sysconfig.get_config_var("LIBDIR")
+    if not (sysconfig.get_config_var("Py_ENABLE_SHARED") and libdir):
+        return
+    paths = os.environ.get("LD_LIBRARY_PATH", "")
+    if paths.split(":")[0] != libdir:
+        os.environ["LD_LIBRARY_PATH"] = libdir + (":" + paths if paths else "")
+
+
 def _backend(name: str, algorithm: str) -> str:
     """Resolves the backend a call from R asked for and records it in `last_run`."""
     be = get_backend(name)
@@ -169,7 +209,7 @@ def bfs_into(g, sources, address, r_type, progress=None, backend="auto", mode="o
     targets = _targets(g, targets)
     out = r_array(address, (len(sources), len(g) if targets is None else len(targets)), r_type)
     unreachable = R_NA_INTEGER if r_type == "integer" else np.inf
-    full = algorithms.bfs(g, sources, backend=_backend(backend, "bfs"), out=_engine_out(out, g, targets),
+    full = _engine.bfs(g, sources, backend=_backend(backend, "bfs"), out=_engine_out(out, g, targets),
                           unreachable=unreachable, progress=_progress(progress))
     if targets is not None:
         np.take(full, targets, axis=1, out=out)
@@ -188,10 +228,10 @@ def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backen
     name = _backend(backend, "sssp")
     try:
         if pred is None:
-            d = algorithms.sssp_dists(g, sources, backend=name, out=_engine_out(dist, g, targets),
+            d = _engine.sssp_dists(g, sources, backend=name, out=_engine_out(dist, g, targets),
                                       progress=_progress(progress))
         else:
-            d, p = algorithms.sssp(g, sources, backend=name, out_dist=_engine_out(dist, g, targets),
+            d, p = _engine.sssp(g, sources, backend=name, out_dist=_engine_out(dist, g, targets),
                                    out_pred=_engine_out(pred, g, targets), progress=_progress(progress))
     except NegativeCycleError as e:
         last_run["negative_cycle_source"] = e.source

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from . import cli_analyses
-from .sources import sample_sources
+from .sources import resolve_sources, sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
 
@@ -73,8 +73,18 @@ def _parser() -> argparse.ArgumentParser:
                              "one or more per line, '#' starts a comment")
             src.add_argument("--fraction", type=float, help="a seeded random fraction of the vertices")
             a.add_argument("--seed", type=int, default=0)
+            a.add_argument("--scheduler", help="run on the Dask cluster at this address (tcp://host:8786); "
+                           "see `curnet cluster`")
+            a.add_argument("--shared-file", action="store_true",
+                           help="with --scheduler: each worker reads FILE itself (the same path on every host) "
+                           "instead of receiving the graph")
     cli_analyses.add_parsers(sub, BACKEND_HELP)
     sub.add_parser("info", help="backend, device and versions")
+    c = sub.add_parser("cluster", help="start a local Dask cluster, print its address, run until Ctrl-C")
+    c.add_argument("--workers", type=int, help="worker processes (default: one a CPU core; with --gpu one a GPU)")
+    c.add_argument("--gpu", action="store_true", help="one worker per GPU (needs dask-cuda)")
+    c.add_argument("--host", default="127.0.0.1", help="address the scheduler listens on (0.0.0.0: all)")
+    c.add_argument("--port", type=int, default=0, help="scheduler port (default: any free one)")
     d = sub.add_parser("demo", help="the main job on the scNET human network")
     d.add_argument("--backend", default="auto", help=BACKEND_HELP)
     return p
@@ -91,6 +101,8 @@ def main(argv=None) -> int:
             demo(args.backend)
         elif args.command in cli_analyses.COMMANDS:
             cli_analyses.run(args)
+        elif args.command == "cluster":
+            serve_cluster(args)
         else:
             run_algorithm(args)
     except (ValueError, TypeError, FileNotFoundError, RuntimeError, MemoryError) as e:
@@ -158,6 +170,8 @@ def run_algorithm(args) -> None:
     else:
         sources = pick_sources(g, args.fraction or 0.05, args.seed)
     k = len(sources)
+    if args.scheduler:
+        return run_on_cluster(args, g, sources, t0)
     if args.out:
         stream_to_file(g, sources, args)
         return
@@ -173,6 +187,50 @@ def run_algorithm(args) -> None:
     took = time.perf_counter() - t0
     print(f"{args.command}: {k:,} sources x {len(g):,} vertices in {took:.3f} s; "
           f"{reached.mean():.1%} of pairs reachable")
+
+
+def run_on_cluster(args, g, sources, t0) -> None:
+    """The job on the Dask cluster at --scheduler: Parquet is streamed a chunk at a time,
+    other outputs are gathered first."""
+    from . import distributed
+    distributed._dask()
+    logging.getLogger("distributed").setLevel(logging.WARNING)   # Dask's own INFO lines
+    kind = args.command.replace("-", "_")
+    graph = distributed.GraphFile(args.file, format=args.format,
+                                  directed=False if args.undirected else None) if args.shared_file else g
+    engine = distributed.ClusterEngine(args.scheduler)
+    if args.out and args.out.endswith(".parquet"):
+        rows = engine.to_parquet(graph, sources, args.out, kind, backend=args.backend, progress=None)
+        print(f"{args.command}: {len(sources):,} sources x {len(g):,} vertices on {args.scheduler} in "
+              f"{time.perf_counter() - t0:.3f} s; wrote {rows:,} rows to {args.out}")
+        return
+    if kind == "sssp":
+        values, pred = engine.sssp(graph, sources, backend=args.backend)
+    else:
+        values, pred = getattr(engine, kind)(graph, sources, backend=args.backend), None
+    print(f"{args.command}: {len(sources):,} sources x {len(g):,} vertices on {args.scheduler} in "
+          f"{time.perf_counter() - t0:.3f} s")
+    if args.out:
+        _write(args.out, distributed.long_columns(g, resolve_sources(g, sources), values, pred, kind))
+
+
+def serve_cluster(args) -> None:
+    """`curnet cluster`: the scheduler's address on stdout (for --scheduler), then wait."""
+    import signal
+
+    from . import distributed
+    distributed._dask()                                           # imported, so its log levels are set ...
+    logging.getLogger("distributed").setLevel(logging.WARNING)   # ... and Dask's INFO lines quieted
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))        # `kill` closes the workers too
+    kwargs = {"scheduler_port": args.port, "host": args.host}
+    with distributed.local_cluster(args.workers, gpu=args.gpu, **kwargs) as cluster:
+        print(cluster.scheduler_address, flush=True)
+        print(f"curnet cluster: {len(cluster.workers)} worker(s); Ctrl-C stops it", file=sys.stderr)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
 
 
 def _labels_of(g, ids):

@@ -11,6 +11,10 @@ class NegativeCycleError(ValueError):
         super().__init__(f"a negative-weight cycle is reachable from {who}: "
                          "shortest paths from it are undefined")
 
+    def __reduce__(self):
+        # pickled by its fields (it crosses processes on a Dask cluster), not by its message
+        return type(self), (self.source, self.source_name)
+
 
 class BackendUnavailableError(RuntimeError):
     """The backend asked for cannot run on this machine (e.g. backend='cuda' without a GPU)."""

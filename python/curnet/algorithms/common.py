@@ -20,9 +20,16 @@ def result_buffer(out, shape: tuple, dtype, what: str) -> np.ndarray:
         raise TypeError(f"out must be a NumPy array, got {type(out).__name__}")
     if out.shape != shape:
         raise ValueError(f"out has shape {out.shape}, but {what} is {shape}")
-    if not (out.flags.c_contiguous or out.flags.f_contiguous) or not out.flags.writeable:
-        raise ValueError("out must be a writable, contiguous array")
+    if not (out.flags.c_contiguous or out.flags.f_contiguous or is_row_block(out)) or not out.flags.writeable:
+        raise ValueError("out must be a writable, contiguous array (or a block of rows of a "
+                         "Fortran-ordered one)")
     return out
+
+
+def is_row_block(a: np.ndarray) -> bool:
+    """A block of whole rows of a larger Fortran-ordered matrix (a Dask worker's share of the
+    caller's shared result): each vertex's sources adjacent, the layout the batches write."""
+    return a.ndim == 2 and a.strides[0] == a.itemsize and a.strides[1] >= a.shape[0] * a.itemsize
 
 
 def batches_of(sources: np.ndarray, size: int) -> list:

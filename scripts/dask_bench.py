@@ -1,0 +1,178 @@
+"""Many-source jobs on a Dask cluster against the direct call (curnet.distributed).
+
+--cpu: SSSP distances from 15% of scNET (SciPy's Dijkstra: one core a process), the direct
+       call, then a LocalCluster of 1 and of 2 CPU worker processes; one run each (long jobs),
+       wall time and CPU seconds.
+--gpu: a LocalCUDACluster of one GPU (dask-cuda) against the direct call on the same GPU:
+       BFS from 20% of scNET and BFS R-MAT 20 x 4,096 (target: overhead <= 10%). Medians of
+       --reps runs after a warm-up (the graph reaches the worker once, in the warm-up).
+
+Every distributed result is checked equal to the direct call's. Writes JSON to --json
+(default $OUT/dask_bench.json if OUT is set) and prints a table last.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import curnet  # noqa: E402
+from curnet import distributed, generators  # noqa: E402
+from curnet.sources import sample_sources  # noqa: E402
+
+SCNET_FILE = os.path.join(ROOT, ".data", "H_sapiens.net")   # where gpu_bench.py reads it on the GPU machine
+
+
+def load_scnet():
+    """scNET with distance = 1 - score: from .data/H_sapiens.net, else the datasets cache."""
+    if os.path.exists(SCNET_FILE):
+        import pyarrow.csv as pv
+        t = pv.read_csv(SCNET_FILE, read_options=pv.ReadOptions(column_names=["a", "b", "s", "z"]),
+                        parse_options=pv.ParseOptions(delimiter="\t"))
+        w = (1.0 - t["s"].to_numpy() + 1e-6).astype(np.float32)
+        return curnet.Graph.from_edges(t["a"].to_numpy().astype(str), t["b"].to_numpy().astype(str), w,
+                                       directed=False)
+    from curnet import datasets
+    return datasets.load("scnet", weights="distance")
+
+
+def timed(fn, reps, warm):
+    for _ in range(warm):
+        result = fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+    return result, times
+
+
+def row(name, layer, times, note="", target=None):
+    ms = [1000 * t for t in times]
+    return {"row": name, "layer": layer, "median_ms": float(np.median(ms)), "min_ms": min(ms),
+            "max_ms": max(ms), "runs": len(ms), "target": target, "note": note}
+
+
+def same(a, b) -> bool:
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def cpu_seconds(dask_worker=None) -> float:
+    """CPU time of this process so far (user + system); on a worker with client.run."""
+    import resource
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def load() -> str:
+    with open("/proc/loadavg") as f:
+        return f.read().split()[0]
+
+
+def cpu_rows(fraction):
+    """One run each: wall time, and CPU seconds (the caller's process for the direct call, the
+    workers' for a cluster), which a busy shared machine stretches less than the wall time."""
+    g = load_scnet()
+    sources = sample_sources(g, int(round(fraction * len(g))), seed=1)
+    name = f"SSSP dists scNET {fraction:.0%} ({len(sources):,} sources)"
+    print(f"{name}: {g}", flush=True)
+    before, c0 = load(), cpu_seconds()
+    want, t_direct = timed(lambda: curnet.sssp_dists(g, sources, backend="cpu", progress=False), 1, 0)
+    used = cpu_seconds() - c0
+    rows = [dict(row(name, "direct call (1 process)", t_direct, f"load average {before} -> {load()}"),
+                 cpu_s=used)]
+    print(f"  direct: {t_direct[0]:.1f} s, {used:.1f} CPU s", flush=True)
+    one = None
+    for workers in (1, 2):
+        with distributed.local_cluster(workers) as cluster:
+            engine = distributed.ClusterEngine(cluster)
+            before, c0 = load(), sum(engine.client.run(cpu_seconds).values())
+            got, t = timed(lambda: engine.sssp_dists(g, sources, backend="cpu", progress=False), 1, 0)
+            used = sum(engine.client.run(cpu_seconds).values()) - c0
+            engine.client.close()
+        one = t[0] if workers == 1 else one
+        note = f"results equal: {same(got, want)}; load average {before} -> {load()}"
+        if workers == 2:
+            note += f"; {one / t[0]:.2f}x one worker"
+        rows.append(dict(row(name, f"LocalCluster {workers} worker(s)", t, note,
+                             target="faster than 1 worker" if workers == 2 else None), cpu_s=used))
+        print(f"  {workers} worker(s): {t[0]:.1f} s, {used:.1f} CPU s on the workers ({note})", flush=True)
+    return rows
+
+
+def gpu_rows(reps, rmat_scale, rmat_sources):
+    jobs = []
+    scnet = load_scnet()
+    jobs.append((f"BFS scNET 20% ({int(round(0.2 * len(scnet))):,} sources)", scnet,
+                 sample_sources(scnet, int(round(0.2 * len(scnet))), seed=1), None))
+    g = generators.rmat(rmat_scale, seed=1)
+    jobs.append((f"BFS R-MAT {rmat_scale} x {rmat_sources:,}", g, sample_sources(g, rmat_sources, seed=1),
+                 "overhead <= 10%"))
+    rows = []
+    shm = f"{distributed.SHARED_DIR} room {distributed.SharedMatrix.room() / 2**30:.1f} GiB"
+    with distributed.local_cluster(gpu=True, n_workers=1) as cluster:
+        engine = distributed.ClusterEngine(cluster)
+        for name, graph, sources, target in jobs:
+            print(f"{name}: {graph}", flush=True)
+            want, t_direct = timed(lambda: curnet.bfs(graph, sources, backend="cuda", progress=False), reps, 1)
+            del want
+            import cupy
+            cupy.get_default_memory_pool().free_all_blocks()   # the worker shares this GPU
+            rows.append(row(name, "direct call", t_direct))
+            got, t = timed(lambda: engine.bfs(graph, sources, backend="cuda", progress=False), reps, 1)
+            want = curnet.bfs(graph, sources, backend="cuda", progress=False)
+            over = np.median(t) / np.median(t_direct) - 1
+            rows.append(row(name, "LocalCUDACluster 1 GPU", t,
+                            f"overhead {over:+.1%}; results equal: {same(got, want)}; {shm}", target))
+            print(f"  direct {np.median(t_direct) * 1000:.1f} ms, cluster {np.median(t) * 1000:.1f} ms "
+                  f"({over:+.1%})", flush=True)
+            del got, want
+    return rows
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--cpu", action="store_true")
+    mode.add_argument("--gpu", action="store_true")
+    ap.add_argument("--fraction", type=float, default=0.15, help="--cpu: the share of scNET's vertices as sources")
+    ap.add_argument("--reps", type=int, default=5, help="--gpu: timed runs after a warm-up")
+    ap.add_argument("--rmat-scale", type=int, default=20)
+    ap.add_argument("--rmat-sources", type=int, default=4096)
+    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "dask_bench.json") if os.environ.get("OUT") else None)
+    ap.add_argument("--note", default="")
+    args = ap.parse_args()
+    rows = cpu_rows(args.fraction) if args.cpu else gpu_rows(args.reps, args.rmat_scale, args.rmat_sources)
+    result = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+              "info": curnet.info(), "host": platform.node(), "cpus": os.cpu_count(),
+              "versions": {"dask": __import__("dask").__version__,
+                           "distributed": __import__("distributed").__version__},
+              "rows": rows, "commit": commit(), "note": args.note}
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+    print(f"\n{'row':<44}{'layer':<30}{'median':>12}  note")
+    for r in rows:
+        print(f"{r['row']:<44}{r['layer']:<30}{r['median_ms'] / 1000:>10.3f} s  {r['note']}")
+
+
+if __name__ == "__main__":
+    main()

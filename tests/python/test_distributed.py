@@ -1,0 +1,336 @@
+"""curnet.distributed on a LocalCluster of 2 CPU worker processes: results equal to the
+single-process calls, a worker killed mid-job, Ctrl-C, Parquet streaming, errors."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("distributed")
+
+import curnet
+from curnet import distributed as cd
+from curnet.errors import BackendUnavailableError, NegativeCycleError
+
+HANG_GUARD_S = 300
+
+
+@pytest.fixture(autouse=True)
+def hang_guard():
+    """A stuck cluster fails its test after minutes instead of blocking CI."""
+    def stuck(signum, frame):
+        raise TimeoutError(f"test still running after {HANG_GUARD_S} s: the cluster hangs")
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(HANG_GUARD_S)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = cd.local_cluster(workers=2)
+    yield c
+    c.close()
+
+
+@pytest.fixture(scope="module")
+def engine(cluster):
+    return cd.ClusterEngine(cluster)
+
+
+def random_graph(n, m, seed, *, directed=True, negative=False):
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.uniform(0.1, 2.0, m)
+    if negative:   # every arc forward (a DAG), some negative: no negative cycle
+        src, dst = np.minimum(src, dst), np.maximum(src, dst) + 1
+        w = w - 0.5
+    return curnet.Graph.from_edges(src, dst, w, directed=directed, num_vertices=n + negative, dtype=np.float64)
+
+
+@pytest.mark.parametrize("seed,directed,negative", [(0, True, False), (1, False, False), (2, True, True)])
+def test_equal_to_single_process(engine, seed, directed, negative):
+    g = random_graph(300, 1500, seed, directed=directed, negative=negative)   # 301 vertices if negative
+    sources = np.random.default_rng(seed).integers(0, len(g), 90)      # repeats kept
+    for chunk, shared in ((None, None), (7, False), (11, True)):
+        opts = dict(chunk_size=chunk, shared_memory=shared)   # rows through /dev/shm or the network
+        np.testing.assert_array_equal(engine.bfs(g, sources, backend="cpu", **opts),
+                                      curnet.bfs(g, sources, backend="cpu"))
+        dist, pred = engine.sssp(g, sources, backend="cpu", **opts)
+        dist1, pred1 = curnet.sssp(g, sources, backend="cpu")
+        np.testing.assert_array_equal(dist, dist1)
+        np.testing.assert_array_equal(pred, pred1)   # the same CPU code on each chunk: same predecessors
+        np.testing.assert_array_equal(engine.sssp_dists(g, sources, **opts), dist1)
+    assert not [f for f in os.listdir(cd.SHARED_DIR) if f.startswith("curnet-")]   # nothing left behind
+
+
+def test_into_callers_buffer_and_names(engine):
+    g = curnet.Graph.from_edges(["a", "b", "c", "d"], ["b", "c", "a", "e"], directed=True)
+    want = curnet.bfs(g, ["c", "a", "e"], unreachable=np.inf, out=np.zeros((3, 5)))
+    for shared in (True, False):
+        out = np.zeros((3, 5), dtype=np.float64, order="C")
+        got = engine.bfs(g, ["c", "a", "e"], out=out, unreachable=np.inf, chunk_size=1, shared_memory=shared)
+        assert got is out
+        np.testing.assert_array_equal(out, want)
+
+
+def test_module_calls_and_default_client(cluster):
+    g = random_graph(100, 400, 3)
+    np.testing.assert_array_equal(cd.bfs(g, np.arange(20), cluster=cluster), curnet.bfs(g, np.arange(20)))
+    np.testing.assert_array_equal(cd.sssp_dists(g, np.arange(20), cluster=cd.connect(cluster)),
+                                  curnet.sssp_dists(g, np.arange(20)))
+
+
+def test_reduction_on_workers(engine):
+    g = random_graph(250, 1000, 4, directed=False)
+    sources = np.arange(0, 250, 2)
+    eccentricity = cd.per_source("bfs", lambda g, ids, d: np.where(d >= 0, d, 0).max(axis=1))
+    depths = curnet.bfs(g, sources)
+    np.testing.assert_array_equal(engine.reduce(g, sources, eccentricity, chunk_size=9),
+                                  np.where(depths >= 0, depths, 0).max(axis=1))
+    reach = cd.per_source("sssp_dists", lambda g, ids, d: np.isfinite(d).sum(axis=1))
+    np.testing.assert_array_equal(engine.reduce(g, sources, reach, chunk_size=16),
+                                  np.isfinite(curnet.sssp_dists(g, sources)).sum(axis=1))
+    # with predecessors: how many vertices each source's shortest-path tree passes through
+    inner = cd.per_source("sssp", lambda g, ids, dp: np.array([len(np.unique(p[p >= 0])) for p in dp[1]]))
+    pred = curnet.sssp(g, sources)[1]
+    np.testing.assert_array_equal(engine.reduce(g, sources, inner, chunk_size=16),
+                                  [len(np.unique(p[p >= 0])) for p in pred])
+
+
+def test_graph_read_by_each_worker(engine, tmp_path):
+    rng = np.random.default_rng(5)
+    src, dst = rng.integers(0, 80, 300), rng.integers(0, 80, 300)
+    path = tmp_path / "g.tsv"
+    path.write_text("".join(f"v{s}\tv{d}\t{w:.3f}\n" for s, d, w in zip(src, dst, rng.uniform(1, 2, 300))))
+    local = curnet.read_graph(str(path))
+    names = local.names[:30]
+    np.testing.assert_array_equal(engine.sssp_dists(cd.GraphFile(path), names, chunk_size=4),
+                                  curnet.sssp_dists(local, names))
+
+
+def test_parquet_streamed_in_source_order(engine, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    g = random_graph(150, 600, 6)
+    sources = np.arange(149, 49, -1)
+    path = tmp_path / "dist.parquet"
+    rows = engine.to_parquet(g, sources, path, "sssp", chunk_size=8)
+    f = pq.ParquetFile(path)
+    assert f.metadata.num_row_groups == -(-len(sources) // 8)
+    table = f.read().to_pydict()
+    assert rows == len(table["source"])
+    dist, pred = curnet.sssp(g, sources)
+    r, v = np.nonzero(np.isfinite(dist))
+    np.testing.assert_array_equal(table["source"], sources[r])        # in source order
+    np.testing.assert_array_equal(table["target"], v)
+    np.testing.assert_array_equal(table["sssp"], dist[r, v])
+    # a source's own row has no predecessor: null, as the CLI writes it
+    np.testing.assert_array_equal([-1 if x is None else x for x in table["predecessor"]], pred[r, v])
+
+
+@pytest.mark.network
+def test_real_network(engine):
+    from curnet import datasets
+    g = datasets.load("scnet", weights="distance")     # fetched once, cached (test_real_networks.py too)
+    sources = np.random.default_rng(0).choice(np.flatnonzero(g.out_degree() > 0), 96, replace=False)
+    np.testing.assert_array_equal(engine.bfs(g, sources), curnet.bfs(g, sources))
+    np.testing.assert_array_equal(engine.sssp_dists(g, sources[:24], chunk_size=5),
+                                  curnet.sssp_dists(g, sources[:24]))
+
+
+def test_negative_cycle_named(engine):
+    g = curnet.Graph.from_edges([0, 1, 2, 3], [1, 2, 1, 0], [1.0, -2.0, 1.0, 1.0], directed=True)
+    with pytest.raises(NegativeCycleError) as e:
+        engine.sssp_dists(g, [3, 0], chunk_size=1)
+    assert e.value.source in (3, 0)
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_worker_killed_mid_job(cluster, engine, shared):
+    g = random_graph(2000, 12000, 7)
+    sources = np.arange(0, 2000, 20)
+    engine.client.wait_for_workers(2, timeout=120)
+    victim = sorted(engine.client.run(os.getpid).values())[0]
+    killed = []
+
+    def kill_once(done, total):
+        if not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(done)
+
+    dist, pred = engine.sssp(g, sources, progress=kill_once, chunk_size=1, shared_memory=shared)
+    assert killed and killed[0] < len(sources)          # it died with chunks left to run
+    want_dist, want_pred = curnet.sssp(g, sources)
+    np.testing.assert_array_equal(dist, want_dist)
+    np.testing.assert_array_equal(pred, want_pred)
+    assert victim not in engine.client.run(os.getpid).values()
+    engine.client.wait_for_workers(2, timeout=120)       # the nanny restarted it
+
+
+def curnet_tasks(client):
+    return client.run_on_scheduler(
+        lambda dask_scheduler: [k for k in dask_scheduler.tasks if str(k).startswith("curnet-")])
+
+
+def test_ctrl_c_cancels_and_client_stays_usable(engine):
+    g = random_graph(1500, 9000, 8)
+    sources = np.arange(0, 1500, 10)
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        engine.sssp_dists(g, sources, progress=interrupt, chunk_size=1)
+    deadline = time.monotonic() + 60
+    while curnet_tasks(engine.client) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert curnet_tasks(engine.client) == []
+    np.testing.assert_array_equal(engine.sssp_dists(g, sources[:10]), curnet.sssp_dists(g, sources[:10]))
+
+
+def test_gpu_job_on_cpu_workers_names_the_worker(engine):
+    from curnet.backends import cuda_available
+    if cuda_available():
+        pytest.skip("this machine has a GPU")
+    workers = engine.client.scheduler_info()["workers"]
+    with pytest.raises(BackendUnavailableError) as e:
+        engine.bfs(random_graph(20, 40, 9), [0, 1], backend="cuda")
+    assert any(address in str(e.value) for address in workers)
+    assert "backend='cuda'" in str(e.value)
+
+
+def test_bad_backend_name(engine):
+    with pytest.raises(ValueError, match="backend must be"):
+        engine.bfs(random_graph(20, 40, 9), [0], backend="gpu")
+
+
+def test_unreachable_scheduler_errors_within_timeout():
+    with socket.socket() as s:      # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(cd.ClusterError, match="cannot reach the Dask scheduler"):
+        cd.connect(f"tcp://127.0.0.1:{port}", timeout=3)
+
+
+def test_no_cluster_given():
+    import distributed
+    try:
+        distributed.default_client()
+    except ValueError:
+        with pytest.raises(cd.ClusterError, match="no Dask cluster"):
+            cd.connect(None)
+    else:
+        pytest.skip("a default client exists in this process")
+
+
+def test_cli_cluster_and_scheduler(tmp_path):
+    """`curnet cluster` prints its address; `curnet bfs --scheduler` streams Parquet from it."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from curnet.cli import main, pick_sources
+    rng = np.random.default_rng(10)
+    path = tmp_path / "g.tsv"
+    path.write_text("".join(f"g{s}\tg{d}\n" for s, d in zip(rng.integers(0, 60, 200), rng.integers(0, 60, 200))))
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    proc = subprocess.Popen([sys.executable, "-m", "curnet.cli", "cluster", "--workers", "2"],
+                            stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        address = proc.stdout.readline().strip()
+        assert address.startswith("tcp://")
+        out = tmp_path / "depths.parquet"
+        assert main(["bfs", str(path), "--fraction", "1", "--scheduler", address, "--out", str(out)]) == 0
+        got = pq.read_table(out).to_pydict()
+        g = curnet.read_graph(str(path))
+        sources = pick_sources(g, 1.0, 0)
+        depths = curnet.bfs(g, sources)
+        r, v = np.nonzero(depths >= 0)
+        np.testing.assert_array_equal(got["source"], g.names[sources[r]])
+        np.testing.assert_array_equal(got["target"], g.names[v])
+        np.testing.assert_array_equal(got["bfs"], depths[r, v])
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.mark.gpu
+def test_local_cuda_cluster_equals_direct_call():
+    """One worker per GPU (dask-cuda): the GPU result equals the direct GPU call."""
+    pytest.importorskip("dask_cuda")
+    g = curnet.generators.rmat(14, seed=3)
+    sources = np.arange(0, len(g), 16)
+    with cd.local_cluster(gpu=True) as cl:
+        engine = cd.ClusterEngine(cl)
+        want = curnet.bfs(g, sources, backend="cuda")
+        np.testing.assert_array_equal(engine.bfs(g, sources, backend="cuda"), want)        # one chunk
+        for shared in (True, False):      # chunks of rows: pitched into shared memory, or sent
+            np.testing.assert_array_equal(
+                engine.bfs(g, sources, backend="cuda", chunk_size=192, shared_memory=shared), want)
+        dist, pred = engine.sssp(g, sources[:200], backend="cuda", chunk_size=64)
+        np.testing.assert_allclose(dist, curnet.sssp_dists(g, sources[:200], backend="cpu"), rtol=1e-5)
+        assert ((pred >= 0) | ~np.isfinite(dist) | (dist == 0)).all()    # a predecessor wherever reached
+        with pytest.raises(BackendUnavailableError, match="Dask worker .*cuda:7"):
+            engine.bfs(g, sources, backend="cuda:7")      # no such GPU on the worker
+
+
+def test_chunk_rows_sizing():
+    worker = {"nthreads": 2, "host": 8 << 30, "device": None}
+    assert cd.chunk_rows([worker, worker], 10_000, 1000, 4) == 576          # 4 chunks a thread, 64-aligned
+    assert cd.chunk_rows([dict(worker, nthreads=1)], 3820, 1000, 4) == 3820  # one thread: one chunk
+    gpu = dict(worker, nthreads=1, device=1 << 30)                           # 1 GiB of device memory left
+    assert cd.chunk_rows([gpu, worker], 100_000, 1 << 20, 4) == 64           # a quarter GiB / 4 MiB rows
+    with pytest.raises(MemoryError, match="does not fit"):
+        cd.chunk_rows([dict(worker, host=1 << 20)], 10, 1 << 20, 8)
+
+
+def test_per_vertex_reduction_runs_its_own_traversal(engine):
+    g = random_graph(200, 900, 11)
+    reach = cd.per_vertex(lambda g, ids, backend: (curnet.bfs(g, ids, backend=backend) >= 0).sum(axis=1))
+    np.testing.assert_array_equal(engine.reduce(g, None, reach, chunk_size=16),
+                                  (curnet.bfs(g, np.arange(200)) >= 0).sum(axis=1))
+
+
+def test_measures_on_workers(engine):
+    measures = pytest.importorskip("curnet.measures")
+    g = random_graph(200, 900, 12, directed=False)
+    for name, kwargs in (("closeness", {}), ("eccentricity", {}), ("harmonic_centrality", {"mode": "out"})):
+        np.testing.assert_allclose(engine.reduce(g, None, cd.measure(name, **kwargs), chunk_size=30),
+                                   getattr(measures, name)(g, **kwargs), rtol=1e-6)
+
+
+def test_gpu_cluster_without_dask_cuda_is_a_clear_error():
+    try:
+        import dask_cuda  # noqa: F401
+    except ImportError:
+        with pytest.raises(BackendUnavailableError, match="needs dask-cuda"):
+            cd.local_cluster(gpu=True)
+    else:
+        pytest.skip("dask-cuda is installed")
+
+
+def test_engine_writes_a_row_block_of_a_fortran_matrix():
+    """What a worker does with the shared result: the engine writes rows a..b of a larger
+    Fortran-ordered matrix in place and leaves the other rows alone."""
+    g = random_graph(120, 500, 13)
+    sources = np.arange(0, 120, 3)
+    full = np.full((len(sources), len(g)), -7, dtype=np.int32, order="F")
+    curnet.bfs(g, sources[10:25], out=full[10:25])
+    np.testing.assert_array_equal(full[10:25], curnet.bfs(g, sources[10:25]))
+    assert (full[:10] == -7).all() and (full[25:] == -7).all()
+    dist = np.full((len(sources), len(g)), -7.0, order="F")
+    pred = np.full((len(sources), len(g)), -7, dtype=np.int32, order="F")
+    curnet.sssp(g, sources[:9], out_dist=dist[:9], out_pred=pred[:9])
+    want = curnet.sssp(g, sources[:9])
+    np.testing.assert_array_equal(dist[:9], want[0])
+    np.testing.assert_array_equal(pred[:9], want[1])
+    with pytest.raises(ValueError, match="contiguous"):
+        curnet.bfs(g, sources[:5], out=full[::2][:5])       # every other row: not a block

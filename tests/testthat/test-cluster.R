@@ -1,0 +1,30 @@
+test_that("a local Dask cluster gives the in-session results, and the session gets them back after", {
+  skip_if_no_engine()
+  skip_if_not(reticulate::py_module_available("distributed"), "Dask (distributed) is not installed")
+  set.seed(5)
+  ig <- igraph::sample_gnp(400, 0.01, directed = TRUE)
+  igraph::E(ig)$weight <- runif(igraph::ecount(ig), 0.1, 2)
+  g <- cuRnet_graph(ig)
+  sources <- c(1:60, 3)
+  here <- list(bfs = cuRnet_bfs(g, sources), int = cuRnet_bfs(g, sources, integer = TRUE),
+               sp = cuRnet_sssp(g, sources[1:20]), dists = cuRnet_sssp_dists(g, sources))
+  address <- cuRnet_cluster(workers = 2)
+  on.exit(cuRnet_cluster(NULL))
+  expect_match(address, "^tcp://")
+  seen <- 0
+  expect_identical(cuRnet_bfs(g, sources, progress = function(done, total) seen <<- done), here$bfs)
+  expect_equal(seen, length(sources))
+  expect_identical(cuRnet_bfs(g, sources, integer = TRUE), here$int)
+  expect_identical(cuRnet_sssp(g, sources[1:20]), here$sp)
+  expect_identical(cuRnet_sssp_dists(g, sources), here$dists)
+  expect_equal(cuRnet_sssp_dists(g, 1:5), igraph::distances(ig, 1:5, mode = "out"), ignore_attr = TRUE)
+  expect_null(cuRnet_cluster(NULL))
+  expect_identical(cuRnet_bfs(g, sources), here$bfs)
+})
+
+test_that("a scheduler that cannot be reached is a clear error", {
+  skip_if_no_engine()
+  skip_if_not(reticulate::py_module_available("distributed"), "Dask (distributed) is not installed")
+  expect_error(cuRnet_cluster("tcp://127.0.0.1:9", timeout = 3), "cannot reach the Dask scheduler")
+  expect_error(cuRnet_cluster(42), "scheduler address")
+})
