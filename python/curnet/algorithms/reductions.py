@@ -30,11 +30,6 @@ def _column_chunks(d):
         yield a, d[:, a:a + w]
 
 
-def _reachable(xp, d):
-    """Where a path exists: BFS marks unreachable with a negative depth, SSSP with inf."""
-    return d >= 0 if d.dtype.kind in "iu" else xp.isfinite(d)
-
-
 class SourceStats(Sink):
     """Per source (one row of k), over the vertices v with mindist <= d(s, v) <= upto:
 
@@ -43,8 +38,9 @@ class SourceStats(Sink):
     * ``inverse``: the sum of 1 / d over those at a non-zero distance;
     * ``farthest`` / ``farthest_at``: the largest distance and the first vertex at it.
 
-    `upto` None is no upper limit; `want` names the statistics to compute (each is one pass
-    over the block). Batches write disjoint rows, so threads need no lock.
+    `upto` None is no upper limit; `want` names the statistics kept. The backend computes them
+    (`depth_stats`: one fused pass over an int32 block on the GPU). Batches write disjoint rows,
+    so threads need no lock.
     """
 
     ALL = ("count", "total", "inverse", "farthest")
@@ -63,32 +59,13 @@ class SourceStats(Sink):
 
     def consume(self, be, first_row, batch_ids, result) -> None:
         xp = be.xp
-        pieces = [self._reduce(xp, d) for _, d in _column_chunks(_distances(result))]
+        pieces = [be.depth_stats(d, self.upto, self.mindist) for _, d in _column_chunks(_distances(result))]
         rows = slice(first_row, first_row + len(batch_ids))
-        for name in pieces[0]:          # one copy to the host per statistic and batch
-            getattr(self, name)[rows] = be.to_host(xp.concatenate([p[name] for p in pieces]))
-
-    def _reduce(self, xp, d) -> dict:
-        """The wanted statistics of the columns of `d`, on the device."""
-        keep = _reachable(xp, d)
-        if self.upto is not None:
-            keep &= d <= self.upto
-        if self.mindist > 0:
-            keep &= d >= self.mindist
-        out = {}
-        if self.count is not None:
-            out["count"] = keep.sum(axis=0, dtype=xp.int64)
-        if self.total is not None:
-            out["total"] = xp.where(keep, d, 0).sum(axis=0, dtype=xp.float64)
-        if self.inverse is not None:
-            # 1 / inf is 0: vertices left out (and zero-length paths) add nothing
-            far = xp.where(keep & (d != 0), d, xp.inf).astype(xp.float64, copy=False)
-            out["inverse"] = xp.reciprocal(far).sum(axis=0)
+        names = [name for name in ("count", "total", "inverse") if getattr(self, name) is not None]
         if "farthest" in self.want:
-            masked = xp.where(keep, d, -1 if d.dtype.kind in "iu" else -xp.inf)
-            out["farthest"] = masked.max(axis=0)
-            out["farthest_at"] = masked.argmax(axis=0)
-        return out
+            names += ["farthest", "farthest_at"]
+        for name in names:              # one copy to the host per statistic and batch
+            getattr(self, name)[rows] = be.to_host(xp.concatenate([p[name] for p in pieces]))
 
 
 class DepthHistogram(Sink):
@@ -107,9 +84,9 @@ class DepthHistogram(Sink):
             raise TypeError("DepthHistogram counts hop distances: give it BFS depth blocks")
         counts, missing = [], 0
         for _, d in _column_chunks(block):
-            # depth 0 (the sources) and the unreachable (< 0) fall in bin 0, dropped
-            counts.append(be.to_host(xp.bincount(xp.where(d > 0, d, 0).ravel()))[1:])
-            missing = missing + (d < 0).sum(dtype=xp.int64)
+            here, gone = be.depth_histogram(d)
+            counts.append(be.to_host(here))
+            missing = missing + gone
         missing = int(be.to_host(missing))
         with self._lock:
             for here in counts:

@@ -19,7 +19,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 from ..work import tally
-from .arrays import canonical_labels, pred_has_cycle
+from .arrays import canonical_labels, depth_histogram, depth_stats, pred_has_cycle
 from .host_routes import depths_from_tree, worklist_paths
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -228,6 +228,13 @@ class CPUBackend:
 
     def canonical_labels(self, labels: np.ndarray) -> np.ndarray:
         return canonical_labels(labels)
+
+    # -- reductions of a batch's result block (algorithms.reductions) -------
+    def depth_stats(self, block: np.ndarray, upto=None, mindist=0) -> dict:
+        return depth_stats(np, block, upto, mindist)
+
+    def depth_histogram(self, block: np.ndarray) -> tuple:
+        return depth_histogram(np, block)
 
     def any(self, a) -> bool:
         return bool(a.any())

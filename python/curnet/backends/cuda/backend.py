@@ -18,6 +18,7 @@ from .batches import BatchRunner, CallState, Counters
 from .bfs import BfsStrategy
 from .launch import DeviceGraph, Launcher, build_device_graph, mark_long_diameter
 from .near_far import NearFar
+from .reduce import DepthReductions
 from .scc import SccPrimitives
 from .sssp import BellmanFord, SPState, class_heads
 from .tuning import CudaTuning
@@ -42,6 +43,7 @@ class CUDABackend:
         self.bf_strategy = BellmanFord(self.launcher, None, self.stats, self._call)
         self.nf_strategy = NearFar(self.launcher, None, self.stats, self.sp_long)
         self.scc_strategy = SccPrimitives(self.launcher)
+        self.reductions = DepthReductions(self.launcher)
         self.tuning = tuning if tuning is not None else CudaTuning()
 
     @property
@@ -211,3 +213,10 @@ class CUDABackend:
 
     def canonical_labels(self, labels) -> np.ndarray:
         return self.scc_strategy.canonical_labels(labels)
+
+    # -- reductions of a batch's result block (algorithms.reductions) -----------
+    def depth_stats(self, block, upto=None, mindist=0) -> dict:
+        return self.reductions.stats(block, upto, mindist)
+
+    def depth_histogram(self, block) -> tuple:
+        return self.reductions.histogram(block)
