@@ -26,5 +26,10 @@ setup(
         "gpu-cuda13": ["cupy-cuda13x>=13"],
         "test": ["pytest", "hypothesis", "networkx", "python-igraph", "pandas", "polars"],
     },
-    entry_points={"console_scripts": ["curnet=curnet.cli:main"]},
+    entry_points={
+        "console_scripts": ["curnet=curnet.cli:main"],
+        # NetworkX's backend dispatch: nx.<function>(G, backend="curnet")
+        "networkx.backends": ["curnet = curnet.nx:backend"],
+        "networkx.backend_info": ["curnet = _curnet_nx:get_info"],
+    },
 )

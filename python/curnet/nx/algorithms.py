@@ -1,0 +1,275 @@
+"""NetworkX's functions on a CurnetGraph: same signatures, same return types, same errors.
+
+Each takes the graph NetworkX's dispatcher converted (`G` is a CurnetGraph) and returns what
+NetworkX returns: dicts keyed by node objects (in order of distance, ties in node order),
+generators where NetworkX yields, ints for integer or missing weights, floats otherwise.
+"""
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+
+from .. import algorithms as engine
+from ..algorithms.order import bfs_order
+from ..algorithms.supersource import has_negative_cycle, with_super_source
+from ..errors import NegativeCycleError
+
+# Rows of an all-pairs result held at once (before they become dicts).
+BATCH_BYTES = 1 << 27
+
+
+def engine_backend() -> str:
+    """The engine backend the calls run on: nx.config.backends.curnet.backend ("auto" by default)."""
+    cfg = getattr(nx.config.backends, "curnet", None)
+    return getattr(cfg, "backend", "auto") if cfg is not None else "auto"
+
+
+# -- helpers --------------------------------------------------------------------
+def _source(G, source, error=nx.NodeNotFound, message="Source {} is not in G") -> int:
+    if source not in G:
+        raise error(message.format(source))
+    return G.index[source]
+
+
+def _batches(G, itemsize: int):
+    n = len(G)
+    rows = max(1, BATCH_BYTES // max(1, n * itemsize))
+    for first in range(0, n, rows):
+        yield np.arange(first, min(n, first + rows), dtype=np.int32)
+
+
+def _as_dict(G, values: np.ndarray, keep: np.ndarray, integral: bool) -> dict:
+    """{node: value} over `keep`, in order of value (ties in node order)."""
+    ids = np.flatnonzero(keep)
+    ids = ids[np.argsort(values[ids], kind="stable")]
+    vals = values[ids]
+    vals = vals.astype(np.int64).tolist() if integral else vals.tolist()
+    return dict(zip(G.node_array[ids].tolist(), vals))
+
+
+def _within(values: np.ndarray, reached: np.ndarray, cutoff, source: int | None) -> np.ndarray:
+    """Reached entries no farther than cutoff; the source always (as NetworkX keeps it)."""
+    keep = reached if cutoff is None else reached & (values <= cutoff)
+    if source is not None:
+        keep[source] = True
+    return keep
+
+
+def _hops(cutoff):
+    """NetworkX's BFS keeps depth d while d < cutoff + 1: the largest depth kept, for `<=`."""
+    if cutoff is None or cutoff == float("inf"):
+        return None
+    return math.ceil(cutoff + 1) - 1
+
+
+def _nonnegative(G, name: str) -> None:
+    w = G.graph.weights
+    if w is not None and len(w) and float(w.min()) < 0:
+        raise NotImplementedError(f"{name} with negative weights: NetworkX's Dijkstra is undefined "
+                                  "there; use the Bellman-Ford functions (cuRnet runs them on the GPU too)")
+
+
+def _dists(G, ids, with_pred=False):
+    """Shortest-path distances (and predecessors) from ids; NetworkXUnbounded on a negative cycle."""
+    try:
+        if with_pred:
+            return engine.sssp(G.graph, ids, backend=engine_backend())
+        return engine.sssp_dists(G.graph, ids, backend=engine_backend()), None
+    except NegativeCycleError:
+        raise nx.NetworkXUnbounded("Negative cycle detected.") from None
+
+
+def _is_int(G) -> bool:
+    return G.graph.weights is None or G.integral
+
+
+def _paths(G, source: int, parent: np.ndarray, order: np.ndarray) -> dict:
+    """{node: [source, ..., node]} for the vertices in `order`, from a parent array (-1 at source)."""
+    nodes = G.nodes
+    paths = {source: [nodes[source]]}
+    for v in order.tolist():
+        chain = []
+        while v not in paths:
+            chain.append(v)
+            v = int(parent[v])
+        for u in reversed(chain):
+            paths[u] = paths[int(parent[u])] + [nodes[u]]
+    return {nodes[v]: paths[v] for v in order.tolist()}
+
+
+# -- unweighted -------------------------------------------------------------------
+def single_source_shortest_path_length(G, source, cutoff=None):
+    s = _source(G, source)
+    depth = engine.bfs(G.graph, [s], backend=engine_backend())[0]
+    return _as_dict(G, depth, _within(depth, depth >= 0, _hops(cutoff), s), True)
+
+
+def all_pairs_shortest_path_length(G, cutoff=None):
+    hops = _hops(cutoff)
+
+    def pairs():
+        for ids in _batches(G, 4):
+            depth = engine.bfs(G.graph, ids, backend=engine_backend())
+            for row, s in zip(depth, ids.tolist()):
+                yield G.nodes[s], _as_dict(G, row, _within(row, row >= 0, hops, s), True)
+    return pairs()
+
+
+def bfs_layers(G, sources):
+    if sources in G:
+        sources = [sources]
+    first = list(sources)
+    for s in first:
+        if s not in G:
+            raise nx.NetworkXError(f"The node {s} is not in the graph.")
+
+    def layers():
+        if not first:
+            return
+        found, _, _ = bfs_order(G.graph.indptr, G.graph.indices, [G.index[s] for s in first])
+        yield first
+        for layer in found[1:]:
+            yield G.node_array[layer].tolist()
+    return layers()
+
+
+def descendants_at_distance(G, source, distance):
+    s = _source(G, source, nx.NetworkXError, "The node {} is not in the graph.")
+    if distance < 0:
+        return set()
+    depth = engine.bfs(G.graph, [s], backend=engine_backend())[0]
+    return set(G.node_array[depth == distance].tolist())
+
+
+def single_source_shortest_path(G, source, cutoff=None):
+    s = _source(G, source, message="Source {} not in G")
+    layers, parent, _ = bfs_order(G.graph.indptr, G.graph.indices, [s])
+    hops = _hops(cutoff)
+    if hops is not None:
+        layers = layers[:max(hops, 0) + 1]
+    return _paths(G, s, parent, np.concatenate(layers))
+
+
+# -- weighted -----------------------------------------------------------------------
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    s = _source(G, source, message="Node {} not found in graph")
+    _nonnegative(G, "single_source_dijkstra_path_length")
+    dist = _dists(G, [s])[0][0]
+    return _as_dict(G, dist, _within(dist, dist < np.inf, cutoff, s), _is_int(G))
+
+
+def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
+    s = _source(G, source, message="Node {} not found in graph")
+    _nonnegative(G, "single_source_dijkstra_path")
+    dist, pred = _dists(G, [s], with_pred=True)
+    dist, pred = dist[0], pred[0]
+    keep = _within(dist, dist < np.inf, cutoff, s)
+    ids = np.flatnonzero(keep)
+    return _paths(G, s, pred, ids[np.argsort(dist[ids], kind="stable")])
+
+
+def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
+    if not sources:
+        raise ValueError("sources must not be empty")
+    ids = [_source(G, s, message="Node {} not found in graph") for s in sources]
+    _nonnegative(G, "multi_source_dijkstra_path_length")
+    n = len(G)
+    dist = engine.sssp_dists(with_super_source(G.graph, ids), [n], backend=engine_backend())[0, :n]
+    keep = _within(dist, dist < np.inf, cutoff, None)
+    keep[ids] = True
+    return _as_dict(G, dist, keep, _is_int(G))
+
+
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
+    _nonnegative(G, "all_pairs_dijkstra_path_length")
+    return _all_pairs_lengths(G, cutoff)
+
+
+def single_source_bellman_ford_path_length(G, source, weight="weight"):
+    s = _source(G, source, message="Source {} not in G")
+    dist = _dists(G, [s])[0][0]
+    return _as_dict(G, dist, _within(dist, dist < np.inf, None, s), _is_int(G))
+
+
+def all_pairs_bellman_ford_path_length(G, weight="weight"):
+    return _all_pairs_lengths(G, None)
+
+
+def _all_pairs_lengths(G, cutoff):
+    integral = _is_int(G)
+
+    def pairs():
+        for ids in _batches(G, 8):
+            dist = _dists(G, ids)[0]
+            for row, s in zip(dist, ids.tolist()):
+                yield G.nodes[s], _as_dict(G, row, _within(row, row < np.inf, cutoff, s), integral)
+    return pairs()
+
+
+def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight", heuristic=False):
+    s = _source(G, source, message="Node {} is not found in the graph")
+    g = G.graph
+    tails = np.repeat(np.arange(len(G), dtype=np.int64), np.diff(g.indptr))
+    w = g.weights if g.weights is not None else np.ones(len(g.indices))
+    if ((g.indices == tails) & (w < 0)).any():       # NetworkX checks negative self-loops first
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    if len(G) == 1:
+        return {source: []}, {source: 0}
+    dist = _dists(G, [s])[0][0].astype(np.float64)
+    # every predecessor on a shortest path, as NetworkX lists them: u -> v with d[u] + w == d[v]
+    heads = g.indices
+    tight = (dist[tails] < np.inf) & (dist[tails] + w == dist[heads])
+    pred = {v: [] for v in G.node_array[np.flatnonzero(dist < np.inf)].tolist()}
+    nodes = G.nodes
+    for u, v in zip(tails[tight].tolist(), heads[tight].tolist()):
+        pred[nodes[v]].append(nodes[u])
+    reached = dist < np.inf
+    dists = _as_dict(G, dist, reached, _is_int(G))
+    return {v: pred[v] for v in dists}, dists
+
+
+def negative_edge_cycle(G, weight="weight", heuristic=True):
+    return has_negative_cycle(G.graph, backend=engine_backend())
+
+
+def johnson(G, weight="weight"):
+    if has_negative_cycle(G.graph, backend=engine_backend()):
+        raise nx.NetworkXUnbounded("Negative cycle detected.")
+    out = {}
+    for ids in _batches(G, 12):
+        dist, pred = _dists(G, ids, with_pred=True)
+        for d, p, s in zip(dist, pred, ids.tolist()):
+            reached = np.flatnonzero(d < np.inf)
+            out[G.nodes[s]] = _paths(G, s, p, reached[np.argsort(d[reached], kind="stable")])
+    return out
+
+
+# -- components -----------------------------------------------------------------------
+def _scc_labels(G) -> np.ndarray:
+    if len(G) == 0:
+        return np.zeros(0, np.int32)
+    return np.asarray(engine.scc(G.graph, backend=engine_backend()))
+
+
+def strongly_connected_components(G):
+    labels = _scc_labels(G)
+
+    def components():
+        order = np.argsort(labels, kind="stable")
+        bounds = np.flatnonzero(np.diff(labels[order])) + 1
+        for part in np.split(order, bounds) if len(order) else []:
+            yield set(G.node_array[part].tolist())
+    return components()
+
+
+def number_strongly_connected_components(G):
+    labels = _scc_labels(G)
+    return int(labels.max()) + 1 if len(labels) else 0
+
+
+def is_strongly_connected(G):
+    if len(G) == 0:
+        raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
+    return number_strongly_connected_components(G) == 1
