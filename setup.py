@@ -24,6 +24,7 @@ setup(
         "gpu": ["cupy-cuda12x>=13"],
         "gpu-cuda12": ["cupy-cuda12x>=13"],
         "gpu-cuda13": ["cupy-cuda13x>=13"],
+        "networkx": ["networkx>=3.4,<3.7"],
         "test": ["pytest", "hypothesis", "networkx", "python-igraph", "pandas", "polars"],
     },
     entry_points={

@@ -10,6 +10,7 @@ import math
 
 import networkx as nx
 import numpy as np
+from _curnet_nx import default_config
 
 from .. import algorithms as engine
 from ..algorithms.order import bfs_order
@@ -20,10 +21,28 @@ from ..errors import NegativeCycleError
 BATCH_BYTES = 1 << 27
 
 
-def engine_backend() -> str:
-    """The engine backend the calls run on: nx.config.backends.curnet.backend ("auto" by default)."""
+def settings():
+    """nx.config.backends.curnet; its defaults when NetworkX has not registered the backend
+    (functions called directly, without the entry points installed)."""
     cfg = getattr(nx.config.backends, "curnet", None)
-    return getattr(cfg, "backend", "auto") if cfg is not None else "auto"
+    return cfg if cfg is not None else nx.utils.Config(**default_config())
+
+
+def engine_backend() -> str:
+    """The engine backend the calls run on: nx.config.backends.curnet.backend ("auto" by default).
+
+    "auto" is resolved once per process: asking for a GPU on every call (an import attempt of
+    CuPy each time) would cost more than a small graph's whole traversal."""
+    name = settings().backend
+    if name == "auto":
+        if "auto" not in _AUTO:
+            from ..backends import cuda_available
+            _AUTO["auto"] = "cuda" if cuda_available() else "cpu"
+        name = _AUTO["auto"]
+    return name
+
+
+_AUTO: dict = {}
 
 
 # -- helpers --------------------------------------------------------------------
@@ -40,13 +59,17 @@ def _batches(G, itemsize: int):
         yield np.arange(first, min(n, first + rows), dtype=np.int32)
 
 
-def _as_dict(G, values: np.ndarray, keep: np.ndarray, integral: bool) -> dict:
-    """{node: value} over `keep`, in order of value (ties in node order)."""
+def _as_dict(G, values: np.ndarray, keep: np.ndarray, integral: bool, source: int | None = None) -> dict:
+    """{node: value} over `keep`, in order of value (ties in node order). NetworkX starts every
+    search at the int 0, so a source's own distance is 0 (an int) whatever the weights."""
     ids = np.flatnonzero(keep)
     ids = ids[np.argsort(values[ids], kind="stable")]
     vals = values[ids]
     vals = vals.astype(np.int64).tolist() if integral else vals.tolist()
-    return dict(zip(G.node_array[ids].tolist(), vals))
+    out = dict(zip(G.node_array[ids].tolist(), vals))
+    if source is not None and not integral:
+        out[G.nodes[source]] = 0
+    return out
 
 
 def _within(values: np.ndarray, reached: np.ndarray, cutoff, source: int | None) -> np.ndarray:
@@ -120,7 +143,7 @@ def all_pairs_shortest_path_length(G, cutoff=None):
 def bfs_layers(G, sources):
     if sources in G:
         sources = [sources]
-    first = list(sources)
+    first = list(set(sources))       # NetworkX's first layer, in its set's order
     for s in first:
         if s not in G:
             raise nx.NetworkXError(f"The node {s} is not in the graph.")
@@ -157,7 +180,7 @@ def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     s = _source(G, source, message="Node {} not found in graph")
     _nonnegative(G, "single_source_dijkstra_path_length")
     dist = _dists(G, [s])[0][0]
-    return _as_dict(G, dist, _within(dist, dist < np.inf, cutoff, s), _is_int(G))
+    return _as_dict(G, dist, _within(dist, dist < np.inf, cutoff, s), _is_int(G), s)
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
@@ -190,7 +213,7 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
 def single_source_bellman_ford_path_length(G, source, weight="weight"):
     s = _source(G, source, message="Source {} not in G")
     dist = _dists(G, [s])[0][0]
-    return _as_dict(G, dist, _within(dist, dist < np.inf, None, s), _is_int(G))
+    return _as_dict(G, dist, _within(dist, dist < np.inf, None, s), _is_int(G), s)
 
 
 def all_pairs_bellman_ford_path_length(G, weight="weight"):
@@ -204,7 +227,7 @@ def _all_pairs_lengths(G, cutoff):
         for ids in _batches(G, 8):
             dist = _dists(G, ids)[0]
             for row, s in zip(dist, ids.tolist()):
-                yield G.nodes[s], _as_dict(G, row, _within(row, row < np.inf, cutoff, s), integral)
+                yield G.nodes[s], _as_dict(G, row, _within(row, row < np.inf, cutoff, s), integral, s)
     return pairs()
 
 
@@ -226,7 +249,7 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
     for u, v in zip(tails[tight].tolist(), heads[tight].tolist()):
         pred[nodes[v]].append(nodes[u])
     reached = dist < np.inf
-    dists = _as_dict(G, dist, reached, _is_int(G))
+    dists = _as_dict(G, dist, reached, _is_int(G), s)
     return {v: pred[v] for v in dists}, dists
 
 
