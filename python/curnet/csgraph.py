@@ -159,7 +159,7 @@ def _min_only(g, ids, return_predecessors, limit, backend, device):
         else:
             d, pred = sssp_dists(gs, [n], backend=backend), None
         dist = np.asarray(d[0, :n], dtype=np.float64)
-        unreached = ~(dist <= limit)
+        unreached = ~np.isfinite(dist) | (dist > limit)
         dist[unreached] = np.inf
         if pred is not None:
             src = tree_roots(pred).astype(np.int32)
