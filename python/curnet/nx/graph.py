@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from itertools import chain
-from operator import methodcaller
 
 import numpy as np
 
@@ -87,11 +86,11 @@ def from_networkx(G, weight=None, default=1) -> CurnetGraph:
                           dtype=np.int32, count=m)
     weights, integral = None, True
     if weight is not None:
-        datas = chain.from_iterable(nbrs.values() for nbrs in adj.values())
         if G.is_multigraph():
-            values = [min(d.get(weight, default) for d in keyed.values()) for keyed in datas]
+            values = [min(d.get(weight, default) for d in keyed.values())
+                      for nbrs in adj.values() for keyed in nbrs.values()]
         else:
-            values = list(map(methodcaller("get", weight, default), datas))
+            values = [d.get(weight, default) for nbrs in adj.values() for d in nbrs.values()]
         weights, integral = _weights(values, n, weight)
     graph = Graph(indptr, indices, weights, directed=G.is_directed(),
                   num_edges=m if G.is_directed() else (m + int(np.sum(indices == _tails(indptr)))) // 2)
