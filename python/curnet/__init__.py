@@ -13,6 +13,8 @@ from .algorithms import bfs, scc, sssp, sssp_dists
 from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeError
 from .graph import Graph
 from .info import info
+from .measures import (closeness, diameter, distance_table, eccentricity, ego_size,
+                       farthest_points, harmonic_centrality, mean_distance, radius)
 
 try:
     from .io import GraphFormatError, read_graph
@@ -20,4 +22,6 @@ except ImportError:  # pragma: no cover - io.py is part of the package
     pass
 
 __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "generators",
+           "closeness", "harmonic_centrality", "eccentricity", "radius", "diameter", "farthest_points",
+           "mean_distance", "distance_table", "ego_size",
            "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError"]

@@ -124,3 +124,21 @@ def scc_into(g, address, r_type, base=1, backend="auto") -> None:
 
 def info() -> dict:
     return _info()
+
+
+def measure(g, name, vertices=None, progress=None, backend="auto", **options):
+    """One of :mod:`curnet.measures` by name, over 0-based `vertices` (R's Arrow ids; None:
+    all vertices). Arrays and counts come back as float64 (R numbers: counts of vertex pairs
+    outgrow R's integers); tuples as lists."""
+    from . import measures
+    if name not in measures.__all__:
+        raise ValueError(f"unknown measure {name!r}")
+    if vertices is not None:
+        options["vertices"] = vertices
+    result = getattr(measures, name)(g, backend=backend, progress=_progress(progress), **options)
+
+    def for_r(x):
+        if isinstance(x, np.ndarray):
+            return x.astype(np.float64, copy=False)
+        return float(x) if isinstance(x, (int, np.integer)) and not isinstance(x, bool) else x
+    return [for_r(x) for x in result] if isinstance(result, tuple) else for_r(result)

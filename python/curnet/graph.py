@@ -86,10 +86,15 @@ class Graph:
     self-loops are kept (shortest paths use the cheapest of parallel arcs).
     """
 
-    def __init__(self, indptr, indices, weights, *, directed: bool, names=None, num_edges=None):
+    def __init__(self, indptr, indices, weights, *, directed: bool, names=None, num_edges=None,
+                 arc_edges=None):
         self.indptr = indptr
         self.indices = indices
         self.weights = weights
+        # the input edge (its position in the edge list) each stored arc came from: edge paths
+        # speak of the caller's edges; host memory only, never sent to a device
+        self.arc_edges = arc_edges
+        self._oriented = {}
         self.directed = bool(directed)
         self.names = names
         self.num_edges = int(num_edges if num_edges is not None else len(indices))
@@ -145,14 +150,15 @@ class Graph:
             i = int(np.argmin(w))
             raise ValueError(f"negative weight {w[i]} on edge {i} of an undirected graph: every "
                              "undirected negative edge is a negative cycle; use a directed graph")
+        edge = np.arange(m, dtype=np.int32 if m <= INT32_MAX else np.int64)
         if not directed:
-            s, d = np.concatenate([s, d]), np.concatenate([d, s])
+            s, d, edge = np.concatenate([s, d]), np.concatenate([d, s]), np.concatenate([edge, edge])
             if w is not None:
                 w = np.concatenate([w, w])
-        payload = (d,) if w is None else (d, w)
+        payload = (d, edge) if w is None else (d, edge, w)
         indptr, *rest = compress(s, n, *payload)
-        return cls(indptr, rest[0], rest[1] if w is not None else None,
-                   directed=directed, names=names, num_edges=m)
+        return cls(indptr, rest[0], rest[2] if w is not None else None,
+                   directed=directed, names=names, num_edges=m, arc_edges=rest[1])
 
     # -- properties ---------------------------------------------------------
     def __len__(self) -> int:
@@ -203,6 +209,35 @@ class Graph:
     def edge_sources(self) -> np.ndarray:
         """The source vertex of each stored arc, aligned with `indices`."""
         return np.repeat(np.arange(len(self), dtype=np.int32), np.diff(self.indptr))
+
+    def edges(self):
+        """(src, dst, weights or None) in the order the edges were given (an undirected edge
+        in either orientation)."""
+        if self.arc_edges is None:
+            raise ValueError("this graph does not know its input edge order (it was not built "
+                             "by Graph.from_edges)")
+        first = np.zeros(self.num_edges, dtype=np.int64)
+        # each edge's first stored arc (undirected edges have two)
+        first[self.arc_edges[::-1]] = np.arange(self.num_arcs - 1, -1, -1)
+        w = None if self.weights is None else self.weights[first]
+        return self.edge_sources()[first], self.indices[first], w
+
+    def oriented(self, mode: str = "out") -> "Graph":
+        """The graph whose out-arcs follow `mode` (igraph's): "out" this graph, "in" its
+        reverse, "all" it without directions. Built once and kept; edge ids, names and
+        weights are this graph's."""
+        if mode not in ("out", "in", "all"):
+            raise ValueError(f"mode must be 'out', 'in' or 'all', got {mode!r}")
+        if mode == "out" or not self.directed:
+            return self
+        if mode not in self._oriented:
+            src, dst, w = self.edges()
+            if mode == "in":
+                src, dst = dst, src
+            self._oriented[mode] = Graph.from_edges(
+                src, dst, w, directed=mode == "in", num_vertices=len(self), names=self.names,
+                dtype=self.weight_dtype)
+        return self._oriented[mode]
 
     def name_index(self) -> dict:
         if self.names is None:

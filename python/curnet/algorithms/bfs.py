@@ -8,6 +8,7 @@ from ..backends import get_backend
 from ..progress import Progress
 from ..sources import resolve_sources
 from .common import batches_of, over_devices, result_buffer
+from .sinks import MatrixSink
 
 OUT_DTYPES = (np.int32, np.int64, np.float32, np.float64)
 
@@ -18,29 +19,39 @@ def bfs(g, sources, *, backend="auto", out=None, unreachable=-1, progress=None):
     `out` may be a caller's (k, n) array (int32, int64, float32 or float64, C- or
     Fortran-ordered) to write into; the depths are written there and it is returned.
     """
+    get_backend(backend)                 # a bad backend name is the first error, as before
+    ids = resolve_sources(g, sources)
+    if out is not None and out.dtype not in OUT_DTYPES:
+        raise TypeError(f"out must be int32, int64, float32 or float64, not {out.dtype}")
+    out = result_buffer(out, (len(ids), len(g)), np.int32, "the BFS depth matrix")
+    bfs_blocks(g, ids, MatrixSink(out), backend=backend, unreachable=unreachable, progress=progress)
+    return out
+
+
+def bfs_blocks(g, sources, sink, *, backend="auto", unreachable=-1, progress=None) -> None:
+    """The batched traversal: each batch's (n, kb) depth block, `unreachable` where none, is
+    filled in `sink.block(...)` and handed to `sink.consume(...)` on the device (see
+    `curnet.algorithms.sinks`)."""
     be = get_backend(backend)
     ids = resolve_sources(g, sources)
     n, k = len(g), len(ids)
-    if out is not None and out.dtype not in OUT_DTYPES:
-        raise TypeError(f"out must be int32, int64, float32 or float64, not {out.dtype}")
-    out = result_buffer(out, (k, n), np.int32, "the BFS depth matrix")
 
     def work(dev, row0, share, report):
         hg = dev.device_graph(g)
 
         def run(batch):
             first, batch_ids = batch
-            view = out[row0 + first:row0 + first + len(batch_ids)].T   # (n, kb): a vertex's sources together
-            depth = dev.output_block(view, unreachable)
+            row = row0 + first
+            # (n, kb): a vertex's sources together
+            depth = sink.block(dev, row, batch_ids, (n, len(batch_ids)), np.int32, unreachable)
             traverse(dev, hg, batch_ids, depth, unreachable)
-            dev.finish_block(depth, view)
+            sink.consume(dev, row, batch_ids, depth)
             return len(batch_ids)
 
         for done in dev.map_batches(run, batches_of(share, dev.bfs_batch_size(n, len(share)))):
             report(done)
 
     over_devices(be, ids, work, Progress(progress, k, "bfs"))
-    return out
 
 
 def traverse(be, hg, ids, depth, unreachable) -> None:

@@ -10,6 +10,7 @@ from ..errors import NegativeCycleError
 from ..progress import Progress
 from ..sources import resolve_sources, source_name
 from .common import batches_of, over_devices, result_buffer
+from .sinks import MatrixSink
 
 # Bellman-Ford looks for a cycle among the predecessors every this many rounds.
 CYCLE_CHECK_ROUNDS = 16
@@ -17,20 +18,30 @@ CYCLE_CHECK_ROUNDS = 16
 
 def sssp(g, sources, *, backend="auto", out_dist=None, out_pred=None, progress=None):
     """Distances (k, n) (`inf` unreachable) and predecessors (k, n) int32 (-1 none)."""
-    return _shortest_paths(g, sources, backend, out_dist, out_pred, True, progress)
+    get_backend(backend)                 # a bad backend name is the first error, as before
+    ids = resolve_sources(g, sources)
+    shape = (len(ids), len(g))
+    dist = result_buffer(out_dist, shape, g.weight_dtype, "the distance matrix")
+    pred = result_buffer(out_pred, shape, np.int32, "the predecessor matrix")
+    sssp_blocks(g, ids, MatrixSink(dist, pred), backend=backend, with_pred=True, progress=progress)
+    return dist, pred
 
 
 def sssp_dists(g, sources, *, backend="auto", out=None, progress=None):
     """Distances only: as `sssp`, without the cost of predecessors."""
-    return _shortest_paths(g, sources, backend, out, None, False, progress)[0]
+    get_backend(backend)
+    ids = resolve_sources(g, sources)
+    dist = result_buffer(out, (len(ids), len(g)), g.weight_dtype, "the distance matrix")
+    sssp_blocks(g, ids, MatrixSink(dist), backend=backend, with_pred=False, progress=progress)
+    return dist
 
 
-def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress):
+def sssp_blocks(g, sources, sink, *, backend="auto", with_pred=False, progress=None) -> None:
+    """The batched shortest paths: each batch's (dist, pred or None), (n, kb) arrays on the
+    device, is handed to `sink.consume(...)` (see `curnet.algorithms.sinks`)."""
     be = get_backend(backend)
     ids = resolve_sources(g, sources)
     n, k = len(g), len(ids)
-    dist_out = result_buffer(out_dist, (k, n), g.weight_dtype, "the distance matrix")
-    pred_out = result_buffer(out_pred, (k, n), np.int32, "the predecessor matrix") if with_pred else None
 
     def work(dev, row0, share, report):
         hg = dev.device_graph(g)
@@ -38,14 +49,11 @@ def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress
 
         def run(batch):
             first, batch_ids = batch
-            rows = slice(row0 + first, row0 + first + len(batch_ids))
             try:
                 dist, pred = solve_batch(dev, hg, batch_ids, with_pred)
             except NegativeCycleError as e:
                 raise NegativeCycleError(e.source, source_name(g, e.source)) from None
-            dev.copy_to_host(dist, dist_out[rows])
-            if with_pred:
-                dev.copy_to_host(pred, pred_out[rows])
+            sink.consume(dev, row0 + first, batch_ids, (dist.T, pred.T if pred is not None else None))
             return len(batch_ids)
 
         size = dev.sssp_batch_size(n, len(share), use_dijkstra)
@@ -53,7 +61,6 @@ def _shortest_paths(g, sources, backend, out_dist, out_pred, with_pred, progress
             report(done)
 
     over_devices(be, ids, work, Progress(progress, k, "sssp"))
-    return dist_out, pred_out
 
 
 def solve_batch(be, hg, ids, with_pred):

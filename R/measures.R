@@ -1,0 +1,211 @@
+# igraph's distance-based measures, computed by the engine (python/curnet/measures.py): each
+# batch of sources is reduced where it was traversed, so no sources x vertices matrix is
+# ever built. These wrappers only convert arguments and results.
+
+#' Closeness and harmonic centrality
+#'
+#' Drop-ins for \code{igraph::closeness()} and \code{igraph::harmonic_centrality()}: same
+#' arguments, defaults and result. Closeness is 1 / (sum of the distances to the vertices
+#' reached), \code{NaN} for a vertex that reaches none; \code{normalized = TRUE} multiplies
+#' by the number reached. Harmonic centrality sums 1 / distance over the other vertices;
+#' \code{normalized = TRUE} divides by (number of vertices - 1). All-vertex runs keep only
+#' O(vertices) in memory, however many sources.
+#'
+#' @param graph An igraph object.
+#' @param vids The vertices to score (igraph vertex sequence, names or indices).
+#' @param mode \code{"out"} follows edge directions, \code{"in"} goes against them,
+#'   \code{"all"} (or \code{"total"}) ignores them.
+#' @param weights \code{NULL} uses the \code{weight} edge attribute if there is one,
+#'   \code{NA} ignores weights, or a numeric vector of edge weights.
+#' @param normalized See above.
+#' @param cutoff Only paths of length \code{<= cutoff} count; negative: all paths.
+#' @param progress \code{TRUE}, \code{FALSE} or a \code{function(done, total)}, as in
+#'   \code{\link{cuRnet_bfs}}.
+#' @return A numeric vector, named by vertex if the graph has names.
+#' @examples
+#' if (cuRnet_available()) {
+#'   g <- igraph::sample_gnp(100, 0.05)
+#'   all.equal(cuRnet_closeness(g), igraph::closeness(g))
+#'   all.equal(cuRnet_harmonic_centrality(g, normalized = TRUE),
+#'             igraph::harmonic_centrality(g, normalized = TRUE))
+#' }
+#' @export
+cuRnet_closeness <- function(graph, vids = igraph::V(graph), mode = c("out", "in", "all", "total"),
+                             weights = NULL, normalized = FALSE, cutoff = -1,
+                             progress = getOption("cuRnet.progress", interactive())) {
+  mode <- engine_mode(match.arg(mode))
+  per_vertex(graph, "closeness", vids, weights, progress, mode = mode,
+             normalized = isTRUE(normalized), cutoff = as.numeric(cutoff))
+}
+
+#' @rdname cuRnet_closeness
+#' @export
+cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
+                                       mode = c("out", "in", "all", "total"), weights = NULL,
+                                       normalized = FALSE, cutoff = -1,
+                                       progress = getOption("cuRnet.progress", interactive())) {
+  mode <- engine_mode(match.arg(mode))
+  per_vertex(graph, "harmonic_centrality", vids, weights, progress, mode = mode,
+             normalized = isTRUE(normalized), cutoff = as.numeric(cutoff))
+}
+
+#' Eccentricity and radius
+#'
+#' Drop-ins for \code{igraph::eccentricity()} and \code{igraph::radius()}: the largest
+#' distance from a vertex to the vertices it reaches (0 for an isolated vertex), and the
+#' smallest eccentricity. As in igraph 1.3, paths count hops unless \code{weights} are given.
+#'
+#' @inheritParams cuRnet_closeness
+#' @param mode As in \code{\link{cuRnet_closeness}}; igraph's default here is \code{"all"}.
+#' @param weights \code{NA} (the default, igraph 1.3's behaviour) counts hops; \code{NULL}
+#'   uses the \code{weight} edge attribute; or a numeric vector.
+#' @return \code{cuRnet_eccentricity}: a numeric vector named by vertex if the graph has
+#'   names. \code{cuRnet_radius}: a number (\code{NaN} for a graph without vertices).
+#' @examples
+#' if (cuRnet_available()) {
+#'   g <- igraph::make_ring(10)
+#'   cuRnet_eccentricity(g)
+#'   cuRnet_radius(g)
+#' }
+#' @export
+cuRnet_eccentricity <- function(graph, vids = igraph::V(graph), mode = c("all", "out", "in", "total"),
+                                weights = NA, progress = getOption("cuRnet.progress", interactive())) {
+  mode <- engine_mode(match.arg(mode))
+  per_vertex(graph, "eccentricity", vids, weights, progress, mode = mode)
+}
+
+#' @rdname cuRnet_eccentricity
+#' @export
+cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"), weights = NA,
+                          progress = getOption("cuRnet.progress", interactive())) {
+  mode <- engine_mode(match.arg(mode))
+  run_measure(measure_graph(graph, weights), "radius", progress = progress, mode = mode)
+}
+
+#' Diameter, and two vertices that attain it
+#'
+#' Drop-ins for \code{igraph::diameter()} and \code{igraph::farthest_vertices()}.
+#'
+#' @inheritParams cuRnet_closeness
+#' @param directed \code{FALSE} ignores edge directions.
+#' @param unconnected \code{TRUE}: the longest finite shortest path; \code{FALSE}: \code{Inf}
+#'   when some vertex cannot reach another.
+#' @return \code{cuRnet_diameter}: a number. \code{cuRnet_farthest_vertices}: a list of
+#'   \code{vertices} (two vertices of \code{graph}, empty when the distance is infinite or the
+#'   graph has no vertices) and \code{distance}. Among several farthest pairs the one returned
+#'   may differ from igraph's.
+#' @examples
+#' if (cuRnet_available()) {
+#'   g <- igraph::make_tree(15, 2, mode = "undirected")
+#'   cuRnet_diameter(g)
+#'   cuRnet_farthest_vertices(g)
+#' }
+#' @export
+cuRnet_diameter <- function(graph, directed = TRUE, unconnected = TRUE, weights = NULL,
+                            progress = getOption("cuRnet.progress", interactive())) {
+  cuRnet_farthest_vertices(graph, directed, unconnected, weights, progress)$distance
+}
+
+#' @rdname cuRnet_diameter
+#' @export
+cuRnet_farthest_vertices <- function(graph, directed = TRUE, unconnected = TRUE, weights = NULL,
+                                     progress = getOption("cuRnet.progress", interactive())) {
+  res <- run_measure(measure_graph(graph, weights), "farthest_points", progress = progress,
+                     directed = isTRUE(directed), unconnected = isTRUE(unconnected))
+  ends <- if (is.null(res[[1]])) integer() else c(res[[1]], res[[2]]) + 1L
+  list(vertices = igraph::V(graph)[ends], distance = res[[3]])
+}
+
+#' Mean distance and the path-length histogram
+#'
+#' Drop-ins for \code{igraph::mean_distance()} and \code{igraph::distance_table()}, over
+#' every ordered pair of distinct vertices, without the distance matrix: each batch of
+#' sources is reduced where it was computed.
+#'
+#' @inheritParams cuRnet_diameter
+#' @param unconnected \code{TRUE} averages over the connected pairs; \code{FALSE} gives
+#'   \code{Inf} when some pair is not connected.
+#' @param details Also return the number of (ordered) pairs without a path.
+#' @return \code{cuRnet_mean_distance}: a number, or with \code{details} a list of \code{res}
+#'   and \code{unconnected}. \code{cuRnet_distance_table}: a list of \code{res} (the number of
+#'   pairs at distance 1, 2, ...; hops, as igraph) and \code{unconnected}; on an undirected
+#'   graph (or with \code{directed = FALSE}) each pair counts once.
+#' @examples
+#' if (cuRnet_available()) {
+#'   g <- igraph::sample_gnp(200, 0.02)
+#'   cuRnet_mean_distance(g)
+#'   cuRnet_distance_table(g)
+#' }
+#' @export
+cuRnet_mean_distance <- function(graph, weights = NULL, directed = TRUE, unconnected = TRUE,
+                                 details = FALSE, progress = getOption("cuRnet.progress", interactive())) {
+  res <- run_measure(measure_graph(graph, weights), "mean_distance", progress = progress,
+                     directed = isTRUE(directed), unconnected = isTRUE(unconnected), details = TRUE)
+  if (isTRUE(details)) list(res = res[[1]], unconnected = res[[2]]) else res[[1]]
+}
+
+#' @rdname cuRnet_mean_distance
+#' @export
+cuRnet_distance_table <- function(graph, directed = TRUE,
+                                  progress = getOption("cuRnet.progress", interactive())) {
+  res <- run_measure(measure_graph(graph, NA), "distance_table", progress = progress,
+                     directed = isTRUE(directed))
+  list(res = as.numeric(res[[1]]), unconnected = res[[2]])
+}
+
+#' Neighbourhood sizes
+#'
+#' A drop-in for \code{igraph::ego_size()}: how many vertices lie within \code{order} hops of
+#' each vertex, and at least \code{mindist} hops away.
+#'
+#' @inheritParams cuRnet_closeness
+#' @param order The largest number of hops.
+#' @param nodes The vertices (igraph vertex sequence, names or indices).
+#' @param mode \code{"all"} (igraph's default), \code{"out"} or \code{"in"}.
+#' @param mindist Vertices closer than this are not counted (1 leaves the vertex out).
+#' @return A numeric vector.
+#' @examples
+#' if (cuRnet_available()) {
+#'   g <- igraph::make_ring(10)
+#'   cuRnet_ego_size(g, order = 2)
+#' }
+#' @export
+cuRnet_ego_size <- function(graph, order = 1, nodes = igraph::V(graph), mode = c("all", "out", "in"),
+                            mindist = 0, progress = getOption("cuRnet.progress", interactive())) {
+  mode <- match.arg(mode)
+  g <- measure_graph(graph, NA)
+  as.numeric(run_measure(g, "ego_size", vertex_selection(graph, nodes), progress,
+                         order = as.numeric(order), mode = mode, mindist = as.numeric(mindist)))
+}
+
+# The engine graph of an igraph object, with igraph's weights convention (see igraph_weights).
+measure_graph <- function(graph, weights) {
+  if (!igraph::is_igraph(graph)) stop("this function takes an igraph object", call. = FALSE)
+  edges <- igraph::as_edgelist(graph, names = FALSE)
+  engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, igraph_weights(graph, weights),
+               igraph::is_directed(graph), igraph::V(graph)$name, n = igraph::vcount(graph),
+               ids_are_names = FALSE)
+}
+
+# igraph's "total" is "all".
+engine_mode <- function(mode) if (mode == "total") "all" else mode
+
+# 0-based engine ids of an igraph vertex selection, or NULL for every vertex in order.
+vertex_selection <- function(graph, vids) {
+  ids <- as.integer(igraph::V(graph)[vids]) - 1L
+  if (length(ids) == igraph::vcount(graph) && all(ids == seq_along(ids) - 1L)) NULL else ids
+}
+
+run_measure <- function(g, name, vertices = NULL, progress = FALSE, ...) {
+  engine_call(reticulate::py_to_r(bridge()$measure(
+    g$py, name, if (!is.null(vertices)) as_arrow(vertices), progress_hook(progress, name), ...)))
+}
+
+# A per-vertex measure of the vertices `vids`, named as igraph names them.
+per_vertex <- function(graph, name, vids, weights, progress, ...) {
+  g <- measure_graph(graph, weights)
+  ids <- vertex_selection(graph, vids)
+  res <- as.numeric(run_measure(g, name, ids, progress, ...))
+  if (!is.null(g$names)) names(res) <- g$names[if (is.null(ids)) seq_len(g$n) else ids + 1L]
+  res
+}

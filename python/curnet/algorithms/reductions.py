@@ -1,0 +1,119 @@
+"""Sinks that reduce each batch's distance block on the device (see bfs_blocks / sssp_blocks):
+per-source sums, counts and maxima, and a histogram of path lengths. Only O(k) or
+O(diameter) results reach the host, so an all-sources job never holds the k x n matrix.
+
+The code is written once over the backend's array module `be.xp` (NumPy or CuPy)."""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from .sinks import Sink
+
+
+def _distances(result):
+    """The (n, kb) distance block of a finished batch: BFS hands the depths, SSSP (dist, pred)."""
+    return result[0] if isinstance(result, tuple) else result
+
+
+# Each reduction makes a few temporaries the size of what it reads: reading a block this many
+# entries at a time keeps them under ~1 GB beside a GPU batch of several GB.
+CHUNK_ENTRIES = 1 << 27
+
+
+def _column_chunks(d):
+    """(first column, d[:, first:first + w]) pieces of a block of at most CHUNK_ENTRIES."""
+    n, kb = d.shape
+    w = max(1, CHUNK_ENTRIES // max(n, 1))
+    for a in range(0, kb, w):
+        yield a, d[:, a:a + w]
+
+
+def _reachable(xp, d):
+    """Where a path exists: BFS marks unreachable with a negative depth, SSSP with inf."""
+    return d >= 0 if d.dtype.kind in "iu" else xp.isfinite(d)
+
+
+class SourceStats(Sink):
+    """Per source (one row of k), over the vertices v with mindist <= d(s, v) <= upto:
+
+    * ``count``: how many (the source itself included when mindist is 0);
+    * ``total``: the sum of their distances;
+    * ``inverse``: the sum of 1 / d over those at a non-zero distance;
+    * ``farthest`` / ``farthest_at``: the largest distance and the first vertex at it.
+
+    `upto` None is no upper limit; `want` names the statistics to compute (each is one pass
+    over the block). Batches write disjoint rows, so threads need no lock.
+    """
+
+    ALL = ("count", "total", "inverse", "farthest")
+
+    def __init__(self, k: int, *, upto=None, mindist=0, want=ALL):
+        unknown = set(want) - set(self.ALL)
+        if unknown:
+            raise ValueError(f"unknown statistics {sorted(unknown)}; choose from {self.ALL}")
+        self.upto, self.mindist, self.want = upto, mindist, tuple(want)
+        self.count = np.zeros(k, np.int64) if "count" in want else None
+        self.total = np.zeros(k, np.float64) if "total" in want else None
+        self.inverse = np.zeros(k, np.float64) if "inverse" in want else None
+        if "farthest" in want:
+            self.farthest = np.zeros(k, np.float64)
+            self.farthest_at = np.zeros(k, np.int64)
+
+    def consume(self, be, first_row, batch_ids, result) -> None:
+        xp = be.xp
+        pieces = [self._reduce(xp, d) for _, d in _column_chunks(_distances(result))]
+        rows = slice(first_row, first_row + len(batch_ids))
+        for name in pieces[0]:          # one copy to the host per statistic and batch
+            getattr(self, name)[rows] = be.to_host(xp.concatenate([p[name] for p in pieces]))
+
+    def _reduce(self, xp, d) -> dict:
+        """The wanted statistics of the columns of `d`, on the device."""
+        keep = _reachable(xp, d)
+        if self.upto is not None:
+            keep &= d <= self.upto
+        if self.mindist > 0:
+            keep &= d >= self.mindist
+        out = {}
+        if self.count is not None:
+            out["count"] = keep.sum(axis=0, dtype=xp.int64)
+        if self.total is not None:
+            out["total"] = xp.where(keep, d, 0).sum(axis=0, dtype=xp.float64)
+        if self.inverse is not None:
+            # 1 / inf is 0: vertices left out (and zero-length paths) add nothing
+            far = xp.where(keep & (d != 0), d, xp.inf).astype(xp.float64, copy=False)
+            out["inverse"] = xp.reciprocal(far).sum(axis=0)
+        if "farthest" in self.want:
+            masked = xp.where(keep, d, -1 if d.dtype.kind in "iu" else -xp.inf)
+            out["farthest"] = masked.max(axis=0)
+            out["farthest_at"] = masked.argmax(axis=0)
+        return out
+
+
+class DepthHistogram(Sink):
+    """How many (source, vertex) pairs lie at each hop distance 1, 2, ... (`counts[d - 1]`),
+    and how many are unreachable. Accumulates across batches and threads (locked)."""
+
+    def __init__(self):
+        self.counts = np.zeros(0, np.int64)
+        self.unreachable = 0
+        self._lock = threading.Lock()
+
+    def consume(self, be, first_row, batch_ids, result) -> None:
+        xp = be.xp
+        block = _distances(result)
+        if block.dtype.kind not in "iu":
+            raise TypeError("DepthHistogram counts hop distances: give it BFS depth blocks")
+        counts, missing = [], 0
+        for _, d in _column_chunks(block):
+            # depth 0 (the sources) and the unreachable (< 0) fall in bin 0, dropped
+            counts.append(be.to_host(xp.bincount(xp.where(d > 0, d, 0).ravel()))[1:])
+            missing = missing + (d < 0).sum(dtype=xp.int64)
+        missing = int(be.to_host(missing))
+        with self._lock:
+            for here in counts:
+                if len(here) > len(self.counts):
+                    self.counts = np.concatenate([self.counts, np.zeros(len(here) - len(self.counts), np.int64)])
+                self.counts[:len(here)] += here
+            self.unreachable += missing

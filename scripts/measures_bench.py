@@ -1,0 +1,213 @@
+"""Benchmarks of the distance measures (curnet.measures), each checked in the same run.
+
+    python scripts/measures_bench.py --backend cpu --igraph --r-igraph     # the CPU rows
+    python scripts/measures_bench.py --backend cuda --rmat-scale 20        # the GPU rows
+
+Rows:
+  * all-vertex closeness on scNET (hops; 19,100 sources), cuRnet beside python-igraph and
+    R igraph when asked (--igraph, --r-igraph), each result compared with cuRnet's;
+  * weighted closeness on scNET for --weighted-sample vertices (igraph's Dijkstra is slow);
+  * all-vertex closeness and distance_table on an R-MAT graph (every vertex a source, GPU),
+    with GTEPS (the arcs of each source's component, summed over the sources, per second)
+    and the process's peak host memory; closeness checked against the CPU backend on a
+    sample of sources, the histogram by its pair count.
+
+scNET comes from curnet.datasets' cache, or from .data/H_sapiens.net (copy it along to a
+machine without network). Writes JSON to --json (default $OUT/measures_bench.json if OUT
+is set) and prints one line a row.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import curnet  # noqa: E402
+from curnet import generators  # noqa: E402
+from curnet.graph import Graph  # noqa: E402
+
+SCNET_FILE = os.path.join(ROOT, ".data", "H_sapiens.net")
+rows = []
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def timed(fn):
+    t = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t
+
+
+def row(name, tool, seconds, check, **extra):
+    rows.append({"row": name, "tool": tool, "seconds": seconds, "check": check,
+                 "peak_rss_mib": peak_rss_mib(), **extra})
+    more = " ".join(f"{k}={v}" for k, v in extra.items())
+    print(f"  {name:44s} {tool:22s} {seconds:9.2f} s  {check}  {more}", flush=True)
+
+
+def load_scnet(weighted: bool) -> Graph:
+    from curnet import datasets
+    try:
+        return datasets.load("scnet", weights="distance" if weighted else None, dtype=np.float64)
+    except Exception as e:  # no cache and no network: the file copied along
+        if not os.path.exists(SCNET_FILE):
+            raise SystemExit(f"scNET: not cached ({e}) and {SCNET_FILE} missing")
+        import pyarrow.csv as pv
+        t = pv.read_csv(SCNET_FILE, read_options=pv.ReadOptions(column_names=["a", "b", "s", "z"]),
+                        parse_options=pv.ParseOptions(delimiter="\t"))
+        w = 1.0 - t["s"].to_numpy() + 1e-6 if weighted else None
+        return Graph.from_edges(t["a"].to_numpy().astype(str), t["b"].to_numpy().astype(str), w,
+                                directed=False, dtype=np.float64)
+
+
+def undirected_edges(g):
+    """Each undirected edge once: (src, dst, weights or None)."""
+    src, dst = g.edge_sources(), g.indices
+    keep = src < dst
+    return src[keep], dst[keep], (g.weights[keep] if g.weighted else None)
+
+
+def agree(a, b) -> str:
+    ok = np.allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-9, equal_nan=True)
+    return "agrees" if ok else "DIFFERS"
+
+
+def python_igraph_closeness(g, vertices, weighted):
+    import igraph as ig
+    src, dst, w = undirected_edges(g)
+    G = ig.Graph(n=len(g), edges=np.c_[src, dst].tolist(), directed=False)
+    return timed(lambda: np.array(G.closeness(vertices.tolist(), weights=w.tolist() if weighted else None,
+                                              normalized=False), float))
+
+
+R_CLOSENESS = r"""
+suppressPackageStartupMessages(library(igraph))
+a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
+con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
+g <- make_empty_graph(n, directed = FALSE)
+g <- add_edges(g, e + 1L)
+t <- proc.time()[["elapsed"]]
+c <- closeness(g, mode = "all", weights = NA)
+t <- proc.time()[["elapsed"]] - t
+con <- file(a[4], "wb"); writeBin(as.double(c), con); close(con)
+cat(t, "\n")
+"""
+
+
+def r_igraph_closeness(g):
+    """All-vertex closeness (hops) in R igraph, timed inside R (graph building excluded)."""
+    src, dst, _ = undirected_edges(g)
+    with tempfile.TemporaryDirectory() as tmp:
+        edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "closeness.bin", "c.R"))
+        np.c_[src, dst].astype(np.int32).tofile(edges)
+        with open(script, "w") as f:
+            f.write(R_CLOSENESS)
+        out = subprocess.run(["Rscript", script, edges, str(len(g)), str(len(src)), result],
+                             check=True, capture_output=True, text=True)
+        return np.fromfile(result, np.float64), float(out.stdout.split()[-1])
+
+
+def bench_scnet(args):
+    g = load_scnet(weighted=False)
+    print(f"scNET: {g}", flush=True)
+    everyone = np.arange(len(g))
+    name = f"closeness, all {len(g):,} vertices, scNET hops"
+    ours, t = timed(lambda: curnet.closeness(g, normalized=False, backend=args.backend))
+    reference = None
+    if args.igraph:
+        theirs, t_ig = python_igraph_closeness(g, everyone, weighted=False)
+        reference = theirs
+        row(name, "python-igraph", t_ig, "reference")
+    if args.r_igraph:
+        theirs, t_r = r_igraph_closeness(g)
+        row(name, "R igraph", t_r, agree(theirs, ours) + " with cuRnet")
+        reference = theirs if reference is None else reference
+    row(name, f"cuRnet {args.backend}", t,
+        agree(ours, reference) + " with igraph" if reference is not None else "unchecked")
+
+    gw = load_scnet(weighted=True)
+    sample = np.random.default_rng(3).choice(len(gw), args.weighted_sample, replace=False)
+    name = f"closeness, {len(sample):,} vertices, scNET weighted"
+    ours, t = timed(lambda: curnet.closeness(gw, sample, normalized=False, backend=args.backend))
+    check = "unchecked"
+    if args.igraph:
+        theirs, t_ig = python_igraph_closeness(gw, sample, weighted=True)
+        row(name, "python-igraph", t_ig, "reference")
+        check = agree(ours, theirs) + " with python-igraph"
+    row(name, f"cuRnet {args.backend}", t, check)
+
+
+def component_arcs(g) -> int:
+    """Arcs of each source's (weak) component, summed over all sources: the traversed arcs
+    of an all-sources run on an undirected graph."""
+    import scipy.sparse as sp
+    from scipy.sparse import csgraph
+    n = len(g)
+    a = sp.csr_matrix((np.ones(g.num_arcs, np.int8), g.indices, g.indptr), shape=(n, n))
+    _, label = csgraph.connected_components(a, directed=True, connection="weak")
+    size = np.bincount(label, minlength=label.max() + 1).astype(np.int64)
+    arcs = np.bincount(label[g.edge_sources()], minlength=len(size)).astype(np.int64)
+    return int((size * arcs).sum())
+
+
+def bench_rmat(args):
+    g = generators.rmat(args.rmat_scale, seed=0)
+    n = len(g)
+    arcs = component_arcs(g)
+    print(f"R-MAT {args.rmat_scale}: {g}; {arcs:,} arcs traversed by an all-sources run", flush=True)
+    sample = np.random.default_rng(7).choice(n, args.check_sources, replace=False)
+    cpu_closeness = curnet.closeness(g, sample, backend="cpu")
+
+    closeness, t = timed(lambda: curnet.closeness(g, backend=args.backend))
+    row(f"closeness, all {n:,} vertices, R-MAT {args.rmat_scale}", f"cuRnet {args.backend}", t,
+        agree(closeness[sample], cpu_closeness) + f" with cpu on {len(sample)} sources",
+        gteps=round(arcs / t / 1e9, 1))
+
+    (counts, unconnected), t = timed(lambda: curnet.distance_table(g, backend=args.backend))
+    pairs_ok = int(counts.sum()) + unconnected == n * (n - 1) // 2
+    row(f"distance_table, R-MAT {args.rmat_scale}", f"cuRnet {args.backend}", t,
+        "pair count agrees" if pairs_ok else "PAIR COUNT DIFFERS", gteps=round(arcs / t / 1e9, 1),
+        longest=len(counts))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--backend", default="cpu")
+    ap.add_argument("--only", default="scnet,rmat", help="comma-separated: scnet, rmat")
+    ap.add_argument("--igraph", action="store_true", help="time python-igraph beside (CPU machine)")
+    ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (needs Rscript, igraph)")
+    ap.add_argument("--weighted-sample", type=int, default=1000)
+    ap.add_argument("--rmat-scale", type=int, default=20)
+    ap.add_argument("--check-sources", type=int, default=64)
+    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "measures_bench.json")
+                    if os.environ.get("OUT") else None)
+    args = ap.parse_args()
+    only = set(args.only.split(","))
+    if "scnet" in only:
+        bench_scnet(args)
+    if "rmat" in only:
+        bench_rmat(args)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                       "host": platform.node(), "cpus": os.cpu_count(), "backend": args.backend,
+                       "curnet": curnet.__version__, "rows": rows}, f, indent=1)
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()

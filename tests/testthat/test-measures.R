@@ -1,0 +1,112 @@
+# The distance measures against igraph, on random graphs (directed and undirected, weighted
+# or not, with isolated vertices and several components) and on a real network.
+
+random_graphs <- function() {
+  set.seed(13)
+  out <- list()
+  for (directed in c(FALSE, TRUE)) {
+    for (p in c(0.03, 0.08)) {
+      g <- igraph::sample_gnp(60, p, directed = directed)
+      g <- igraph::add_vertices(g, 2)                      # isolated vertices
+      igraph::V(g)$name <- sprintf("v%02d", seq_len(igraph::vcount(g)))
+      out[[length(out) + 1]] <- g
+      # unrounded weights: no path length falls on a cutoff up to rounding
+      igraph::E(g)$weight <- stats::runif(igraph::ecount(g), 0.5, 3)
+      out[[length(out) + 1]] <- g
+    }
+  }
+  out
+}
+
+test_that("closeness and harmonic centrality are igraph's", {
+  skip_if_no_engine()
+  for (g in random_graphs()) {
+    for (mode in c("out", "in", "all")) {
+      expect_equal(cuRnet_closeness(g, mode = mode), igraph::closeness(g, mode = mode))
+      expect_equal(cuRnet_closeness(g, mode = mode, normalized = TRUE, cutoff = 2),
+                   igraph::closeness(g, mode = mode, normalized = TRUE, cutoff = 2))
+      expect_equal(cuRnet_harmonic_centrality(g, mode = mode),
+                   igraph::harmonic_centrality(g, mode = mode))
+      expect_equal(cuRnet_harmonic_centrality(g, mode = mode, normalized = TRUE, weights = NA, cutoff = 3),
+                   igraph::harmonic_centrality(g, mode = mode, normalized = TRUE, weights = NA, cutoff = 3))
+    }
+    expect_equal(cuRnet_closeness(g, c("v05", "v01")), igraph::closeness(g, c("v05", "v01")))
+    expect_equal(cuRnet_closeness(g, 3:1, mode = "total"), igraph::closeness(g, 3:1, mode = "total"))
+  }
+})
+
+test_that("eccentricity, radius, diameter and farthest vertices are igraph's", {
+  skip_if_no_engine()
+  for (g in random_graphs()) {
+    for (mode in c("all", "out", "in")) {
+      expect_equal(cuRnet_eccentricity(g, mode = mode), igraph::eccentricity(g, mode = mode))
+      expect_equal(cuRnet_radius(g, mode = mode), igraph::radius(g, mode = mode))
+    }
+    expect_equal(cuRnet_eccentricity(g, 4:2), igraph::eccentricity(g, 4:2))
+    for (directed in c(TRUE, FALSE)) {
+      expect_equal(cuRnet_diameter(g, directed = directed), igraph::diameter(g, directed = directed))
+      expect_equal(cuRnet_diameter(g, directed = directed, unconnected = FALSE),
+                   igraph::diameter(g, directed = directed, unconnected = FALSE))
+      far <- cuRnet_farthest_vertices(g, directed = directed)
+      expect_equal(far$distance, igraph::farthest_vertices(g, directed = directed)$distance)
+      # among ties the pair may differ from igraph's: it must be at that distance
+      d <- igraph::distances(g, far$vertices[1], far$vertices[2], mode = if (directed) "out" else "all")
+      expect_equal(as.vector(d), far$distance)
+    }
+  }
+  expect_length(cuRnet_farthest_vertices(random_graphs()[[1]], unconnected = FALSE)$vertices, 0)
+})
+
+test_that("mean distance and the distance table are igraph's", {
+  skip_if_no_engine()
+  for (g in random_graphs()) {
+    for (directed in c(TRUE, FALSE)) {
+      expect_equal(cuRnet_mean_distance(g, directed = directed), igraph::mean_distance(g, directed = directed))
+      expect_equal(cuRnet_mean_distance(g, directed = directed, details = TRUE, weights = NA),
+                   igraph::mean_distance(g, directed = directed, details = TRUE, weights = NA))
+      expect_equal(cuRnet_mean_distance(g, directed = directed, unconnected = FALSE),
+                   igraph::mean_distance(g, directed = directed, unconnected = FALSE))
+      expect_equal(cuRnet_distance_table(g, directed = directed), igraph::distance_table(g, directed = directed))
+    }
+  }
+  expect_equal(cuRnet_distance_table(igraph::make_empty_graph(3)), igraph::distance_table(igraph::make_empty_graph(3)))
+})
+
+test_that("ego sizes are igraph's", {
+  skip_if_no_engine()
+  for (g in random_graphs()) {
+    for (mode in c("all", "out", "in")) {
+      for (order in 0:3) {
+        expect_equal(cuRnet_ego_size(g, order, mode = mode), igraph::ego_size(g, order, mode = mode))
+      }
+      expect_equal(cuRnet_ego_size(g, 3, c("v07", "v02"), mode = mode, mindist = 2),
+                   igraph::ego_size(g, 3, c("v07", "v02"), mode = mode, mindist = 2))
+    }
+  }
+})
+
+test_that("bad input gives clear errors", {
+  skip_if_no_engine()
+  g <- igraph::make_ring(5)
+  expect_error(cuRnet_closeness(data.frame(a = 1)), "igraph object")
+  expect_error(cuRnet_closeness(g, mode = "both"), "should be one of")
+  expect_error(cuRnet_ego_size(g, order = 1, mindist = 2), "mindist <= order")
+  expect_error(cuRnet_closeness(g, weights = 1:2), "weights")
+})
+
+test_that("on STRING's sample network the measures are igraph's", {
+  skip_if_no_engine()
+  edges <- string_sample()
+  g <- igraph::graph_from_data_frame(edges, directed = FALSE)
+  v <- igraph::V(g)[seq(1, igraph::vcount(g), by = 250)]
+  expect_equal(cuRnet_closeness(g, v), igraph::closeness(g, v))
+  expect_equal(cuRnet_closeness(g, v, weights = NA, normalized = TRUE),
+               igraph::closeness(g, v, weights = NA, normalized = TRUE))
+  expect_equal(cuRnet_harmonic_centrality(g, v, cutoff = 1.5), igraph::harmonic_centrality(g, v, cutoff = 1.5))
+  expect_equal(cuRnet_eccentricity(g, v), igraph::eccentricity(g, v))
+  expect_equal(cuRnet_ego_size(g, 2, v), igraph::ego_size(g, 2, v))
+  # whole-graph measures: every vertex a source
+  expect_equal(cuRnet_distance_table(g), igraph::distance_table(g))
+  expect_equal(cuRnet_mean_distance(g, weights = NA), igraph::mean_distance(g, weights = NA))
+  expect_equal(cuRnet_diameter(g), igraph::diameter(g))
+})
