@@ -53,10 +53,13 @@ def _csr(csgraph, directed):
 
 
 def _graph(csgraph, directed: bool, unweighted: bool) -> Graph:
-    """The engine's graph for SciPy-style input. An undirected edge becomes two arcs, each
-    vertex's arcs in SciPy's order (its row, then its column); with a negative weight the
-    graph is stored as directed arcs so that Bellman-Ford sees the negative 2-cycle."""
-    m = _csr(csgraph, directed)
+    return _graph_of(_csr(csgraph, directed), directed, unweighted)
+
+
+def _graph_of(m, directed: bool, unweighted: bool) -> Graph:
+    """The engine's graph for SciPy's CSR. An undirected edge becomes two arcs, each vertex's
+    arcs in SciPy's order (its row, then its column); with a negative weight the graph is
+    stored as directed arcs so that Bellman-Ford sees the negative 2-cycle."""
     n = m.shape[0]
     rows = np.repeat(np.arange(n, dtype=np.int32), np.diff(m.indptr))
     cols = m.indices.astype(np.int32)
@@ -205,19 +208,21 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False,
 
 # -- traversal ------------------------------------------------------------------
 def _bfs_tree(csgraph, i_start, directed):
-    g = _graph(csgraph, bool(directed), unweighted=False)
+    """(SciPy's CSR, the FIFO order from i_start, each vertex's parent or -1)."""
+    m = _csr(csgraph, directed)
+    g = _graph_of(m, bool(directed), unweighted=False)
     n = len(g)
     if not (isinstance(i_start, (int, np.integer)) and 0 <= int(i_start) < n):
         raise ValueError(f"i_start must be a vertex index in 0...{n - 1}, got {i_start!r}")
-    layers, parent, via = bfs_order(g.indptr, g.indices, [int(i_start)])
-    return g, np.concatenate(layers), parent, via
+    layers, parent, _ = bfs_order(g.indptr, g.indices, [int(i_start)])
+    return m, np.concatenate(layers), parent
 
 
 def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=True):
     """As `scipy.sparse.csgraph.breadth_first_order`: the vertices reached from i_start in the
     order a FIFO search visits them (each vertex's arcs in CSR order), and predecessors."""
     device = _on_device(csgraph)
-    _, order, parent, _ = _bfs_tree(csgraph, i_start, directed)
+    _, order, parent = _bfs_tree(csgraph, i_start, directed)
     order = _out(order.astype(np.int32), device)
     if not return_predecessors:
         return order
@@ -226,11 +231,22 @@ def breadth_first_order(csgraph, i_start, directed=True, return_predecessors=Tru
 
 def breadth_first_tree(csgraph, i_start, directed=True):
     """As `scipy.sparse.csgraph.breadth_first_tree`: the search tree as a sparse matrix holding
-    the weight of each tree arc (a `csr_matrix` for matrix input, else a `csr_array`)."""
-    g, _, parent, via = _bfs_tree(csgraph, i_start, directed)
-    n = len(g)
+    the weight of each tree arc (a `csr_matrix` for matrix input, else a `csr_array`). As in
+    SciPy, an undirected tree arc weighs the smaller non-zero of the two directions' entries."""
+    m, _, parent = _bfs_tree(csgraph, i_start, directed)
+    n = m.shape[0]
     child = np.flatnonzero(parent >= 0)
-    tree = sp.csr_array((g.weights[via[child]], (parent[child], child)), shape=(n, n))
+    up = parent[child]
+    m = sp.csr_array(m)
+
+    def entries(rows, cols):
+        return np.asarray(m[rows, cols], dtype=np.float64).ravel() if len(rows) else np.zeros(0)
+    w = entries(up, child)
+    if not directed:
+        back = entries(child, up)
+        w, back = np.where(w == 0, np.inf, w), np.where(back == 0, np.inf, back)
+        w = np.minimum(w, back)
+    tree = sp.csr_array((w, (up, child)), shape=(n, n))
     if isinstance(csgraph, (sp.spmatrix, np.matrix)) or isinstance(getattr(csgraph, "data", None), np.matrix):
         return sp.csr_matrix(tree)
     return tree
