@@ -30,10 +30,16 @@ FUNCTIONS = {
                                      "(position in G), not in NetworkX's order.",
     "number_strongly_connected_components": "",
     "is_strongly_connected": "",
+    "closeness_centrality": "All nodes in batches, reduced on the device (the distance matrix "
+                            "is never held). Negative distances are declined.",
+    "eccentricity": "Reduced on the device; `sp` (precomputed lengths) is declined.",
+    "diameter": "All eccentricities, exactly (`usebounds` is not needed); `e` is declined.",
+    "radius": "All eccentricities, exactly (`usebounds` is not needed); `e` is declined.",
 }
 
 WEIGHTED = {name for name in FUNCTIONS if "dijkstra" in name or "bellman" in name
-            or name in ("negative_edge_cycle", "johnson")}
+            or name in ("negative_edge_cycle", "johnson", "closeness_centrality", "eccentricity",
+                        "diameter", "radius")}
 
 
 def default_config() -> dict:

@@ -37,6 +37,7 @@ NX_TEST_MODULES = [
     "networkx.algorithms.traversal.tests.test_bfs",
     "networkx.algorithms.components.tests.test_strongly_connected",
     "networkx.algorithms.centrality.tests.test_closeness_centrality",
+    "networkx.algorithms.tests.test_distance_measures",
 ]
 
 
@@ -357,7 +358,8 @@ def test_gpu_matches_cpu(G):
                 dict(A.all_pairs_shortest_path_length(convert(G, weighted=False))),
                 sorted(map(sorted, map(lambda c: map(str, c), A.strongly_connected_components(cg))))
                 if G.is_directed() else None,
-                A.negative_edge_cycle(cg))
+                A.negative_edge_cycle(cg),
+                A.closeness_centrality(convert(G, weighted=False)))
         finally:
             A._AUTO.clear()
     assert cfg is None or cfg.backend == "auto"
@@ -366,4 +368,26 @@ def test_gpu_matches_cpu(G):
         assert gpu[0] == "unbounded"
     else:
         same_lengths(gpu[0], cpu[0])
-    assert gpu[1:] == cpu[1:]
+    assert gpu[1:4] == cpu[1:4]
+    assert gpu[4] == pytest.approx(cpu[4])
+
+
+# -- distance measures (reduced on the device) -------------------------------------
+@given(nx_graphs(), st.booleans(), st.booleans())
+def test_measures_against_networkx(G, weighted, wf):
+    cg = convert(G, weighted=weighted)
+    w = "weight" if weighted else None
+    assert A.closeness_centrality(cg, distance=w, wf_improved=wf) == \
+        pytest.approx(nx.closeness_centrality(G, distance=w, wf_improved=wf))
+    first = next(iter(G))
+    assert A.closeness_centrality(cg, first, distance=w) == pytest.approx(nx.closeness_centrality(G, first, distance=w))
+    try:
+        want = nx.eccentricity(G, weight=w)
+    except nx.NetworkXError as e:
+        with pytest.raises(nx.NetworkXError, match=re.escape(str(e))):
+            A.eccentricity(cg, weight=w)
+        return
+    assert A.eccentricity(cg, weight=w) == pytest.approx(want)
+    assert A.eccentricity(cg, first, weight=w) == pytest.approx(want[first])
+    assert A.diameter(cg, weight=w) == pytest.approx(nx.diameter(G, weight=w))
+    assert A.radius(cg, weight=w) == pytest.approx(nx.radius(G, weight=w))

@@ -72,8 +72,13 @@ def can_run(name, args, kwargs):
     arguments = _arguments(name, args, kwargs)
     if arguments is None:
         return "arguments do not match NetworkX's signature"
-    if callable(arguments.get("weight")):
-        return "weight is a function: cuRnet reads weights from an edge attribute"
+    for key in ("weight", "distance"):
+        if callable(arguments.get(key)):
+            return f"{key} is a function: cuRnet reads weights from an edge attribute"
+    if arguments.get("sp") is not None:
+        return "sp (precomputed path lengths) given: NetworkX reads them itself"
+    if arguments.get("e") is not None:
+        return "e (precomputed eccentricities) given: NetworkX reads them itself"
     return True
 
 

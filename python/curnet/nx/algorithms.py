@@ -13,7 +13,10 @@ import numpy as np
 from _curnet_nx import default_config
 
 from .. import algorithms as engine
+from ..algorithms.bfs import bfs_blocks
 from ..algorithms.order import bfs_order
+from ..algorithms.reductions import SourceStats
+from ..algorithms.sssp import sssp_blocks
 from ..algorithms.supersource import has_negative_cycle, with_super_source
 from ..errors import NegativeCycleError
 
@@ -296,3 +299,73 @@ def is_strongly_connected(G):
     if len(G) == 0:
         raise nx.NetworkXPointlessConcept("Connectivity is undefined for the null graph.")
     return number_strongly_connected_components(G) == 1
+
+
+# -- distance measures ------------------------------------------------------------------
+def _source_stats(g, ids, weighted: bool, want) -> SourceStats:
+    """Per-source reductions of the distances from ids, batch by batch on the device (the k x n
+    matrix is never held)."""
+    sink = SourceStats(len(ids), want=want)
+    if len(ids):
+        run = sssp_blocks if weighted else bfs_blocks
+        try:
+            run(g, np.asarray(ids, dtype=np.int32), sink, backend=engine_backend())
+        except NegativeCycleError:
+            raise nx.NetworkXUnbounded("Negative cycle detected.") from None
+    return sink
+
+
+def _nbunch(G, v) -> list:
+    """NetworkX's nbunch: None for every node, one node, or the nodes of a container in G."""
+    if v is None:
+        return list(range(len(G)))
+    if v in G:
+        return [G.index[v]]
+    try:
+        return [G.index[x] for x in v if x in G]
+    except TypeError:
+        raise nx.NetworkXError("nbunch is not a node or a sequence of nodes.") from None
+
+
+def eccentricity(G, v=None, sp=None, weight=None):
+    weighted = G.graph.weights is not None
+    if weighted:
+        _nonnegative(G, "eccentricity")
+    ids = _nbunch(G, v)
+    s = _source_stats(G.graph, ids, weighted, ("count", "farthest"))
+    if len(ids) and s.count.min() != len(G):
+        raise nx.NetworkXError(
+            "Found infinite path length because the digraph is not strongly connected"
+            if G.is_directed() else "Found infinite path length because the graph is not connected")
+    far = s.farthest.astype(np.int64).tolist() if _is_int(G) else s.farthest.tolist()
+    e = dict(zip(G.node_array[ids].tolist(), far))
+    return e[v] if v in G else e
+
+
+def diameter(G, e=None, usebounds=False, weight=None):
+    return max(eccentricity(G, weight=weight).values())
+
+
+def radius(G, e=None, usebounds=False, weight=None):
+    return min(eccentricity(G, weight=weight).values())
+
+
+def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+    """NetworkX's closeness: incoming distances on a directed graph, (reached - 1) / (sum of
+    distances), scaled by (reached - 1) / (n - 1) when wf_improved; 0 where nothing is reached."""
+    weighted = G.graph.weights is not None
+    if weighted:
+        _nonnegative(G, "closeness_centrality")
+    if u is not None:
+        ids = [_source(G, u, message="Source {} is not in G")]
+    else:
+        ids = list(range(len(G)))
+    s = _source_stats(G.graph.oriented("in"), ids, weighted, ("count", "total"))
+    n = len(G)
+    reached = s.count - 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.where((s.total > 0) & (n > 1), reached / s.total, 0.0)
+    if wf_improved and n > 1:
+        c = c * (reached / (n - 1))       # NetworkX's order of operations: the same rounding
+    out = dict(zip(G.node_array[ids].tolist(), c.tolist()))
+    return out[u] if u is not None else out

@@ -92,8 +92,12 @@ def from_networkx(G, weight=None, default=1) -> CurnetGraph:
         else:
             values = [d.get(weight, default) for nbrs in adj.values() for d in nbrs.values()]
         weights, integral = _weights(values, n, weight)
-    graph = Graph(indptr, indices, weights, directed=G.is_directed(),
-                  num_edges=m if G.is_directed() else (m + int(np.sum(indices == _tails(indptr)))) // 2)
+    if G.is_directed():   # each arc is its own edge (Graph.oriented reads them back)
+        graph = Graph(indptr, indices, weights, directed=True, num_edges=m,
+                      arc_edges=np.arange(m, dtype=np.int64))
+    else:
+        graph = Graph(indptr, indices, weights, directed=False,
+                      num_edges=(m + int(np.sum(indices == _tails(indptr)))) // 2)
     return CurnetGraph(graph, nodes, multigraph=G.is_multigraph(), integral=integral, weight=weight)
 
 
