@@ -2,8 +2,10 @@
 curnet.csgraph against scipy.sparse.csgraph.
 
     python -m bench.frontdoors                       # CPU -> bench/results/frontdoors_cpu.json
-    python -m bench.frontdoors --backend cuda --curnet-sources 0 \\
-        --out bench/results/frontdoors_gpu.json      # the GPU rows (every source)
+    python -m bench.frontdoors --backend cuda --data-dir .data   # the GPU rows (every source)
+
+NetworkX must see the backend's entry points: `pip install -e .`, or without installing
+`python setup.py -q egg_info --egg-base /tmp/cn-site` and `PYTHONPATH=python:/tmp/cn-site`.
 
 Rows (one JSON object each):
 - `convert`: NetworkX graph -> the backend's graph, on its own line (weighted and not);
@@ -150,7 +152,11 @@ def main(argv=None) -> int:
     p.add_argument("--nx-sources", type=int, default=40,
                    help="sources plain NetworkX runs (then extrapolated to every node)")
     p.add_argument("--csgraph-sources", type=int, default=64, help="indices for shortest_path")
+    p.add_argument("--data-dir", help="folder of cached networks (sets CURNET_DATA; `python -m "
+                                      "bench fetch --data-dir DIR` fills it, for an offline GPU machine)")
     args = p.parse_args(argv)
+    if args.data_dir:
+        os.environ["CURNET_DATA"] = str(Path(args.data_dir).resolve())
     os.environ["CURNET_NX_BACKEND"] = args.backend
     import networkx as nx
     import curnet

@@ -1,5 +1,5 @@
-"""curnet.csgraph against scipy.sparse.csgraph on random graphs (hypothesis), a real network,
-and (gpu-marked) CuPy input whose results stay CuPy arrays."""
+"""curnet.csgraph against scipy.sparse.csgraph on random graphs (hypothesis) and a real network.
+(CuPy input on the GPU: tests/python/test_frontdoors_gpu.py.)"""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +9,6 @@ from hypothesis import given, strategies as st
 from scipy.sparse import csgraph as scipy_csgraph
 
 from curnet import csgraph
-from curnet.backends import cuda_available
 
 NULL = -9999
 
@@ -163,30 +162,3 @@ def test_scnet_against_scipy():
     np.testing.assert_array_equal(csgraph.shortest_path(a, directed=False, indices=idx, unweighted=True),
                                   scipy_csgraph.shortest_path(a, directed=False, indices=idx, unweighted=True))
     assert csgraph.connected_components(a, directed=False)[0] == scipy_csgraph.connected_components(a, directed=False)[0]
-
-
-@pytest.mark.gpu
-@pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")
-@given(matrices(negative=True))
-def test_cupy_input_stays_on_device(case):
-    import cupy
-    import cupyx.scipy.sparse as csp
-    a, directed = case
-    host = sp.csr_matrix(a) if sp.issparse(a) else a
-    for device_input in (csp.csr_matrix(host) if sp.issparse(a) else cupy.asarray(a),):
-        try:
-            want = scipy_csgraph.bellman_ford(a, directed=directed, indices=[0])
-        except scipy_csgraph.NegativeCycleError:
-            with pytest.raises(scipy_csgraph.NegativeCycleError):
-                csgraph.bellman_ford(device_input, directed=directed, indices=[0], backend="cuda")
-            continue
-        got, pred = csgraph.bellman_ford(device_input, directed=directed, indices=[0],
-                                         return_predecessors=True, backend="cuda")
-        assert isinstance(got, cupy.ndarray) and isinstance(pred, cupy.ndarray)
-        np.testing.assert_allclose(got.get(), want)
-        order = csgraph.breadth_first_order(device_input, 0, directed=directed, return_predecessors=False)
-        assert isinstance(order, cupy.ndarray)
-        np.testing.assert_array_equal(order.get(), scipy_csgraph.breadth_first_order(a, 0, directed, False))
-        count, labels = csgraph.connected_components(device_input, directed=directed, backend="cuda")
-        assert isinstance(labels, cupy.ndarray)
-        assert count == scipy_csgraph.connected_components(a, directed=directed)[0]

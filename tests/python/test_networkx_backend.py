@@ -5,7 +5,7 @@
   in a subprocess that sees the package's entry points;
 - each function on random graphs (hypothesis) and on a real network, against NetworkX's result;
 - conversion, caching, can_run/should_run, and get_info() not importing the engine or CuPy;
-- gpu-marked: the same functions with the engine on the GPU.
+(The GPU runs of these functions: tests/python/test_frontdoors_gpu.py.)
 """
 from __future__ import annotations
 
@@ -341,35 +341,6 @@ def test_scnet_against_networkx():
     first = dict(zip(range(2), A.all_pairs_shortest_path_length(cu)))
     for _, (s, lengths) in first.items():
         assert lengths == nx.single_source_shortest_path_length(G, s)
-
-
-# -- the GPU ----------------------------------------------------------------
-@pytest.mark.gpu
-@given(nx_graphs(negative=True))
-def test_gpu_matches_cpu(G):
-    cg = convert(G)
-    cfg = nx.config.backends.curnet if hasattr(nx.config.backends, "curnet") else None
-    results = {}
-    for name in ("cpu", "cuda"):
-        A._AUTO["auto"] = name                      # what "auto" resolves to, for this check
-        try:
-            results[name] = (
-                nx_outcome(lambda: dict(A.all_pairs_bellman_ford_path_length(cg))),
-                dict(A.all_pairs_shortest_path_length(convert(G, weighted=False))),
-                sorted(map(sorted, map(lambda c: map(str, c), A.strongly_connected_components(cg))))
-                if G.is_directed() else None,
-                A.negative_edge_cycle(cg),
-                A.closeness_centrality(convert(G, weighted=False)))
-        finally:
-            A._AUTO.clear()
-    assert cfg is None or cfg.backend == "auto"
-    cpu, gpu = results["cpu"], results["cuda"]
-    if cpu[0] == "unbounded":
-        assert gpu[0] == "unbounded"
-    else:
-        same_lengths(gpu[0], cpu[0])
-    assert gpu[1:4] == cpu[1:4]
-    assert gpu[4] == pytest.approx(cpu[4])
 
 
 # -- distance measures (reduced on the device) -------------------------------------
