@@ -25,7 +25,7 @@ from hypothesis import given, strategies as st
 import _curnet_nx
 import curnet.nx as backend
 from curnet.nx import algorithms as A
-from curnet.nx.graph import CurnetGraph, from_networkx, to_networkx
+from curnet.nx.graph import from_networkx, to_networkx
 
 ROOT = Path(__file__).resolve().parents[2]
 
