@@ -28,7 +28,13 @@ setup(
         # many-source jobs on a Dask cluster (curnet.distributed); dask-cuda for one worker per GPU
         "dask": ["dask>=2024.1", "distributed>=2024.1"],
         "dask-cuda": ["dask>=2024.1", "distributed>=2024.1", "dask-cuda>=24.2"],
+        "networkx": ["networkx>=3.4,<3.7"],
         "test": ["pytest", "hypothesis", "networkx", "python-igraph", "pandas", "polars"],
     },
-    entry_points={"console_scripts": ["curnet=curnet.cli:main"]},
+    entry_points={
+        "console_scripts": ["curnet=curnet.cli:main"],
+        # NetworkX's backend dispatch: nx.<function>(G, backend="curnet")
+        "networkx.backends": ["curnet = curnet.nx:backend"],
+        "networkx.backend_info": ["curnet = _curnet_nx:get_info"],
+    },
 )

@@ -1,0 +1,64 @@
+"""NetworkX's `networkx.backend_info` entry point for cuRnet's backend (`backend="curnet"`).
+
+NetworkX calls `get_info()` on every `import networkx`, so it lives in this tiny package that
+imports nothing (not curnet's engine, never CuPy); the backend itself is `curnet.nx`, loaded
+only when a call is dispatched to it.
+"""
+import os
+
+# The functions the backend implements, with what it does differently from NetworkX.
+FUNCTIONS = {
+    "single_source_shortest_path_length": "",
+    "all_pairs_shortest_path_length": "Sources run in batches on the engine (many-source BFS).",
+    "bfs_layers": "",
+    "descendants_at_distance": "",
+    "single_source_shortest_path": "",
+    "single_source_dijkstra_path_length": "Negative weights are declined (NotImplementedError).",
+    "single_source_dijkstra_path": "Negative weights are declined. Among equally short paths "
+                                   "the one returned may differ from NetworkX's.",
+    "all_pairs_dijkstra_path_length": "Sources run in batches on the engine. Negative weights are declined.",
+    "multi_source_dijkstra_path_length": "One traversal from a virtual source joined to all sources. "
+                                         "Negative weights are declined.",
+    "single_source_bellman_ford_path_length": "",
+    "all_pairs_bellman_ford_path_length": "Sources run in batches on the engine.",
+    "bellman_ford_predecessor_and_distance": "`heuristic` is ignored: negative cycles are always "
+                                             "detected exactly.",
+    "negative_edge_cycle": "`heuristic` is ignored.",
+    "johnson": "Paths come from the engine's batched shortest paths (no reweighting needed); "
+               "among equally short paths the one returned may differ from NetworkX's.",
+    "strongly_connected_components": "Components come in order of their smallest node "
+                                     "(position in G), not in NetworkX's order.",
+    "number_strongly_connected_components": "",
+    "is_strongly_connected": "",
+    "closeness_centrality": "All nodes in batches, reduced on the device (the distance matrix "
+                            "is never held). Negative distances are declined.",
+    "eccentricity": "Reduced on the device; `sp` (precomputed lengths) is declined.",
+    "diameter": "All eccentricities, exactly (`usebounds` is not needed); `e` is declined.",
+    "radius": "All eccentricities, exactly (`usebounds` is not needed); `e` is declined.",
+}
+
+WEIGHTED = {name for name in FUNCTIONS if "dijkstra" in name or "bellman" in name
+            or name in ("negative_edge_cycle", "johnson", "closeness_centrality", "eccentricity",
+                        "diameter", "radius")}
+
+
+def default_config() -> dict:
+    """`nx.config.backends.curnet`: which engine backend runs the calls, and when automatic
+    dispatch (backend priority) should use cuRnet at all."""
+    return {
+        # "auto" (a GPU when one is usable, else the CPU), "cpu", "cuda", "cuda:0,1", "cuda:all"
+        "backend": os.environ.get("CURNET_NX_BACKEND", "auto"),
+        # graphs with fewer nodes stay with NetworkX under automatic dispatch
+        "min_nodes": int(os.environ.get("CURNET_NX_MIN_NODES", "64")),
+    }
+
+
+def get_info() -> dict:
+    return {
+        "backend_name": "curnet",
+        "project": "cuRnet",
+        "package": "curnet",
+        "short_summary": "Many-source BFS, shortest paths (negative weights too) and SCC on the GPU or CPU.",
+        "default_config": default_config(),
+        "functions": {name: ({"additional_docs": doc} if doc else {}) for name, doc in FUNCTIONS.items()},
+    }
