@@ -59,6 +59,13 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
 #' (1-based index) and \code{source_name} say where it was reached from.
 #' Unweighted graphs count hops.
 #'
+#' Precision: on a graph built with \code{cuRnet_graph(..., precision =
+#' "single")}, weights and distances are 32-bit floats. Distances then agree
+#' with igraph's to about 1e-6 relative (1e-12 or better with the default
+#' \code{"double"}), and a GPU runs its near-far shortest paths for
+#' non-negative weights, several times faster than the Bellman-Ford it runs
+#' on double-precision weights.
+#'
 #' The source's own predecessor: cuRnet has none (\code{""} or \code{NA},
 #' the default), igraph names the source itself
 #' (\code{igraph::shortest_paths(..., predecessors = TRUE)} in igraph 1.3);
@@ -101,18 +108,12 @@ cuRnet_sssp <- function(graph, from, predecessors = c("names", "index"), format 
   targets <- target_ids(graph, to)
   dist <- result_matrix("double", length(ids), graph, targets, if (predecessors == "names") 20 else 12)
   pred <- result_matrix("integer", length(ids), graph, targets, 0)
-  run_sssp(graph, ids, dist, pred, progress, backend, mode, targets)
-  if (source_predecessor == "self") {
-    cols <- if (is.null(targets)) ids + 1L else match(ids, targets)
-    at <- cbind(seq_along(ids), cols)[!is.na(cols), , drop = FALSE]
-    pred[at] <- ids[at[, 1]]
-  }
-  pred <- if (predecessors == "names") {
-    matrix(c("", vertex_names(graph))[pred + 2L], nrow(pred), ncol(pred))
-  } else {
-    pred[pred < 0L] <- NA_integer_
-    pred + 1L
-  }
+  # The engine writes the predecessors as R wants them (1-based, NA or n + 1 for none, the
+  # source itself for "self"): R makes no pass over the index matrix, and one index for names.
+  run_sssp(graph, ids, dist, pred, progress, backend, mode, targets,
+           pred_none = if (predecessors == "names") graph$n + 1L else NA_integer_,
+           source_self = source_predecessor == "self")
+  if (predecessors == "names") pred <- name_matrix(pred, graph)
   if (format == "long") {
     out <- shape_result(dist, graph, ids, "long", "distance", targets)
     out$predecessor <- pred[is.finite(dist)]
@@ -269,11 +270,20 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
   }
 }
 
-run_sssp <- function(graph, ids, dist, pred, progress, backend, mode, targets) {
+run_sssp <- function(graph, ids, dist, pred, progress, backend, mode, targets,
+                     pred_none = NA_integer_, source_self = FALSE) {
   engine_call(bridge()$sssp_into(graph$py, as_arrow(ids), data_address(dist),
                                  if (!is.null(pred)) data_address(pred),
-                                 progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets)),
+                                 progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets),
+                                 pred_none = pred_none, source_self = source_self),
               graph$names)
+}
+
+# Predecessor names from the engine's 1-based indices (n + 1: none, ""), in one index.
+name_matrix <- function(pred, graph) {
+  out <- c(vertex_names(graph), "")[pred]
+  dim(out) <- dim(pred)
+  out
 }
 
 # The user's vertices (names or 1-based indices) as 0-based engine ids.
