@@ -225,6 +225,9 @@ cuRnet_components <- function(graph, mode = c("weak", "strong"),
 #'   graphs and run the engine's shortest paths (igraph 1.3.5 refuses
 #'   negative weights with \code{"automatic"} and \code{"johnson"}).
 #' @param backend,progress As in \code{\link{cuRnet_bfs}}.
+#' @param precision \code{"double"} (igraph's results to 1e-12) or
+#'   \code{"single"} (float32 weights: about 1e-6 relative, and a GPU's faster
+#'   near-far shortest paths), as in \code{\link{cuRnet_graph}}.
 #' @return A numeric matrix \code{length(v)} x \code{length(to)}, \code{Inf}
 #'   where unreachable, dimnames = vertex names if the graph has them.
 #' @examples
@@ -239,9 +242,11 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
                              algorithm = c("automatic", "unweighted", "dijkstra", "bellman-ford",
                                            "johnson", "floyd-warshall"),
                              backend = getOption("cuRnet.backend", "auto"),
-                             progress = getOption("cuRnet.progress", interactive())) {
+                             progress = getOption("cuRnet.progress", interactive()),
+                             precision = c("double", "single")) {
   if (!igraph::is_igraph(graph)) stop("cuRnet_distances() takes an igraph object", call. = FALSE)
   mode <- match.arg(mode)
+  precision <- match_precision(precision)
   algorithm <- match.arg(algorithm)
   v <- as.integer(igraph::V(graph)[v])
   to <- as.integer(igraph::V(graph)[to])
@@ -261,7 +266,7 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
   }
   edges <- igraph::as_edgelist(graph, names = FALSE)
   g <- engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, w, igraph::is_directed(graph), names,
-                    n = igraph::vcount(graph), ids_are_names = FALSE)
+                    n = igraph::vcount(graph), ids_are_names = FALSE, precision = precision)
   all_to <- identical(to, seq_len(g$n))
   if (is.null(w)) {
     cuRnet_bfs(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)
