@@ -7,7 +7,8 @@ Data crosses without reticulate's element-by-element conversion:
   pyarrow arrays over R's own memory, and R's NA arrive as nulls;
 * out: R allocates each result matrix and passes its data address; the
   ``*_into`` functions wrap it as a writable Fortran-ordered NumPy array (R's
-  column-major layout) and hand it to the engine as ``out=``.
+  column-major layout) and hand it to the engine as ``out=`` (or as the rows of a
+  MatrixSink, which also writes predecessors in R's numbering).
 
 Vertex ids here are 0-based, as everywhere in the engine; the R side converts.
 """
