@@ -59,6 +59,13 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
 #' (1-based index) and \code{source_name} say where it was reached from.
 #' Unweighted graphs count hops.
 #'
+#' Precision: on a graph built with \code{cuRnet_graph(..., precision =
+#' "single")}, weights and distances are 32-bit floats. Distances then agree
+#' with igraph's to about 1e-6 relative (1e-12 or better with the default
+#' \code{"double"}), and a GPU runs its near-far shortest paths for
+#' non-negative weights, several times faster than the Bellman-Ford it runs
+#' on double-precision weights.
+#'
 #' The source's own predecessor: cuRnet has none (\code{""} or \code{NA},
 #' the default), igraph names the source itself
 #' (\code{igraph::shortest_paths(..., predecessors = TRUE)} in igraph 1.3);
@@ -101,18 +108,12 @@ cuRnet_sssp <- function(graph, from, predecessors = c("names", "index"), format 
   targets <- target_ids(graph, to)
   dist <- result_matrix("double", length(ids), graph, targets, if (predecessors == "names") 20 else 12)
   pred <- result_matrix("integer", length(ids), graph, targets, 0)
-  run_sssp(graph, ids, dist, pred, progress, backend, mode, targets)
-  if (source_predecessor == "self") {
-    cols <- if (is.null(targets)) ids + 1L else match(ids, targets)
-    at <- cbind(seq_along(ids), cols)[!is.na(cols), , drop = FALSE]
-    pred[at] <- ids[at[, 1]]
-  }
-  pred <- if (predecessors == "names") {
-    matrix(c("", vertex_names(graph))[pred + 2L], nrow(pred), ncol(pred))
-  } else {
-    pred[pred < 0L] <- NA_integer_
-    pred + 1L
-  }
+  # The engine writes the predecessors as R wants them (1-based, NA or n + 1 for none, the
+  # source itself for "self"): R makes no pass over the index matrix, and one index for names.
+  run_sssp(graph, ids, dist, pred, progress, backend, mode, targets,
+           pred_none = if (predecessors == "names") graph$n + 1L else NA_integer_,
+           source_self = source_predecessor == "self")
+  if (predecessors == "names") pred <- name_matrix(pred, graph)
   if (format == "long") {
     out <- shape_result(dist, graph, ids, "long", "distance", targets)
     out$predecessor <- pred[is.finite(dist)]
@@ -224,6 +225,9 @@ cuRnet_components <- function(graph, mode = c("weak", "strong"),
 #'   graphs and run the engine's shortest paths (igraph 1.3.5 refuses
 #'   negative weights with \code{"automatic"} and \code{"johnson"}).
 #' @param backend,progress As in \code{\link{cuRnet_bfs}}.
+#' @param precision \code{"double"} (igraph's results to 1e-12) or
+#'   \code{"single"} (float32 weights: about 1e-6 relative, and a GPU's faster
+#'   near-far shortest paths), as in \code{\link{cuRnet_graph}}.
 #' @return A numeric matrix \code{length(v)} x \code{length(to)}, \code{Inf}
 #'   where unreachable, dimnames = vertex names if the graph has them.
 #' @examples
@@ -238,9 +242,11 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
                              algorithm = c("automatic", "unweighted", "dijkstra", "bellman-ford",
                                            "johnson", "floyd-warshall"),
                              backend = getOption("cuRnet.backend", "auto"),
-                             progress = getOption("cuRnet.progress", interactive())) {
+                             progress = getOption("cuRnet.progress", interactive()),
+                             precision = c("double", "single")) {
   if (!igraph::is_igraph(graph)) stop("cuRnet_distances() takes an igraph object", call. = FALSE)
   mode <- match.arg(mode)
+  precision <- match_precision(precision)
   algorithm <- match.arg(algorithm)
   v <- as.integer(igraph::V(graph)[v])
   to <- as.integer(igraph::V(graph)[to])
@@ -260,7 +266,7 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
   }
   edges <- igraph::as_edgelist(graph, names = FALSE)
   g <- engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, w, igraph::is_directed(graph), names,
-                    n = igraph::vcount(graph), ids_are_names = FALSE)
+                    n = igraph::vcount(graph), ids_are_names = FALSE, precision = precision)
   all_to <- identical(to, seq_len(g$n))
   if (is.null(w)) {
     cuRnet_bfs(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)
@@ -269,11 +275,20 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
   }
 }
 
-run_sssp <- function(graph, ids, dist, pred, progress, backend, mode, targets) {
+run_sssp <- function(graph, ids, dist, pred, progress, backend, mode, targets,
+                     pred_none = NA_integer_, source_self = FALSE) {
   engine_call(bridge()$sssp_into(graph$py, as_arrow(ids), data_address(dist),
                                  if (!is.null(pred)) data_address(pred),
-                                 progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets)),
+                                 progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets),
+                                 pred_none = pred_none, source_self = source_self),
               graph$names)
+}
+
+# Predecessor names from the engine's 1-based indices (n + 1: none, ""), in one index.
+name_matrix <- function(pred, graph) {
+  out <- c(vertex_names(graph), "")[pred]
+  dim(out) <- dim(pred)
+  out
 }
 
 # The user's vertices (names or 1-based indices) as 0-based engine ids.

@@ -168,14 +168,17 @@ def gpu_plan(max_scale: int = 22) -> list[Case]:
 PLANS = {"smoke": smoke_plan, "cpu": cpu_plan, "gpu": gpu_plan}
 
 
-# End to end from R (the cuRnet R package), per case: "algorithm/sources" -> variants.
+# End to end from R (the cuRnet R package), per case: "algorithm/sources" -> variants; a
+# "_single" variant runs on the graph built in single precision (bench/r_curnet.R).
 R_E2E = {
-    "smoke": {"rmat8": {"bfs/20%": ("bfs_integer",), "sssp/20%": ("sssp_index",)},
+    "smoke": {"rmat8": {"bfs/20%": ("bfs_integer",), "sssp/20%": ("sssp_index", "sssp_names_single"),
+                        "sssp_dists/20%": ("sssp_dists_single",)},
               "rmat8-dir": {"scc/": ("scc",)}},
     "cpu": {"scnet": {"bfs/20%": ("bfs_integer", "bfs_numeric"), "sssp/5%": ("sssp_index",)},
             "string_sample": {"bfs/20%": ("bfs_integer",)}},
     "gpu": {"scnet": {"bfs/0.5%": ("bfs_integer",), "bfs/20%": ("bfs_integer", "bfs_numeric"),
-                      "sssp/5%": ("sssp_index", "sssp_names"), "sssp_dists/5%": ("sssp_dists",)},
+                      "sssp/5%": ("sssp_index", "sssp_names", "sssp_index_single", "sssp_names_single"),
+                      "sssp_dists/5%": ("sssp_dists", "sssp_dists_single")},
             "string_sample": {"bfs/20%": ("bfs_integer",)}},
 }
 # timed runs of the R end-to-end layer (after a warm-up); the CPU half has less time

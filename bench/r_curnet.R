@@ -7,6 +7,8 @@
 #   R: the rest of the call (allocating R's matrix and the first touch of its pages,
 #     name predecessors, dimnames).
 # The backend is the engine's "auto" (the runner sets CURNET_DISABLE_CUDA for the CPU).
+# Variants ending in "_single" run on the graph built with precision = "single" (float32
+# weights: the GPU's near-far shortest paths instead of Bellman-Ford).
 suppressPackageStartupMessages({ library(cuRnet); library(jsonlite) })
 args <- commandArgs(TRUE)
 spec <- fromJSON(args[1], simplifyVector = FALSE)
@@ -27,6 +29,10 @@ for (i in 1:3) {
   a <- now(); g <- cuRnet_graph(edges, directed = head[3] == 1L, vertices = vertices)
   builds <- c(builds, now() - a)
 }
+single <- any(vapply(spec$tasks, function(t) endsWith(t$variant, "_single"), logical(1)))
+g_single <- if (single) cuRnet_graph(edges, directed = head[3] == 1L, vertices = vertices, precision = "single")
+graph_for <- function(t) if (endsWith(t$variant, "_single")) g_single else g
+base_variant <- function(t) sub("_single$", "", t$variant)
 backend <- if (nzchar(Sys.getenv("CURNET_DISABLE_CUDA"))) "cpu" else "auto"
 bridge <- cuRnet:::bridge()
 runner <- tryCatch(reticulate::import_from_path("bench.runner", path = Sys.getenv("CURNET_BENCH_REPO", "."),
@@ -38,8 +44,9 @@ engine_algorithm <- c(bfs_numeric = "bfs", bfs_integer = "bfs", sssp_index = "ss
 # The engine alone, through the Python half's own engine layer: a function to time, or NULL.
 engine_only <- function(t, v) {
   if (is.null(runner)) return(NULL)
+  g <- graph_for(t)
   ids <- if (!is.null(v)) cuRnet:::as_arrow(cuRnet:::vertex_ids(g, v))$to_numpy(zero_copy_only = FALSE)
-  pair <- runner$engine_call(engine_algorithm[[t$variant]], g$py, ids, cuRnet_info()$last_run$backend)
+  pair <- runner$engine_call(engine_algorithm[[base_variant(t)]], g$py, ids, cuRnet_info()$last_run$backend)
   run <- reticulate::py_get_item(pair, 0L)
   sync <- runner$device_sync(cuRnet_info()$last_run$backend)
   function() { reticulate::py_call(run); reticulate::py_call(sync) }
@@ -48,14 +55,16 @@ engine_only <- function(t, v) {
 # The engine writing into R matrices allocated (and touched) once: no R allocation, no page faults.
 into_touched <- function(t, v) {
   if (t$variant == "scc") return(NULL)
+  g <- graph_for(t)
+  variant <- base_variant(t)
   ids <- cuRnet:::as_arrow(cuRnet:::vertex_ids(g, v))
   k <- length(v)
-  if (startsWith(t$variant, "bfs")) {
-    m <- cuRnet:::new_result(if (t$variant == "bfs_integer") "integer" else "double", k, g$n)
+  if (startsWith(variant, "bfs")) {
+    m <- cuRnet:::new_result(if (variant == "bfs_integer") "integer" else "double", k, g$n)
     return(function() bridge$bfs_into(g$py, ids, cuRnet:::data_address(m), typeof(m), FALSE, backend))
   }
   d <- cuRnet:::new_result("double", k, g$n)
-  p <- if (t$variant != "sssp_dists") cuRnet:::new_result("integer", k, g$n)
+  p <- if (variant != "sssp_dists") cuRnet:::new_result("integer", k, g$n)
   function() bridge$sssp_into(g$py, ids, cuRnet:::data_address(d), if (!is.null(p)) cuRnet:::data_address(p),
                               FALSE, backend)
 }
@@ -66,7 +75,8 @@ time_runs <- function(fn, runs) {
 }
 
 run_one <- function(t, v) {
-  switch(t$variant,
+  g <- graph_for(t)
+  switch(base_variant(t),
     bfs_numeric = cuRnet_bfs(g, v, backend = backend, progress = FALSE),
     bfs_integer = cuRnet_bfs(g, v, integer = TRUE, backend = backend, progress = FALSE),
     sssp_index = cuRnet_sssp(g, v, predecessors = "index", backend = backend, progress = FALSE),

@@ -7,7 +7,8 @@ Data crosses without reticulate's element-by-element conversion:
   pyarrow arrays over R's own memory, and R's NA arrive as nulls;
 * out: R allocates each result matrix and passes its data address; the
   ``*_into`` functions wrap it as a writable Fortran-ordered NumPy array (R's
-  column-major layout) and hand it to the engine as ``out=``.
+  column-major layout) and hand it to the engine as ``out=`` (or as the rows of a
+  MatrixSink, which also writes predecessors in R's numbering).
 
 Vertex ids here are 0-based, as everywhere in the engine; the R side converts.
 """
@@ -20,9 +21,12 @@ import pyarrow as pa
 
 from . import algorithms, info as _info
 from .algorithms.common import check_fits
+from .algorithms.sinks import MatrixSink
+from .algorithms.sssp import sssp_blocks
 from .backends import auto_reason, get_backend
 from .errors import NegativeCycleError
 from .graph import Graph
+from .sources import resolve_sources
 
 #: R's NA_integer_
 R_NA_INTEGER = np.iinfo(np.int32).min
@@ -69,17 +73,18 @@ def graph_from_table(table, directed, weights=None, double=True, id_names=False)
                       dtype=np.float64 if double else np.float32)
 
 
-def read_graph(path, **kwargs) -> Graph:
-    """A graph file read by the engine; weights in double precision, as R's numbers."""
+def read_graph(path, double=True, **kwargs) -> Graph:
+    """A graph file read by the engine; weights in double precision, as R's numbers (single
+    with double=False)."""
     from .io import read_graph as read
-    kwargs.setdefault("dtype", np.float64)
-    return read(path, **kwargs)
+    return read(path, dtype=np.float64 if double else np.float32, **kwargs)
 
 
 def summary(g: Graph) -> dict:
     """What R's print() shows, and what R keeps next to the graph."""
     return {"n": len(g), "m": int(g.num_edges), "directed": bool(g.directed),
             "weighted": bool(g.weighted), "has_names": g.names is not None,
+            "precision": "double" if g.weight_dtype == np.float64 else "single",
             "backend": get_backend("auto").name}
 
 
@@ -216,30 +221,44 @@ def bfs_into(g, sources, address, r_type, progress=None, backend="auto", mode="o
 
 
 def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backend="auto",
-              mode="out", targets=None) -> None:
-    """Distances (double, Inf unreachable) and, if `pred_address`, 0-based predecessors
-    (-1 none) into R's k x n matrices (k x len(targets) with `targets`). A negative cycle
-    raises NegativeCycleError; its source is also left in `last_run`."""
+              mode="out", targets=None, pred_none=R_NA_INTEGER, source_self=False) -> None:
+    """Distances (double, Inf unreachable) and, if `pred_address`, predecessors into R's k x n
+    matrices (k x len(targets) with `targets`). Predecessors are written as R uses them:
+    1-based vertex indices, `pred_none` where there is none (NA_integer_; n + 1 indexes a
+    "" after the names), the source's own vertex with `source_self` (igraph's form), so R
+    makes no pass of its own over the matrix. A negative cycle raises NegativeCycleError;
+    its source is also left in `last_run`."""
     g = view(g, mode)
     targets = _targets(g, targets)
     shape = (len(sources), len(g) if targets is None else len(targets))
     dist = r_array(dist_address, shape, "double")
     pred = None if pred_address is None else r_array(pred_address, shape, "integer")
     name = _backend(backend, "sssp")
+    full_dist = _engine_out(dist, g, targets)
+    full_pred = None if pred is None else _engine_out(pred, g, targets)
+    ids = resolve_sources(g, sources)
+    sink = MatrixSink(full_dist, full_pred, pred_base=1, pred_none=int(pred_none))
     try:
-        if pred is None:
-            d = _engine.sssp_dists(g, sources, backend=name, out=_engine_out(dist, g, targets),
-                                      progress=_progress(progress))
+        if _engine is algorithms:
+            sssp_blocks(g, ids, sink, backend=name, with_pred=pred is not None,
+                        progress=_progress(progress))
+        elif pred is None:          # on a Dask cluster: the rows come back, R's form made here
+            _engine.sssp_dists(g, ids, backend=name, out=full_dist, progress=_progress(progress))
         else:
-            d, p = _engine.sssp(g, sources, backend=name, out_dist=_engine_out(dist, g, targets),
-                                   out_pred=_engine_out(pred, g, targets), progress=_progress(progress))
+            _engine.sssp(g, ids, backend=name, out_dist=full_dist, out_pred=full_pred,
+                         progress=_progress(progress))
+            none = full_pred < 0
+            full_pred += 1
+            full_pred[none] = int(pred_none)
     except NegativeCycleError as e:
         last_run["negative_cycle_source"] = e.source
         raise
+    if pred is not None and source_self:
+        full_pred[np.arange(len(ids)), ids] = ids + 1
     if targets is not None:
-        np.take(d, targets, axis=1, out=dist)
+        np.take(full_dist, targets, axis=1, out=dist)
         if pred is not None:
-            np.take(p, targets, axis=1, out=pred)
+            np.take(full_pred, targets, axis=1, out=pred)
 
 
 def scc_into(g, address, r_type, base=1, backend="auto", mode="strong") -> None:

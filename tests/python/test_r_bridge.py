@@ -145,3 +145,95 @@ def test_cuda_backend_matches_cpu_through_the_bridge(mode):
         np.testing.assert_allclose(a, b)
     bridge.bfs_into(g, src, address(depth), "integer")
     assert bridge.last_run["backend"] == "cuda" and "runs on CUDA" in bridge.last_run["why"]
+
+
+def r_form_is_valid(pred, dist, sources, arcs, none, targets=None):
+    """Predecessors as R gets them (1-based, `none` for none): each one an arc on a shortest
+    path (dist[p] + w(p, v) == dist[v]), none exactly at the sources and unreachable vertices."""
+    cols = np.arange(pred.shape[1]) if targets is None else np.asarray(targets)
+    for i, s in enumerate(sources):
+        for j, v in enumerate(cols):
+            p = int(pred[i, j])
+            if v == s or not np.isfinite(dist[i, v]):
+                assert p == none
+                continue
+            assert p != none and (p - 1, v) in arcs
+            np.testing.assert_allclose(dist[i, p - 1] + arcs[p - 1, v], dist[i, v], rtol=1e-6)
+
+
+@pytest.mark.parametrize("none", [bridge.R_NA_INTEGER, 61])
+@pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+def test_predecessors_reach_r_one_based(none, backend):
+    from curnet.backends import cuda_available
+    if backend == "cuda" and not cuda_available():
+        pytest.skip("needs CuPy and a CUDA device")
+    g, s, d, w = random_graph(60, 300, seed=3)
+    arcs = {(int(a), int(b)): float(x) for a, b, x in zip(s, d, w)}
+    src = np.array([3, 0, 41, 3], np.int32)
+    ref = scipy_dist(60, s, d, w, "out", src)
+    dist = np.empty((4, 60), order="F")
+    pred = np.empty((4, 60), np.int32, order="F")
+    bridge.sssp_into(g, pa.array(src), address(dist), address(pred), backend=backend, pred_none=none)
+    np.testing.assert_allclose(dist, ref)
+    r_form_is_valid(pred, ref, src, arcs, none)
+    # igraph's form: the source is its own predecessor; with targets, every column of it
+    targets = np.array([3, 5, 3, 0], np.int32)
+    tpred = np.empty((4, 4), np.int32, order="F")
+    tdist = np.empty((4, 4), order="F")
+    bridge.sssp_into(g, pa.array(src), address(tdist), address(tpred), backend=backend, pred_none=none,
+                     targets=pa.array(targets), source_self=True)
+    for i, v in enumerate(src):
+        for j, t in enumerate(targets):
+            if t == v:
+                assert tpred[i, j] == v + 1
+            else:
+                assert tpred[i, j] == pred[i, t] or (tpred[i, j] - 1, t) in arcs
+
+
+def test_precision_choice_reaches_the_engine(tmp_path):
+    src, dst = pa.array([0, 1], pa.int32()), pa.array([1, 2], pa.int32())
+    w = pa.array([0.1, 0.2])
+    assert bridge.graph_from_arrow(src, dst, w, True, 3).weights.dtype == np.float64
+    single = bridge.graph_from_arrow(src, dst, w, True, 3, double=False)
+    assert single.weights.dtype == np.float32
+    assert bridge.summary(single)["precision"] == "single"
+    assert bridge.summary(bridge.graph_from_arrow(src, dst, w, True, 3))["precision"] == "double"
+    table = pa.table({"from": ["a", "b"], "to": ["b", "c"], "weight": [0.1, 0.2]})
+    assert bridge.graph_from_table(table, True, "weight").weights.dtype == np.float64
+    assert bridge.graph_from_table(table, True, "weight", double=False).weights.dtype == np.float32
+    path = tmp_path / "g.tsv"
+    path.write_text("a\tb\t0.1\nb\tc\t0.2\n")
+    assert bridge.read_graph(str(path)).weights.dtype == np.float64
+    assert bridge.read_graph(str(path), double=False).weights.dtype == np.float32
+    with pytest.raises(ValueError, match="beyond the float32 range"):
+        bridge.graph_from_arrow(src, dst, pa.array([1.0, 1e39]), True, 3, double=False)
+
+
+@pytest.mark.gpu
+def test_single_precision_from_r_takes_near_far_on_the_gpu():
+    """Graphs from R in double precision run Bellman-Ford on a GPU; in single precision the
+    near-far route (no Bellman-Ford rounds), with distances within float32 rounding."""
+    from curnet.backends import cuda_available, get_backend
+    from curnet.work import count_work
+    if not cuda_available():
+        pytest.skip("needs CuPy and a CUDA device")
+    rng = np.random.default_rng(9)
+    n, m = 4000, 40000
+    s, d = pa.array(rng.integers(0, n, m).astype(np.int32)), pa.array(rng.integers(0, n, m).astype(np.int32))
+    w = pa.array(rng.uniform(0.1, 1.0, m))
+    src = pa.array(np.arange(0, n, 40, dtype=np.int32))
+    be = get_backend("cuda")
+    got = {}
+    for double in (True, False):
+        g = bridge.graph_from_arrow(s, d, w, False, n, double=double)
+        with be.device_scope():
+            method = be.sssp_method(be.device_graph(g), len(src), True)
+        assert method == ("bellman_ford" if double else "near_far")
+        dist = np.empty((len(src), n), order="F")
+        pred = np.empty((len(src), n), np.int32, order="F")
+        with count_work() as work:
+            bridge.sssp_into(g, src, address(dist), address(pred), backend="cuda")
+        assert (work["sssp rounds"] > 0) == double
+        got[double] = dist, pred
+    np.testing.assert_allclose(got[False][0], got[True][0], rtol=1e-6)
+    assert ((got[False][1] == bridge.R_NA_INTEGER) == (got[True][1] == bridge.R_NA_INTEGER)).all()

@@ -97,6 +97,26 @@ test_that("GPU: SSSP on backend 'cuda' equals the CPU backend and igraph; predec
                igraph::distances(ig, src[1:20], mode = "in"), tolerance = 1e-9)
 })
 
+test_that("GPU: SSSP on a single-precision graph agrees with igraph to 1e-6; predecessors valid", {
+  skip_if_no_gpu()
+  ig <- gpu_graph()
+  g <- cuRnet_graph(ig, precision = "single")
+  src <- sample(igraph::vcount(ig), 100)
+  ref <- igraph::distances(ig, src, mode = "out")
+  for (sources in list(src, src[1:3])) {
+    k <- length(sources)
+    gpu <- cuRnet_sssp(g, sources, predecessors = "index", backend = "cuda")
+    expect_equal(last_run()$backend, "cuda")
+    expect_equal(gpu$distances, ref[seq_len(k), , drop = FALSE], tolerance = 1e-6)
+    expect_equal(gpu$distances, cuRnet_sssp_dists(g, sources, backend = "cpu"), tolerance = 1e-6)
+    expect_valid_predecessors(ig, gpu, sources, tolerance = 1e-6)
+  }
+  names <- cuRnet_sssp(g, src[1:10], backend = "cuda", source_predecessor = "self")$predecessors
+  expect_identical(unname(names[cbind(1:10, src[1:10])]), igraph::V(ig)$name[src[1:10]])
+  expect_equal(cuRnet_sssp_dists(g, src, mode = "all", backend = "cuda"),
+               igraph::distances(ig, src, mode = "all"), tolerance = 1e-6)
+})
+
 test_that("GPU: negative weights and negative cycles on backend 'cuda'", {
   skip_if_no_gpu()
   ig <- gpu_graph(2000)

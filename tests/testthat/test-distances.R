@@ -69,3 +69,15 @@ test_that("every argument of igraph::distances is an argument of cuRnet_distance
   igraph_algorithms <- eval(formals(igraph::distances)$algorithm)
   expect_true(all(igraph_algorithms %in% eval(formals(cuRnet_distances)$algorithm)))
 })
+
+test_that("cuRnet_distances(precision = \"single\") agrees with igraph to 1e-6 relative", {
+  skip_if_no_engine()
+  set.seed(5)
+  ig <- igraph::sample_gnp(150, 0.05)
+  igraph::E(ig)$weight <- stats::runif(igraph::ecount(ig), 0.1, 2)
+  ref <- igraph::distances(ig, 1:10)
+  single <- cuRnet_distances(ig, 1:10, precision = "single")
+  expect_equal(single, ref, tolerance = 1e-6)
+  expect_false(identical(single, ref))
+  expect_equal(cuRnet_distances(ig, 1:10), ref, tolerance = 1e-12)
+})

@@ -152,3 +152,38 @@ test_that("bad input gives clear errors", {
   expect_error(cuRnet_graph(data.frame(from = "a")), "two columns")
   expect_error(cuRnet_graph(list(1, 2)), "takes a data frame")
 })
+
+test_that("precision: every way to build a graph stores its weights as asked, and print says so", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a", "b", "c"), to = c("b", "c", "a"), weight = c(0.1, 0.2, 0.3))
+  dtype <- function(g) reticulate::py_str(g$py$weights$dtype)
+  ig <- igraph::graph_from_data_frame(df)
+  path <- tempfile(fileext = ".tsv")
+  on.exit(unlink(path))
+  utils::write.table(df, path, sep = "\t", quote = FALSE, row.names = FALSE, col.names = FALSE)
+  for (precision in c("double", "single")) {
+    graphs <- list(cuRnet_graph(df, precision = precision), cuRnet_graph(ig, precision = precision),
+                   cuRnet_graph(path, precision = precision))
+    if (requireNamespace("arrow", quietly = TRUE)) {
+      graphs <- c(graphs, list(cuRnet_graph(arrow::arrow_table(df), precision = precision)))
+    }
+    for (g in graphs) {
+      expect_equal(g$precision, precision)
+      expect_equal(dtype(g), if (precision == "double") "float64" else "float32")
+      expect_match(capture.output(print(g))[1], sprintf("weighted \\(%s precision\\)", precision))
+    }
+  }
+  expect_equal(cuRnet_graph(df)$precision, "double")                  # the default
+  expect_equal(cuRnet_graph(df, precision = "s")$precision, "single")  # partial matching, as match.arg
+  expect_error(cuRnet_graph(df, precision = "half"), "should be one of")
+  single <- cuRnet_graph(df, precision = "single")
+  expect_identical(cuRnet_graph(single, precision = "single"), single)
+  expect_error(cuRnet_graph(single, precision = "double"), "single-precision weights; build it again")
+  # unweighted graphs count hops in either precision: no precision to show
+  u <- cuRnet_graph(df[1:2], precision = "single")
+  expect_true(is.na(u$precision))
+  expect_match(capture.output(print(u))[1], "directed, unweighted$")
+  # beyond the single-precision range is an error, not an infinite weight
+  expect_error(cuRnet_graph(transform(df, weight = c(1, 1e39, 1)), precision = "single"),
+               "beyond the float32 range")
+})

@@ -65,3 +65,54 @@ test_that("long SSSP output lists reachable pairs", {
                                 distance = c(0, 0.5, 2.5, 0), predecessor = c("", "a", "b", "")))
   expect_equal(nrow(cuRnet_sssp_dists(g, "b", format = "long")), 2)
 })
+
+test_that("single precision agrees with igraph to 1e-6 relative, double to 1e-12", {
+  skip_if_no_engine()
+  set.seed(17)
+  for (directed in c(TRUE, FALSE)) {
+    ig <- igraph::sample_gnp(300, 0.03, directed = directed)
+    igraph::E(ig)$weight <- stats::runif(igraph::ecount(ig), 0.1, 2)
+    src <- c(sample(300, 12), 5)
+    ref <- igraph_dist(ig, src, weights = NULL)
+    fin <- is.finite(ref) & ref > 0
+    double <- cuRnet_sssp(cuRnet_graph(ig), src, predecessors = "index")
+    expect_equal(double$distances, ref, tolerance = 1e-12)
+    single_graph <- cuRnet_graph(ig, precision = "single")
+    single <- cuRnet_sssp(single_graph, src, predecessors = "index")
+    expect_identical(is.finite(single$distances), is.finite(ref))
+    rel <- abs(single$distances[fin] - ref[fin]) / ref[fin]
+    expect_lt(max(rel), 1e-6)
+    expect_gt(max(rel), 0)        # float32 weights: runif's doubles are not all representable
+    expect_valid_predecessors(ig, single, src, tolerance = 1e-6)
+    expect_equal(cuRnet_sssp_dists(single_graph, src), single$distances)
+  }
+})
+
+test_that("single precision on the STRING sample: distances to 1e-6, same names layout", {
+  skip_if_no_engine()
+  df <- string_sample()
+  ig <- igraph::graph_from_data_frame(df, directed = FALSE)
+  src <- igraph::V(ig)$name[c(3, 300, 3000)]
+  ref <- igraph_dist(ig, src, weights = NULL)
+  res <- cuRnet_sssp(cuRnet_graph(df, directed = FALSE, precision = "single"), src)
+  expect_equal(res$distances, ref, tolerance = 1e-6)
+  expect_identical(dimnames(res$predecessors), dimnames(ref))
+  none <- !is.finite(ref)
+  none[cbind(seq_along(src), match(src, colnames(ref)))] <- TRUE
+  expect_identical(unname(res$predecessors == ""), unname(none))
+})
+
+test_that("predecessors from the engine: 1-based with NA, names, igraph's self form, targets", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a", "b", "a", "d"), to = c("b", "c", "c", "e"), weight = c(1, 1, 5, 1))
+  g <- cuRnet_graph(df, vertices = c("a", "b", "c", "d", "e"))
+  idx <- cuRnet_sssp(g, c("a", "d", "a"), predecessors = "index")$predecessors
+  want <- rbind(c(NA, 1L, 2L, NA, NA), c(NA, NA, NA, NA, 4L), c(NA, 1L, 2L, NA, NA))
+  expect_identical(unname(idx), want)
+  nm <- cuRnet_sssp(g, c("a", "d"), predecessors = "names")$predecessors
+  expect_identical(unname(nm), rbind(c("", "a", "b", "", ""), c("", "", "", "", "d")))
+  self <- cuRnet_sssp(g, c("a", "d"), predecessors = "index", source_predecessor = "self")$predecessors
+  expect_identical(unname(self), rbind(c(1L, 1L, 2L, NA, NA), c(NA, NA, NA, 4L, 4L)))
+  self_names <- cuRnet_sssp(g, "d", source_predecessor = "self", to = c("e", "d", "a", "d"))$predecessors
+  expect_identical(unname(self_names), rbind(c("d", "d", "", "d")))
+})

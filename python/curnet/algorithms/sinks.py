@@ -31,10 +31,15 @@ class Sink:
 class MatrixSink(Sink):
     """Rows of host (k, n) matrices: `out` (depths or distances) and, for shortest paths,
     `pred`. On the CPU a BFS block is the caller's matrix itself (nothing copied); on a GPU
-    the backend copies each block into its rows (overlapped with the next batch)."""
+    the backend copies each block into its rows (overlapped with the next batch).
 
-    def __init__(self, out, pred=None):
+    Predecessors are the engine's (0-based, -1 none) unless `pred_base` / `pred_none` say
+    otherwise (R's form: 1 and NA_integer_): renumbered on the device, before the copy, so
+    the host makes no pass of its own."""
+
+    def __init__(self, out, pred=None, *, pred_base=0, pred_none=-1):
         self.out, self.pred = out, pred
+        self.pred_base, self.pred_none = pred_base, pred_none
 
     def _rows(self, first_row, batch_ids):
         return slice(first_row, first_row + len(batch_ids))
@@ -48,6 +53,9 @@ class MatrixSink(Sink):
             dist, pred = result
             be.copy_to_host(dist.T, self.out[rows])
             if self.pred is not None:
+                if (self.pred_base, self.pred_none) != (0, -1):
+                    xp = be.xp
+                    pred = xp.where(pred >= 0, pred + self.pred_base, self.pred_none).astype(xp.int32, copy=False)
                 be.copy_to_host(pred.T, self.pred[rows])
         else:
             be.finish_block(result, self.out[rows].T)
