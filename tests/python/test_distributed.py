@@ -43,7 +43,11 @@ def cluster():
 
 @pytest.fixture(scope="module")
 def engine(cluster):
-    return cd.ClusterEngine(cluster)
+    e = cd.ClusterEngine(cluster)
+    yield e
+    # closed before the cluster: a client left open tries to reconnect for 30 s after the
+    # scheduler is gone, and a thread of it still running at exit can crash the interpreter
+    e.client.close()
 
 
 def random_graph(n, m, seed, *, directed=True, negative=False):

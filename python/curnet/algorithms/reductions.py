@@ -59,7 +59,8 @@ class SourceStats(Sink):
 
     def consume(self, be, first_row, batch_ids, result) -> None:
         xp = be.xp
-        pieces = [be.depth_stats(d, self.upto, self.mindist) for _, d in _column_chunks(_distances(result))]
+        pieces = [be.depth_stats(d, self.upto, self.mindist, self.want)
+                  for _, d in _column_chunks(_distances(result))]
         rows = slice(first_row, first_row + len(batch_ids))
         names = [name for name in ("count", "total", "inverse") if getattr(self, name) is not None]
         if "farthest" in self.want:

@@ -23,25 +23,31 @@ def canonical_labels(labels: np.ndarray) -> np.ndarray:
     return rank[inverse.ravel()]
 
 
-def depth_stats(xp, d, upto=None, mindist=0) -> dict:
+def depth_stats(xp, d, upto=None, mindist=0, want=("count", "total", "inverse", "farthest")) -> dict:
     """Per column of a distance block d (n vertices x kb sources), over the reachable entries
     with mindist <= d <= upto (upto None: no limit): "count", "total" (sum of d), "inverse"
     (sum of 1/d over d != 0), "farthest" (the largest d, -1 / -inf where none) and
     "farthest_at" (its first row, 0 where none). Unreachable: d < 0 (BFS) or inf (SSSP).
-    The twin of kernels/reduce.cu's depth_stats for int32 depth blocks."""
+    `want` picks the statistics (each a pass with a block-sized temporary here; the kernel
+    computes all four in one pass). The twin of kernels/reduce.cu's depth_stats for int32 blocks."""
     keep = d >= 0 if d.dtype.kind in "iu" else xp.isfinite(d)
     if upto is not None:
         keep &= d <= upto
     if mindist > 0:
         keep &= d >= mindist
-    out = {"count": keep.sum(axis=0, dtype=xp.int64),
-           "total": xp.where(keep, d, 0).sum(axis=0, dtype=xp.float64)}
-    # 1 / inf is 0: vertices left out (and zero-length paths) add nothing
-    far = xp.where(keep & (d != 0), d, xp.inf).astype(xp.float64, copy=False)
-    out["inverse"] = xp.reciprocal(far).sum(axis=0)
-    masked = xp.where(keep, d, -1 if d.dtype.kind in "iu" else -xp.inf)
-    out["farthest"] = masked.max(axis=0)
-    out["farthest_at"] = masked.argmax(axis=0)
+    out = {}
+    if "count" in want:
+        out["count"] = keep.sum(axis=0, dtype=xp.int64)
+    if "total" in want:
+        out["total"] = xp.where(keep, d, 0).sum(axis=0, dtype=xp.float64)
+    if "inverse" in want:
+        # 1 / inf is 0: vertices left out (and zero-length paths) add nothing
+        far = xp.where(keep & (d != 0), d, xp.inf).astype(xp.float64, copy=False)
+        out["inverse"] = xp.reciprocal(far).sum(axis=0)
+    if "farthest" in want:
+        masked = xp.where(keep, d, -1 if d.dtype.kind in "iu" else -xp.inf)
+        out["farthest"] = masked.max(axis=0)
+        out["farthest_at"] = masked.argmax(axis=0)
     return out
 
 

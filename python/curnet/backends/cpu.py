@@ -230,8 +230,8 @@ class CPUBackend:
         return canonical_labels(labels)
 
     # -- reductions of a batch's result block (algorithms.reductions) -------
-    def depth_stats(self, block: np.ndarray, upto=None, mindist=0) -> dict:
-        return depth_stats(np, block, upto, mindist)
+    def depth_stats(self, block: np.ndarray, upto=None, mindist=0, want=None) -> dict:
+        return depth_stats(np, block, upto, mindist, *([want] if want else []))
 
     def depth_histogram(self, block: np.ndarray) -> tuple:
         return depth_histogram(np, block)

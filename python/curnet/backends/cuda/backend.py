@@ -215,8 +215,8 @@ class CUDABackend:
         return self.scc_strategy.canonical_labels(labels)
 
     # -- reductions of a batch's result block (algorithms.reductions) -----------
-    def depth_stats(self, block, upto=None, mindist=0) -> dict:
-        return self.reductions.stats(block, upto, mindist)
+    def depth_stats(self, block, upto=None, mindist=0, want=None) -> dict:
+        return self.reductions.stats(block, upto, mindist, want)
 
     def depth_histogram(self, block) -> tuple:
         return self.reductions.histogram(block)

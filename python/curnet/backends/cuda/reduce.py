@@ -31,10 +31,11 @@ class DepthReductions:
         rs, cs = (s // d.itemsize for s in d.strides)
         return i64(rs), i64(cs)
 
-    def stats(self, d, upto=None, mindist=0) -> dict:
-        """depth_stats of an int32 (n, kb) block (any strides); other dtypes: the twin."""
+    def stats(self, d, upto=None, mindist=0, want=None) -> dict:
+        """depth_stats of an int32 (n, kb) block (any strides), all four statistics in one
+        pass; other dtypes: the twin, for the statistics in `want`."""
         if d.dtype != np.int32 or d.size == 0 or (upto is not None and upto < 0):
-            return depth_stats_xp(cp, d, upto, mindist)
+            return depth_stats_xp(cp, d, upto, mindist, *([want] if want else []))
         n, kb = d.shape
         count = cp.zeros(kb, np.uint64)
         total = cp.zeros(kb, np.float64)
