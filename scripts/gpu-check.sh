@@ -5,6 +5,7 @@
 #                  `git archive COMMIT python scripts | tar -x -C REF`) with the same arguments, and
 #                  print the engine rows side by side (scripts/compare_bench.py): one machine, one call.
 #   --no-bench     the suite only.
+#   --no-suite     leave out the pytest suite (when a run just before made it).
 #   --with-r       after the gpu pytest suite, R instead of gpu_bench.py: R from the bundle in
 #                  .device-r (carried with the checkout; see its README.md), the testthat suite with
 #                  the GPU tests enabled, the R layer of the benchmark suite on scNET (python -m bench
@@ -12,11 +13,12 @@
 # PYTHON overrides python3. Logs and JSON go to $OUT when set (else a temporary folder, printed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-compare="" bench_on=1 WITH_R=0
+compare="" bench_on=1 suite_on=1 WITH_R=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --compare) compare=$2; shift 2 ;;
     --no-bench) bench_on=0; shift ;;
+    --no-suite) suite_on=0; shift ;;
     --with-r) WITH_R=1; shift ;;
     *) break ;;
   esac
@@ -28,8 +30,13 @@ mkdir -p "$LOGS"
 log=$LOGS/gpu_suite.log
 # every test module that holds gpu-marked tests (the others need nothing of a GPU)
 gpu_tests=$(grep -l "mark.gpu" tests/python/test_*.py)
-$PY -m pytest $gpu_tests -m gpu -q -p no:cacheprovider >"$log" 2>&1
-suite=$?
+suite=0
+if [ $suite_on = 1 ]; then
+  $PY -m pytest $gpu_tests -m gpu -q -p no:cacheprovider >"$log" 2>&1
+  suite=$?
+else
+  echo "not run (--no-suite)" >"$log"
+fi
 grep -E "^(FAILED|ERROR)" "$log" | head -20
 
 if [ $WITH_R = 0 ]; then
