@@ -56,14 +56,14 @@ cuRnet_shortest_paths <- function(graph, from, to = NULL, mode = c("out", "all",
     isTRUE(predecessors), isTRUE(inbound.edges), backend)))
   split_paths <- function(x) {
     if (is.null(x)) return(NULL)
-    flat <- as.vector(x[[1]]) + 1
-    len <- as.vector(x[[2]])
+    flat <- as.numeric(unlist(x[[1]])) + 1      # unlist: an empty Python list arrives as list()
+    len <- as.integer(unlist(x[[2]]))
     ends <- cumsum(len)
     lapply(seq_along(ends), function(i) flat[seq_len(len[i]) + ends[i] - len[i]])
   }
   vpath <- split_paths(res$vpath)
   epath <- split_paths(res$epath)
-  lengths <- if (!is.null(res$vpath)) as.vector(res$vpath[[2]])
+  lengths <- if (!is.null(res$vpath)) as.integer(unlist(res$vpath[[2]]))
   if (!is.null(lengths) && any(lengths == 0)) warning("Couldn't reach some vertices", call. = FALSE)
   as_seq <- !is.null(ig) && isTRUE(igraph::igraph_opt("return.vs.es"))
   if (as_seq) {
@@ -76,7 +76,7 @@ cuRnet_shortest_paths <- function(graph, from, to = NULL, mode = c("out", "all",
   }
   tree <- function(x, self) {
     if (is.null(x)) return(NULL)
-    x <- as.vector(x) + 1            # engine's -1 (none) becomes igraph's 0
+    x <- as.numeric(unlist(x)) + 1   # engine's -1 (none) becomes igraph's 0
     x[source + 1L] <- self
     x
   }

@@ -296,7 +296,7 @@ def shortest_paths_for_r(g, source, targets, mode, weighted, output, predecessor
         out["predecessors"] = p.predecessors[0].astype(np.float64)
     if inbound_edges:
         out["inbound_edges"] = p.inbound_edges[0].astype(np.float64)
-    return out
+    return plain(out)
 
 
 def proximity_for_r(g, sets, module, measures, n_random, bin_size, seed, weighted,
@@ -309,7 +309,7 @@ def proximity_for_r(g, sets, module, measures, n_random, bin_size, seed, weighte
                         measures=list(np.atleast_1d(measures)), n_random=int(n_random), bin_size=int(bin_size),
                         seed=int(seed), weighted=bool(weighted),
                         backend=_backend(backend, "proximity"))
-    return as_columns(results, range(1, len(results) + 1))
+    return plain(as_columns(results, range(1, len(results) + 1)))
 
 def measure(g, name, vertices=None, progress=None, backend="auto", **options):
     """One of :mod:`curnet.measures` by name, over 0-based `vertices` (R's Arrow ids; None:
@@ -327,4 +327,20 @@ def measure(g, name, vertices=None, progress=None, backend="auto", **options):
         if isinstance(x, np.ndarray):
             return x.astype(np.float64, copy=False)
         return float(x) if isinstance(x, (int, np.integer)) and not isinstance(x, bool) else x
-    return [for_r(x) for x in result] if isinstance(result, tuple) else for_r(result)
+    return plain([for_r(x) for x in result] if isinstance(result, tuple) else for_r(result))
+
+
+def plain(x):
+    """`x` in Python's own types (lists, floats, ints, str, dicts) for reticulate to convert:
+    reticulate 1.28 cannot convert NumPy 2 arrays or scalars (it hands them back unconverted,
+    and R then fails on them), while the O(n) results of measures, paths and proximity are
+    cheap to pass as lists. The k x n matrices never take this path (R allocates them)."""
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    return x
