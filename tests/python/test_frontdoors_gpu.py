@@ -40,7 +40,9 @@ def test_csgraph_cupy_input_on_the_gpu(seed):
     directed = bool(seed % 2)
     a = random_matrix(seed, negative=True, directed=directed)
     for device_input in (csp.csr_matrix(sp.csr_matrix(a)), cupy.asarray(a.toarray())):
-        host = a if sp.issparse(device_input) else a.toarray()       # the same graph SciPy reads
+        # the same graph SciPy reads: sparse (explicit zeros are edges) or dense (zeros are not);
+        # scipy.sparse.issparse says False for a cupyx matrix, so ask cupyx
+        host = a if csp.issparse(device_input) else a.toarray()
         idx = [0, a.shape[0] - 1]
         want = scipy_csgraph.bellman_ford(host, directed=directed, indices=idx)
         got, pred = csgraph.bellman_ford(device_input, directed=directed, indices=idx,
