@@ -155,25 +155,15 @@ def _backend(name: str, algorithm: str) -> str:
 
 
 def view(g: Graph, mode: str = "out") -> Graph:
-    """`g` followed along its arcs ("out"), against them ("in") or ignoring their direction
-    ("all"; "weak": the same without weights, for weak components, which need none and allow
-    negative ones). Derived graphs are kept on `g`, so calls with the same mode reuse them."""
-    if mode not in ("out", "in", "all", "weak"):
-        raise ValueError(f"mode must be 'out', 'in' or 'all', got {mode!r}")
-    if mode == "out" or not g.directed:
+    """`g` for igraph's `mode` ("out", "in", "all": Graph.oriented, built once and kept), or
+    "weak": without directions and without weights, for weak components, which need no
+    weights and so allow negative ones (kept on the graph too)."""
+    if mode != "weak":
+        return g.oriented(mode)
+    if not g.directed:
         return g
-    views = g.__dict__.setdefault("_views", {})
-    if mode not in views:
-        if mode == "in":
-            indptr, heads, weights = g.csc()
-            views[mode] = Graph(indptr, heads, weights, directed=True, names=g.names,
-                                num_edges=g.num_edges)
-        else:
-            weights = g.weights if mode == "all" else None
-            dtype = weights.dtype if weights is not None else np.float64
-            views[mode] = Graph.from_edges(g.edge_sources(), g.indices, weights, directed=False,
-                                           num_vertices=len(g), names=g.names, dtype=dtype)
-    return views[mode]
+    return g.cache("weak components", lambda: Graph.from_edges(
+        g.edge_sources(), g.indices, None, directed=False, num_vertices=len(g), names=g.names))
 
 
 def check_result_fits(k, n, bytes_per_cell) -> None:

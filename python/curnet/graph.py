@@ -100,7 +100,7 @@ class Graph:
         self.num_edges = int(num_edges if num_edges is not None else len(indices))
         self._csc = None
         self._name_index = None
-        self._device = {}  # cache key (e.g. "cpu", "cuda:0") -> a backend's copy of the arrays
+        self._device = {}  # Graph.cache: key ("cpu", "cuda:0", a derived view) -> what is kept
 
     # -- construction -------------------------------------------------------
     @classmethod
