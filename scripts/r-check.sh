@@ -19,7 +19,9 @@ root="$PWD"
 (cd "$work" && R CMD build "$root" >build.log 2>&1) || { cat "$work/build.log"; exit 1; }
 tarball="$(ls "$work"/cuRnet_*.tar.gz)"
 # cuRnet_install() installs the engine from the tarball's inst/python (links to setup.py and python/)
-tar tzf "$tarball" | grep -q '^cuRnet/inst/python/python/curnet/__init__.py$' ||
+# (the listing first: with pipefail, `tar | grep -q` fails when grep stops reading early)
+listing=$(tar tzf "$tarball")
+grep -q '^cuRnet/inst/python/python/curnet/__init__.py$' <<<"$listing" ||
   { echo "R CMD build: the tarball carries no engine sources (inst/python)"; exit 1; }
 (cd "$work" && R CMD check --no-manual "$tarball" >check.log 2>&1) || true
 status_line="$(grep -E '^Status:' "$work/check.log" || echo 'Status: check did not finish')"
