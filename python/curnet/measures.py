@@ -49,8 +49,10 @@ def _cutoff(cutoff):
     return None if cutoff < 0 else cutoff
 
 
-def _stats(g, ids, weighted, backend, progress, **kwargs) -> SourceStats:
-    """Per-source statistics of the distances from `ids` in `g` (already oriented)."""
+def _stats(g, mode, vertices, weighted, backend, progress, **kwargs) -> SourceStats:
+    """Per-source statistics of the distances from `vertices` (None: all) in `g` along `mode`."""
+    g = g.oriented(mode)
+    ids = _vertex_ids(g, vertices)
     sink = SourceStats(len(ids), **kwargs)
     if len(ids):
         if _uses_weights(g, weighted):
@@ -93,9 +95,7 @@ def closeness(g: Graph, vertices=None, *, mode="all", cutoff=None, weighted=None
     >>> curnet.closeness(g, backend="cpu").round(3).tolist()
     [0.667, 1.0, 0.667, 1.0, 1.0, nan]
     """
-    view = g.oriented(mode)
-    ids = _vertex_ids(view, vertices)
-    s = _stats(view, ids, weighted, backend, progress, upto=_cutoff(cutoff), want=("count", "total"))
+    s = _stats(g, mode, vertices, weighted, backend, progress, upto=_cutoff(cutoff), want=("count", "total"))
     reached = s.count - 1                          # the vertex itself is at distance 0
     with np.errstate(divide="ignore", invalid="ignore"):
         score = (reached if normalized else 1.0) / s.total
@@ -120,9 +120,7 @@ def harmonic_centrality(g: Graph, vertices=None, *, mode="all", cutoff=None, wei
     >>> curnet.harmonic_centrality(g, normalized=False, backend="cpu").tolist()
     [1.5, 2.0, 1.5, 1.0, 1.0, 0.0]
     """
-    view = g.oriented(mode)
-    ids = _vertex_ids(view, vertices)
-    s = _stats(view, ids, weighted, backend, progress, upto=_cutoff(cutoff), want=("inverse",))
+    s = _stats(g, mode, vertices, weighted, backend, progress, upto=_cutoff(cutoff), want=("inverse",))
     return s.inverse / max(len(g) - 1, 1) if normalized else s.inverse   # igraph: 0 on one vertex
 
 
@@ -149,9 +147,7 @@ def eccentricity(g: Graph, vertices=None, *, mode="out", weighted=None, backend=
     >>> curnet.eccentricity(g, backend="cpu").tolist()
     [3.0, 2.0, 1.0, 0.0]
     """
-    view = g.oriented(mode)
-    ids = _vertex_ids(view, vertices)
-    return _stats(view, ids, weighted, backend, progress, want=("farthest",)).farthest
+    return _stats(g, mode, vertices, weighted, backend, progress, want=("farthest",)).farthest
 
 
 def radius(g: Graph, *, mode="out", weighted=None, backend="auto", progress=None) -> float:
@@ -195,7 +191,7 @@ def farthest_points(g: Graph, *, directed=True, unconnected=True, weighted=None,
     n = len(view)
     if n == 0:
         return None, None, float("nan")
-    s = _stats(view, _vertex_ids(view, None), weighted, backend, progress, want=("count", "farthest"))
+    s = _stats(g, "out" if directed else "all", None, weighted, backend, progress, want=("count", "farthest"))
     if not unconnected and (s.count < n).any():
         return None, None, float("inf")
     source = int(np.argmax(s.farthest))
@@ -246,7 +242,7 @@ def mean_distance(g: Graph, *, directed=True, unconnected=True, weighted=None, d
     """
     view = g.oriented("out" if directed else "all")
     n = len(view)
-    s = _stats(view, _vertex_ids(view, None), weighted, backend, progress, want=("count", "total"))
+    s = _stats(g, "out" if directed else "all", None, weighted, backend, progress, want=("count", "total"))
     pairs = int((s.count - 1).sum())
     missing = n * (n - 1) - pairs
     if missing and not unconnected:
@@ -319,7 +315,5 @@ def ego_size(g: Graph, vertices=None, *, order=1, mode="all", mindist=0, backend
         raise ValueError(f"order and mindist must be whole numbers, got {order!r} and {mindist!r}")
     if order < 0 or not 0 <= mindist <= order:
         raise ValueError(f"need 0 <= mindist <= order, got mindist={mindist}, order={order}")
-    view = g.oriented(mode)
-    ids = _vertex_ids(view, vertices)
-    return _stats(view, ids, False, backend, progress, upto=int(order), mindist=int(mindist),
+    return _stats(g, mode, vertices, False, backend, progress, upto=int(order), mindist=int(mindist),
                   want=("count",)).count
