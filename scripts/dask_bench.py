@@ -5,7 +5,8 @@
        wall time and CPU seconds.
 --gpu: a LocalCUDACluster of one GPU (dask-cuda) against the direct call on the same GPU:
        BFS from 20% of scNET and BFS R-MAT 20 x 4,096 (target: overhead <= 10%). Medians of
-       --reps runs after a warm-up (the graph reaches the worker once, in the warm-up).
+       --reps runs after a warm-up (the graph reaches the worker once, in the warm-up). Then
+       the in-process split of several GPUs, as two shares on GPU 0 (R-MAT job).
 
 Every distributed result is checked equal to the direct call's. Writes JSON to --json
 (default $OUT/dask_bench.json if OUT is set) and prints a table last.
@@ -119,24 +120,54 @@ def gpu_rows(reps, rmat_scale, rmat_sources):
     jobs.append((f"BFS R-MAT {rmat_scale} x {rmat_sources:,}", g, sample_sources(g, rmat_sources, seed=1),
                  "overhead <= 10%"))
     rows = []
-    shm = f"{distributed.SHARED_DIR} room {distributed.SharedMatrix.room() / 2**30:.1f} GiB"
+    import cupy
     with distributed.local_cluster(gpu=True, n_workers=1) as cluster:
         engine = distributed.ClusterEngine(cluster)
         for name, graph, sources, target in jobs:
             print(f"{name}: {graph}", flush=True)
             want, t_direct = timed(lambda: curnet.bfs(graph, sources, backend="cuda", progress=False), reps, 1)
             del want
-            import cupy
             cupy.get_default_memory_pool().free_all_blocks()   # the worker shares this GPU
             rows.append(row(name, "direct call", t_direct))
             got, t = timed(lambda: engine.bfs(graph, sources, backend="cuda", progress=False), reps, 1)
             want = curnet.bfs(graph, sources, backend="cuda", progress=False)
             over = np.median(t) / np.median(t_direct) - 1
             rows.append(row(name, "LocalCUDACluster 1 GPU", t,
-                            f"overhead {over:+.1%}; results equal: {same(got, want)}; {shm}", target))
+                            f"overhead {over:+.1%}; results equal: {same(got, want)}; rows through {engine.route}",
+                            target))
             print(f"  direct {np.median(t_direct) * 1000:.1f} ms, cluster {np.median(t) * 1000:.1f} ms "
-                  f"({over:+.1%})", flush=True)
+                  f"({over:+.1%}, rows through {engine.route})", flush=True)
             del got, want
+        engine.client.close()
+    rows += split_rows(reps, *jobs[1][:3])
+    return rows
+
+
+def split_rows(reps, name, g, sources):
+    """The in-process split of several GPUs, run as two shares on GPU 0: each share's rows
+    staged straight into the caller's matrix (stage_pitched), against the same split through
+    a temporary host copy (the path it replaced) and against one share."""
+    import cupy
+    from curnet import backends
+    from curnet.backends.cuda import MultiCUDABackend
+    one = backends.get_backend("cuda")
+    backends._instances["cuda:0,0"] = MultiCUDABackend([0, 0], one.tuning)
+    out = np.empty((len(sources), len(g)), np.int32, order="F")
+    out[:] = 0                                                  # pages touched once, before timing
+    want = curnet.bfs(g, sources, backend="cuda", progress=False)
+    rows = []
+    try:
+        for layer, backend, pitched in (("one share (cuda)", "cuda", True),
+                                        ("2 shares on GPU 0, rows staged in place", "cuda:0,0", True),
+                                        ("2 shares on GPU 0, temporary host copy", "cuda:0,0", False)):
+            one.tuning.stage_pitched = pitched
+            got, t = timed(lambda: curnet.bfs(g, sources, backend=backend, out=out, progress=False), reps, 1)
+            rows.append(row(name, layer, t, f"into the caller's matrix; results equal: {same(got, want)}"))
+            print(f"  {layer}: {np.median(t) * 1000:.1f} ms", flush=True)
+            cupy.get_default_memory_pool().free_all_blocks()
+    finally:
+        one.tuning.stage_pitched = True
+        del backends._instances["cuda:0,0"]
     return rows
 
 

@@ -304,15 +304,24 @@ SHARED_DIR = os.environ.get("CURNET_SHARED_DIR", "/dev/shm")   # a tmpfs the wor
 
 
 class SharedMatrix:
-    """A (k, n) Fortran-ordered result in a file of shared memory (tmpfs) that workers on the
-    caller's host map and write their rows into, so the rows never go through a socket."""
+    """A (k, n) Fortran-ordered result in shared memory that workers on the caller's host map
+    and write their rows into, so the rows never go through a socket. It is a file in
+    SHARED_DIR when that has room, else an anonymous memory file (Linux memfd) that the
+    workers open through /proc/<caller>/fd/: a container's /dev/shm is often 64 MiB, far
+    short of a large result, while the memory itself is there."""
 
-    def __init__(self, shape, dtype):
+    def __init__(self, shape, dtype, place: str):
         self.shape, self.dtype = tuple(int(x) for x in shape), np.dtype(dtype)
-        self.path = os.path.join(SHARED_DIR, f"curnet-{uuid.uuid4().hex}.bin")
         nbytes = max(1, int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize)
-        with open(self.path, "wb") as f:
-            f.truncate(nbytes)
+        self.place, self.fd = place, None
+        if place == "memfd":
+            self.fd = os.memfd_create("curnet-result")
+            os.ftruncate(self.fd, nbytes)
+            self.path = f"/proc/{os.getpid()}/fd/{self.fd}"
+        else:
+            self.path = os.path.join(SHARED_DIR, f"curnet-{uuid.uuid4().hex}.bin")
+            with open(self.path, "wb") as f:
+                f.truncate(nbytes)
         self.array = self.open(self.spec()).view(np.ndarray)
 
     def spec(self):
@@ -324,19 +333,28 @@ class SharedMatrix:
         return np.memmap(path, dtype=np.dtype(dtype), mode="r+", shape=tuple(shape), order="F")
 
     def unlink(self):
-        """Remove the file; the caller's mapping (self.array) stays valid."""
+        """Remove the file (close the memory file); the caller's mapping (self.array) stays valid."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+            return
         try:
             os.unlink(self.path)
         except FileNotFoundError:
             pass
 
     @staticmethod
-    def room() -> int:
+    def where(nbytes: int) -> str | None:
+        """Where `nbytes` of results fit: "dir" (SHARED_DIR), "memfd", or None."""
         try:
             st = os.statvfs(SHARED_DIR)
+            if st.f_bavail * st.f_frsize >= nbytes:
+                return "dir"
         except OSError:
-            return 0
-        return st.f_bavail * st.f_frsize
+            pass
+        if hasattr(os, "memfd_create") and available_host_memory() >= nbytes:
+            return "memfd"
+        return None
 
 
 def _sees_file(path, inode, dask_worker=None) -> bool:
@@ -402,6 +420,7 @@ class _Job:
         rows = chunk_size or chunk_rows(list(self.resources.values()), k, n, entry)
         self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
         self.futures = []
+        self.route = "network"
 
     def _ask_workers(self) -> dict:
         found = self.client.run(_worker_resources, self.backend)
@@ -416,28 +435,34 @@ class _Job:
 
     def shared_results(self, dtypes, use) -> list | None:
         """SharedMatrix results for the job, when `use` allows (None: where it can) and every
-        worker runs on this host and sees the files; else None (rows come over the network)."""
+        worker runs on this host and sees the memory; else None (rows come over the network).
+        `self.route` says which it was."""
+        self.route = "network"
         if use is False or self.reduction is not None:
             return None
         here = socket.gethostname()
         shape = (len(self.ids), len(self.g))
         need = sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(d).itemsize for d in dtypes)
         local = all(r["hostname"] == here for r in self.resources.values())
-        if not local or need > SharedMatrix.room():
+        place = SharedMatrix.where(need) if local else None
+        if place is None:
             why = (f"shared memory needs every worker on this host and {need / 2**30:.2f} GiB free "
-                   f"in {SHARED_DIR} ({SharedMatrix.room() / 2**30:.2f} GiB)")
+                   f"in {SHARED_DIR} or in host memory")
             if use:
                 raise ClusterError(f"shared_memory=True, but {why}")
             log.info("curnet.distributed: result rows come over the network: %s", why)
             return None
-        mats = [SharedMatrix(shape, d) for d in dtypes]
+        mats = [SharedMatrix(shape, d, place) for d in dtypes]
         seen = self.client.run(_sees_file, mats[0].path, os.stat(mats[0].path).st_ino)
         if all(seen.values()):
+            self.route = f"shared memory ({SHARED_DIR if place == 'dir' else 'memfd'})"
             return mats
         for m in mats:
             m.unlink()
         if use:
-            raise ClusterError(f"shared_memory=True, but some workers do not see {SHARED_DIR} of this host")
+            raise ClusterError("shared_memory=True, but some workers do not see this host's shared memory")
+        log.info("curnet.distributed: result rows come over the network: some workers do not see "
+                 "this host's shared memory")
         return None
 
     def submit(self, shared=None):
@@ -489,6 +514,7 @@ class ClusterEngine:
 
     def __init__(self, cluster=None, *, timeout: float = 30):
         self.client = connect(cluster, timeout=timeout)
+        self.route = None      # how the last job's rows reached the caller (shared memory or network)
 
     def bfs(self, g, sources, *, backend="auto", out=None, unreachable=-1, progress=None, chunk_size=None,
             shared_memory=None):
@@ -509,8 +535,7 @@ class ClusterEngine:
         job = _Job(self.client, g, sources, "sssp_dists", backend, chunk_size)
         return self._gather(job, [(out, job.g.weight_dtype, "the distance matrix")], progress, shared_memory)[0]
 
-    @staticmethod
-    def _gather(job, wanted, progress, shared_memory):
+    def _gather(self, job, wanted, progress, shared_memory):
         """The job's result matrices, [(caller's out or None, dtype, what)] each, in source
         order. Workers on this host write into shared memory (the result itself when the
         caller gave no `out`); others send their rows, written as each chunk arrives."""
@@ -518,6 +543,7 @@ class ClusterEngine:
         outs = [None if out is None else result_buffer(out, shape, dtype, what) for out, dtype, what in wanted]
         shared = job.shared_results([out.dtype if out is not None else np.dtype(dtype)
                                      for out, (_, dtype, _) in zip(outs, wanted)], shared_memory)
+        self.route = job.route
         if shared is None:
             outs = [o if o is not None else result_buffer(None, shape, d, what)
                     for o, (_, d, what) in zip(outs, wanted)]

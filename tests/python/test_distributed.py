@@ -1,5 +1,6 @@
 """curnet.distributed on a LocalCluster of 2 CPU worker processes: results equal to the
 single-process calls, a worker killed mid-job, Ctrl-C, Parquet streaming, errors."""
+import gc
 import os
 import signal
 import socket
@@ -74,6 +75,40 @@ def test_equal_to_single_process(engine, seed, directed, negative):
         np.testing.assert_array_equal(pred, pred1)   # the same CPU code on each chunk: same predecessors
         np.testing.assert_array_equal(engine.sssp_dists(g, sources, **opts), dist1)
     assert not [f for f in os.listdir(cd.SHARED_DIR) if f.startswith("curnet-")]   # nothing left behind
+
+
+def open_memory_files() -> list:
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if "curnet-result" in os.readlink(f"/proc/self/fd/{fd}"):
+                found.append(fd)
+        except OSError:          # the listing's own descriptor, gone by now
+            pass
+    return found
+
+
+def test_shared_memory_routes(engine, monkeypatch):
+    """Rows reach the caller through SHARED_DIR when it has room, else through a memory file
+    (memfd) the workers open by /proc path (a container's /dev/shm is small), else the network."""
+    g = random_graph(200, 900, 5)
+    sources = np.arange(0, 200, 3)
+    want = curnet.bfs(g, sources, backend="cpu")
+    np.testing.assert_array_equal(engine.bfs(g, sources, backend="cpu", chunk_size=9), want)
+    assert engine.route == f"shared memory ({cd.SHARED_DIR})"
+    monkeypatch.setattr(cd, "SHARED_DIR", "/nonexistent-curnet-shm")       # no room there
+    np.testing.assert_array_equal(engine.bfs(g, sources, backend="cpu", chunk_size=9), want)
+    assert engine.route == "shared memory (memfd)"
+    dist, pred = engine.sssp(g, sources, backend="cpu", chunk_size=9, shared_memory=True)
+    np.testing.assert_array_equal(dist, curnet.sssp_dists(g, sources, backend="cpu"))
+    del dist, pred                          # the results are the mappings: they hold the memory
+    gc.collect()
+    assert not open_memory_files()                                          # nothing else holds it
+    monkeypatch.setattr(cd, "available_host_memory", lambda: 0)             # no room anywhere
+    np.testing.assert_array_equal(engine.bfs(g, sources, backend="cpu", chunk_size=9), want)
+    assert engine.route == "network"
+    with pytest.raises(cd.ClusterError, match="shared_memory=True"):
+        engine.bfs(g, sources, backend="cpu", shared_memory=True)
 
 
 def test_into_callers_buffer_and_names(engine):

@@ -544,12 +544,23 @@ def test_staged_copy(gpu, monkeypatch, order):
     out = np.full(a.shape, 7, np.int32, order=order)
     transfers.get_into(a, out, gpu.tuning)
     assert np.array_equal(out, a.get())
-    # a batch's rows of a larger F-ordered matrix: contiguous rows, a pitch between them (this
-    # goes through a temporary host copy: a pitched staged copy is still to be measured)
+    # a batch's rows of a larger F-ordered matrix: contiguous rows, a pitch between them; they
+    # are staged straight into place (no temporary host copy)
     big = np.full((2000, 1001), 7, np.int32, order="F")
     block = cp.ascontiguousarray(a.T)                 # (1001, 777), as a traversal writes it
+
+    def no_temporary(*args):
+        raise AssertionError("a pitched block went through a temporary host copy")
+    with monkeypatch.context() as m:
+        m.setattr(transfers, "host_copy", no_temporary)
+        transfers.get_into(block, big[300:1077].T, gpu.tuning)
+    assert np.array_equal(big[300:1077], a.get()) and (big[:300] == 7).all() and (big[1077:] == 7).all()
+    # the same through the temporary copy (stage_pitched off), the path it replaced
+    big[:] = 7
+    monkeypatch.setattr(gpu.tuning, "stage_pitched", False)
     transfers.get_into(block, big[300:1077].T, gpu.tuning)
     assert np.array_equal(big[300:1077], a.get()) and (big[:300] == 7).all() and (big[1077:] == 7).all()
+    monkeypatch.setattr(gpu.tuning, "stage_pitched", True)
     g = generators.rmat(12, seed=1)
     src = np.arange(0, 4096, 5)
     assert np.array_equal(bfs(g, src, backend="cuda"), scipy_depths(g, src))
@@ -814,6 +825,36 @@ def test_backend_names_pick_gpus(gpu):
         get_backend(f"cuda:{count}")
     g = generators.rmat(10, seed=4)
     assert np.array_equal(bfs(g, [0, 5, 9], backend="cuda:0"), scipy_depths(g, [0, 5, 9]))
+
+
+def test_split_on_one_gpu(gpu, monkeypatch):
+    """The several-GPU split with both shares on GPU 0 (a one-GPU machine runs it too): each
+    share's batches are staged straight into its rows of the caller's matrix, as on several
+    GPUs; the result equals the one-backend call and SciPy's."""
+    from curnet import backends
+    from curnet.backends.cuda import MultiCUDABackend, CudaTuning, transfers
+
+    def no_temporary(*args):
+        raise AssertionError("a share's rows went through a temporary host copy")
+    monkeypatch.setattr(transfers, "host_copy", no_temporary)
+    tuning = CudaTuning(batch_limit=128, stage_min=1 << 10, stage_chunk=1 << 16)
+    split = MultiCUDABackend([0, 0], tuning)
+    monkeypatch.setitem(backends._instances, "cuda:0,0", split)
+    ran = []                                          # which member ran each share
+    for m in split.members:
+        monkeypatch.setattr(m, "map_batches", lambda fn, b, *a, m=m, real=m.map_batches, **kw:
+                            ran.append(m) or real(fn, b, *a, **kw))
+    g = generators.rmat(14, seed=6, weighted=True)
+    sources = np.random.default_rng(6).choice(np.flatnonzero(np.diff(g.indptr) > 0), 700, replace=False)
+    want = scipy_depths(g, sources)
+    for order, dtype in (("F", np.int32), ("C", np.int32), ("F", np.float32)):
+        out = np.full((700, len(g)), 7, dtype=dtype, order=order)
+        bfs(g, sources, backend="cuda:0,0", out=out)
+        assert np.array_equal(out, want)
+    d1, p1 = sssp(g, sources[:300], backend="cuda")
+    d2, p2 = sssp(g, sources[:300], backend="cuda:0,0")
+    assert np.array_equal(d1, d2) and np.array_equal(p1, p2)
+    assert {id(m) for m in ran} == {id(m) for m in split.members}
 
 
 @pytest.mark.skipif(cp is None or cp.cuda.runtime.getDeviceCount() < 2, reason="needs two GPUs")

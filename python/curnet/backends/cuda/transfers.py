@@ -1,9 +1,11 @@
 """Device -> host copies: pinned staging for large blocks, a parallel host scatter for
-strided destinations, and the copy thread that overlaps batch i's copy with batch i + 1.
+other strided destinations, and the copy thread that overlaps batch i's copy with batch i + 1.
 
 Large copies go through pinned buffers of `stage_chunk` bytes (CudaTuning): the DMA of
 chunk c + 1 overlaps the host threads' copy of chunk c into the caller's (often fresh,
-page-faulting) memory; see docs/gpu-notes.md for the measurements.
+page-faulting) memory, straight into a batch's rows of the caller's matrix where the
+result is larger than the batch (backends/staging.py, the host's half); see
+docs/gpu-notes.md for the measurements.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import cupy as cp
+
+from ..staging import byte_rows, copy_through
 
 _lock = threading.Lock()
 _stages: dict = {}       # device id -> that GPU's Staging
@@ -23,7 +27,6 @@ class Staging:
 
     def __init__(self, chunk: int, buffers: int, threads: int):
         self.config = (chunk, buffers, threads)
-        self.chunk = chunk
         self.lock = threading.Lock()
         self.mems = [cp.cuda.alloc_pinned_memory(chunk) for _ in range(buffers)]
         self.bufs = [np.frombuffer(m, np.uint8, chunk) for m in self.mems]
@@ -47,66 +50,40 @@ def staging(tuning) -> Staging:
     return stage
 
 
-def staged_copy(src: cp.ndarray, dst: np.ndarray, tuning) -> None:
-    """A C-contiguous device array into a C-contiguous host array of the same bytes."""
+def staged_copy(src: cp.ndarray, rows: np.ndarray, tuning) -> None:
+    """A C-contiguous device array into `rows`, the (rows, row bytes) view (byte_rows) of a
+    host array of the same shape: C-contiguous, or a batch's rows of a larger matrix."""
     stage = staging(tuning)
-    with stage.lock:
-        _staged_copy(src, dst, stage)
-
-
-def _staged_copy(src: cp.ndarray, dst: np.ndarray, stage: Staging) -> None:
-    total = src.nbytes
-    sptr = src.data.ptr
-    dbytes = dst.reshape(-1).view(np.uint8)
-    bufs, events, pool, chunk, nthreads = stage.bufs, stage.events, stage.pool, stage.chunk, stage.threads
+    row_bytes = rows.shape[1]
     stream = cp.cuda.get_current_stream()
-    nchunks = -(-total // chunk)
-    pending = [[] for _ in bufs]
 
-    def issue(c):
-        b = c % len(bufs)
-        for f in pending[b]:
-            f.result()
-        pending[b] = []
-        off = c * chunk
-        size = min(chunk, total - off)
-        cp.cuda.runtime.memcpyAsync(bufs[b].ctypes.data, sptr + off, size,
-                                    cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
-        events[b].record(stream)
+    def start(b, first, count):
+        cp.cuda.runtime.memcpyAsync(stage.bufs[b].ctypes.data, src.data.ptr + first * row_bytes,
+                                    count * row_bytes, cp.cuda.runtime.memcpyDeviceToHost, stream.ptr)
+        stage.events[b].record(stream)
 
-    def part(dst_slice, src_slice):
-        np.copyto(dst_slice, src_slice)
-
-    for c in range(min(len(bufs) - 1, nchunks)):
-        issue(c)
-    for c in range(nchunks):
-        b = c % len(bufs)
-        events[b].synchronize()
-        off = c * chunk
-        size = min(chunk, total - off)
-        step = -(-size // nthreads)
-        step = -(-step // 4096) * 4096
-        pending[b] = [pool.submit(part, dbytes[off + a: off + min(a + step, size)], bufs[b][a: min(a + step, size)])
-                      for a in range(0, size, step)]
-        if c + len(bufs) - 1 < nchunks:
-            issue(c + len(bufs) - 1)
-    for fs in pending:
-        for f in fs:
-            f.result()
+    with stage.lock:
+        copy_through(rows, stage.bufs, start, lambda b: stage.events[b].synchronize(), stage.pool,
+                     stage.threads)
 
 
 def get_into(block: cp.ndarray, view: np.ndarray, tuning) -> None:
-    """Device block into a host view of the same shape: direct when the layouts agree
-    (through pinned staging when large), else through a temporary host copy."""
+    """Device block into a host view of the same shape: large blocks through pinned staging
+    when the view's rows are contiguous (the whole result, or a batch's rows of it), small
+    ones directly when the layouts agree, else through a temporary host copy."""
     if view.dtype == block.dtype:
-        if view.flags.f_contiguous and block.flags.f_contiguous and not view.flags.c_contiguous:
-            block, view = block.T, view.T
-        if view.flags.c_contiguous and block.flags.c_contiguous:
-            if block.nbytes >= tuning.stage_min and tuning.stage_chunk > 0:
-                staged_copy(block, view, tuning)
-            else:
+        if block.flags.f_contiguous and not block.flags.c_contiguous:
+            block, view = block.T, view.T          # the device block's layout leads
+        if block.flags.c_contiguous:
+            staged = (block.nbytes >= tuning.stage_min and tuning.stage_chunk > 0
+                      and (view.flags.c_contiguous or tuning.stage_pitched))
+            rows = byte_rows(view) if staged else None
+            if rows is not None and rows.shape[1] <= tuning.stage_chunk:
+                staged_copy(block, rows, tuning)
+                return
+            if view.flags.c_contiguous:
                 block.get(out=view)
-            return
+                return
     host_copy(view, block.get(), tuning)
 
 

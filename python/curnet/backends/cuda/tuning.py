@@ -40,7 +40,11 @@ class CudaTuning:
     nf_delta_factor: float = 0.5
     # Device -> host copies of at least stage_min bytes go through stage_buffers pinned
     # buffers of stage_chunk bytes, copied out by stage_threads host threads (0 chunk: off).
+    # stage_pitched: a batch's rows of a larger matrix (a share of a multi-GPU job, or one of
+    # several batches) are staged too, a chunk of whole rows at a time (False: through a
+    # temporary host copy, the path measured against in docs/gpu-notes.md).
     stage_min: int = 16 << 20
+    stage_pitched: bool = True
     stage_chunk: int = 32 << 20
     stage_buffers: int = 3
     stage_threads: int = field(default_factory=lambda: max(1, min(8, os.cpu_count() or 1)))
