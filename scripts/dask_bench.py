@@ -121,6 +121,7 @@ def gpu_rows(reps, rmat_scale, rmat_sources):
                  "overhead <= 10%"))
     rows = []
     import cupy
+    from distributed import get_task_stream as distributed_task_stream
     with distributed.local_cluster(gpu=True, n_workers=1) as cluster:
         engine = distributed.ClusterEngine(cluster)
         for name, graph, sources, target in jobs:
@@ -132,11 +133,28 @@ def gpu_rows(reps, rmat_scale, rmat_sources):
             got, t = timed(lambda: engine.bfs(graph, sources, backend="cuda", progress=False), reps, 1)
             want = curnet.bfs(graph, sources, backend="cuda", progress=False)
             over = np.median(t) / np.median(t_direct) - 1
+            with distributed_task_stream(engine.client) as stream:      # where the cluster's time goes
+                engine.bfs(graph, sources, backend="cuda", progress=False)
+            on_worker = sum(s["stop"] - s["start"] for task in stream.data for s in task["startstops"]
+                            if s["action"] == "compute")
             rows.append(row(name, "LocalCUDACluster 1 GPU", t,
-                            f"overhead {over:+.1%}; results equal: {same(got, want)}; rows through {engine.route}",
-                            target))
+                            f"overhead {over:+.1%}; results equal: {same(got, want)}; rows through {engine.route}; "
+                            f"the chunks' compute on the worker {on_worker * 1000:.0f} ms", target))
             print(f"  direct {np.median(t_direct) * 1000:.1f} ms, cluster {np.median(t) * 1000:.1f} ms "
-                  f"({over:+.1%}, rows through {engine.route})", flush=True)
+                  f"({over:+.1%}, rows through {engine.route}; worker compute {on_worker * 1000:.0f} ms)", flush=True)
+            del got
+            # the direct call again, writing into a shared-memory matrix as the worker does:
+            # the cost of shared-memory pages against the direct call's anonymous ones
+            cupy.get_default_memory_pool().free_all_blocks()
+
+            def into_shared():
+                m = distributed.SharedMatrix((len(sources), len(graph)), np.int32, "dir")
+                m.unlink()
+                return curnet.bfs(graph, sources, backend="cuda", out=m.array, progress=False)
+            got, t = timed(into_shared, reps, 1)
+            rows.append(row(name, f"direct call into {distributed.SHARED_DIR} (no cluster)", t,
+                            f"results equal: {same(got, want)}"))
+            print(f"  direct into shared memory {np.median(t) * 1000:.1f} ms", flush=True)
             del got, want
         engine.client.close()
     rows += split_rows(reps, *jobs[1][:3])

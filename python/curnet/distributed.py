@@ -17,6 +17,7 @@ one worker per GPU).
 from __future__ import annotations
 
 import logging
+import mmap
 import os
 import socket
 import threading
@@ -322,15 +323,18 @@ class SharedMatrix:
             self.path = os.path.join(SHARED_DIR, f"curnet-{uuid.uuid4().hex}.bin")
             with open(self.path, "wb") as f:
                 f.truncate(nbytes)
-        self.array = self.open(self.spec()).view(np.ndarray)
+        self.array = self.open(self.spec())
 
     def spec(self):
         return self.path, self.dtype.str, self.shape
 
     @staticmethod
-    def open(spec):
+    def open(spec) -> np.ndarray:
+        """The whole matrix, mapped (shared) into this process."""
         path, dtype, shape = spec
-        return np.memmap(path, dtype=np.dtype(dtype), mode="r+", shape=tuple(shape), order="F")
+        with open(path, "r+b") as f:
+            mapping = mmap.mmap(f.fileno(), 0)
+        return np.ndarray(tuple(shape), dtype=np.dtype(dtype), buffer=mapping, order="F")
 
     def unlink(self):
         """Remove the file (close the memory file); the caller's mapping (self.array) stays valid."""

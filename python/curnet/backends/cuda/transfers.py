@@ -68,22 +68,29 @@ def staged_copy(src: cp.ndarray, rows: np.ndarray, tuning) -> None:
 
 
 def get_into(block: cp.ndarray, view: np.ndarray, tuning) -> None:
-    """Device block into a host view of the same shape: large blocks through pinned staging
-    when the view's rows are contiguous (the whole result, or a batch's rows of it), small
-    ones directly when the layouts agree, else through a temporary host copy."""
-    if view.dtype == block.dtype:
-        if block.flags.f_contiguous and not block.flags.c_contiguous:
-            block, view = block.T, view.T          # the device block's layout leads
-        if block.flags.c_contiguous:
-            staged = (block.nbytes >= tuning.stage_min and tuning.stage_chunk > 0
-                      and (view.flags.c_contiguous or tuning.stage_pitched))
-            rows = byte_rows(view) if staged else None
-            if rows is not None and rows.shape[1] <= tuning.stage_chunk:
-                staged_copy(block, rows, tuning)
-                return
-            if view.flags.c_contiguous:
-                block.get(out=view)
-                return
+    """Device block into a host view of the same shape. Large blocks go through pinned
+    staging straight into the view's rows: the whole result, or a batch's rows of it (pitched);
+    a block of another dtype (int32 depths into a caller's float64 matrix) or of the other
+    order (a C-ordered caller's matrix) is converted on the device first. Small blocks are
+    copied directly when the layouts agree, and anything else through a temporary host copy."""
+    if block.flags.f_contiguous and not block.flags.c_contiguous:
+        block, view = block.T, view.T                  # free: the device block's layout leads
+    if block.nbytes >= tuning.stage_min and tuning.stage_chunk > 0:
+        try:
+            if view.dtype != block.dtype:
+                block = block.astype(view.dtype)
+            if block.ndim == 2 and byte_rows(view) is None and byte_rows(view.T) is not None:
+                block, view = cp.ascontiguousarray(block.T), view.T
+        except cp.cuda.memory.OutOfMemoryError:
+            pass                                       # converted on the host below instead
+        rows = byte_rows(view) if view.flags.c_contiguous or tuning.stage_pitched else None
+        if (view.dtype == block.dtype and block.flags.c_contiguous and rows is not None
+                and rows.shape[1] <= tuning.stage_chunk):
+            staged_copy(block, rows, tuning)
+            return
+    if view.dtype == block.dtype and view.flags.c_contiguous and block.flags.c_contiguous:
+        block.get(out=view)
+        return
     host_copy(view, block.get(), tuning)
 
 
