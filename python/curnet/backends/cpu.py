@@ -46,8 +46,8 @@ class HostGraph:
     _scc: tuple | None = None
 
     def scipy_matrix(self) -> sp.csr_matrix:
-        """CSR for SciPy with the cheapest of parallel arcs only (csgraph's strong components
-        never return on some graphs with repeated entries); explicit zeros stay arcs."""
+        """CSR for SciPy's Dijkstra and BFS with the cheapest of parallel arcs only; explicit
+        zeros stay arcs. (Strong components read `scc_matrix`.)"""
         if self._scipy is None:
             w = self.out_w if self.out_w is not None else np.ones(len(self.out_idx), self.weight_dtype)
             key = self.out_src.astype(np.int64) * self.n + self.out_idx
