@@ -7,7 +7,7 @@ route and the CPU peers, every answer checked against the public call's labels.
 The graph is the peers benchmark's: generators.rmat_edges(scale, seed=1) taken as directed
 arcs (parallel arcs and self-loops kept), its in-arcs built before timing. Rows:
   * public call `curnet.scc(g, backend="cpu")`: the first call on the graph (it builds and
-    keeps the SCC view: reverse arcs, each once, vertices in degree order) and the median of
+    keeps the SCC view: each arc once, vertices in degree order, rows sorted) and the median of
     the calls after it; then the first call's parts: the backend's host graph, the SCC view,
     SciPy's strong components on it, canonical relabelling;
   * previous route: SciPy's strong components on the cheapest-arc CSR (HostGraph.scipy_matrix,
