@@ -50,6 +50,23 @@ def scc_partition(g):
     return labels
 
 
+def igraph_scc_partition(g):
+    """python-igraph's strong components of g's arcs (its components, if g is undirected)."""
+    import igraph as ig
+    src, dst = g.edge_sources(), g.indices
+    if not g.directed:
+        keep = src <= dst                       # each undirected edge once (a self-loop's two arcs too)
+        src, dst = src[keep], dst[keep]
+    G = ig.Graph(n=len(g), edges=np.c_[src, dst].tolist(), directed=g.directed)
+    return np.array(G.connected_components(mode="strong").membership)
+
+
+def canonical(labels):
+    """Labels renumbered 0, 1, ... in the order each component first appears (a plain loop)."""
+    new = {}
+    return np.array([new.setdefault(x, len(new)) for x in np.asarray(labels).tolist()], np.int32)
+
+
 def same_partition(a, b) -> bool:
     """Two labellings describe the same partition of the vertices."""
     a, b = np.asarray(a), np.asarray(b)

@@ -3,6 +3,7 @@ import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import curnet
 from curnet.algorithms.scc import canonical_labels, scc_by_reachability
@@ -214,6 +215,67 @@ def test_scc_matches_networkx_on_rmat():
     assert oracles.same_partition(labels, expected)
     be = get_backend("cpu")
     np.testing.assert_array_equal(canonical_labels(scc_by_reachability(be, be.device_graph(g))), labels)
+
+
+@st.composite
+def scc_shaped_graphs(draw):
+    """Graphs built from what SCC routes must get right: cycles, chains (between cycles or
+    not), isolated vertices, self-loops and parallel arcs, next to each other or apart."""
+    n = draw(st.integers(1, 60))
+    vertex = st.integers(0, n - 1)
+    arcs = []
+    for _ in range(draw(st.integers(0, 6))):
+        ring = draw(st.lists(vertex, min_size=1, max_size=8))
+        arcs += zip(ring, ring[1:] + ring[:1])
+    for _ in range(draw(st.integers(0, 6))):
+        chain = draw(st.lists(vertex, min_size=2, max_size=10))
+        arcs += zip(chain, chain[1:])
+    arcs += [(v, v) for v in draw(st.lists(vertex, max_size=4))]
+    if arcs:
+        arcs += draw(st.lists(st.sampled_from(arcs), max_size=len(arcs)))
+        arcs = draw(st.permutations(arcs))
+    src, dst = (np.array(x, np.int64) for x in (zip(*arcs) if arcs else ([], [])))
+    return curnet.Graph.from_edges(src, dst, directed=draw(st.booleans() | st.just(True)), num_vertices=n)
+
+
+@given(scc_shaped_graphs())
+def test_scc_view_holds_each_arc_once_in_degree_order(g):
+    """SciPy's Pearce loops forever on a row that names a vertex twice: the CPU route's matrix
+    holds each (tail, head) pair once, its vertices renumbered by degree, each row sorted."""
+    hg = get_backend("cpu").device_graph(g)
+    matrix, order = hg.scc_matrix()
+    n = len(g)
+    np.testing.assert_array_equal(np.sort(order), np.arange(n))
+    tails = np.repeat(np.arange(n), np.diff(matrix.indptr))
+    pairs = list(zip(order[tails].tolist(), order[matrix.indices].tolist()))
+    assert len(pairs) == len(set(pairs))
+    assert set(pairs) == set(zip(g.edge_sources().tolist(), g.indices.tolist()))
+    assert all((np.diff(matrix.indices[a:b]) > 0).all() for a, b in zip(matrix.indptr[:-1], matrix.indptr[1:]))
+    degree = (g.in_degree() + g.out_degree())[order]
+    assert (np.diff(degree) <= 0).all()
+
+
+@given(scc_shaped_graphs())
+def test_scc_labels_equal_scipys_and_igraphs(g):
+    labels = curnet.scc(g, backend="cpu")
+    assert labels.dtype == np.int32
+    np.testing.assert_array_equal(labels, oracles.canonical(oracles.scc_partition(g)))
+    np.testing.assert_array_equal(labels, oracles.canonical(oracles.igraph_scc_partition(g)))
+
+
+def test_scc_labels_equal_scipys_and_igraphs_on_rmat():
+    for directed in (True, False):
+        g = rmat(13, seed=4, directed=directed)
+        labels = curnet.scc(g, backend="cpu")
+        np.testing.assert_array_equal(labels, oracles.canonical(oracles.scc_partition(g)))
+        np.testing.assert_array_equal(labels, oracles.canonical(oracles.igraph_scc_partition(g)))
+
+
+@given(st.lists(st.integers(0, 12) | st.integers(-3, 2**40), max_size=40))
+def test_canonical_labels_numbers_components_by_first_vertex(labels):
+    got = canonical_labels(np.array(labels, np.int64))
+    assert got.dtype == np.int32
+    np.testing.assert_array_equal(got, oracles.canonical(labels))
 
 
 def test_scc_of_undirected_graph_is_its_connected_components():

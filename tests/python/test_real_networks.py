@@ -70,3 +70,13 @@ def test_mouseliver_scc_against_igraph(mouseliver):
                  directed=True)
     expected = G.connected_components(mode="strong").membership
     assert oracles.same_partition(curnet.scc(mouseliver, backend="cpu"), expected)
+
+
+@pytest.mark.parametrize("name", ["mouseliver", "hpo", "scnet"])
+def test_scc_labels_equal_scipys_and_igraphs(name):
+    """Canonical labels, exactly: directed networks and an undirected one (its components)."""
+    pytest.importorskip("igraph")
+    g = datasets.load(name, weights=None)
+    labels = curnet.scc(g, backend="cpu")
+    np.testing.assert_array_equal(labels, oracles.canonical(oracles.scc_partition(g)))
+    np.testing.assert_array_equal(labels, oracles.canonical(oracles.igraph_scc_partition(g)))
