@@ -292,3 +292,16 @@ def test_star_with_huge_degree():
     g = star(200_000)
     d = curnet.bfs(g, [0, 1], backend="cpu")
     assert (d[0, 1:] == 1).all() and d[1, 0] == 1 and (d[1, 2:] == 2).all()
+
+
+@given(graphs_and_sources(directed=True))
+def test_bfs_one_backward_is_bfs_on_the_reversed_graph(gs):
+    """SCC's pivot searches: one-source BFS against the arcs equals BFS on the reversed graph."""
+    g, sources = gs
+    be = get_backend("cpu")
+    hg = be.device_graph(g)
+    src, dst = g.edge_sources(), g.indices
+    reversed_g = curnet.Graph.from_edges(dst, src, directed=True, num_vertices=len(g))
+    for s in np.unique(sources)[:5].tolist():
+        np.testing.assert_array_equal(be.bfs_one(hg, s, backward=True), oracles.bfs_depths(reversed_g, [s])[0])
+        np.testing.assert_array_equal(be.bfs_one(hg, s), oracles.bfs_depths(g, [s])[0])

@@ -218,6 +218,25 @@ def test_scc_primitives_twin(gpu, cpu, seed):
             assert np.array_equal(a, b.get())
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_bfs_one_backward_twin(gpu, cpu, seed):
+    """One-source BFS along the arcs and against them (SCC's pivot searches), on the GPU,
+    its CPU twin and SciPy (the transposed matrix), with hubs so bottom-up levels run."""
+    rng = np.random.default_rng(seed)
+    n = [300, 5000, 20000][seed]
+    g = random_graph(rng, n, 4 * n, directed=True)
+    hub = np.r_[np.zeros(n // 2, np.int32), rng.integers(0, n, n // 2).astype(np.int32)]
+    g = Graph.from_edges(np.r_[g.edge_sources(), hub], np.r_[g.indices, hub[::-1]], directed=True, num_vertices=n)
+    hc, hd = cpu.device_graph(g), gpu.device_graph(g)
+    a = scipy_matrix(g)
+    for s in rng.integers(0, n, 4).tolist() + [0]:
+        for backward in (False, True):
+            ref = csgraph.shortest_path(a.T if backward else a, unweighted=True, indices=s)
+            ref = np.where(np.isinf(ref), -1, ref).astype(np.int32)
+            assert np.array_equal(gpu.bfs_one(hd, s, backward).get(), ref)
+            assert np.array_equal(cpu.bfs_one(hc, s, backward), ref)
+
+
 # -- algorithms against scipy.sparse.csgraph ------------------------------------------------
 
 @pytest.mark.parametrize("directed", [True, False])

@@ -26,7 +26,8 @@ def scc(g, *, backend="auto"):
 
 
 def scc_by_reachability(be, hg):
-    """Trim, peel the giant component by forward-backward reachability, colour the rest.
+    """Trim, peel the giant component by forward-backward reachability (two BFS from its
+    pivot), colour the rest.
 
     Returns labels where each component carries one of its vertices' ids.
     """
@@ -39,9 +40,13 @@ def scc_by_reachability(be, hg):
         degree = (xp.diff(xp.asarray(hg.in_ptr)).astype(np.int64)
                   * xp.diff(xp.asarray(hg.out_ptr)).astype(np.int64))
         pivot = int(xp.argmax(xp.where(alive, degree, -1)))
-        seed = (ids == pivot).astype(np.int32)
-        giant = ((be.propagate_max(hg, seed, alive) > 0)
-                 & (be.propagate_max(hg, seed, alive, backward=True) > 0))
+        # The pivot's component is what it reaches and what reaches it: two one-source BFS
+        # (direction-optimizing, a few levels each) instead of max-label sweeps over every arc
+        # until nothing changes (6 sweeps each way on R-MAT 22: 28 of SCC's 31 ms, see
+        # docs/peers.md). Whole-graph reachability is exact here: trimmed vertices are
+        # components of their own, so none of them is in both sets.
+        tally("scc pivot searches", 2)
+        giant = alive & (be.bfs_one(hg, pivot) >= 0) & (be.bfs_one(hg, pivot, backward=True) >= 0)
         labels[giant] = pivot
         alive &= ~giant
     while True:

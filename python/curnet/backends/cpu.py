@@ -301,9 +301,11 @@ class CPUBackend:
     def any(self, a) -> bool:
         return bool(a.any())
 
-    def bfs_one(self, hg: HostGraph, source: int) -> np.ndarray:
-        """Depths from one source through SciPy's compiled BFS (long-diameter route)."""
-        order, pred = csgraph.breadth_first_order(hg.scipy_matrix(), int(source), directed=True,
+    def bfs_one(self, hg: HostGraph, source: int, backward: bool = False) -> np.ndarray:
+        """Depths from one source through SciPy's compiled BFS (long-diameter route);
+        `backward`: along the arcs reversed."""
+        a = hg.scipy_matrix()
+        order, pred = csgraph.breadth_first_order(a.T.tocsr() if backward else a, int(source), directed=True,
                                                   return_predecessors=True)
         return depths_from_tree(order, pred, hg.n)
 

@@ -146,8 +146,8 @@ class CUDABackend:
     def bits_level(self, hg: DeviceGraph, st: dict, depth, level: int) -> bool:
         return self.bfs_strategy.bits_level(hg, st, depth, level)
 
-    def bfs_one(self, hg: DeviceGraph, source: int) -> cp.ndarray:
-        return self.bfs_strategy.bfs_one(hg, source)
+    def bfs_one(self, hg: DeviceGraph, source: int, backward: bool = False) -> cp.ndarray:
+        return self.bfs_strategy.bfs_one(hg, source, backward)
 
     def any(self, a) -> bool:
         return self.bf_strategy.any(a)

@@ -151,13 +151,17 @@ class BfsStrategy:
         return True
 
     # -- one source -----------------------------------------------------------
-    def bfs_one(self, hg: DeviceGraph, source: int) -> cp.ndarray:
+    def bfs_one(self, hg: DeviceGraph, source: int, backward: bool = False) -> cp.ndarray:
         """Depths (n,) int32 from one source: direction-optimizing BFS (top-down over a queue
-        of the frontier, bottom-up over in-arcs in the wide middle levels)."""
+        of the frontier, bottom-up over in-arcs in the wide middle levels). `backward`: along
+        the arcs reversed (the hops from each vertex to the source)."""
         n = hg.n
         if hg.long_diameter:
             host = self.host()
-            return cp.asarray(host.bfs_one(host.device_graph(hg.graph), source))
+            return cp.asarray(host.bfs_one(host.device_graph(hg.graph), source, backward))
+        # top-down follows the arcs out of the frontier, bottom-up looks along the arcs into a vertex
+        down_ptr, down_idx, up_ptr, up_idx = ((hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx) if backward else
+                                              (hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src))
         L = self.launcher
         depth = cp.full(n, -1, np.int32)
         depth[int(source)] = 0
@@ -170,9 +174,9 @@ class BfsStrategy:
         while True:
             if level >= self.tuning.long_levels:
                 mark_long_diameter(hg, "a one-source BFS")
-                return self.bfs_one(hg, source)
+                return self.bfs_one(hg, source, backward)
             if top_down:
-                incl, mf = inclusive_degree_sum(hg, queue)
+                incl, mf = inclusive_degree_sum(hg, queue, backward)
                 if mf == 0:
                     return depth
                 if mf > unexplored / alpha and hg.m > 0:
@@ -181,7 +185,7 @@ class BfsStrategy:
                     unexplored -= mf
                     level += 1
                     L.launch("bfs", "bfs_top_down", mf,
-                             (queue, incl, i32(len(queue)), i64(mf), hg.out_ptr, hg.out_idx, depth, i32(level)),
+                             (queue, incl, i32(len(queue)), i64(mf), down_ptr, down_idx, depth, i32(level)),
                              max_blocks=L.max_blocks * 4)
                     queue = cp.flatnonzero(depth == level).astype(np.int32)
                     if len(queue) == 0:
@@ -189,7 +193,7 @@ class BfsStrategy:
                     continue
             level += 1
             found.fill(0)
-            L.launch("bfs", "bfs_bottom_up", n, (hg.in_ptr, hg.in_src, depth, i64(n), i32(level), found),
+            L.launch("bfs", "bfs_bottom_up", n, (up_ptr, up_idx, depth, i64(n), i32(level), found),
                      max_blocks=L.max_blocks)
             nf = int(found[0])
             if nf == 0:

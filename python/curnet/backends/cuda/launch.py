@@ -99,10 +99,11 @@ class Launcher:
         return max(int(free), 0)
 
 
-def inclusive_degree_sum(hg: "DeviceGraph", vertices: cp.ndarray):
-    """(incl, total): the inclusive sum of the out-degrees of `vertices` (a frontier queue),
-    which the load-balanced advance (kernels/common.cuh) searches, and their sum (one sync)."""
-    incl = cp.cumsum(hg.out_degree[vertices])
+def inclusive_degree_sum(hg: "DeviceGraph", vertices: cp.ndarray, backward: bool = False):
+    """(incl, total): the inclusive sum of the out-degrees (in-degrees when `backward`) of
+    `vertices` (a frontier queue), which the load-balanced advance (kernels/common.cuh)
+    searches, and their sum (one sync)."""
+    incl = cp.cumsum((hg.in_degree if backward else hg.out_degree)[vertices])
     return incl, int(incl[-1])
 
 
@@ -133,6 +134,14 @@ class DeviceGraph:
         deg = self.extra.get("out_degree")
         if deg is None:
             deg = self.extra["out_degree"] = cp.diff(self.out_ptr)
+        return deg
+
+    @property
+    def in_degree(self) -> cp.ndarray:
+        """(n,) int64 in-degrees, made on first use."""
+        deg = self.extra.get("in_degree")
+        if deg is None:
+            deg = self.extra["in_degree"] = cp.diff(self.in_ptr)
         return deg
 
     @property
