@@ -8,8 +8,9 @@ On the graphs and sources of the peers benchmark (../shared/peers/tools/bench_pe
   - one-source BFS and near-far SSSP, R-MAT 22 undirected (weights 1 - U[0,1), seed 3),
     sources of gpu_bench (seed 4): levels or iterations, host synchronisations, kernel time
     against wall time;
-  - SCC, R-MAT 22 directed: trimming, the giant component's forward and backward sweeps,
-    the colouring rounds, each with its sweeps and kernel time.
+  - SCC, R-MAT 22 directed and the mouse liver network: trimming, the giant component's
+    forward and backward searches, the colouring rounds, each with its sweeps (or BFS
+    levels) and kernel time.
 Kernel time comes from CUDA events around every launch (they add a few microseconds a
 launch, so the wall times here are a little above the benchmark's); wall time minus kernel
 time is the host's share: launches, synchronisations and Python between them.
@@ -172,15 +173,20 @@ def one_source(be, scale, n_sources):
             "nf_sync_every": be.tuning.nf_sync_every, **out}
 
 
-def scc_phases(be, scale):
-    src, dst, n = generators.rmat_edges(scale, seed=2)
-    g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
+def scc_phases(be, scale=None, dataset=None):
+    if dataset:
+        from curnet import datasets
+        g = datasets.load(dataset)
+        n = len(g)
+    else:
+        src, dst, n = generators.rmat_edges(scale, seed=2)
+        g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
     g.csc()
     hg = be.device_graph(g)
     scc_by_reachability(be, hg)                              # warm-up
     _, plain = wall(lambda: scc_by_reachability(be, hg))
     calls = []
-    real_trim, real_prop = be.trim, be.propagate_max
+    real_trim, real_prop, real_bfs = be.trim, be.propagate_max, be.bfs_one
     with KernelClock() as clock:
         def timed(kind, fn):
             def call(*a, **kw):
@@ -190,17 +196,20 @@ def scc_phases(be, scale):
                 r = fn(*a, **kw)
                 cp.cuda.runtime.deviceSynchronize()
                 kern = clock.by_kernel(m)
-                calls.append({"call": kind + (" backward" if kw.get("backward") else ""),
+                backward = kw.get("backward") or (kind == "pivot BFS" and len(a) > 2 and a[2])
+                calls.append({"call": kind + (" backward" if backward else ""),
                               "wall_ms": round(1000 * (time.perf_counter() - t), 4),
-                              "sweeps": sum(v[0] for k, v in kern.items() if k.startswith("propagate_light")),
+                              "sweeps": sum(v[0] for k, v in kern.items()
+                                            if k.startswith(("propagate_light", "bfs_top", "bfs_bottom"))),
                               "kernel_ms": round(sum(v[1] for v in kern.values()), 4)})
                 return r
             return call
         be.trim, be.propagate_max = timed("trim pass", real_trim), timed("propagate_max", real_prop)
+        be.bfs_one = timed("pivot BFS", real_bfs)
         try:
             _, clocked = wall(lambda: scc_by_reachability(be, hg))
         finally:
-            del be.trim, be.propagate_max
+            del be.trim, be.propagate_max, be.bfs_one
         kern = clock.by_kernel()
     phases = collections.OrderedDict()
     for c in calls:
@@ -209,7 +218,7 @@ def scc_phases(be, scale):
         p["sweeps"] += c["sweeps"]
         p["wall_ms"] = round(p["wall_ms"] + c["wall_ms"], 4)
         p["kernel_ms"] = round(p["kernel_ms"] + c["kernel_ms"], 4)
-    return {"work": f"SCC, R-MAT {scale} directed", "n": n, "arcs": len(g.indices), "engine_ms": round(plain, 3),
+    return {"work": f"SCC, {dataset or f'R-MAT {scale}'} directed", "n": n, "arcs": len(g.indices), "engine_ms": round(plain, 3),
             "clocked_ms": round(clocked, 3), "phases": phases, "calls": calls, "kernels": kern}
 
 
@@ -220,6 +229,7 @@ def main():
     ap.add_argument("--many-sources", type=int, default=1024)
     ap.add_argument("--one-scale", type=int, default=22)
     ap.add_argument("--one-sources", type=int, default=8)
+    ap.add_argument("--scc-datasets", nargs="*", default=["mouseliver"], help="curnet.datasets names, SCC phases too")
     args = ap.parse_args()
     be = get_backend("cuda")
     doc = {"device": be.describe(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
@@ -237,11 +247,13 @@ def main():
               f"{r['kernel_ms']:.2f} ms in {r['launches']} launches (with events {r['clocked_ms']:.2f} ms)")
         for k, (c, ms) in list(r["kernels"].items())[:5]:
             print(f"    {k:<24} {c:>6} launches {ms:>8.3f} ms")
-    doc["scc"] = s = scc_phases(be, args.one_scale)
-    print(f"\n{s['work']}: engine {s['engine_ms']:.2f} ms, with events {s['clocked_ms']:.2f} ms")
-    for name, p in s["phases"].items():
-        print(f"    {name:<26} {p['calls']:>4} calls {p['sweeps']:>5} sweeps {p['wall_ms']:>8.3f} ms wall "
-              f"{p['kernel_ms']:>8.3f} ms kernels")
+    doc["scc"] = [scc_phases(be, args.one_scale)] + [scc_phases(be, dataset=d) for d in args.scc_datasets]
+    for s in doc["scc"]:
+        print(f"\n{s['work']}: engine {s['engine_ms']:.2f} ms, with events {s['clocked_ms']:.2f} ms "
+              "(sweeps: label sweeps, or BFS levels)")
+        for name, p in s["phases"].items():
+            print(f"    {name:<26} {p['calls']:>4} calls {p['sweeps']:>5} sweeps {p['wall_ms']:>8.3f} ms wall "
+                  f"{p['kernel_ms']:>8.3f} ms kernels")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)
