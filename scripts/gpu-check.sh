@@ -7,7 +7,8 @@
 #   --no-bench     the suite only.
 #   --no-suite     leave out the pytest suite (when a run just before made it).
 #   --with-r       after the gpu pytest suite, R instead of gpu_bench.py: R from the bundle in
-#                  .device-r (carried with the checkout; see its README.md), the testthat suite with
+#                  .device-r (carried with the checkout; see its README.md), cuRnet_install() alone
+#                  then a fresh R session that must run BFS on the GPU, the testthat suite with
 #                  the GPU tests enabled, the R layer of the benchmark suite on scNET (python -m bench
 #                  --gpu --only scnet; CURNET_DATA, default .data, holds the network) and scripts/demo.R.
 # PYTHON overrides python3. Logs and JSON go to $OUT when set (else a temporary folder, printed).
@@ -67,8 +68,29 @@ tail -3 "$LOGS/r_setup.log"
 # shellcheck disable=SC1091
 [ $setup = 0 ] && source "${RROOT:-/tmp/rroot}/env.sh"
 export RETICULATE_PYTHON=$PY CURNET_DATA=${CURNET_DATA:-$PWD/.data}
-rtests=1 rbench=1 demo=1
+rtests=1 rbench=1 demo=1 rinstall=1
 if [ $setup = 0 ]; then
+  step "cuRnet_install() alone, then a fresh R session on the GPU (log: $LOGS/r_install.log)"
+  (
+    unset RETICULATE_PYTHON PYTHONPATH CURNET_PYTHON
+    R_USER_CONFIG_DIR=$(mktemp -d) HOME=$(mktemp -d)
+    export R_USER_CONFIG_DIR HOME
+    timeout 60 Rscript -e "cuRnet::cuRnet_install(envdir = NULL, python = '$PY')" &&
+    timeout 120 Rscript -e '
+      library(cuRnet)
+      ig <- igraph::sample_gnm(20000, 200000, directed = TRUE)
+      d <- cuRnet_bfs(cuRnet_graph(ig), 1:200)
+      i <- cuRnet_info()
+      cat("python:", cuRnet_python(), "| backend:", i$backend, "| last run:", format(i$last_run), "
+")
+      stopifnot(i$backend == "cuda",
+                isTRUE(all.equal(unname(d), unname(igraph::distances(ig, 1:200, mode = "out", weights = NA)))))
+      cat("R install check: a fresh session ran BFS on the GPU, equal to igraph
+")'
+  ) >"$LOGS/r_install.log" 2>&1
+  rinstall=$?
+  grep -E "^R install check|^python:" "$LOGS/r_install.log" || tail -8 "$LOGS/r_install.log"
+
   step "testthat suite, GPU tests enabled (log: $LOGS/r_tests.log)"
   timeout 300 Rscript -e '
     res <- as.data.frame(testthat::test_dir("tests/testthat", package = "cuRnet", load_package = "installed",
@@ -102,6 +124,7 @@ fi
 step "summary"
 echo "gpu suite: $(tail -1 "$log")"
 grep -hE "^R tests:" "$LOGS/r_tests.log" 2>/dev/null
+grep -hE "^R install check" "$LOGS/r_install.log" 2>/dev/null
 if [ -f "$LOGS/bench/gpu.json" ]; then
   $PY - "$LOGS/bench/gpu.json" <<'EOF'
 import json, sys
@@ -117,5 +140,5 @@ for r in rows:
           f"{ms(sp.get('r_s')):>9}  {r.get('device') or r.get('backend')}")
 EOF
 fi
-echo "exit codes: gpu suite $suite, R setup $setup, R tests $rtests, R bench $rbench, demo $demo; logs in $LOGS"
-exit $(( suite != 0 || setup != 0 || rtests != 0 || rbench != 0 || demo != 0 ))
+echo "exit codes: gpu suite $suite, R setup $setup, R install $rinstall, R tests $rtests, R bench $rbench, demo $demo; logs in $LOGS"
+exit $(( suite != 0 || setup != 0 || rinstall != 0 || rtests != 0 || rbench != 0 || demo != 0 ))
