@@ -305,3 +305,21 @@ def test_bfs_one_backward_is_bfs_on_the_reversed_graph(gs):
     for s in np.unique(sources)[:5].tolist():
         np.testing.assert_array_equal(be.bfs_one(hg, s, backward=True), oracles.bfs_depths(reversed_g, [s])[0])
         np.testing.assert_array_equal(be.bfs_one(hg, s), oracles.bfs_depths(g, [s])[0])
+
+
+@pytest.mark.parametrize("k,directed", [(64, False), (700, True)])
+def test_bfs_levels_split_over_threads(monkeypatch, k, directed):
+    """A batch's pull levels and depth write cut into vertex ranges over the threads it may
+    use (all of them for a lone batch, a share when batches run side by side): same depths."""
+    import curnet.backends.cpu as cpu_mod
+    from curnet import backends
+    monkeypatch.setattr(cpu_mod, "SPLIT_ARCS", 64)
+    be = cpu_mod.CPUBackend(workers=3)
+    monkeypatch.setitem(backends._instances, "cpu", be)
+    splits = []
+    real = be.over_ranges
+    monkeypatch.setattr(be, "over_ranges", lambda fn, ranges: splits.append(len(ranges)) or real(fn, ranges))
+    g = rmat(12, seed=5, directed=directed)
+    sources = np.random.default_rng(k).integers(0, len(g), k)
+    np.testing.assert_array_equal(curnet.bfs(g, sources, backend="cpu"), oracles.bfs_depths(g, sources))
+    assert max(splits) == (3 if k <= 512 else 1)      # two batches on three threads: one each

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -26,6 +27,10 @@ from .host_routes import depths_from_tree, worklist_paths
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
 PUSH_RATIO = 8   # push from the frontier when its out-arcs are under 1/8 of all arcs
+# A pull level (or the final depth write) is cut into vertex ranges over the threads a batch
+# may use when it has at least this many arcs (rows): below it the threads cost more than
+# they save.
+SPLIT_ARCS = 1 << 20
 
 
 @dataclass
@@ -136,6 +141,35 @@ def segment_starts(sorted_keys: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
 
 
+def balanced_ranges(ptr: np.ndarray, parts: int) -> list:
+    """(v0, v1) vertex ranges holding about equal shares of a CSR's entries (one range when
+    there are too few entries to be worth splitting)."""
+    n, m = len(ptr) - 1, int(ptr[-1])
+    parts = max(1, min(parts, m // SPLIT_ARCS))
+    if parts == 1:
+        return [(0, n)]
+    cuts = np.unique(np.r_[0, np.searchsorted(ptr, np.arange(1, parts) * (m / parts)), n])
+    return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def or_into(new: np.ndarray, frontier: np.ndarray, seen: np.ndarray, tails: np.ndarray,
+            heads: np.ndarray) -> None:
+    """new[v] = (OR of frontier[t] over the arcs t->v) & ~seen[v], for the arcs (tails, heads)
+    sorted by head (the rows of `new` they touch are written, no others)."""
+    if len(heads) == 0:
+        return
+    starts = segment_starts(heads)
+    reached = np.empty((len(starts), seen.shape[1]), np.uint64)
+    # Gather and reduce a cache-sized run of whole segments at a time (measured 1.5x
+    # faster than one gather of every active arc's words).
+    cuts = np.unique(np.r_[np.searchsorted(starts, np.arange(0, len(heads), GATHER_ARCS)), len(starts)])
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        lo, hi = starts[a], starts[b] if b < len(starts) else len(heads)
+        reached[a:b] = np.bitwise_or.reduceat(frontier[tails[lo:hi]], starts[a:b] - lo, axis=0)
+    v = heads[starts]
+    new[v] = reached & ~seen[v]
+
+
 class CPUBackend:
     name = "cpu"
     xp = np
@@ -145,6 +179,24 @@ class CPUBackend:
 
     def __init__(self, workers: int | None = None):
         self.workers = workers or int(os.environ.get("CURNET_THREADS", 0)) or os.cpu_count() or 1
+        # the threads the calling thread's batch may use inside a level (see map_batches)
+        self._share = threading.local()
+        self._pool = None
+        self._pool_lock = threading.Lock()
+
+    def level_threads(self) -> int:
+        return getattr(self._share, "threads", 1)
+
+    def over_ranges(self, fn, ranges) -> None:
+        """fn(a, b) for each range, on the backend's pool when there are several."""
+        if len(ranges) == 1:
+            fn(*ranges[0])
+            return
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="curnet-cpu-level")
+        for f in [self._pool.submit(fn, a, b) for a, b in ranges]:
+            f.result()
 
     def describe(self) -> str:
         return f"cpu (NumPy {np.__version__}, SciPy {scipy.__version__}, {self.workers} threads)"
@@ -189,11 +241,15 @@ class CPUBackend:
         """Run `fn` on each batch, several at a time when `parallel` (for work that releases
         the GIL: NumPy's gathers and reductions do, SciPy's Dijkstra does not)."""
         if not parallel or self.workers == 1 or len(batches) == 1:
+            # one batch at a time: its levels may use every thread (a 64-source BFS is one
+            # batch: measured on one core of 16 before, docs/peers.md)
+            run = self._with_threads(fn, self.workers if parallel else 1)
             for b in batches:
-                yield fn(b)
+                yield run(b)
             return
+        run = self._with_threads(fn, max(1, self.workers // min(len(batches), self.workers)))
         with ThreadPoolExecutor(self.workers) as pool:
-            futures = [pool.submit(fn, b) for b in batches]
+            futures = [pool.submit(run, b) for b in batches]
             try:
                 for f in futures:
                     yield f.result()
@@ -201,6 +257,16 @@ class CPUBackend:
                 for f in futures:
                     f.cancel()
                 raise
+
+    def _with_threads(self, fn, threads: int):
+        def run(batch):
+            before = self.level_threads()
+            self._share.threads = threads
+            try:
+                return fn(batch)
+            finally:
+                self._share.threads = before
+        return run
 
     def bfs_batch_size(self, n: int, k: int) -> int:
         # 512 sources (8 words a vertex) keeps a level's gathered words in cache-sized
@@ -235,22 +301,15 @@ class CPUBackend:
             tails, heads = np.repeat(pushers, deg), hg.out_idx[arc]
             keep = ~done[heads]
             order = np.argsort(heads[keep], kind="stable")
-            tails, heads = tails[keep][order], heads[keep][order]
-        else:
-            sel = active[hg.in_src] & ~done[hg.in_dst]
-            tails, heads = hg.in_src[sel], hg.in_dst[sel]
-        if len(heads) == 0:
+            or_into(new, frontier, seen, tails[keep][order], heads[keep][order])
             return new
-        starts = segment_starts(heads)
-        reached = np.empty((len(starts), seen.shape[1]), np.uint64)
-        # Gather and reduce a cache-sized run of whole segments at a time (measured 1.5x
-        # faster than one gather of every active arc's words).
-        cuts = np.unique(np.r_[np.searchsorted(starts, np.arange(0, len(heads), GATHER_ARCS)), len(starts)])
-        for a, b in zip(cuts[:-1], cuts[1:]):
-            lo, hi = starts[a], starts[b] if b < len(starts) else len(heads)
-            reached[a:b] = np.bitwise_or.reduceat(frontier[tails[lo:hi]], starts[a:b] - lo, axis=0)
-        v = heads[starts]
-        new[v] = reached & ~seen[v]
+
+        def pull(v0, v1):            # the in-arcs of heads v0..v1-1: disjoint rows of `new`
+            a0, a1 = hg.in_ptr[v0], hg.in_ptr[v1]
+            src, dst = hg.in_src[a0:a1], hg.in_dst[a0:a1]
+            sel = active[src] & ~done[dst]
+            or_into(new, frontier, seen, src[sel], dst[sel])
+        self.over_ranges(pull, balanced_ranges(hg.in_ptr, self.level_threads()))
         return new
 
     def bits_start(self, hg: HostGraph, ids: np.ndarray, depth: np.ndarray, unreachable=-1):
@@ -278,15 +337,19 @@ class CPUBackend:
         """depth[v, j] = the first level whose cumulative bits hold bit j of v; pairs never
         reached keep depth's value. One sequential pass a level: measured 3x faster than
         scattering each level's new bits into the (strided) result rows."""
-        kb = depth.shape[1]
+        n, kb = depth.shape
 
         def unpack(bits):
             return np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little")[:, :kb]
 
-        level = np.zeros(depth.shape, np.uint8 if len(history) <= 255 else np.uint16)
-        for seen in history[:-1]:
-            level += 1 - unpack(seen)
-        np.copyto(depth, level, where=unpack(history[-1]).view(bool), casting="unsafe")
+        def rows(a, b):
+            level = np.zeros((b - a, kb), np.uint8 if len(history) <= 255 else np.uint16)
+            for seen in history[:-1]:
+                level += 1 - unpack(seen[a:b])
+            np.copyto(depth[a:b], level, where=unpack(history[-1][a:b]).view(bool), casting="unsafe")
+        threads = self.level_threads() if n * kb >= SPLIT_ARCS else 1
+        bounds = np.linspace(0, n, threads + 1).astype(np.int64)
+        self.over_ranges(rows, [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a] or [(0, 0)])
 
     def canonical_labels(self, labels: np.ndarray) -> np.ndarray:
         return canonical_labels(labels)
