@@ -314,7 +314,7 @@ class SharedMatrix:
     def __init__(self, shape, dtype, place: str):
         self.shape, self.dtype = tuple(int(x) for x in shape), np.dtype(dtype)
         nbytes = max(1, int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize)
-        self.place, self.fd = place, None
+        self.fd = None
         if place == "memfd":
             self.fd = os.memfd_create("curnet-result")
             os.ftruncate(self.fd, nbytes)
@@ -441,7 +441,6 @@ class _Job:
         """SharedMatrix results for the job, when `use` allows (None: where it can) and every
         worker runs on this host and sees the memory; else None (rows come over the network).
         `self.route` says which it was."""
-        self.route = "network"
         if use is False or self.reduction is not None:
             return None
         here = socket.gethostname()

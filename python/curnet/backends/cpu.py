@@ -28,7 +28,7 @@ ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
 PUSH_RATIO = 8   # push from the frontier when its out-arcs are under 1/8 of all arcs
 # A pull level (or the final depth write) is cut into vertex ranges over the threads a batch
-# may use when it has at least this many arcs (rows): below it the threads cost more than
+# may use when it has at least this many arcs (depth entries): below it the threads cost more than
 # they save.
 SPLIT_ARCS = 1 << 20
 
@@ -48,6 +48,7 @@ class HostGraph:
     weight_dtype: np.dtype
     min_weight: float
     _scipy: sp.csr_matrix | None = None
+    _reverse: sp.csr_matrix | None = None
     _scc: tuple | None = None
 
     def scipy_matrix(self) -> sp.csr_matrix:
@@ -63,6 +64,15 @@ class HostGraph:
             self._scipy = sp.csr_matrix((w[keep].astype(np.float64), self.out_idx[keep], ptr),
                                         shape=(self.n, self.n))
         return self._scipy
+
+    def reverse_matrix(self) -> sp.csr_matrix:
+        """The arcs reversed, for SciPy's BFS against them: row v holds the tails of v's
+        in-arcs, which the in-arc arrays already are (no transpose). The data is one
+        broadcast 1.0: BFS reads only the structure."""
+        if self._reverse is None:
+            self._reverse = sp.csr_matrix((np.broadcast_to(1.0, len(self.in_src)), self.in_src, self.in_ptr),
+                                          shape=(self.n, self.n))
+        return self._reverse
 
     def scc_matrix(self) -> tuple[sp.csr_matrix, np.ndarray]:
         """(matrix, order): the graph's arcs for SciPy's strong components, vertex i of the
@@ -347,9 +357,8 @@ class CPUBackend:
             for seen in history[:-1]:
                 level += 1 - unpack(seen[a:b])
             np.copyto(depth[a:b], level, where=unpack(history[-1][a:b]).view(bool), casting="unsafe")
-        threads = self.level_threads() if n * kb >= SPLIT_ARCS else 1
-        bounds = np.linspace(0, n, threads + 1).astype(np.int64)
-        self.over_ranges(rows, [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a] or [(0, 0)])
+        # row ranges of equal size: the same split as a pull level's, kb entries a row
+        self.over_ranges(rows, balanced_ranges(np.arange(n + 1, dtype=np.int64) * kb, self.level_threads()))
 
     def canonical_labels(self, labels: np.ndarray) -> np.ndarray:
         return canonical_labels(labels)
@@ -367,9 +376,8 @@ class CPUBackend:
     def bfs_one(self, hg: HostGraph, source: int, backward: bool = False) -> np.ndarray:
         """Depths from one source through SciPy's compiled BFS (long-diameter route);
         `backward`: along the arcs reversed."""
-        a = hg.scipy_matrix()
-        order, pred = csgraph.breadth_first_order(a.T.tocsr() if backward else a, int(source), directed=True,
-                                                  return_predecessors=True)
+        a = hg.reverse_matrix() if backward else hg.scipy_matrix()
+        order, pred = csgraph.breadth_first_order(a, int(source), directed=True, return_predecessors=True)
         return depths_from_tree(order, pred, hg.n)
 
     # -- shortest-path primitives -------------------------------------------
