@@ -1,0 +1,232 @@
+"""Several GPUs of one host, measured in one call: the host-memory floor, then each job on one
+GPU, on all GPUs in process (`cuda:all`) and through Dask (LocalCUDACluster, 1 worker and one
+worker a GPU). Every result is compared with the one-GPU result of the same run.
+
+    PYTHONPATH=python python3 scripts/several_gpus.py [--reps 3] [--quick] [--no-dask]
+
+Rows (the two-GPU issue's table, and the four-GPU one on a machine with four):
+  floor      the bytes of the BFS result written into fresh host memory by T threads (first
+             touch included), with transparent huge pages and without, and into memory
+             touched before (the copy bandwidth alone): what any route into host memory pays
+  bfs        BFS R-MAT 20 x 4,096 sources into a host matrix the call allocates (16 GiB)
+  sssp       SSSP distances R-MAT 18 x 2,048 (float32 weights)
+  closeness  all-vertex closeness, R-MAT 18 and R-MAT 20 (reduced on the device: nothing gathered)
+  betweenness  exact betweenness of R-MAT 18 / 20, where curnet has it (nothing gathered)
+
+Medians of --reps runs after a warm-up. JSON to --json (default $OUT/several_gpus.json) and a
+table printed last.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import curnet  # noqa: E402
+from curnet import generators  # noqa: E402
+from curnet.sources import sample_sources  # noqa: E402
+
+
+def median_of(fn, reps: int, warm: int = 1):
+    result = None
+    for _ in range(warm):
+        result = fn()
+        result = None
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t)
+    return result, times
+
+
+def set_thp(on: bool) -> None:
+    """NumPy asks the kernel for transparent huge pages on large allocations (madvise) unless
+    told not to; the floor is measured both ways."""
+    from numpy._core import multiarray
+    multiarray._set_madvise_hugepage(on)
+
+
+def floor_rows(nbytes: int, threads_list, reps: int) -> list:
+    """Fresh memory written by T threads, as a result matrix would be, and already-touched
+    memory written again: GB/s and seconds for nbytes."""
+    rows = []
+    src = np.ones(64 << 20, np.uint8)                      # a 64 MiB source, reused (cache-cold dst)
+
+    def fill(dst: np.ndarray, threads: int):
+        parts = np.array_split(np.arange(0, len(dst), len(src)), threads)
+
+        def work(starts):
+            for s in starts:
+                n = min(len(src), len(dst) - s)
+                np.copyto(dst[s:s + n], src[:n])
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(work, parts))
+
+    for thp in (True, False):
+        set_thp(thp)
+        for threads in threads_list:
+            def fresh():
+                dst = np.empty(nbytes, np.uint8)
+                fill(dst, threads)
+                return None
+            _, t = median_of(fresh, reps)
+            rows.append(dict(job="floor", route=f"fresh memory, {threads} threads, THP {'on' if thp else 'off'}",
+                             times_s=t, gbps=nbytes / np.median(t) / 1e9))
+            print(f"  floor fresh THP={thp} threads={threads}: {np.median(t):.3f} s", flush=True)
+    set_thp(True)
+    dst = np.empty(nbytes, np.uint8)
+    fill(dst, max(threads_list))
+    for threads in threads_list:
+        _, t = median_of(lambda: fill(dst, threads), reps)
+        rows.append(dict(job="floor", route=f"touched memory, {threads} threads", times_s=t,
+                         gbps=nbytes / np.median(t) / 1e9))
+        print(f"  floor touched threads={threads}: {np.median(t):.3f} s", flush=True)
+    del dst
+    return rows
+
+
+def jobs(quick: bool) -> list:
+    """(name, graph, sources, call(backend) -> result) of each row."""
+    scale_big, scale_small = (16, 14) if quick else (20, 18)
+    k_bfs, k_sssp = (512, 256) if quick else (4096, 2048)
+    big = generators.rmat(scale_big, seed=1)
+    small = generators.rmat(scale_small, seed=1, weighted=True)
+    out = [
+        (f"BFS R-MAT {scale_big} x {k_bfs:,} into a host matrix", big, sample_sources(big, k_bfs, seed=1),
+         lambda g, s, be: curnet.bfs(g, s, backend=be, progress=False)),
+        (f"SSSP distances R-MAT {scale_small} x {k_sssp:,}", small, sample_sources(small, k_sssp, seed=1),
+         lambda g, s, be: curnet.sssp_dists(g, s, backend=be, progress=False)),
+    ]
+    small_u = generators.rmat(scale_small, seed=1)
+    for g, scale in ((small_u, scale_small), (big, scale_big)):
+        out.append((f"closeness R-MAT {scale} (all vertices)", g, None,
+                    lambda g, s, be: curnet.closeness(g, backend=be, progress=False)))
+    if hasattr(curnet, "betweenness"):
+        for g, scale in ((small_u, scale_small), (big, scale_big)):
+            out.append((f"betweenness R-MAT {scale} (exact)", g, None,
+                        lambda g, s, be: curnet.betweenness(g, backend=be, progress=False)))
+    return out
+
+
+def equal(a, b) -> bool:
+    if a.dtype.kind == "f":
+        return bool(np.allclose(a, b, rtol=1e-9, atol=0, equal_nan=True))
+    return bool(np.array_equal(a, b))
+
+
+def in_process_rows(job_list, reps: int, gpus: int) -> tuple[list, dict]:
+    import cupy
+    rows, want = [], {}
+    for name, g, sources, call in job_list:
+        print(f"{name}: {g}", flush=True)
+        base = None
+        for be in ("cuda",) + (("cuda:all",) if gpus > 1 else ()):
+            got, t = median_of(lambda: call(g, sources, be), reps)
+            if be == "cuda":
+                want[name], base = got, np.median(t)
+            row = dict(job=name, route=f"{be} ({1 if be == 'cuda' else gpus} GPU)", times_s=t,
+                       equal=equal(got, want[name]), speedup=base / np.median(t))
+            rows.append(row)
+            print(f"  {be}: {np.median(t):.3f} s ({row['speedup']:.2f}x, equal: {row['equal']})", flush=True)
+            del got
+            cupy.get_default_memory_pool().free_all_blocks()
+    return rows, want
+
+
+def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
+    from curnet import distributed
+    rows = []
+    for workers in sorted({1, gpus}):
+        with distributed.local_cluster(gpu=True, n_workers=workers) as cluster:
+            engine = distributed.ClusterEngine(cluster)
+            for name, g, sources, call in job_list:
+                if sources is None:
+                    kind = "betweenness" if name.startswith("betweenness") else "closeness"
+                    if kind == "betweenness" and not hasattr(distributed, "betweenness"):
+                        continue
+                    if kind == "closeness":
+                        fn = lambda: engine.reduce(g, None, distributed.measure("closeness"),  # noqa: E731
+                                                   backend="cuda", progress=False)
+                    else:
+                        fn = lambda: distributed.betweenness(g, cluster=cluster, backend="cuda")  # noqa: E731
+                elif name.startswith("BFS"):
+                    fn = lambda: engine.bfs(g, sources, backend="cuda", progress=False)  # noqa: E731
+                else:
+                    fn = lambda: engine.sssp_dists(g, sources, backend="cuda", progress=False)  # noqa: E731
+                got, t = median_of(fn, reps)
+                one = [r for r in rows if r["job"] == name and r["route"].startswith("Dask 1 ")]
+                direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]
+                row = dict(job=name, route=f"Dask {workers} worker(s)", times_s=t, equal=equal(got, want[name]),
+                           speedup=np.median(direct[0]["times_s"]) / np.median(t) if direct else None,
+                           over_one_worker=(np.median(one[0]["times_s"]) / np.median(t)) if one else None,
+                           rows_through=getattr(engine, "route", None))
+                rows.append(row)
+                print(f"  Dask {workers}: {np.median(t):.3f} s (equal: {row['equal']})", flush=True)
+                del got
+            engine.client.close()
+    return rows
+
+
+RESULTS: list = []
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="small graphs (a smoke run)")
+    ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--no-floor", action="store_true")
+    ap.add_argument("--only", default="", help="run the jobs whose name contains this")
+    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "several_gpus.json")
+                    if os.environ.get("OUT") else None)
+    args = ap.parse_args()
+    import cupy
+    gpus = cupy.cuda.runtime.getDeviceCount()
+    job_list = [j for j in jobs(args.quick) if args.only in j[0]]
+    if not args.no_floor and job_list and job_list[0][2] is not None:
+        name, g, sources, _ = job_list[0]
+        nbytes = len(sources) * len(g) * 4
+        print(f"floor: {nbytes / 2**30:.1f} GiB", flush=True)
+        RESULTS.extend(floor_rows(nbytes, sorted({1, 8, os.cpu_count() or 1}), args.reps))
+    rows, want = in_process_rows(job_list, args.reps, gpus)
+    RESULTS.extend(rows)
+    if not args.no_dask:
+        RESULTS.extend(dask_rows(job_list, want, args.reps, gpus))
+    meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "devices": [cupy.cuda.runtime.getDeviceProperties(i)["name"].decode() for i in range(gpus)],
+            "host": platform.node(), "cpus": os.cpu_count(), "commit": commit(), "reps": args.reps}
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "rows": RESULTS}, f, indent=1, default=float)
+    print(f"\n{meta['date']}, {gpus} x {meta['devices'][0]}, {meta['cpus']} CPUs, commit {meta['commit']}")
+    print(f"{'job':<44}{'route':<40}{'median':>10}  {'x 1 GPU':>8}  note")
+    for r in RESULTS:
+        sp = f"{r['speedup']:.2f}x" if r.get("speedup") else ""
+        note = f"{r['gbps']:.1f} GB/s" if "gbps" in r else f"equal: {r['equal']}"
+        if r.get("over_one_worker"):
+            note += f"; {r['over_one_worker']:.2f}x 1 worker"
+        print(f"{r['job']:<44}{r['route']:<40}{np.median(r['times_s']):>8.3f} s  {sp:>8}  {note}")
+
+
+if __name__ == "__main__":
+    main()
