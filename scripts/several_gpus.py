@@ -163,10 +163,17 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
                         fn = lambda: distributed.betweenness(g, cluster=cluster, backend="cuda")  # noqa: E731
                 elif name.startswith("BFS"):
                     fn = lambda: engine.bfs(g, sources, backend="cuda", progress=False)  # noqa: E731
+                    if workers == 1:      # the shared-memory route, for the record
+                        got, t = median_of(lambda: engine.bfs(g, sources, backend="cuda", progress=False,
+                                                              shared_memory=True), reps)
+                        rows.append(dict(job=name, route="Dask 1 worker, shared memory route", times_s=t,
+                                         equal=equal(got, want[name]), rows_through=engine.route))
+                        print(f"  Dask 1, shared memory: {np.median(t):.3f} s", flush=True)
+                        del got
                 else:
                     fn = lambda: engine.sssp_dists(g, sources, backend="cuda", progress=False)  # noqa: E731
                 got, t = median_of(fn, reps)
-                one = [r for r in rows if r["job"] == name and r["route"].startswith("Dask 1 ")]
+                one = [r for r in rows if r["job"] == name and r["route"] == "Dask 1 worker(s)"]
                 direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]
                 row = dict(job=name, route=f"Dask {workers} worker(s)", times_s=t, equal=equal(got, want[name]),
                            speedup=np.median(direct[0]["times_s"]) / np.median(t) if direct else None,

@@ -26,7 +26,7 @@ import weakref
 
 import numpy as np
 
-from . import algorithms
+from . import algorithms, device_gather
 from .algorithms.common import result_buffer
 from .memory import available_host_memory
 from .algorithms.bfs import OUT_DTYPES
@@ -39,6 +39,7 @@ from .sources import resolve_sources
 log = logging.getLogger("curnet")
 
 KINDS = ("bfs", "sssp", "sssp_dists")
+DEVICE = "device"      # a job's result route: kept on the workers' GPUs, copied by the caller
 
 # Chunks per worker thread at least (load balance, and less to re-run when a worker dies) ...
 CHUNKS_PER_THREAD = 4
@@ -190,23 +191,31 @@ def _worker_resources(backend: str, dask_worker=None) -> dict:
     limit = dask_worker.memory_manager.memory_limit
     if limit:
         host = min(host, int(limit))
-    device = None
+    device = bus = None
     if be.name.startswith("cuda"):
         import cupy
         device = int(cupy.cuda.runtime.memGetInfo()[0])
+        bus = device_gather.worker_bus() if len(be.members) == 1 else None   # one GPU a worker
     return {"backend": be.name, "host": host, "device": device, "nthreads": dask_worker.state.nthreads,
-            "hostname": socket.gethostname()}
+            "hostname": socket.gethostname(), "bus": bus, "pid": os.getpid()}
 
 
 def _chunk(graph, kind: str, ids: np.ndarray, rows, backend: str, unreachable, depth_dtype, reduction,
            shared):
-    """One chunk of sources on a worker: its result rows (returned, or written into the
-    caller's SharedMatrix specs `shared` at `rows`), or its reduction's partial."""
+    """One chunk of sources on a worker: its result rows (returned, written into the
+    caller's SharedMatrix specs `shared` at `rows`, or with shared == DEVICE kept on the GPU
+    for the caller to copy), or its reduction's partial."""
     from distributed import get_worker
     g = _worker_graph(graph)
     _worker_backend(backend, get_worker())   # a worker that joined after the job's check
     if reduction is not None and reduction.kind is None:
         return reduction.chunk(g, ids, backend)      # it runs its own traversal
+    if shared == DEVICE:
+        if kind == "bfs":
+            return device_gather.keep_on_device(lambda sink: algorithms.bfs_blocks(
+                g, ids, sink, backend=backend, unreachable=unreachable, progress=False))
+        return device_gather.keep_on_device(lambda sink: algorithms.sssp_blocks(
+            g, ids, sink, backend=backend, with_pred=kind == "sssp", progress=False))
     a, b = rows
     outs = [SharedMatrix.open(spec)[a:b] for spec in shared] if shared else [None, None]
     if kind == "bfs":
@@ -370,14 +379,15 @@ def _sees_file(path, inode, dask_worker=None) -> bool:
 
 # -- jobs ------------------------------------------------------------------------------------
 
-def chunk_rows(resources: list, k: int, n: int, bytes_per_entry: int) -> int:
+def chunk_rows(resources: list, k: int, n: int, bytes_per_entry: int, overlap: bool = False) -> int:
     """Sources a chunk: at least CHUNKS_PER_THREAD chunks for each worker thread (of several), and a chunk's
     result within MEMORY_SHARE of the smallest worker thread's memory (host, and device for a
     GPU worker); a multiple of 64 (one BFS word) where the job allows."""
     threads = sum(r["nthreads"] for r in resources)
     # One worker thread: one chunk (nothing to balance; a GPU then writes whole rows, its
-    # fastest copy, where a chunk's rows of a larger matrix are pitched).
-    rows = k if threads == 1 else -(-k // (CHUNKS_PER_THREAD * threads))
+    # fastest copy, where a chunk's rows of a larger matrix are pitched), unless the caller
+    # copies each chunk itself (`overlap`: chunk i's copy runs while the worker does i + 1).
+    rows = k if threads == 1 and not overlap else -(-k // (CHUNKS_PER_THREAD * threads))
     row_bytes = max(1, n * bytes_per_entry)
     for r in resources:
         memory = r["host"] if r["device"] is None else min(r["host"], r["device"])
@@ -421,10 +431,31 @@ class _Job:
         n, k = len(self.g), len(self.ids)
         entry = (0 if kind is None else self.depth_dtype.itemsize if kind == "bfs" else
                  self.g.weight_dtype.itemsize + (4 if kind == "sssp" else 0))
-        rows = chunk_size or chunk_rows(list(self.resources.values()), k, n, entry)
-        self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
+        self.chunk_size, self.entry = chunk_size, entry
+        self.size_chunks(overlap=False)
         self.futures = []
         self.route = "network"
+
+    def size_chunks(self, overlap: bool) -> None:
+        n, k = len(self.g), len(self.ids)
+        rows = self.chunk_size or chunk_rows(list(self.resources.values()), k, n, self.entry, overlap)
+        self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
+
+    def device_route(self, use) -> bool:
+        """Whether the workers keep each chunk on their GPU for the caller to copy (CUDA IPC):
+        `use` None (where it can), every worker a process of its own on this host with one GPU
+        that the caller sees too. Chunks are then sized so that copies overlap the work."""
+        workers = list(self.resources.values())
+        if use is not None or self.reduction is not None or self.kind not in KINDS:
+            return False
+        here = socket.gethostname()
+        if not all(r.get("bus") and r["hostname"] == here and r["pid"] != os.getpid() for r in workers):
+            return False
+        if device_gather.caller_devices({r["bus"] for r in workers}) is None:
+            return False
+        self.size_chunks(overlap=True)
+        self.route = "device memory (CUDA IPC)"
+        return True
 
     def _ask_workers(self) -> dict:
         found = self.client.run(_worker_resources, self.backend)
@@ -469,8 +500,9 @@ class _Job:
         return None
 
     def submit(self, shared=None):
-        """Send the chunks; `shared`: the SharedMatrix results the workers write into."""
-        specs = tuple(m.spec() for m in shared) if shared else None
+        """Send the chunks; `shared`: the SharedMatrix results the workers write into, or
+        DEVICE (each chunk kept on its worker's GPU for the caller)."""
+        specs = DEVICE if shared == DEVICE else tuple(m.spec() for m in shared) if shared else None
         graph = self.file or _scattered(self.client, self.g)
         tag = uuid.uuid4().hex[:8]
         self.futures = [
@@ -512,8 +544,10 @@ class _Job:
 class ClusterEngine:
     """The many-source calls of curnet (bfs, sssp, sssp_dists) run on a Dask cluster, with the
     same signatures plus `chunk_size` (sources a chunk; None: sized to the workers' memory)
-    and `shared_memory` (None: workers on this host write the result in place, through
-    /dev/shm, when it has room; True: required; False: rows always come over the network)."""
+    and `shared_memory` (None: GPU workers on this host keep their chunks on the device and
+    the caller copies them into its result, CUDA IPC; other workers on this host write the
+    result in place, through /dev/shm, when it has room; True: shared memory required; False:
+    rows always come over the network). `route` says how the last job's rows came."""
 
     def __init__(self, cluster=None, *, timeout: float = 30):
         self.client = connect(cluster, timeout=timeout)
@@ -540,10 +574,25 @@ class ClusterEngine:
 
     def _gather(self, job, wanted, progress, shared_memory):
         """The job's result matrices, [(caller's out or None, dtype, what)] each, in source
-        order. Workers on this host write into shared memory (the result itself when the
-        caller gave no `out`); others send their rows, written as each chunk arrives."""
+        order. GPU workers on this host keep their chunks on the device and the caller copies
+        them (device_gather); other workers on this host write into shared memory (the result
+        itself when the caller gave no `out`); the rest send their rows, written as each chunk
+        arrives."""
         shape = (len(job.ids), len(job.g))
         outs = [None if out is None else result_buffer(out, shape, dtype, what) for out, dtype, what in wanted]
+        if job.device_route(shared_memory):
+            self.route = job.route
+            outs = [o if o is not None else result_buffer(None, shape, d, what)
+                    for o, (_, d, what) in zip(outs, wanted)]
+            copies = device_gather.DeviceCopies(job.kind, outs, job.ids)
+            try:
+                for i, chunk in job.submit(DEVICE).results(progress, in_order=False):
+                    copies.submit(job.bounds[i][0], chunk)
+                    copies.release_done(self.client)
+                copies.release_done(self.client, wait=True)
+            finally:
+                copies.close(self.client)
+            return outs
         shared = job.shared_results([out.dtype if out is not None else np.dtype(dtype)
                                      for out, (_, dtype, _) in zip(outs, wanted)], shared_memory)
         self.route = job.route

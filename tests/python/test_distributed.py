@@ -321,11 +321,42 @@ def test_local_cuda_cluster_equals_direct_call():
             engine.bfs(g, sources, backend="cuda:7")      # no such GPU on the worker
 
 
+@pytest.mark.gpu
+def test_gpu_workers_results_through_device_memory():
+    """GPU workers on the caller's host keep each chunk on their GPU and the caller copies it
+    (CUDA IPC): equal to the direct call for bfs, sssp and sssp_dists, several chunks a worker,
+    a caller's float64 `out`; every chunk released on the workers afterwards."""
+    pytest.importorskip("dask_cuda")
+    from curnet import device_gather
+    g = curnet.generators.rmat(13, seed=5, weighted=True)
+    sources = np.arange(0, len(g), 7)
+    with cd.local_cluster(gpu=True) as cl:
+        engine = cd.ClusterEngine(cl)
+        want = curnet.bfs(g, sources, backend="cuda")
+        np.testing.assert_array_equal(engine.bfs(g, sources, backend="cuda"), want)
+        assert engine.route == "device memory (CUDA IPC)"
+        out = np.zeros((len(sources), len(g)), np.float64, order="F")
+        engine.bfs(g, sources, backend="cuda", out=out, chunk_size=100)
+        np.testing.assert_array_equal(out, want)
+        dist, pred = engine.sssp(g, sources[:300], backend="cuda", chunk_size=64)
+        wd, _ = curnet.sssp(g, sources[:300], backend="cuda")
+        np.testing.assert_array_equal(dist, wd)
+        reached = np.isfinite(dist) & (pred >= 0)
+        rows, cols = np.nonzero(reached)
+        assert rows.size and (dist[rows, pred[rows, cols]] <= dist[rows, cols]).all()
+        np.testing.assert_array_equal(engine.sssp_dists(g, sources, backend="cuda", chunk_size=128),
+                                      curnet.sssp_dists(g, sources, backend="cuda"))
+        held = engine.client.run(lambda: (len(device_gather._held), device_gather._held_bytes[0]))
+        assert all(h == (0, 0) for h in held.values()), held
+
+
 def test_chunk_rows_sizing():
     worker = {"nthreads": 2, "host": 8 << 30, "device": None}
     assert cd.chunk_rows([worker, worker], 10_000, 1000, 4) == 576          # 4 chunks a thread, 64-aligned
     assert cd.chunk_rows([dict(worker, nthreads=1)], 3820, 1000, 4) == 3820  # one thread: one chunk
     gpu = dict(worker, nthreads=1, device=1 << 30)                           # 1 GiB of device memory left
+    # the caller copies each chunk itself: 4 chunks even for one thread (64-aligned), so copies overlap
+    assert cd.chunk_rows([dict(worker, nthreads=1)], 1000, 100, 4, overlap=True) == 192
     assert cd.chunk_rows([gpu, worker], 100_000, 1 << 20, 4) == 64           # a quarter GiB / 4 MiB rows
     with pytest.raises(MemoryError, match="does not fit"):
         cd.chunk_rows([dict(worker, host=1 << 20)], 10, 1 << 20, 8)
