@@ -142,6 +142,15 @@ def in_process_rows(job_list, reps: int, gpus: int) -> tuple[list, dict]:
             print(f"  {be}: {np.median(t):.3f} s ({row['speedup']:.2f}x, equal: {row['equal']})", flush=True)
             del got
             cupy.get_default_memory_pool().free_all_blocks()
+        if name.startswith("BFS"):
+            # the same into a matrix touched before the call: what first touch costs each route
+            out = np.zeros((len(sources), len(g)), np.int32, order="F")
+            for be in ("cuda",) + (("cuda:all",) if gpus > 1 else ()):
+                _, t = median_of(lambda: curnet.bfs(g, sources, backend=be, out=out, progress=False), reps)
+                rows.append(dict(job=name, route=f"{be}, into a matrix touched before", times_s=t,
+                                 equal=equal(out, want[name]), speedup=base / np.median(t)))
+                print(f"  {be} into touched memory: {np.median(t):.3f} s", flush=True)
+            del out
     return rows, want
 
 
