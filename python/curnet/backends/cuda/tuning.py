@@ -29,7 +29,7 @@ class CudaTuning:
     # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
     # (None: an eighth of free device memory, at most 4 GiB).
     level_bytes: int | None = None
-    # Near-far SSSP: non-negative float32 weights, batches of at most nf_max_sources sources.
+    # Near-far SSSP: non-negative weights, batches of at most nf_max_sources sources.
     # Entries with more arcs than nf_heavy are spread over the grid; the host reads the queue
     # counts every nf_sync_every iterations; past nf_max_iters the batch finishes on the host.
     # Delta = nf_delta_factor x 32 x mean weight / mean out-degree (Davidson et al.'s rule).

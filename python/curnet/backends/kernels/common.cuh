@@ -10,6 +10,15 @@ typedef long long i64;
 __device__ __forceinline__ i64 grid_thread() { return blockIdx.x * (i64)blockDim.x + threadIdx.x; }
 __device__ __forceinline__ i64 grid_threads() { return (i64)gridDim.x * blockDim.x; }
 
+// The grid-stride loop: body(i) for each i in [0, count), spread over the whole grid (i a
+// thread's first item, then steps of the grid's size). body's `return` moves to the next item.
+template <typename Body>
+__device__ __forceinline__ void for_each(i64 count, Body body)
+{
+    for (i64 i = grid_thread(); i < count; i += grid_threads())
+        body(i);
+}
+
 // The queue entry q holding work item i, given incl, the inclusive sum of the entries'
 // arc counts (incl[q - 1] <= i < incl[q]): a binary search.
 __device__ __forceinline__ int find_entry(const i64* __restrict__ incl, i64 qlen, i64 i)
@@ -57,11 +66,12 @@ __device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
     return base + __popc(mask & ((1u << lane) - 1u));
 }
 
-// The smallest of a full warp's values (in lane 0; every lane calls it).
-__device__ __forceinline__ unsigned int warp_min(unsigned int m)
+// The smallest of a full warp's values (in lane 0; every lane calls it): 32- or 64-bit.
+template <typename U>
+__device__ __forceinline__ U warp_min(U m)
 {
     for (int off = 16; off; off >>= 1) {
-        unsigned int x = __shfl_down_sync(0xffffffffu, m, off);
+        U x = __shfl_down_sync(0xffffffffu, m, off);
         m = x < m ? x : m;
     }
     return m;
