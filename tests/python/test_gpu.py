@@ -239,6 +239,21 @@ def test_bfs_one_backward_twin(gpu, cpu, seed):
             assert np.array_equal(cpu.bfs_one(hc, s, backward), ref)
 
 
+@pytest.mark.parametrize("alpha,beta", [(1, 24), (10**6, 10**6), (2, 1), (14, 24)])
+def test_bfs_one_direction_knobs(gpu, monkeypatch, alpha, beta):
+    """CudaTuning.bfs_one_alpha / bfs_one_beta steer the direction switches (mostly top-down,
+    bottom-up from the first wide level on, switching back at once, the defaults); the depths
+    are SciPy's whatever they say, both ways along the arcs."""
+    monkeypatch.setattr(gpu.tuning, "bfs_one_alpha", alpha)
+    monkeypatch.setattr(gpu.tuning, "bfs_one_beta", beta)
+    g = generators.rmat(13, seed=6, directed=True)
+    hd, a = gpu.device_graph(g), scipy_matrix(g)
+    for s in np.random.default_rng(6).choice(np.flatnonzero(np.diff(g.indptr) > 0), 3).tolist():
+        for backward in (False, True):
+            ref = csgraph.shortest_path(a.T if backward else a, unweighted=True, indices=s)
+            assert np.array_equal(gpu.bfs_one(hd, s, backward).get(), np.where(np.isinf(ref), -1, ref))
+
+
 # -- algorithms against scipy.sparse.csgraph ------------------------------------------------
 
 @pytest.mark.parametrize("directed", [True, False])

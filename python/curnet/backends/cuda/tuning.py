@@ -26,6 +26,11 @@ class CudaTuning:
     # The joint BFS traversal pushes (top-down) a level whose frontier's out-arcs are fewer
     # than m / push_alpha (0: always pull).
     push_alpha: int = 14
+    # The one-source direction-optimizing BFS (bfs_one) turns bottom-up when the frontier's
+    # out-arcs pass the unexplored arcs / bfs_one_alpha, and top-down again when a level
+    # finds fewer than n / bfs_one_beta vertices (Beamer et al.'s rule and constants).
+    bfs_one_alpha: int = 14
+    bfs_one_beta: int = 24
     # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
     # (None: an eighth of free device memory, at most 4 GiB).
     level_bytes: int | None = None

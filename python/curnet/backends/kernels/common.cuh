@@ -37,10 +37,70 @@ __device__ __forceinline__ int find_entry(const i64* __restrict__ incl, i64 qlen
 template <typename Visit>
 __device__ __forceinline__ void advance(const i64* __restrict__ incl, i64 qlen, i64 total, Visit visit)
 {
-    for (i64 i = grid_thread(); i < total; i += grid_threads()) {
+    for_each(total, [&](i64 i) {
         int q = find_entry(incl, qlen, i);
         visit(q, i - (q ? incl[q - 1] : 0));
+    });
+}
+
+// The advance walked a warp's chunk of CHUNK consecutive work items at a time: one
+// find_entry a chunk (every lane searches the same item: broadcast loads), then each lane
+// steps its entry forward. enter(q) is called when a lane's entry changes (to load what all
+// of q's arcs share), then visit(q, offset) for each item. For queues of hubs (near-far's
+// heavy entries), where a binary search per arc costs more than the arc.
+template <int CHUNK, typename Enter, typename Visit>
+__device__ __forceinline__ void advance_chunks(const i64* __restrict__ incl, i64 qlen, i64 total,
+                                               Enter enter, Visit visit)
+{
+    i64 wid = grid_thread() >> 5, nwarps = grid_threads() >> 5;
+    int lane = (int)(threadIdx.x & 31);
+    for (i64 c0 = wid * CHUNK; c0 < total; c0 += nwarps * CHUNK) {
+        int q = find_entry(incl, qlen, c0);
+        i64 cend = c0 + CHUNK < total ? c0 + CHUNK : total;
+        int qc = -1;
+        i64 start = 0;
+        for (i64 i = c0 + lane; i < cend; i += 32) {
+            while (incl[q] <= i) ++q;
+            if (q != qc) {
+                qc = q;
+                start = q ? incl[q - 1] : 0;
+                enter(q);
+            }
+            visit(q, i - start);
+        }
     }
+}
+
+// Arc heads may carry two flag bits on top (the shortest paths' edge classes, kernels/sssp.cu):
+// where `flagged`, the head is the low 30 bits and cls its top two; else cls is 0.
+__device__ __forceinline__ int head_of(int x, int flagged, unsigned int& cls)
+{
+    cls = flagged ? (unsigned int)x >> 30 : 0u;
+    return flagged ? (x & 0x3fffffff) : x;
+}
+
+// A relaxation round's arcs, decoded once for every kernel that relaxes: the advance over
+// the out-arcs of a queue of entries e = r * n + u (incl: the inclusive sum of their
+// out-degrees), each arc handed to visit(e, rn, u, v, wa, cls): its entry, the row's offset
+// rn = r * n, tail u, head v (class bits cls, see head_of), weight wa (1 when unweighted).
+// Self-loops of non-negative weight are skipped: they never shorten a path.
+template <typename T, typename Visit>
+__device__ __forceinline__ void relax_arcs(const i64* __restrict__ entries, const i64* __restrict__ incl,
+                                           i64 qlen, i64 total, i64 n, const i64* __restrict__ ptr,
+                                           const int* __restrict__ idx, const T* __restrict__ w, int has_w,
+                                           int flagged, Visit visit)
+{
+    advance(incl, qlen, total, [&](int q, i64 offset) {
+        i64 e = entries[q];
+        i64 rn = (e / n) * n;
+        int u = (int)(e - rn);
+        i64 a = ptr[u] + offset;
+        unsigned int cls;
+        int v = head_of(idx[a], flagged, cls);
+        T wa = has_w ? w[a] : (T)1;
+        if (v == u && wa >= (T)0) return;
+        visit(e, rn, u, v, wa, cls);
+    });
 }
 
 // Block-wide sum of one value per thread, added to *total once per block.

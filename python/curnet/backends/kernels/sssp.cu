@@ -30,36 +30,41 @@ __device__ __forceinline__ double o2d(u64 o)
 extern "C" __global__ void pack_f32(const float* __restrict__ dist, const int* __restrict__ pred,
                                     i64 count, u64* key)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         key[i] = ((u64)f2o(dist[i]) << 32) | (unsigned int)pred[i];
+    });
 }
 extern "C" __global__ void unpack_f32(const u64* __restrict__ key, i64 count, float* dist, int* pred)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
+    for_each(count, [&](i64 i) {
         u64 k = key[i];
         dist[i] = o2f((unsigned int)(k >> 32));
         if (pred) pred[i] = (int)(unsigned int)(k & 0xffffffffu);
-    }
+    });
 }
 extern "C" __global__ void to_ordered_f32(const float* __restrict__ dist, i64 count, unsigned int* o)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         o[i] = f2o(dist[i]);
+    });
 }
 extern "C" __global__ void from_ordered_f32(const unsigned int* __restrict__ o, i64 count, float* dist)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         dist[i] = o2f(o[i]);
+    });
 }
 extern "C" __global__ void to_ordered_f64(const double* __restrict__ dist, i64 count, u64* o)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         o[i] = d2o(dist[i]);
+    });
 }
 extern "C" __global__ void from_ordered_f64(const u64* __restrict__ o, i64 count, double* dist)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         dist[i] = o2d(o[i]);
+    });
 }
 
 // Edge classes: where `flagged`, the arc array carries the head's class in its top two bits
@@ -67,28 +72,6 @@ extern "C" __global__ void from_ordered_f64(const u64* __restrict__ o, i64 count
 #define CLASS_SINK 1     // bit 30: a head without out-arcs is never queued (nothing to relax)
 #define CLASS_IN_ONE 2   // bit 31: a head with one in-arc is written by that arc's thread alone, no atomic
 #define ORD_INF 0xff800000u   // f2o(+inf)
-
-__device__ __forceinline__ int head_of(int x, int flagged, unsigned int& cls)
-{
-    cls = flagged ? (unsigned int)x >> 30 : 0u;
-    return flagged ? (x & 0x3fffffff) : x;
-}
-
-// The relaxations advance over the out-arcs of a queue of entries r * n + u (common.cuh's
-// `advance`, incl the inclusive sum of their out-degrees). The arc at `offset` of queue
-// entry q: the entry e = rn + u (rn = row * n), its arc a and the arc's raw head x.
-// Callers skip self-loops of non-negative weight: they never shorten a path.
-__device__ __forceinline__ void arc_of(const i64* __restrict__ entries, i64 n, const i64* __restrict__ ptr,
-                                       const int* __restrict__ idx, int q, i64 offset, i64& e, i64& rn,
-                                       int& u, i64& a, int& x)
-{
-    e = entries[q];
-    i64 r = e / n;
-    rn = r * n;
-    u = (int)(e - rn);
-    a = ptr[u] + offset;
-    x = idx[a];
-}
 
 // Offer (dist co, tail u) to the packed entry *slot; true when its distance was lowered.
 // Predecessors are deterministic: where the arc lengthens the path (cand > du), the whole
@@ -118,6 +101,19 @@ __device__ __forceinline__ bool offer_packed(u64* slot, unsigned int co, int u, 
     return false;
 }
 
+// A min-offer of an ordered distance; true when it lowered *slot. CLASS_IN_ONE heads have
+// one writer: no atomic.
+template <typename O>
+__device__ __forceinline__ bool offer_min(O* slot, O co, unsigned int cls)
+{
+    if (cls & CLASS_IN_ONE) {
+        if (co >= *slot) return false;
+        *slot = co;
+        return true;
+    }
+    return co < *slot && co < atomicMin(slot, co);
+}
+
 // float32 with predecessors: one round over the active entries' out-arcs.
 extern "C" __global__ void relax_packed_f32(const i64* __restrict__ entries, const i64* __restrict__ incl,
                                             i64 qlen, i64 total, i64 n,
@@ -125,14 +121,8 @@ extern "C" __global__ void relax_packed_f32(const i64* __restrict__ entries, con
                                             const float* __restrict__ w, int has_w,
                                             int flagged, u64* key, unsigned char* next_active)
 {
-    advance(incl, qlen, total, [&](int q, i64 offset) {
-        i64 e, rn, a;
-        int u, x;
-        unsigned int cls;
-        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, x);
-        int v = head_of(x, flagged, cls);
-        float wa = has_w ? w[a] : 1.0f;
-        if (v == u && wa >= 0.0f) return;
+    relax_arcs(entries, incl, qlen, total, n, ptr, idx, w, has_w, flagged,
+               [&](i64 e, i64 rn, int u, int v, float wa, unsigned int cls) {
         float du = o2f((unsigned int)(key[e] >> 32));
         float cand = du + wa;
         if (offer_packed(&key[rn + v], f2o(cand), u, cand > du, cls) && !(cls & CLASS_SINK))
@@ -147,24 +137,10 @@ extern "C" __global__ void relax_dist_f32(const i64* __restrict__ entries, const
                                           const float* __restrict__ w, int has_w,
                                           int flagged, unsigned int* od, unsigned char* next_active)
 {
-    advance(incl, qlen, total, [&](int q, i64 offset) {
-        i64 e, rn, a;
-        int u, x;
-        unsigned int cls;
-        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, x);
-        int v = head_of(x, flagged, cls);
-        float wa = has_w ? w[a] : 1.0f;
-        if (v == u && wa >= 0.0f) return;
-        unsigned int co = f2o(o2f(od[e]) + wa);
+    relax_arcs(entries, incl, qlen, total, n, ptr, idx, w, has_w, flagged,
+               [&](i64 e, i64 rn, int u, int v, float wa, unsigned int cls) {
         i64 ev = rn + v;
-        bool lowered;
-        if (cls & CLASS_IN_ONE) {
-            lowered = co < od[ev];
-            if (lowered) od[ev] = co;
-        } else {
-            lowered = co < od[ev] && co < atomicMin(&od[ev], co);
-        }
-        if (lowered && !(cls & CLASS_SINK)) next_active[ev] = 1;
+        if (offer_min(&od[ev], f2o(o2f(od[e]) + wa), cls) && !(cls & CLASS_SINK)) next_active[ev] = 1;
     });
 }
 
@@ -182,12 +158,8 @@ __device__ void jacobi_min(const i64* __restrict__ entries, const i64* __restric
                            i64 total, i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
                            const T* __restrict__ w, int has_w, const O* __restrict__ prev, O* od)
 {
-    advance(incl, qlen, total, [&](int q, i64 offset) {
-        i64 e, rn, a;
-        int u, v;
-        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, v);   // plain arc heads here
-        T wa = has_w ? w[a] : (T)1;
-        if (v == u && wa >= (T)0) return;
+    relax_arcs(entries, incl, qlen, total, n, ptr, idx, w, has_w, 0,      // plain arc heads here
+               [&](i64 e, i64 rn, int u, int v, T wa, unsigned int) {
         O co = to_ord((T)(from_ord(prev[e]) + wa));
         if (co < prev[rn + v]) atomicMin(&od[rn + v], co);
     });
@@ -199,12 +171,8 @@ __device__ void jacobi_pred(const i64* __restrict__ entries, const i64* __restri
                             const T* __restrict__ w, int has_w, const O* __restrict__ prev,
                             const O* __restrict__ od, int* best)
 {
-    advance(incl, qlen, total, [&](int q, i64 offset) {
-        i64 e, rn, a;
-        int u, v;
-        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, v);   // plain arc heads here
-        T wa = has_w ? w[a] : (T)1;
-        if (v == u && wa >= (T)0) return;
+    relax_arcs(entries, incl, qlen, total, n, ptr, idx, w, has_w, 0,      // plain arc heads here
+               [&](i64 e, i64 rn, int u, int v, T wa, unsigned int) {
         O co = to_ord((T)(from_ord(prev[e]) + wa));
         if (co < prev[rn + v] && co == od[rn + v]) atomicMin(&best[rn + v], u);
     });
@@ -215,12 +183,12 @@ __device__ void jacobi_finish(const O* __restrict__ prev, const O* __restrict__ 
                               const int* __restrict__ best, i64 count, int* pred,
                               unsigned char* next_active)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
+    for_each(count, [&](i64 i) {
         if (od[i] < prev[i]) {
             next_active[i] = 1;
             if (pred) pred[i] = best[i];
         }
-    }
+    });
 }
 
 #define JACOBI_KERNELS(SUFFIX, T, O)                                                               \
@@ -258,19 +226,6 @@ JACOBI_KERNELS(f64, double, u64)
 // Light entries (degree <= heavy_deg) get a group of 8 lanes; heavy ones are spread over
 // the whole grid, one arc a lane, through an inclusive degree sum (nf_heavy_scan): the
 // load-balanced advance, walked a warp's chunk of 512 arcs at a time (one find_entry a chunk).
-
-// A min-offer of an ordered distance; true when it lowered *slot. CLASS_IN_ONE heads have
-// one writer: no atomic.
-template <typename O>
-__device__ __forceinline__ bool offer_min(O* slot, O co, unsigned int cls)
-{
-    if (cls & CLASS_IN_ONE) {
-        if (co >= *slot) return false;
-        *slot = co;
-        return true;
-    }
-    return co < *slot && co < atomicMin(slot, co);
-}
 
 // The key forms: K the stored word, T the distance, O its ordered form (what thresholds and
 // the far minimum compare); ord(K) -> O, to_ord(T) -> O, dist(O) -> T, offer(...).
@@ -365,35 +320,25 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
     T thr = thr_box[it & 1];
     int next_it = it + 1;
     // heavy entries: one arc a lane over the whole grid, a warp taking 512 consecutive arcs;
-    // one (broadcast) binary search a chunk, then each lane steps its entry forward
+    // one (broadcast) binary search a chunk, then each lane steps its entry forward (advance_chunks)
     unsigned int hlen = cnt[3 + cur];
     if (hlen) {
-        i64 total = hincl[hlen - 1];
-        i64 wid = tid >> 5, nwarps = nthreads >> 5;
-        int lane = (int)(tid & 31);
-        for (i64 c0 = wid * 512; c0 < total; c0 += nwarps * 512) {
-          int q = find_entry(hincl, (i64)hlen, c0);
-          i64 cend = c0 + 512 < total ? c0 + 512 : total;
-          int qc = -1;
-          i64 rn = 0, base = 0;
-          int u = 0;
-          T du = 0;
-          for (i64 i = c0 + lane; i < cend; i += 32) {
-            while (hincl[q] <= i) ++q;
-            if (q != qc) {                // this lane's entry changed: its row, tail, distance
-                qc = q;
+        i64 rn = 0, a0 = 0;
+        int u = 0;
+        T du = 0;
+        advance_chunks<512>(hincl, (i64)hlen, hincl[hlen - 1],
+            [&](int q) {                  // this lane's entry changed: its row, tail, first arc, distance
                 i64 e = hq_cur[q];
-                i64 r = e / n;
-                rn = r * n;
+                rn = (e / n) * n;
                 u = (int)(e - rn);
-                base = ptr[u] - (q ? hincl[q - 1] : 0);
+                a0 = ptr[u];
                 du = P::dist(P::ord(key[e]));
-            }
-            i64 a = base + i;
-            nf_arc<P>(key, rn, u, idx[a], du, has_w ? w[a] : (T)1, thr, next_it, stamp, far, n, ptr,
-                      flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
-          }
-        }
+            },
+            [&](int, i64 offset) {
+                i64 a = a0 + offset;
+                nf_arc<P>(key, rn, u, idx[a], du, has_w ? w[a] : (T)1, thr, next_it, stamp, far, n, ptr,
+                          flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
+            });
     }
     // light entries: 8 lanes an entry
     unsigned int llen = cnt[cur];
