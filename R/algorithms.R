@@ -62,9 +62,9 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
 #' Precision: on a graph built with \code{cuRnet_graph(..., precision =
 #' "single")}, weights and distances are 32-bit floats. Distances then agree
 #' with igraph's to about 1e-6 relative (1e-12 or better with the default
-#' \code{"double"}), and a GPU runs its near-far shortest paths for
-#' non-negative weights, several times faster than the Bellman-Ford it runs
-#' on double-precision weights.
+#' \code{"double"}). A GPU runs its near-far shortest paths for non-negative
+#' weights in either precision (single precision moves half the bytes), and
+#' Bellman-Ford for negative weights.
 #'
 #' The source's own predecessor: cuRnet has none (\code{""} or \code{NA},
 #' the default), igraph names the source itself
@@ -226,8 +226,8 @@ cuRnet_components <- function(graph, mode = c("weak", "strong"),
 #'   negative weights with \code{"automatic"} and \code{"johnson"}).
 #' @param backend,progress As in \code{\link{cuRnet_bfs}}.
 #' @param precision \code{"double"} (igraph's results to 1e-12) or
-#'   \code{"single"} (float32 weights: about 1e-6 relative, and a GPU's faster
-#'   near-far shortest paths), as in \code{\link{cuRnet_graph}}.
+#'   \code{"single"} (float32 weights: about 1e-6 relative, half the memory),
+#'   as in \code{\link{cuRnet_graph}}.
 #' @return A numeric matrix \code{length(v)} x \code{length(to)}, \code{Inf}
 #'   where unreachable, dimnames = vertex names if the graph has them.
 #' @examples

@@ -41,8 +41,8 @@
 #' \code{precision = "single"} stores the weights (and computes the distances)
 #' as 32-bit floats: half the memory, distances that agree with igraph's to
 #' about 1e-6 relative (1e-12 or better in \code{"double"}, the default), and
-#' on a GPU the engine's near-far shortest paths, several times faster than the
-#' Bellman-Ford it runs for double-precision weights. Predecessors may then pick
+#' on a GPU half the bytes for the engine's near-far shortest paths (which
+#' both precisions take for non-negative weights). Predecessors may then pick
 #' another of two paths whose lengths differ by less than that. Weights beyond
 #' the single-precision range (about 3.4e38) are an error. Unweighted graphs
 #' count hops, exactly, either way.

@@ -3,6 +3,9 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
+from curnet.backends.arrays import pred_has_cycle
+from curnet.graph import Graph
+
 
 def edge_arrays(g):
     """(src, dst, w) of every stored arc, with unit weights if unweighted."""
@@ -89,3 +92,38 @@ def check_predecessors(g, sources, dist, pred, rtol=1e-5, atol=1e-5):
             assert p >= 0, f"reachable vertex {v} (source {s}) has no predecessor"
             assert (p, v) in best, f"predecessor {p} of {v} is not joined to it"
             np.testing.assert_allclose(dist[r, p] + best[(p, v)], dist[r, v], rtol=rtol, atol=atol)
+
+
+def f64_graph(rng, n, m, *, directed, kind):
+    """Random float64 graphs: "real" (uniform weights), "ties" (integer weights 1..3: many
+    equal distances), "zeros" (30 % of the weights 0: ties no lengthening arc breaks), "tiny"
+    (weights 1, a fifth of them 1e-20: k + 1e-20 rounds to k, so a vertex can equal its tail's
+    distance through a positive weight)."""
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    if kind == "real":
+        w = rng.random(m) + 0.01
+    elif kind == "ties":
+        w = rng.integers(1, 4, m).astype(np.float64)
+    elif kind == "zeros":
+        w = np.where(rng.random(m) < 0.3, 0.0, rng.random(m))
+    else:
+        w = np.where(rng.random(m) < 0.2, 1e-20, 1.0)
+    return Graph.from_edges(src, dst, w, directed=directed, num_vertices=n, dtype=np.float64)
+
+
+def check_preds_exact(g, sources, dist, pred):
+    """Exact predecessors: each reached non-source entry (and no other) has one, u, with an arc
+    u -> v attaining its distance in float64 (dist[u] + w == dist[v]); no cycles, so every
+    chain ends at its row's source."""
+    n = len(g)
+    tails, heads = g.edge_sources().astype(np.int64), g.indices.astype(np.int64)
+    w = g.weights if g.weights is not None else np.ones(len(heads))
+    assert pred.dtype == np.int32
+    assert not pred_has_cycle(np, pred).any()
+    for r, s in enumerate(sources):
+        reached_other = np.isfinite(dist[r])
+        reached_other[s] = False
+        assert np.array_equal(pred[r] >= 0, reached_other)
+        tight = np.isfinite(dist[r, tails]) & (dist[r, tails] + w == dist[r, heads])
+        v = np.flatnonzero(pred[r] >= 0)
+        assert np.isin(pred[r, v].astype(np.int64) * n + v, tails[tight] * n + heads[tight]).all()

@@ -19,6 +19,8 @@ from curnet.graph import Graph
 from curnet import generators
 from curnet.algorithms import bfs, sssp, sssp_dists, scc
 from curnet.algorithms.scc import canonical_labels
+from curnet.backends.arrays import tight_predecessors
+from oracles import check_preds_exact, f64_graph
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]
@@ -235,6 +237,21 @@ def test_bfs_one_backward_twin(gpu, cpu, seed):
             ref = np.where(np.isinf(ref), -1, ref).astype(np.int32)
             assert np.array_equal(gpu.bfs_one(hd, s, backward).get(), ref)
             assert np.array_equal(cpu.bfs_one(hc, s, backward), ref)
+
+
+@pytest.mark.parametrize("alpha,beta", [(1, 24), (10**6, 10**6), (2, 1), (14, 24)])
+def test_bfs_one_direction_knobs(gpu, monkeypatch, alpha, beta):
+    """CudaTuning.bfs_one_alpha / bfs_one_beta steer the direction switches (mostly top-down,
+    bottom-up from the first wide level on, switching back at once, the defaults); the depths
+    are SciPy's whatever they say, both ways along the arcs."""
+    monkeypatch.setattr(gpu.tuning, "bfs_one_alpha", alpha)
+    monkeypatch.setattr(gpu.tuning, "bfs_one_beta", beta)
+    g = generators.rmat(13, seed=6, directed=True)
+    hd, a = gpu.device_graph(g), scipy_matrix(g)
+    for s in np.random.default_rng(6).choice(np.flatnonzero(np.diff(g.indptr) > 0), 3).tolist():
+        for backward in (False, True):
+            ref = csgraph.shortest_path(a.T if backward else a, unweighted=True, indices=s)
+            assert np.array_equal(gpu.bfs_one(hd, s, backward).get(), np.where(np.isinf(ref), -1, ref))
 
 
 # -- algorithms against scipy.sparse.csgraph ------------------------------------------------
@@ -897,3 +914,73 @@ def test_several_gpus_split_sources(gpu):
         sssp(neg, np.r_[sources[:50], n], backend="cuda:all")
     assert e.value.source == n
     assert np.array_equal(bfs(g, sources[:64], backend="cuda:all"), bfs(g, sources[:64], backend="cuda"))
+
+
+# -- float64 near-far: R's double-precision weights (issue 27) -------------------------------
+
+@pytest.mark.parametrize("kind", ["real", "ties", "zeros", "tiny"])
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("heavy", [256, 4])
+def test_near_far_f64_equals_dijkstra(gpu, monkeypatch, kind, directed, heavy):
+    """float64 near-far: distances equal SciPy's Dijkstra bit for bit (and float64 Bellman-Ford's
+    Jacobi rounds), at any Delta; predecessors exact, acyclic, the smallest lengthening tight
+    tail where one exists (the float32 packed word's rule), adoption rounds only where zero or
+    rounded-away weights leave ties."""
+    from curnet.algorithms.sssp import bellman_ford
+    monkeypatch.setattr(gpu.tuning, "nf_heavy", heavy)
+    for seed, (n, m, kb, factor) in enumerate([(2000, 16000, 1, 1.0), (3000, 20000, 7, 0.1),
+                                                (500, 8000, 3, 8.0), (4000, 5000, 2, 1.0)]):
+        monkeypatch.setattr(gpu.tuning, "nf_delta_factor", factor)
+        rng = np.random.default_rng(300 + seed)
+        g = f64_graph(rng, n, m, directed=directed, kind=kind)
+        hd = gpu.device_graph(g)
+        ids = rng.integers(0, n, kb).astype(np.int32)
+        assert gpu.sssp_method(hd, kb, True) == "near_far" and gpu.sssp_method(hd, kb, False) == "near_far"
+        ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids)
+        rounds_before = gpu.stats.get("nf_pred_rounds", 0)
+        d, p = gpu.near_far(hd, ids, True)
+        d, p = d.get(), p.get()
+        assert d.dtype == np.float64 and np.array_equal(d, ref)
+        check_preds_exact(g, ids, d, p)
+        assert np.array_equal(p, tight_predecessors(d, ids, g.edge_sources(), g.indices, g.weights))
+        adopted = gpu.stats.get("nf_pred_rounds", 0) - rounds_before
+        if kind in ("real", "ties"):       # every tie broken by a lengthening arc: no adoption
+            assert adopted == 0
+            assert np.array_equal(p, min_tight_tails(g, ids, d))
+        d2, none = gpu.near_far(hd, ids, False)
+        assert none is None and np.array_equal(d2.get(), ref)
+        d3, p3 = gpu.near_far(hd, ids, True)         # the same on every run
+        assert np.array_equal(d3.get(), d) and np.array_equal(p3.get(), p)
+        bd, _ = bellman_ford(gpu, hd, ids, False)
+        assert np.array_equal(bd.get(), d)
+    if kind in ("zeros", "tiny"):      # the adoption rounds ran (ties only zero/tiny weights reach)
+        assert gpu.stats.get("nf_pred_rounds", 0) > 0
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_sssp_f64_takes_near_far(gpu, directed):
+    """sssp / sssp_dists on float64 weights (R's numbers): near-far, no Bellman-Ford round;
+    distances equal SciPy's exactly, in float64; negative weights still take Bellman-Ford."""
+    from curnet.work import count_work
+    rng = np.random.default_rng(17)
+    g = generators.rmat(12, seed=3, directed=directed, weighted=True, dtype=np.float64)
+    sources = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), 24, replace=False)
+    ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=sources)
+    with count_work() as work:
+        dist, pred = sssp(g, sources, backend="cuda")
+        d2 = sssp_dists(g, sources, backend="cuda")
+    assert work["sssp rounds"] == 0
+    assert dist.dtype == np.float64 and np.array_equal(dist, ref) and np.array_equal(d2, ref)
+    check_preds_exact(g, sources, dist, pred)
+    assert np.array_equal(pred, tight_predecessors(dist, sources, g.edge_sources(), g.indices, g.weights))
+    neg = random_graph(rng, 300, 3000, weighted=True, negative=True, dtype=np.float64)
+    assert gpu.sssp_method(gpu.device_graph(neg), 4, False) == "bellman_ford"
+
+
+def test_near_far_f64_long_falls_back(gpu, monkeypatch):
+    monkeypatch.setattr(gpu.tuning, "nf_max_iters", 64)
+    src = np.arange(4999)
+    g = Graph.from_edges(src, src + 1, np.full(4999, 0.5), num_vertices=5000, dtype=np.float64)
+    dist, pred = sssp(g, [0], backend="cuda")
+    assert dist.dtype == np.float64 and dist[0, -1] == 2499.5 and pred[0, -1] == 4998
+    assert gpu.device_graph(g).long_diameter

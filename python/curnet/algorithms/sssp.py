@@ -1,6 +1,6 @@
 """Single-source shortest paths from many sources: Dijkstra where weights are
-non-negative and the backend has it (CPU), near-far on the GPU for non-negative float32
-weights and few sources, frontier Bellman-Ford otherwise (negative weights included)."""
+non-negative and the backend has it (CPU), near-far on the GPU for non-negative weights and
+few sources, frontier Bellman-Ford otherwise (negative weights included)."""
 from __future__ import annotations
 
 import numpy as np
@@ -67,7 +67,7 @@ def sssp_blocks(g, sources, sink, *, backend="auto", with_pred=False, progress=N
 def solve_batch(be, hg, ids, with_pred):
     """One batch of sources on the backend's device: (dist, pred or None), by the method the
     backend picks for it (`sssp_method`): SciPy's Dijkstra on the CPU for non-negative
-    weights, near-far on the GPU for non-negative float32 weights and few sources,
+    weights, near-far on the GPU for non-negative weights and few sources,
     frontier Bellman-Ford otherwise (negative weights included)."""
     method = be.sssp_method(hg, len(ids), with_pred)
     if method == "dijkstra":

@@ -69,3 +69,45 @@ def depth_histogram(xp, d) -> tuple:
     depth_histogram."""
     counts = xp.bincount(xp.where(d > 0, d, 0).ravel())[1:]
     return counts, (d < 0).sum(dtype=xp.int64)
+
+
+def tight_predecessors(dist: np.ndarray, ids, tails: np.ndarray, heads: np.ndarray, w) -> np.ndarray:
+    """(kb, n) int32 predecessors (-1 none) from finished shortest-path distances over
+    non-negative weights: the NumPy twin of kernels/sssp.cu `nf_pred_*` (float64 near-far).
+
+    Row r, arcs tails -> heads of weights w (None: 1): a reached vertex other than ids[r]
+    takes the smallest tail u of an arc attaining its distance and lengthening the path
+    (d[u] < d[u] + w == d[v]). Where only ties reach it (zero weights, or a weight lost to
+    rounding), adoption rounds: it takes the smallest tail of an arc attaining its distance
+    whose own vertex was settled (the source, or a predecessor) when the round began; links
+    point to vertices settled earlier, so no cycle closes."""
+    kb, n = dist.shape
+    none = np.iinfo(np.int32).max
+    tails, heads = np.asarray(tails, np.int64), np.asarray(heads, np.int64)
+    w = np.ones(len(heads), dist.dtype) if w is None else np.asarray(w)
+    pred = np.empty((kb, n), np.int32)
+    for r, s in enumerate(np.asarray(ids).tolist()):
+        d = dist[r]
+        du = d[tails]
+        c = du + w
+        attains = np.isfinite(du) & (c == d[heads])
+        best = np.full(n, none, np.int64)
+        lengthens = attains & (c > du)
+        np.minimum.at(best, heads[lengthens], tails[lengthens])
+        source = np.zeros(n, bool)
+        source[s] = True
+        still_open = (best == none) & np.isfinite(d) & ~source
+        row = np.where(best == none, -1, best)
+        while still_open.any():
+            settled = (row >= 0) | source
+            ok = attains & still_open[heads] & settled[tails]
+            cand = np.full(n, none, np.int64)
+            np.minimum.at(cand, heads[ok], tails[ok])
+            got = cand != none
+            if not got.any():
+                raise ValueError(f"{int(still_open.sum())} reached vertices attain their distance through "
+                                 "no arc: the distances are not shortest-path distances")
+            row[got] = cand[got]
+            still_open &= ~got
+        pred[r] = row
+    return pred

@@ -5,7 +5,7 @@
     batches.py    a job's batches on one GPU: OOM splitting, overlapped copies, per-call state
     bfs.py        BFS: the joint bit traversal and the one-source direction-optimizing BFS
     sssp.py       frontier Bellman-Ford (packed and Jacobi rounds, edge classes)
-    near_far.py   near-far SSSP (non-negative float32 weights, few sources)
+    near_far.py   near-far SSSP (non-negative float32 or float64 weights, few sources)
     scc.py        SCC primitives (trim, max-label propagation, canonical labels)
     backend.py    CUDABackend: the contract's primitives, delegated to the above
     multi.py      MultiCUDABackend: several GPUs of one host

@@ -158,8 +158,9 @@ class CUDABackend:
         return self.tuning.long_levels
 
     def sssp_method(self, hg: DeviceGraph, kb: int, with_pred: bool) -> str:
-        """"near_far" (non-negative float32 weights, few sources: each arc relaxed ~1-2 times
-        instead of Bellman-Ford's ~5) or "bellman_ford" (negative weights included)."""
+        """"near_far" (non-negative float32 or float64 weights, few sources: each arc relaxed
+        ~1-2 times instead of Bellman-Ford's ~5; see gpu_routes.near_far_suits) or
+        "bellman_ford" (negative weights; float32 predecessors over zero weights)."""
         return "near_far" if self.nf_strategy.suits(hg, kb, with_pred) else "bellman_ford"
 
     def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int:
@@ -172,7 +173,7 @@ class CUDABackend:
         return self.nf_strategy.suits(hg, kb, with_pred)
 
     def near_far(self, hg: DeviceGraph, ids, with_pred: bool):
-        """(dist, pred or None), (kb, n) on the device: near-far SSSP (non-negative float32)."""
+        """(dist, pred or None), (kb, n) on the device: near-far SSSP (non-negative weights)."""
         return self.nf_strategy.run(hg, ids, with_pred)
 
     def class_heads(self, hg: DeviceGraph):

@@ -170,7 +170,7 @@ class BfsStrategy:
         unexplored = hg.m
         level = 0
         top_down = True
-        alpha, beta = 14, 24
+        alpha, beta = self.tuning.bfs_one_alpha, self.tuning.bfs_one_beta
         while True:
             if level >= self.tuning.long_levels:
                 mark_long_diameter(hg, "a one-source BFS")

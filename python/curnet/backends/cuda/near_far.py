@@ -1,13 +1,22 @@
 """Near-far SSSP on the GPU (Delta-stepping with one threshold a batch; kernels/sssp.cu):
-non-negative float32 weights, few sources. Each arc is relaxed ~1-2 times instead of
-Bellman-Ford's ~5; both reach the same float32 fixed point."""
+non-negative float32 or float64 weights, few sources. Each arc is relaxed ~1-2 times
+instead of Bellman-Ford's ~5; both reach the same fixed point in the weights' precision.
+float32 keeps (distance, predecessor) in one packed word; float64 keeps the distance alone
+(one 64-bit atomicMin on its ordered bits) and finds predecessors after it (`preds_f64`)."""
 from __future__ import annotations
 
 import numpy as np
 import cupy as cp
 
+from ..gpu_routes import near_far_suits
 from .launch import THREADS, DeviceGraph, KernelError, i32, i64
 from .sssp import class_heads
+
+# Ordered keys (kernels/sssp.cu f2o / d2o) of +inf and 0: unreached entries and the sources.
+F32_INF, F32_ZERO = np.uint32(0xFF800000), np.uint32(0x80000000)
+F64_INF, F64_ZERO = np.uint64(0xFFF0000000000000), np.uint64(0x8000000000000000)
+PACKED_INF, PACKED_ZERO = np.uint64(0xFF800000FFFFFFFF), np.uint64(0x80000000FFFFFFFF)
+PRED_NONE = np.iinfo(np.int32).max       # kernels/sssp.cu PRED_NONE
 
 
 class NearFar:
@@ -18,10 +27,10 @@ class NearFar:
         self.launcher, self.tuning, self.counters, self.long_route = launcher, tuning, counters, long_route
 
     def suits(self, hg: DeviceGraph, kb: int, with_pred: bool) -> bool:
-        """Near-far for this batch: float32, non-negative weights (positive with predecessors:
-        zero weights take deterministic Jacobi rounds, see BellmanFord.start), few sources."""
-        return (hg.weight_dtype == np.float32 and kb <= self.tuning.nf_max_sources and hg.m > 0
-                and kb * hg.n < 2**31 and (hg.min_weight > 0 if with_pred else hg.min_weight >= 0))
+        """Near-far for this batch (gpu_routes.near_far_suits): non-negative weights, few
+        sources; float32 predecessors want positive weights."""
+        return near_far_suits(hg.weight_dtype, hg.min_weight, hg.n, hg.m, kb, with_pred,
+                              self.tuning.nf_max_sources)
 
     def delta(self, hg: DeviceGraph) -> float:
         base = hg.extra.get("nf_delta_base")
@@ -42,14 +51,18 @@ class NearFar:
         count = kb * n
         ids64 = np.asarray(ids, dtype=np.int64)
         entries = np.arange(kb, dtype=np.int64) * n + ids64
-        if with_pred:
-            key = cp.full(count, np.uint64(0xFF800000FFFFFFFF), np.uint64)
-            key[cp.asarray(entries)] = np.uint64(0x80000000FFFFFFFF)
-            suffix = "packed"
+        f64 = hg.weight_dtype == np.float64
+        # the key form (kernels/sssp.cu NfPacked32 / NfDist32 / NfDist64), its unreached and
+        # source values, and the kernels' suffix
+        if f64:
+            suffix, inf, zero = "dist64", F64_INF, F64_ZERO
+        elif with_pred:
+            suffix, inf, zero = "packed", PACKED_INF, PACKED_ZERO
         else:
-            key = cp.full(count, np.uint32(0xFF800000), np.uint32)
-            key[cp.asarray(entries)] = np.uint32(0x80000000)
-            suffix = "dist"
+            suffix, inf, zero = "dist", F32_INF, F32_ZERO
+        wdt = np.float64 if f64 else np.float32
+        key = cp.full(count, inf, inf.dtype)
+        key[cp.asarray(entries)] = zero
         stamp = cp.full(count, -1, np.int32)
         stamp[cp.asarray(entries)] = 0
         far = cp.zeros(count, np.uint8)
@@ -67,11 +80,11 @@ class NearFar:
         hq[0][:len(heavy0)] = cp.asarray(heavy0)
         cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0], np.uint32))
         delta = self.delta(hg)
-        thr = cp.asarray(np.array([delta, delta], np.float32))
-        minbox = cp.zeros(1, np.uint32)
+        thr = cp.asarray(np.array([delta, delta], wdt))
+        minbox = cp.zeros(1, np.uint64 if f64 else np.uint32)
         gate = cp.zeros(1, np.int32)
         has_w = hg.out_w is not None
-        w = hg.out_w if has_w else cp.zeros(1, np.float32)
+        w = hg.out_w if has_w else cp.zeros(1, wdt)
         heads, flagged = class_heads(hg, t)
         relax, fmin, fgather = (L.kernel("sssp", f"nf_relax_{suffix}"), L.kernel("sssp", f"nf_far_min_{suffix}"),
                                 L.kernel("sssp", f"nf_far_gather_{suffix}"))
@@ -90,7 +103,7 @@ class NearFar:
                                              lq[1 - b], hq[1 - b],
                                              heavy_arg, minbox, gate))
                     fmin(sgrid, (THREADS,), (cnt, i32(it), key, far, i64(count), minbox, gate))
-                    fgather(sgrid, (THREADS,), (cnt, i32(it), thr, np.float32(delta), key, far, stamp,
+                    fgather(sgrid, (THREADS,), (cnt, i32(it), thr, wdt(delta), key, far, stamp,
                                                 i64(count), i64(n), hg.out_ptr, heavy_arg, lq[1 - b], hq[1 - b],
                                                 minbox, gate))
                     it += 1
@@ -106,7 +119,10 @@ class NearFar:
             raise KernelError(f"curnet: CUDA near-far kernels failed ({kb} sources, {n} vertices): "
                               f"{type(e).__name__}: {e}") from e
         self.counters.add("nf_iters", it)
-        key = key.reshape(kb, n)
+        if f64:
+            dist = cp.empty((kb, n), np.float64)
+            L.launch("sssp", "from_ordered_f64", count, (key, i64(count), dist), max_blocks=L.max_blocks)
+            return dist, (self.preds_f64(hg, ids, key) if with_pred else None)
         dist = cp.empty((kb, n), np.float32)
         if with_pred:
             pred = cp.empty((kb, n), np.int32)
@@ -114,3 +130,41 @@ class NearFar:
             return dist, pred
         L.launch("sssp", "from_ordered_f32", count, (key, i64(count), dist), max_blocks=L.max_blocks)
         return dist, None
+
+    def preds_f64(self, hg: DeviceGraph, ids, key) -> cp.ndarray:
+        """(kb, n) int32 predecessors (-1 none) from a float64 batch's finished ordered keys:
+        the smallest tail of an arc that attains the distance and lengthens the path, then
+        adoption rounds for the entries only zero (or rounded-away) weights reach (kernels/
+        sssp.cu nf_pred_*). One pass over the batch's arcs; the rounds run only where such
+        entries exist."""
+        L = self.launcher
+        kb, n, m = len(ids), hg.n, hg.m
+        count, items = kb * n, kb * m
+        has_w = hg.in_w is not None
+        w = hg.in_w if has_w else cp.zeros(1, np.float64)
+        ids32 = cp.asarray(np.asarray(ids, dtype=np.int32))
+        arcs = (hg.in_src, hg.in_dst, w, i32(has_w))
+        grid = L.max_blocks * 4
+        pred = cp.full(count, PRED_NONE, np.int32)
+        L.launch("sssp", "nf_pred_tight_f64", items, (key, i64(kb), i64(n), i64(m)) + arcs + (pred,),
+                 max_blocks=grid)
+        box = cp.zeros(1, np.uint32)
+        L.launch("sssp", "nf_pred_open_f64", count, (key, ids32, i64(kb), i64(n), pred, box),
+                 max_blocks=L.max_blocks)
+        still_open = int(box[0])
+        cand = cp.full(count, PRED_NONE, np.int32) if still_open else None
+        rounds = 0
+        while still_open:
+            box.fill(0)
+            L.launch("sssp", "nf_pred_adopt_f64", items,
+                     (key, ids32, i64(kb), i64(n), i64(m)) + arcs + (pred, cand), max_blocks=grid)
+            L.launch("sssp", "nf_pred_adopt_finish", count, (cand, i64(count), pred, box),
+                     max_blocks=L.max_blocks)
+            adopted = int(box[0])
+            if adopted == 0:     # every reached entry has a tight chain from its source
+                raise KernelError(f"curnet: near-far float64 predecessors: {still_open} reached entries "
+                                  "attain their distance through no arc (the distances are no fixed point)")
+            still_open -= adopted
+            rounds += 1
+        self.counters.add("nf_pred_rounds", rounds)
+        return pred.reshape(kb, n)

@@ -26,10 +26,15 @@ class CudaTuning:
     # The joint BFS traversal pushes (top-down) a level whose frontier's out-arcs are fewer
     # than m / push_alpha (0: always pull).
     push_alpha: int = 14
+    # The one-source direction-optimizing BFS (bfs_one) turns bottom-up when the frontier's
+    # out-arcs pass the unexplored arcs / bfs_one_alpha, and top-down again when a level
+    # finds fewer than n / bfs_one_beta vertices (Beamer et al.'s rule and constants).
+    bfs_one_alpha: int = 14
+    bfs_one_beta: int = 24
     # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
     # (None: an eighth of free device memory, at most 4 GiB).
     level_bytes: int | None = None
-    # Near-far SSSP: non-negative float32 weights, batches of at most nf_max_sources sources.
+    # Near-far SSSP: non-negative weights, batches of at most nf_max_sources sources.
     # Entries with more arcs than nf_heavy are spread over the grid; the host reads the queue
     # counts every nf_sync_every iterations; past nf_max_iters the batch finishes on the host.
     # Delta = nf_delta_factor x 32 x mean weight / mean out-degree (Davidson et al.'s rule).

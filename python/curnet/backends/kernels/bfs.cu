@@ -12,7 +12,7 @@ extern "C" __global__ void seed_bits(const int* __restrict__ sources, int k, int
 extern "C" __global__ void bits_flags(const u64* __restrict__ frontier, const u64* __restrict__ seen,
                                       i64 n, int W, u64* amask, u64* dmask)
 {
-    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
+    for_each(n, [&](i64 v) {
         u64 a = 0, d = 0;
         for (int j = 0; j < W; ++j) {
             if (frontier[v * W + j]) a |= 1ULL << j;
@@ -20,7 +20,7 @@ extern "C" __global__ void bits_flags(const u64* __restrict__ frontier, const u6
         }
         amask[v] = a;
         dmask[v] = d;
-    }
+    });
 }
 
 // Pull expansion over in-arcs cut into fixed chunks (balanced whatever the degrees).
@@ -75,7 +75,7 @@ extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, 
                                        u64* amask_new, u64* dmask, unsigned int* count)
 {
     unsigned int mine = 0;
-    for (i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x; t < n * W; t += (i64)gridDim.x * blockDim.x) {
+    for_each(n * W, [&](i64 t) {
         u64 nw = next[t];
         if (nw) {
             i64 v = t / W;
@@ -86,7 +86,7 @@ extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, 
             if (s == ~0ULL) atomicOr(&dmask[v], 1ULL << j);
             ++mine;
         }
-    }
+    });
     block_add(mine, count);
 }
 
@@ -196,8 +196,8 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
                                          int* depth, i64 n, int level, unsigned int* found)
 {
     unsigned int mine = 0;
-    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
-        if (depth[v] >= 0) continue;
+    for_each(n, [&](i64 v) {
+        if (depth[v] >= 0) return;
         i64 end = in_ptr[v + 1];
         for (i64 a = in_ptr[v]; a < end; ++a) {
             if (depth[in_src[a]] == level - 1) {
@@ -206,13 +206,14 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
                 break;
             }
         }
-    }
+    });
     block_add(mine, found);
 }
 
 // rows[a] = v for each arc a of row v of a CSR with offsets ptr (the heads of in-arcs).
 extern "C" __global__ void fill_rows(const i64* __restrict__ ptr, i64 n, int* rows)
 {
-    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x)
+    for_each(n, [&](i64 v) {
         for (i64 a = ptr[v], e = ptr[v + 1]; a < e; ++a) rows[a] = (int)v;
+    });
 }

@@ -10,6 +10,15 @@ typedef long long i64;
 __device__ __forceinline__ i64 grid_thread() { return blockIdx.x * (i64)blockDim.x + threadIdx.x; }
 __device__ __forceinline__ i64 grid_threads() { return (i64)gridDim.x * blockDim.x; }
 
+// The grid-stride loop: body(i) for each i in [0, count), spread over the whole grid (i a
+// thread's first item, then steps of the grid's size). body's `return` moves to the next item.
+template <typename Body>
+__device__ __forceinline__ void for_each(i64 count, Body body)
+{
+    for (i64 i = grid_thread(); i < count; i += grid_threads())
+        body(i);
+}
+
 // The queue entry q holding work item i, given incl, the inclusive sum of the entries'
 // arc counts (incl[q - 1] <= i < incl[q]): a binary search.
 __device__ __forceinline__ int find_entry(const i64* __restrict__ incl, i64 qlen, i64 i)
@@ -28,10 +37,70 @@ __device__ __forceinline__ int find_entry(const i64* __restrict__ incl, i64 qlen
 template <typename Visit>
 __device__ __forceinline__ void advance(const i64* __restrict__ incl, i64 qlen, i64 total, Visit visit)
 {
-    for (i64 i = grid_thread(); i < total; i += grid_threads()) {
+    for_each(total, [&](i64 i) {
         int q = find_entry(incl, qlen, i);
         visit(q, i - (q ? incl[q - 1] : 0));
+    });
+}
+
+// The advance walked a warp's chunk of CHUNK consecutive work items at a time: one
+// find_entry a chunk (every lane searches the same item: broadcast loads), then each lane
+// steps its entry forward. enter(q) is called when a lane's entry changes (to load what all
+// of q's arcs share), then visit(q, offset) for each item. For queues of hubs (near-far's
+// heavy entries), where a binary search per arc costs more than the arc.
+template <int CHUNK, typename Enter, typename Visit>
+__device__ __forceinline__ void advance_chunks(const i64* __restrict__ incl, i64 qlen, i64 total,
+                                               Enter enter, Visit visit)
+{
+    i64 wid = grid_thread() >> 5, nwarps = grid_threads() >> 5;
+    int lane = (int)(threadIdx.x & 31);
+    for (i64 c0 = wid * CHUNK; c0 < total; c0 += nwarps * CHUNK) {
+        int q = find_entry(incl, qlen, c0);
+        i64 cend = c0 + CHUNK < total ? c0 + CHUNK : total;
+        int qc = -1;
+        i64 start = 0;
+        for (i64 i = c0 + lane; i < cend; i += 32) {
+            while (incl[q] <= i) ++q;
+            if (q != qc) {
+                qc = q;
+                start = q ? incl[q - 1] : 0;
+                enter(q);
+            }
+            visit(q, i - start);
+        }
     }
+}
+
+// Arc heads may carry two flag bits on top (the shortest paths' edge classes, kernels/sssp.cu):
+// where `flagged`, the head is the low 30 bits and cls its top two; else cls is 0.
+__device__ __forceinline__ int head_of(int x, int flagged, unsigned int& cls)
+{
+    cls = flagged ? (unsigned int)x >> 30 : 0u;
+    return flagged ? (x & 0x3fffffff) : x;
+}
+
+// A relaxation round's arcs, decoded once for every kernel that relaxes: the advance over
+// the out-arcs of a queue of entries e = r * n + u (incl: the inclusive sum of their
+// out-degrees), each arc handed to visit(e, rn, u, v, wa, cls): its entry, the row's offset
+// rn = r * n, tail u, head v (class bits cls, see head_of), weight wa (1 when unweighted).
+// Self-loops of non-negative weight are skipped: they never shorten a path.
+template <typename T, typename Visit>
+__device__ __forceinline__ void relax_arcs(const i64* __restrict__ entries, const i64* __restrict__ incl,
+                                           i64 qlen, i64 total, i64 n, const i64* __restrict__ ptr,
+                                           const int* __restrict__ idx, const T* __restrict__ w, int has_w,
+                                           int flagged, Visit visit)
+{
+    advance(incl, qlen, total, [&](int q, i64 offset) {
+        i64 e = entries[q];
+        i64 rn = (e / n) * n;
+        int u = (int)(e - rn);
+        i64 a = ptr[u] + offset;
+        unsigned int cls;
+        int v = head_of(idx[a], flagged, cls);
+        T wa = has_w ? w[a] : (T)1;
+        if (v == u && wa >= (T)0) return;
+        visit(e, rn, u, v, wa, cls);
+    });
 }
 
 // Block-wide sum of one value per thread, added to *total once per block.
@@ -57,11 +126,12 @@ __device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
     return base + __popc(mask & ((1u << lane) - 1u));
 }
 
-// The smallest of a full warp's values (in lane 0; every lane calls it).
-__device__ __forceinline__ unsigned int warp_min(unsigned int m)
+// The smallest of a full warp's values (in lane 0; every lane calls it): 32- or 64-bit.
+template <typename U>
+__device__ __forceinline__ U warp_min(U m)
 {
     for (int off = 16; off; off >>= 1) {
-        unsigned int x = __shfl_down_sync(0xffffffffu, m, off);
+        U x = __shfl_down_sync(0xffffffffu, m, off);
         m = x < m ? x : m;
     }
     return m;

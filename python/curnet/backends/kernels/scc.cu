@@ -7,7 +7,7 @@ extern "C" __global__ void trim_step(const i64* __restrict__ in_ptr, const int* 
                                      const i64* __restrict__ out_ptr, const int* __restrict__ out_idx,
                                      const bool* __restrict__ alive, i64 n, bool* kept)
 {
-    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
+    for_each(n, [&](i64 v) {
         bool keep = false;
         if (alive[v]) {
             bool has_in = false, has_out = false;
@@ -24,7 +24,7 @@ extern "C" __global__ void trim_step(const i64* __restrict__ in_ptr, const int* 
             keep = has_in && has_out;
         }
         kept[v] = keep;
-    }
+    });
 }
 
 // One in-place (Gauss-Seidel) sweep of values[v] = max(values[v], values[u]) over the
@@ -36,10 +36,10 @@ extern "C" __global__ void propagate_light(const i64* __restrict__ ptr, const in
                                            int has_colors, i64 n, i64 heavy, int* values, int* changed)
 {
     int grew = 0;
-    for (i64 v = blockIdx.x * (i64)blockDim.x + threadIdx.x; v < n; v += (i64)gridDim.x * blockDim.x) {
-        if (!alive[v]) continue;
+    for_each(n, [&](i64 v) {
+        if (!alive[v]) return;
         i64 a = ptr[v], e = ptr[v + 1];
-        if (e - a > heavy) continue;
+        if (e - a > heavy) return;
         int mine = values[v], best = mine;
         int c = has_colors ? colors[v] : 0;
         for (; a < e; ++a) {
@@ -50,7 +50,7 @@ extern "C" __global__ void propagate_light(const i64* __restrict__ ptr, const in
             }
         }
         if (best > mine) { values[v] = best; grew = 1; }
-    }
+    });
     if (__syncthreads_or(grew) && threadIdx.x == 0) *changed = 1;
 }
 

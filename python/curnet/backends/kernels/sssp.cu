@@ -30,36 +30,41 @@ __device__ __forceinline__ double o2d(u64 o)
 extern "C" __global__ void pack_f32(const float* __restrict__ dist, const int* __restrict__ pred,
                                     i64 count, u64* key)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         key[i] = ((u64)f2o(dist[i]) << 32) | (unsigned int)pred[i];
+    });
 }
 extern "C" __global__ void unpack_f32(const u64* __restrict__ key, i64 count, float* dist, int* pred)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
+    for_each(count, [&](i64 i) {
         u64 k = key[i];
         dist[i] = o2f((unsigned int)(k >> 32));
         if (pred) pred[i] = (int)(unsigned int)(k & 0xffffffffu);
-    }
+    });
 }
 extern "C" __global__ void to_ordered_f32(const float* __restrict__ dist, i64 count, unsigned int* o)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         o[i] = f2o(dist[i]);
+    });
 }
 extern "C" __global__ void from_ordered_f32(const unsigned int* __restrict__ o, i64 count, float* dist)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         dist[i] = o2f(o[i]);
+    });
 }
 extern "C" __global__ void to_ordered_f64(const double* __restrict__ dist, i64 count, u64* o)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         o[i] = d2o(dist[i]);
+    });
 }
 extern "C" __global__ void from_ordered_f64(const u64* __restrict__ o, i64 count, double* dist)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x)
+    for_each(count, [&](i64 i) {
         dist[i] = o2d(o[i]);
+    });
 }
 
 // Edge classes: where `flagged`, the arc array carries the head's class in its top two bits
@@ -67,28 +72,6 @@ extern "C" __global__ void from_ordered_f64(const u64* __restrict__ o, i64 count
 #define CLASS_SINK 1     // bit 30: a head without out-arcs is never queued (nothing to relax)
 #define CLASS_IN_ONE 2   // bit 31: a head with one in-arc is written by that arc's thread alone, no atomic
 #define ORD_INF 0xff800000u   // f2o(+inf)
-
-__device__ __forceinline__ int head_of(int x, int flagged, unsigned int& cls)
-{
-    cls = flagged ? (unsigned int)x >> 30 : 0u;
-    return flagged ? (x & 0x3fffffff) : x;
-}
-
-// The relaxations advance over the out-arcs of a queue of entries r * n + u (common.cuh's
-// `advance`, incl the inclusive sum of their out-degrees). The arc at `offset` of queue
-// entry q: the entry e = rn + u (rn = row * n), its arc a and the arc's raw head x.
-// Callers skip self-loops of non-negative weight: they never shorten a path.
-__device__ __forceinline__ void arc_of(const i64* __restrict__ entries, i64 n, const i64* __restrict__ ptr,
-                                       const int* __restrict__ idx, int q, i64 offset, i64& e, i64& rn,
-                                       int& u, i64& a, int& x)
-{
-    e = entries[q];
-    i64 r = e / n;
-    rn = r * n;
-    u = (int)(e - rn);
-    a = ptr[u] + offset;
-    x = idx[a];
-}
 
 // Offer (dist co, tail u) to the packed entry *slot; true when its distance was lowered.
 // Predecessors are deterministic: where the arc lengthens the path (cand > du), the whole
@@ -118,6 +101,19 @@ __device__ __forceinline__ bool offer_packed(u64* slot, unsigned int co, int u, 
     return false;
 }
 
+// A min-offer of an ordered distance; true when it lowered *slot. CLASS_IN_ONE heads have
+// one writer: no atomic.
+template <typename O>
+__device__ __forceinline__ bool offer_min(O* slot, O co, unsigned int cls)
+{
+    if (cls & CLASS_IN_ONE) {
+        if (co >= *slot) return false;
+        *slot = co;
+        return true;
+    }
+    return co < *slot && co < atomicMin(slot, co);
+}
+
 // float32 with predecessors: one round over the active entries' out-arcs.
 extern "C" __global__ void relax_packed_f32(const i64* __restrict__ entries, const i64* __restrict__ incl,
                                             i64 qlen, i64 total, i64 n,
@@ -125,14 +121,8 @@ extern "C" __global__ void relax_packed_f32(const i64* __restrict__ entries, con
                                             const float* __restrict__ w, int has_w,
                                             int flagged, u64* key, unsigned char* next_active)
 {
-    advance(incl, qlen, total, [&](int q, i64 offset) {
-        i64 e, rn, a;
-        int u, x;
-        unsigned int cls;
-        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, x);
-        int v = head_of(x, flagged, cls);
-        float wa = has_w ? w[a] : 1.0f;
-        if (v == u && wa >= 0.0f) return;
+    relax_arcs(entries, incl, qlen, total, n, ptr, idx, w, has_w, flagged,
+               [&](i64 e, i64 rn, int u, int v, float wa, unsigned int cls) {
         float du = o2f((unsigned int)(key[e] >> 32));
         float cand = du + wa;
         if (offer_packed(&key[rn + v], f2o(cand), u, cand > du, cls) && !(cls & CLASS_SINK))
@@ -147,24 +137,10 @@ extern "C" __global__ void relax_dist_f32(const i64* __restrict__ entries, const
                                           const float* __restrict__ w, int has_w,
                                           int flagged, unsigned int* od, unsigned char* next_active)
 {
-    advance(incl, qlen, total, [&](int q, i64 offset) {
-        i64 e, rn, a;
-        int u, x;
-        unsigned int cls;
-        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, x);
-        int v = head_of(x, flagged, cls);
-        float wa = has_w ? w[a] : 1.0f;
-        if (v == u && wa >= 0.0f) return;
-        unsigned int co = f2o(o2f(od[e]) + wa);
+    relax_arcs(entries, incl, qlen, total, n, ptr, idx, w, has_w, flagged,
+               [&](i64 e, i64 rn, int u, int v, float wa, unsigned int cls) {
         i64 ev = rn + v;
-        bool lowered;
-        if (cls & CLASS_IN_ONE) {
-            lowered = co < od[ev];
-            if (lowered) od[ev] = co;
-        } else {
-            lowered = co < od[ev] && co < atomicMin(&od[ev], co);
-        }
-        if (lowered && !(cls & CLASS_SINK)) next_active[ev] = 1;
+        if (offer_min(&od[ev], f2o(o2f(od[e]) + wa), cls) && !(cls & CLASS_SINK)) next_active[ev] = 1;
     });
 }
 
@@ -182,12 +158,8 @@ __device__ void jacobi_min(const i64* __restrict__ entries, const i64* __restric
                            i64 total, i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
                            const T* __restrict__ w, int has_w, const O* __restrict__ prev, O* od)
 {
-    advance(incl, qlen, total, [&](int q, i64 offset) {
-        i64 e, rn, a;
-        int u, v;
-        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, v);   // plain arc heads here
-        T wa = has_w ? w[a] : (T)1;
-        if (v == u && wa >= (T)0) return;
+    relax_arcs(entries, incl, qlen, total, n, ptr, idx, w, has_w, 0,      // plain arc heads here
+               [&](i64 e, i64 rn, int u, int v, T wa, unsigned int) {
         O co = to_ord((T)(from_ord(prev[e]) + wa));
         if (co < prev[rn + v]) atomicMin(&od[rn + v], co);
     });
@@ -199,12 +171,8 @@ __device__ void jacobi_pred(const i64* __restrict__ entries, const i64* __restri
                             const T* __restrict__ w, int has_w, const O* __restrict__ prev,
                             const O* __restrict__ od, int* best)
 {
-    advance(incl, qlen, total, [&](int q, i64 offset) {
-        i64 e, rn, a;
-        int u, v;
-        arc_of(entries, n, ptr, idx, q, offset, e, rn, u, a, v);   // plain arc heads here
-        T wa = has_w ? w[a] : (T)1;
-        if (v == u && wa >= (T)0) return;
+    relax_arcs(entries, incl, qlen, total, n, ptr, idx, w, has_w, 0,      // plain arc heads here
+               [&](i64 e, i64 rn, int u, int v, T wa, unsigned int) {
         O co = to_ord((T)(from_ord(prev[e]) + wa));
         if (co < prev[rn + v] && co == od[rn + v]) atomicMin(&best[rn + v], u);
     });
@@ -215,12 +183,12 @@ __device__ void jacobi_finish(const O* __restrict__ prev, const O* __restrict__ 
                               const int* __restrict__ best, i64 count, int* pred,
                               unsigned char* next_active)
 {
-    for (i64 i = blockIdx.x * (i64)blockDim.x + threadIdx.x; i < count; i += (i64)gridDim.x * blockDim.x) {
+    for_each(count, [&](i64 i) {
         if (od[i] < prev[i]) {
             next_active[i] = 1;
             if (pred) pred[i] = best[i];
         }
-    }
+    });
 }
 
 #define JACOBI_KERNELS(SUFFIX, T, O)                                                               \
@@ -243,9 +211,12 @@ extern "C" __global__ void relax_jacobi_finish_##SUFFIX(const O* prev, const O* 
 JACOBI_KERNELS(f32, float, unsigned int)
 JACOBI_KERNELS(f64, double, u64)
 
-// ---- near-far (Delta-stepping with one threshold per batch), non-negative float32 ----
-// Entries e = r * n + v as above. The key is the packed (dist, pred) word (u64) or the
-// ordered distance (u32). Queues are built on the device (warp-aggregated appends) and
+// ---- near-far (Delta-stepping with one threshold per batch), non-negative weights ----
+// Entries e = r * n + v as above. The key of an entry is one of three forms (the NfKey
+// structs below): the packed float32 (dist, pred) word, the ordered float32 distance, or
+// the ordered float64 distance (u64: non-negative doubles order as their bits do, so one
+// 64-bit atomicMin lowers it; its predecessors come afterwards, nf_pred_* below).
+// Queues are built on the device (warp-aggregated appends) and
 // every counter lives on the device, so the host launches several iterations between
 // synchronisations. Iteration it reads the queues of slot it % 3 (counts cnt[slot] light,
 // cnt[3 + slot] heavy) from buffers it % 2, and appends to slot (it + 1) % 3. An entry is
@@ -256,8 +227,44 @@ JACOBI_KERNELS(f64, double, u64)
 // the whole grid, one arc a lane, through an inclusive degree sum (nf_heavy_scan): the
 // load-balanced advance, walked a warp's chunk of 512 arcs at a time (one find_entry a chunk).
 
-__device__ __forceinline__ unsigned int key_ord(unsigned int k) { return k; }
-__device__ __forceinline__ unsigned int key_ord(u64 k) { return (unsigned int)(k >> 32); }
+// The key forms: K the stored word, T the distance, O its ordered form (what thresholds and
+// the far minimum compare); ord(K) -> O, to_ord(T) -> O, dist(O) -> T, offer(...).
+struct NfPacked32 {
+    typedef u64 K;
+    typedef float T;
+    typedef unsigned int O;
+    static __device__ __forceinline__ O ord(K k) { return (O)(k >> 32); }
+    static __device__ __forceinline__ O to_ord(T d) { return f2o(d); }
+    static __device__ __forceinline__ T dist(O o) { return o2f(o); }
+    static __device__ __forceinline__ bool offer(K* slot, O co, int u, bool lengthens, unsigned int cls)
+    {
+        return offer_packed(slot, co, u, lengthens, cls);
+    }
+};
+struct NfDist32 {
+    typedef unsigned int K;
+    typedef float T;
+    typedef unsigned int O;
+    static __device__ __forceinline__ O ord(K k) { return k; }
+    static __device__ __forceinline__ O to_ord(T d) { return f2o(d); }
+    static __device__ __forceinline__ T dist(O o) { return o2f(o); }
+    static __device__ __forceinline__ bool offer(K* slot, O co, int, bool, unsigned int cls)
+    {
+        return offer_min(slot, co, cls);
+    }
+};
+struct NfDist64 {
+    typedef u64 K;
+    typedef double T;
+    typedef u64 O;
+    static __device__ __forceinline__ O ord(K k) { return k; }
+    static __device__ __forceinline__ O to_ord(T d) { return d2o(d); }
+    static __device__ __forceinline__ T dist(O o) { return o2d(o); }
+    static __device__ __forceinline__ bool offer(K* slot, O co, int, bool, unsigned int cls)
+    {
+        return offer_min(slot, co, cls);
+    }
+};
 
 __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
                                            i64* lq, i64* hq, unsigned int* cnt, int slot)
@@ -269,25 +276,9 @@ __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict_
     else lq[warp_append(&cnt[slot])] = ev;
 }
 
-// Offer (dist co, tail u) to entry *slot (packed word or ordered distance); true when its
-// distance was lowered. Packed words follow offer_packed's rule.
-__device__ __forceinline__ bool nf_offer(u64* slot, unsigned int co, int u, bool lengthens, unsigned int cls)
-{
-    return offer_packed(slot, co, u, lengthens, cls);
-}
-__device__ __forceinline__ bool nf_offer(unsigned int* slot, unsigned int co, int u, bool lengthens,
-                                         unsigned int cls)
-{
-    if (cls & CLASS_IN_ONE) {
-        if (co >= *slot) return false;
-        *slot = co;
-        return true;
-    }
-    return co < *slot && co < atomicMin(slot, co);
-}
-
-template <typename K>
-__device__ __forceinline__ void nf_arc(K* key, i64 rn, int u, int x, float du, float wa, float thr,
+template <typename P>
+__device__ __forceinline__ void nf_arc(typename P::K* key, i64 rn, int u, int x, typename P::T du,
+                                       typename P::T wa, typename P::T thr,
                                        int next_it, int* stamp, unsigned char* far, i64 n,
                                        const i64* __restrict__ ptr, int flagged,
                                        int heavy_deg, i64* lq, i64* hq, unsigned int* cnt, int slot)
@@ -295,9 +286,9 @@ __device__ __forceinline__ void nf_arc(K* key, i64 rn, int u, int x, float du, f
     unsigned int cls;
     int v = head_of(x, flagged, cls);
     if (v == u) return;                  // weights are non-negative here
-    float c = du + wa;
+    typename P::T c = du + wa;
     i64 ev = rn + v;
-    if (!nf_offer(&key[ev], f2o(c), u, c > du, cls) || (cls & CLASS_SINK)) return;
+    if (!P::offer(&key[ev], P::to_ord(c), u, c > du, cls) || (cls & CLASS_SINK)) return;
     if (c < thr) {
         if (atomicExch(&stamp[ev], next_it) != next_it) {
             far[ev] = 0;
@@ -308,55 +299,46 @@ __device__ __forceinline__ void nf_arc(K* key, i64 rn, int u, int x, float du, f
     }
 }
 
-template <typename K>
+template <typename P>
 __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__ hq_cur,
-                         const i64* __restrict__ hincl, unsigned int* cnt, int it, const float* thr_box,
-                         i64 n, const i64* __restrict__ ptr, const int* __restrict__ idx,
-                         const float* __restrict__ w, int has_w, int flagged,
-                         K* key, int* stamp, unsigned char* far,
-                         i64* lq_next, i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)
+                         const i64* __restrict__ hincl, unsigned int* cnt, int it,
+                         const typename P::T* thr_box, i64 n, const i64* __restrict__ ptr,
+                         const int* __restrict__ idx, const typename P::T* __restrict__ w, int has_w,
+                         int flagged, typename P::K* key, int* stamp, unsigned char* far,
+                         i64* lq_next, i64* hq_next, int heavy_deg, typename P::O* minbox, int* gate)
 {
+    typedef typename P::T T;
     int cur = it % 3, nxt = (it + 1) % 3, old = (it + 2) % 3;
     i64 tid = blockIdx.x * (i64)blockDim.x + threadIdx.x;
     i64 nthreads = (i64)gridDim.x * blockDim.x;
     if (tid == 0) {                 // the slot two iterations ahead, and this iteration's far boxes
         cnt[old] = 0;
         cnt[3 + old] = 0;
-        *minbox = 0xffffffffu;
+        *minbox = ~(typename P::O)0;
         *gate = 0;
     }
-    float thr = thr_box[it & 1];
+    T thr = thr_box[it & 1];
     int next_it = it + 1;
     // heavy entries: one arc a lane over the whole grid, a warp taking 512 consecutive arcs;
-    // one (broadcast) binary search a chunk, then each lane steps its entry forward
+    // one (broadcast) binary search a chunk, then each lane steps its entry forward (advance_chunks)
     unsigned int hlen = cnt[3 + cur];
     if (hlen) {
-        i64 total = hincl[hlen - 1];
-        i64 wid = tid >> 5, nwarps = nthreads >> 5;
-        int lane = (int)(tid & 31);
-        for (i64 c0 = wid * 512; c0 < total; c0 += nwarps * 512) {
-          int q = find_entry(hincl, (i64)hlen, c0);
-          i64 cend = c0 + 512 < total ? c0 + 512 : total;
-          int qc = -1;
-          i64 rn = 0, base = 0;
-          int u = 0;
-          float du = 0.0f;
-          for (i64 i = c0 + lane; i < cend; i += 32) {
-            while (hincl[q] <= i) ++q;
-            if (q != qc) {                // this lane's entry changed: its row, tail, distance
-                qc = q;
+        i64 rn = 0, a0 = 0;
+        int u = 0;
+        T du = 0;
+        advance_chunks<512>(hincl, (i64)hlen, hincl[hlen - 1],
+            [&](int q) {                  // this lane's entry changed: its row, tail, first arc, distance
                 i64 e = hq_cur[q];
-                i64 r = e / n;
-                rn = r * n;
+                rn = (e / n) * n;
                 u = (int)(e - rn);
-                base = ptr[u] - (q ? hincl[q - 1] : 0);
-                du = o2f(key_ord(key[e]));
-            }
-            i64 a = base + i;
-            nf_arc<K>(key, rn, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
-                      flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
-          }
-        }
+                a0 = ptr[u];
+                du = P::dist(P::ord(key[e]));
+            },
+            [&](int, i64 offset) {
+                i64 a = a0 + offset;
+                nf_arc<P>(key, rn, u, idx[a], du, has_w ? w[a] : (T)1, thr, next_it, stamp, far, n, ptr,
+                          flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
+            });
     }
     // light entries: 8 lanes an entry
     unsigned int llen = cnt[cur];
@@ -366,62 +348,160 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         i64 e = lq_cur[q];
         i64 r = e / n;
         int u = (int)(e - r * n);
-        float du = o2f(key_ord(key[e]));
+        T du = P::dist(P::ord(key[e]));
         i64 end = ptr[u + 1];
         for (i64 a = ptr[u] + sub; a < end; a += 8)
-            nf_arc<K>(key, r * n, u, idx[a], du, has_w ? w[a] : 1.0f, thr, next_it, stamp, far, n, ptr,
+            nf_arc<P>(key, r * n, u, idx[a], du, has_w ? w[a] : (T)1, thr, next_it, stamp, far, n, ptr,
                       flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
     }
 }
 
-#define NF_KERNELS(SUFFIX, K)                                                                      \
+// When the next near queue is empty: the smallest far distance into *minbox (gate set).
+template <typename P>
+__device__ void nf_far_min(const unsigned int* cnt, int it, const typename P::K* key,
+                           const unsigned char* far, i64 count, typename P::O* minbox, int* gate)
+{
+    typedef typename P::O O;
+    int nxt = (it + 1) % 3;
+    if (cnt[nxt] || cnt[3 + nxt]) return;
+    if (grid_thread() == 0) *gate = 1;
+    const O none = ~(O)0;
+    O m = none;
+    for_each(count, [&](i64 e) {
+        if (far[e]) { O o = P::ord(key[e]); m = o < m ? o : m; }
+    });
+    m = warp_min(m);
+    if ((threadIdx.x & 31) == 0 && m != none) atomicMin(minbox, m);
+}
+
+// Gated: the new threshold into thr_box[(it + 1) & 1]; far entries under it are queued.
+template <typename P>
+__device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box, typename P::T delta,
+                              const typename P::K* key, unsigned char* far, int* stamp, i64 count, i64 n,
+                              const i64* ptr, int heavy_deg, i64* lq_next, i64* hq_next,
+                              const typename P::O* minbox, const int* gate)
+{
+    typedef typename P::T T;
+    i64 tid = grid_thread();
+    T thr = thr_box[it & 1];
+    if (!*gate || *minbox == ~(typename P::O)0) {
+        if (tid == 0) thr_box[(it + 1) & 1] = thr;
+        return;
+    }
+    T lo = P::dist(*minbox);
+    T nthr = (lo > thr ? lo : thr) + delta;
+    if (tid == 0) thr_box[(it + 1) & 1] = nthr;
+    int nxt = (it + 1) % 3;
+    for_each(count, [&](i64 e) {
+        if (far[e] && P::dist(P::ord(key[e])) < nthr) {
+            far[e] = 0;
+            if (atomicExch(&stamp[e], it + 1) != it + 1)
+                nf_enqueue(e, n, ptr, heavy_deg, lq_next, hq_next, cnt, nxt);
+        }
+    });
+}
+
+#define NF_KERNELS(SUFFIX, P)                                                                      \
 extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hincl, \
-        unsigned int* cnt, int it, const float* thr_box, i64 n, const i64* ptr, const int* idx,        \
-        const float* w, int has_w, int flagged, K* key, int* stamp, unsigned char* far,               \
-        i64* lq_next, i64* hq_next, int heavy_deg, unsigned int* minbox, int* gate)                   \
+        unsigned int* cnt, int it, const P::T* thr_box, i64 n, const i64* ptr, const int* idx,         \
+        const P::T* w, int has_w, int flagged, P::K* key, int* stamp, unsigned char* far,              \
+        i64* lq_next, i64* hq_next, int heavy_deg, P::O* minbox, int* gate)                            \
 {                                                                                                  \
-    nf_relax<K>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
+    nf_relax<P>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
                 far, lq_next, hq_next, heavy_deg, minbox, gate);                                     \
 }                                                                                                  \
-/* When the next near queue is empty: the smallest far distance into *minbox (gate set). */         \
-extern "C" __global__ void nf_far_min_##SUFFIX(const unsigned int* cnt, int it, const K* key,       \
-        const unsigned char* far, i64 count, unsigned int* minbox, int* gate)                         \
+extern "C" __global__ void nf_far_min_##SUFFIX(const unsigned int* cnt, int it, const P::K* key,    \
+        const unsigned char* far, i64 count, P::O* minbox, int* gate)                                 \
 {                                                                                                  \
-    int nxt = (it + 1) % 3;                                                                        \
-    if (cnt[nxt] || cnt[3 + nxt]) return;                                                          \
-    i64 tid = blockIdx.x * (i64)blockDim.x + threadIdx.x;                                          \
-    if (tid == 0) *gate = 1;                                                                       \
-    unsigned int m = 0xffffffffu;                                                                  \
-    for (i64 e = tid; e < count; e += (i64)gridDim.x * blockDim.x)                                 \
-        if (far[e]) { unsigned int o = key_ord(key[e]); m = o < m ? o : m; }                       \
-    m = warp_min(m);                                                                               \
-    if ((threadIdx.x & 31) == 0 && m != 0xffffffffu) atomicMin(minbox, m);                         \
+    nf_far_min<P>(cnt, it, key, far, count, minbox, gate);                                         \
 }                                                                                                  \
-/* Gated: the new threshold into thr_box[(it + 1) & 1]; far entries under it are queued. */        \
-extern "C" __global__ void nf_far_gather_##SUFFIX(unsigned int* cnt, int it, float* thr_box,        \
-        float delta, const K* key, unsigned char* far, int* stamp, i64 count, i64 n, const i64* ptr,  \
-        int heavy_deg, i64* lq_next, i64* hq_next, const unsigned int* minbox, const int* gate)       \
+extern "C" __global__ void nf_far_gather_##SUFFIX(unsigned int* cnt, int it, P::T* thr_box,         \
+        P::T delta, const P::K* key, unsigned char* far, int* stamp, i64 count, i64 n, const i64* ptr, \
+        int heavy_deg, i64* lq_next, i64* hq_next, const P::O* minbox, const int* gate)               \
 {                                                                                                  \
-    i64 tid = blockIdx.x * (i64)blockDim.x + threadIdx.x;                                          \
-    float thr = thr_box[it & 1];                                                                   \
-    if (!*gate || *minbox == 0xffffffffu) {                                                        \
-        if (tid == 0) thr_box[(it + 1) & 1] = thr;                                                 \
-        return;                                                                                    \
-    }                                                                                              \
-    float lo = o2f(*minbox);                                                                       \
-    float nthr = (lo > thr ? lo : thr) + delta;                                                    \
-    if (tid == 0) thr_box[(it + 1) & 1] = nthr;                                                    \
-    int nxt = (it + 1) % 3;                                                                        \
-    for (i64 e = tid; e < count; e += (i64)gridDim.x * blockDim.x) {                               \
-        if (far[e] && o2f(key_ord(key[e])) < nthr) {                                               \
-            far[e] = 0;                                                                            \
-            if (atomicExch(&stamp[e], it + 1) != it + 1)                                           \
-                nf_enqueue(e, n, ptr, heavy_deg, lq_next, hq_next, cnt, nxt);                      \
-        }                                                                                          \
-    }                                                                                              \
+    nf_far_gather<P>(cnt, it, thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,  \
+                     hq_next, minbox, gate);                                                        \
 }
-NF_KERNELS(packed, u64)
-NF_KERNELS(dist, unsigned int)
+NF_KERNELS(packed, NfPacked32)
+NF_KERNELS(dist, NfDist32)
+NF_KERNELS(dist64, NfDist64)
+
+// float64 predecessors, from near-far's finished distances (the ordered keys; a packed
+// word has no room for a double and an id). Over every (row, arc) pair, kb * m items, the
+// arcs in CSC order (in_src tail, in_dst head) so each item reads the arrays in a stream.
+// Pass 1, nf_pred_tight_f64: best[e] = the smallest tail u of an arc u -> v attaining v's
+// distance and lengthening the path (du < du + w == dv): the packed word's rule, so near-far
+// gives the same predecessors in both precisions. best starts at PRED_NONE.
+// nf_pred_open_f64 turns best into predecessors: -1 for sources and unreached entries,
+// PRED_OPEN for a reached entry that no lengthening arc attains (a zero weight, or a
+// weight lost to rounding: its distance equals its tight tails'), counted into *open.
+// Adoption rounds (nf_pred_adopt_f64 + nf_pred_adopt_finish) settle the open entries: an open
+// v takes the smallest tail u of an arc attaining dv whose own entry was settled (a source,
+// or pred >= 0) when the round began. Links made in a round point to entries settled
+// before it, so no cycle closes; each round settles at least the open entries next to
+// settled ones along tight arcs (every reached entry has such a chain from its source).
+#define PRED_NONE 0x7fffffff
+#define PRED_OPEN (-2)
+#define ORD_INF64 0xfff0000000000000ULL   // d2o(+inf)
+
+extern "C" __global__ void nf_pred_tight_f64(const u64* __restrict__ key, i64 kb, i64 n, i64 m,
+                                             const int* __restrict__ in_src, const int* __restrict__ in_dst,
+                                             const double* __restrict__ w, int has_w, int* best)
+{
+    for_each(kb * m, [&](i64 i) {
+        i64 r = i / m, a = i - r * m;
+        i64 rn = r * n;
+        int u = in_src[a], v = in_dst[a];
+        u64 ou = key[rn + u];
+        if (ou == ORD_INF64) return;
+        double du = o2d(ou);
+        double c = du + (has_w ? w[a] : 1.0);
+        if (c > du && c == o2d(key[rn + v])) atomicMin(&best[rn + v], u);
+    });
+}
+
+extern "C" __global__ void nf_pred_open_f64(const u64* __restrict__ key, const int* __restrict__ ids,
+                                            i64 kb, i64 n, int* pred, unsigned int* open)
+{
+    unsigned int mine = 0;
+    for_each(kb * n, [&](i64 e) {
+        if (pred[e] != PRED_NONE) return;
+        i64 r = e / n;
+        bool reached_other = key[e] != ORD_INF64 && e - r * n != ids[r];
+        pred[e] = reached_other ? PRED_OPEN : -1;
+        mine += reached_other;
+    });
+    block_add(mine, open);
+}
+
+extern "C" __global__ void nf_pred_adopt_f64(const u64* __restrict__ key, const int* __restrict__ ids,
+                                             i64 kb, i64 n, i64 m,
+                                             const int* __restrict__ in_src, const int* __restrict__ in_dst,
+                                             const double* __restrict__ w, int has_w,
+                                             const int* __restrict__ pred, int* cand)
+{
+    for_each(kb * m, [&](i64 i) {
+        i64 r = i / m, a = i - r * m;
+        i64 rn = r * n;
+        int u = in_src[a], v = in_dst[a];
+        if (pred[rn + v] != PRED_OPEN || !(pred[rn + u] >= 0 || u == ids[r])) return;
+        double c = o2d(key[rn + u]) + (has_w ? w[a] : 1.0);
+        if (c == o2d(key[rn + v])) atomicMin(&cand[rn + v], u);
+    });
+}
+
+extern "C" __global__ void nf_pred_adopt_finish(int* cand, i64 count, int* pred, unsigned int* adopted)
+{
+    unsigned int mine = 0;
+    for_each(count, [&](i64 e) {
+        if (cand[e] == PRED_NONE) return;
+        pred[e] = cand[e];
+        cand[e] = PRED_NONE;
+        ++mine;
+    });
+    block_add(mine, adopted);
+}
+
 
 // Inclusive sum of the out-degrees of the heavy queue of slot it % 3 (one block).
 extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const unsigned int* cnt, int it, i64 n,
