@@ -21,6 +21,7 @@ from scipy.sparse import csgraph
 
 from ..graph import compress
 from ..work import tally
+from . import brandes
 from .arrays import canonical_labels, depth_histogram, depth_stats, pred_has_cycle
 from .host_routes import depths_from_tree, worklist_paths
 
@@ -531,3 +532,21 @@ class CPUBackend:
             if not grow.any():
                 return values
             values[targets[grow]] = best[grow]
+
+    # -- betweenness (algorithms.brandes): the NumPy twins of kernels/betweenness.cu ----------
+    def bc_batch_size(self, n: int, k: int, weighted: bool) -> int:
+        # sigma and delta are float64 (n, kb) blocks: 64 sources keep them cache-friendly on
+        # small networks and leave batches for the worker threads
+        return 64
+
+    def bc_levels(self, hg: HostGraph, dist: np.ndarray) -> np.ndarray:
+        return brandes.dag_levels(hg, dist)
+
+    def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int) -> None:
+        brandes.sigma_level(hg, level, dist, sigma, at)
+
+    def bc_delta_level(self, hg: HostGraph, level, dist, sigma, delta, weight, at: int) -> None:
+        brandes.delta_level(hg, level, dist, sigma, delta, weight, at)
+
+    def bc_edge_dependency(self, hg: HostGraph, level, dist, sigma, delta, weight, out) -> None:
+        brandes.edge_dependency(hg, level, dist, sigma, delta, weight, out)
