@@ -68,7 +68,7 @@ def betweenness(g: Graph, vertices=None, *, directed=True, weighted=None, normal
     >>> curnet.betweenness(g, backend="cpu").tolist()
     [0.0, 2.0, 2.0, 0.0]
     """
-    job = _Job(g, directed, weighted, cutoff, sources, targets, k, seed)
+    job = BetweennessJob(g, directed, weighted, cutoff, sources, targets, _sampled(g, k, seed, sources, targets))
     raw, _ = job.sums(edges=False, endpoints=endpoints, backend=backend, progress=progress)
     N = job.n if endpoints else job.n - 1
     return job.rescale(raw, N, normalized, sampled_apart=not endpoints)[_vertex_ids(g, vertices)]
@@ -88,7 +88,7 @@ def edge_betweenness(g: Graph, edges=None, *, directed=True, weighted=None, norm
     >>> curnet.edge_betweenness(g, backend="cpu").tolist()
     [3.0, 4.0, 3.0]
     """
-    job = _Job(g, directed, weighted, cutoff, sources, targets, k, seed)
+    job = BetweennessJob(g, directed, weighted, cutoff, sources, targets, _sampled(g, k, seed, sources, targets))
     _, arc = job.sums(edges=True, endpoints=False, backend=backend, progress=progress)
     raw = np.bincount(job.graph.arc_edges, weights=arc, minlength=g.num_edges)
     scaled = job.rescale(raw, job.n, normalized, sampled_apart=False)
@@ -100,11 +100,20 @@ def edge_betweenness(g: Graph, edges=None, *, directed=True, weighted=None, norm
     return scaled[ids]
 
 
-class _Job:
-    """The options of one betweenness call, checked: the graph the paths run in, the sources,
-    the targets' weights, whether weights and a cutoff apply."""
+def _sampled(g, k, seed, sources, targets):
+    if k is None:
+        return None
+    if sources is not None or targets is not None:
+        raise ValueError("give either k (sampled sources) or sources/targets, not both")
+    return sample(len(g), k, seed)
 
-    def __init__(self, g, directed, weighted, cutoff, sources, targets, k, seed):
+
+class BetweennessJob:
+    """The options of one betweenness call, checked: the graph the paths run in, the sources
+    (`sampled` ids: an estimate scaled as NetworkX's k), the targets' weights, whether weights
+    and a cutoff apply."""
+
+    def __init__(self, g, directed, weighted, cutoff, sources, targets, sampled=None):
         if not isinstance(g, Graph):
             raise TypeError(f"g must be a curnet.Graph, got {type(g).__name__}")
         self.undirected = not (g.directed and directed)
@@ -115,11 +124,9 @@ class _Job:
             raise ValueError(f"betweenness needs positive weights; the smallest is {g.min_weight} "
                              "(use weighted=False to count hops)")
         self.cutoff = _cutoff(cutoff)
-        self.sampled = None
-        if k is not None:
-            if sources is not None or targets is not None:
-                raise ValueError("give either k (sampled sources) or sources/targets, not both")
-            self.sources = self.sampled = sample(self.n, k, seed)
+        self.sampled = None if sampled is None else np.asarray(sampled, np.int32)
+        if sampled is not None:
+            self.sources = self.sampled
         elif sources is not None:
             self.sources = resolve_sources(g, sources)
         else:

@@ -206,3 +206,40 @@ def test_names_select_vertices():
     g = curnet.Graph.from_edges(["a", "b", "c"], ["b", "c", "d"], directed=False)
     assert curnet.betweenness(g, ["b", "d"], backend="cpu").tolist() == [2.0, 0.0]
     assert curnet.betweenness(g, sources=["a"], targets=["d"], backend="cpu").tolist() == [0, 0.5, 0.5, 0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(edge_lists(), st.booleans(), st.booleans(), st.booleans(), st.data())
+def test_networkx_backend_functions_match_networkx(case, multi, weighted, normalized, data):
+    """The NetworkX backend's functions on the graph NetworkX converts (multigraphs too: each
+    neighbour once, as NetworkX counts paths), against NetworkX."""
+    import random
+
+    from curnet.nx import algorithms as A
+    from curnet.nx.graph import from_networkx
+    n, src, dst, w, directed = case
+    G = {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.MultiGraph,
+         (True, True): nx.MultiDiGraph}[directed, multi]()
+    G.add_nodes_from((i, "x") for i in range(n))
+    G.add_weighted_edges_from(((u, "x"), (v, "x"), x) for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()))
+    weight = "weight" if weighted else None
+    cg = from_networkx(G, weight)
+    k = data.draw(st.one_of(st.none(), st.integers(1, n)))
+    seed = data.draw(st.integers(0, 100))
+    expected = nx.betweenness_centrality(G, k=k, normalized=normalized, weight=weight, seed=random.Random(seed))
+    got = A.betweenness_centrality(cg, k=k, normalized=normalized, weight=weight, seed=random.Random(seed))
+    assert got.keys() == expected.keys()
+    same(list(got.values()), list(expected.values()))
+    nodes = list(G)
+    sources = data.draw(st.lists(st.sampled_from(nodes), min_size=1, max_size=n))
+    targets = data.draw(st.lists(st.sampled_from(nodes), min_size=1, max_size=n))
+    expected = nx.betweenness_centrality_subset(G, sources, targets, normalized=normalized, weight=weight)
+    got = A.betweenness_centrality_subset(cg, sources, targets, normalized=normalized, weight=weight)
+    same(list(got.values()), list(expected.values()))
+    if not multi:
+        expected = nx.edge_betweenness_centrality(G, k=k, normalized=normalized, weight=weight,
+                                                  seed=random.Random(seed))
+        got = A.edge_betweenness_centrality(cg, k=k, normalized=normalized, weight=weight,
+                                            seed=random.Random(seed))
+        assert got.keys() == expected.keys()
+        same(list(got.values()), [expected[e] for e in got])
