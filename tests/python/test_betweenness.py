@@ -243,3 +243,11 @@ def test_networkx_backend_functions_match_networkx(case, multi, weighted, normal
                                             seed=random.Random(seed))
         assert got.keys() == expected.keys()
         same(list(got.values()), [expected[e] for e in got])
+
+
+def test_graph_arrays_left_untouched():
+    """The SciPy route's arc-count matrices copy the CSR (summing duplicates sorts rows in place)."""
+    g = curnet.Graph.from_edges([0, 0, 2, 1], [0, 1, 1, 2], directed=False, num_vertices=3)
+    before = g.indices.copy()
+    curnet.edge_betweenness(g, backend="cpu")
+    np.testing.assert_array_equal(g.indices, before)

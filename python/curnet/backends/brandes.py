@@ -45,106 +45,119 @@ def on_path(xp, reach, dist_v, eps=TIE_EPSILON):
         return (reach == dist_v) | (xp.abs(reach - dist_v) < eps * (xp.abs(reach) + xp.abs(dist_v)))
 
 
-def _pieces(ptr, rows, kb):
-    """Runs of `rows` whose arcs (of the CSR with offsets `ptr`) number about
-    PIECE_ENTRIES / kb: (rows, arc positions, each arc's row index within the run)."""
+def _pieces(ptr, rows):
+    """Runs of `rows` (a vertex per entry, repeats allowed) whose arcs (of the CSR with
+    offsets `ptr`) number about PIECE_ENTRIES: (a, b, positions of the arcs of rows[a:b],
+    each arc's entry index within the run)."""
     length = (ptr[rows + 1] - ptr[rows]).astype(np.int64)
     ends = np.cumsum(length)
-    cap = max(1, PIECE_ENTRIES // max(kb, 1))
-    cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(cap, int(ends[-1]) if len(ends) else 0, cap)),
-                           len(rows)])
-    for a, b in zip(cuts[:-1], cuts[1:]):
-        r = rows[a:b]
+    total = int(ends[-1]) if len(ends) else 0
+    cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(PIECE_ENTRIES, total, PIECE_ENTRIES)), len(rows)])
+    for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
         ln = length[a:b]
-        owner = np.repeat(np.arange(len(r)), ln)
+        owner = np.repeat(np.arange(b - a), ln)
         if len(owner) == 0:
             continue
         first = np.cumsum(ln) - ln
-        pos = ptr[r].astype(np.int64)[owner] + (np.arange(len(owner)) - first[owner])
-        yield r, pos, owner
+        pos = ptr[rows[a:b]].astype(np.int64)[owner] + (np.arange(len(owner)) - first[owner])
+        yield a, b, pos, owner
 
 
-def _on_dag(level, dist, tails, heads, w, tail_cols=None, head_cols=None):
-    """(arcs, kb) bool: each arc tails[i] -> heads[i] on each source's DAG. `tail_cols` /
-    `head_cols` are the gathered rows when the caller has them."""
-    lt = level[tails] if tail_cols is None else tail_cols
-    lh = level[heads] if head_cols is None else head_cols
+def _on_dag(level, dist, tails, heads, cols, w):
+    """Whether each arc tails[i] -> heads[i] is on source cols[i]'s DAG."""
+    lt, lh = level[tails, cols], level[heads, cols]
     if dist is None:
         return (lt >= 0) & (lh == lt + 1)
     with np.errstate(invalid="ignore"):
-        reach = dist[tails].astype(np.float64) + w.astype(np.float64)[:, None]
-        return (lt >= 0) & (lh >= 0) & on_path(np, reach, dist[heads], tie_epsilon(dist.dtype))
+        reach = dist[tails, cols].astype(np.float64) + w.astype(np.float64)
+        return (lt >= 0) & (lh >= 0) & on_path(np, reach, dist[heads, cols], tie_epsilon(dist.dtype))
+
+
+def _out_dag_arcs(hg, level, dist, tails, cols):
+    """The DAG out-arcs of the entries (tails[i], cols[i]), a piece at a time:
+    (a, b, arc positions, entry index within the piece, heads, columns) of the DAG arcs only."""
+    for a, b, pos, owner in _pieces(hg.out_ptr, tails):
+        t, j = tails[a:b][owner], cols[a:b][owner]
+        h = hg.out_idx[pos]
+        dag = _on_dag(level, dist, t, h, j, None if hg.out_w is None else hg.out_w[pos])
+        yield a, b, pos[dag], owner[dag], h[dag], j[dag]
 
 
 def dag_levels(hg, dist):
     """Weighted graphs: the (n, kb) int32 level block of distance block `dist` (inf where not
-    reached): rounds of level[v] = max(level[v], level[u] + 1 over v's DAG in-arcs) from 0 at
-    every reached vertex, until none changes (as many rounds as the deepest level, plus one)."""
+    reached): each entry's largest number of arcs on a shortest path from its source, by
+    Kahn's order over the DAG arcs (an entry is placed once all its DAG in-arcs are)."""
     n, kb = dist.shape
     level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
-    rows = np.flatnonzero((level >= 0).any(axis=1) & (np.diff(hg.in_ptr) > 0))
-    for _ in range(n + 1):
+    waiting = np.zeros(n * kb, np.int64)            # DAG in-arcs of each entry not yet placed
+    v, j = np.nonzero(level >= 0)
+    for _, _, _, _, h, c in _out_dag_arcs(hg, level, dist, v, j):
+        waiting += np.bincount(h.astype(np.int64) * kb + c, minlength=n * kb)
+    frontier = np.flatnonzero((level.ravel() >= 0) & (waiting == 0))    # the sources
+    at = 0
+    while len(frontier):
         tally("betweenness level rounds")
-        changed = False
-        for r, pos, owner in _pieces(hg.in_ptr, rows, kb):
-            tails, heads = hg.in_src[pos], r[owner]
-            dag = _on_dag(level, dist, tails, heads, hg.in_w[pos])
-            cand = np.where(dag, level[tails] + 1, -1)
-            best = np.maximum.reduceat(cand, np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]]), axis=0)
-            here = r[np.unique(owner)]
-            up = best > level[here]
-            if up.any():
-                level[here] = np.where(up, best, level[here])
-                changed = True
-        if not changed:
-            return level
-    raise RuntimeError("the shortest-path DAG levels did not settle: is a weight zero or negative?")
+        level.ravel()[frontier] = at
+        v, j = np.divmod(frontier, kb)
+        touched = []
+        for _, _, _, _, h, c in _out_dag_arcs(hg, level, dist, v, j):
+            key = h.astype(np.int64) * kb + c
+            np.subtract.at(waiting, key, 1)
+            touched.append(key)
+        touched = np.unique(np.concatenate(touched)) if touched else np.zeros(0, np.int64)
+        frontier = touched[waiting[touched] == 0]
+        at += 1
+    if (waiting[level.ravel() >= 0] > 0).any():
+        raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
+    return level
 
 
-def _segment_sums(values, owner):
-    starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-    return np.add.reduceat(values, starts, axis=0), np.unique(owner)
+def _level_rows(level, at):
+    """(the rows with an entry at level `at`, those rows' mask of it)."""
+    here = level == at
+    rows = np.flatnonzero(here.any(axis=1))
+    return rows, here[rows]
 
 
 def sigma_level(hg, level, dist, sigma, at: int) -> None:
     """sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs u -> v, for the (v, j) at level `at`
-    (the lower levels done)."""
-    kb = level.shape[1]
-    rows = np.flatnonzero((level == at).any(axis=1))
-    for r, pos, owner in _pieces(hg.in_ptr, rows, kb):
-        tails, heads = hg.in_src[pos], r[owner]
-        dag = _on_dag(level, dist, tails, heads, None if hg.in_w is None else hg.in_w[pos])
-        sums, which = _segment_sums(np.where(dag, sigma[tails], 0.0), owner)
-        v = r[which]
-        sigma[v] = np.where(level[v] == at, sums, sigma[v])
-
-
-def _dependency(sigma, delta, weight, tails, heads, dag):
-    """(arcs, kb): sigma[u] / sigma[v] * (weight[v] + delta[v]) on the DAG arcs u -> v, else 0."""
-    num = np.where(dag, sigma[tails], 0.0) * (weight[heads][:, None] + delta[heads])
-    return np.divide(num, sigma[heads], out=np.zeros_like(num), where=dag)
+    (the lower levels done). BFS levels: A^T @ (the counts one level up), SciPy's compiled
+    product (the arc counts carry parallel arcs)."""
+    if dist is None:
+        rows, here = _level_rows(level, at)
+        up = np.where(level == at - 1, sigma, 0.0)
+        sigma[rows] = np.where(here, hg.arc_count_matrices()[1][rows] @ up, sigma[rows])
+        return
+    v, j = np.nonzero(level == at)
+    for a, b, pos, owner in _pieces(hg.in_ptr, v):
+        h, c = v[a:b][owner], j[a:b][owner]
+        t = hg.in_src[pos]
+        dag = _on_dag(level, dist, t, h, c, None if hg.in_w is None else hg.in_w[pos])
+        sigma[v[a:b], j[a:b]] = np.bincount(owner[dag], weights=sigma[t[dag], c[dag]], minlength=b - a)
 
 
 def delta_level(hg, level, dist, sigma, delta, weight, at: int) -> None:
-    """delta[u, j] = sum over u's DAG out-arcs u -> v of sigma[u, j] / sigma[v, j] *
-    (weight[v] + delta[v, j]), for the (u, j) at level `at` (the higher levels done).
-    `weight[v]` is 1.0 where v is a target (every vertex unless a subset is asked for)."""
-    kb = level.shape[1]
-    rows = np.flatnonzero((level == at).any(axis=1))
-    for r, pos, owner in _pieces(hg.out_ptr, rows, kb):
-        tails, heads = r[owner], hg.out_idx[pos]
-        dag = _on_dag(level, dist, tails, heads, None if hg.out_w is None else hg.out_w[pos])
-        sums, which = _segment_sums(_dependency(sigma, delta, weight, tails, heads, dag), owner)
-        u = r[which]
-        delta[u] = np.where(level[u] == at, sums, delta[u])
+    """delta[u, j] = sigma[u, j] * sum over u's DAG out-arcs u -> v of (weight[v] + delta[v, j])
+    / sigma[v, j], for the (u, j) at level `at` (the higher levels done). `weight[v]` is 1.0
+    where v is a target (every vertex unless a subset is asked for). BFS levels: A @ (the
+    shares one level down), SciPy's compiled product."""
+    if dist is None:
+        rows, here = _level_rows(level, at)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            down = np.where(level == at + 1, (weight[:, None] + delta) / sigma, 0.0)
+        delta[rows] = np.where(here, sigma[rows] * (hg.arc_count_matrices()[0][rows] @ down), delta[rows])
+        return
+    u, j = np.nonzero(level == at)
+    for a, b, _, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
+        share = np.bincount(owner, weights=(weight[h] + delta[h, c]) / sigma[h, c], minlength=b - a)
+        delta[u[a:b], j[a:b]] = sigma[u[a:b], j[a:b]] * share
 
 
 def edge_dependency(hg, level, dist, sigma, delta, weight, out) -> None:
     """out[p] += sum over the batch's sources of arc p's dependency (out-arc order, as the
     CSR): sigma[u] / sigma[v] * (weight[v] + delta[v]) where u -> v is on the DAG."""
-    kb = level.shape[1]
-    rows = np.arange(hg.n)
-    for r, pos, owner in _pieces(hg.out_ptr, rows, kb):
-        tails, heads = r[owner], hg.out_idx[pos]
-        dag = _on_dag(level, dist, tails, heads, None if hg.out_w is None else hg.out_w[pos])
-        out[pos] += _dependency(sigma, delta, weight, tails, heads, dag).sum(axis=1)
+    u, j = np.nonzero(level >= 0)
+    for a, b, pos, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
+        t = u[a:b][owner]
+        out += np.bincount(pos, weights=sigma[t, c] / sigma[h, c] * (weight[h] + delta[h, c]),
+                           minlength=len(out))

@@ -51,6 +51,21 @@ class HostGraph:
     _scipy: sp.csr_matrix | None = None
     _reverse: sp.csr_matrix | None = None
     _scc: tuple | None = None
+    _arc_counts: tuple | None = None
+
+    def arc_count_matrices(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+        """(A, A^T) with A[u, v] the number of arcs u -> v (parallel arcs are distinct paths):
+        the SciPy route of the BFS-level Brandes sweeps (backends/brandes.py)."""
+        if self._arc_counts is None:
+            # copies: summing duplicates sorts the rows in place, and the graph's arrays are shared
+            forward = sp.csr_matrix((np.ones(len(self.out_idx)), self.out_idx, self.out_ptr),
+                                    shape=(self.n, self.n), copy=True)
+            backward = sp.csr_matrix((np.ones(len(self.in_src)), self.in_src, self.in_ptr),
+                                     shape=(self.n, self.n), copy=True)
+            forward.sum_duplicates()
+            backward.sum_duplicates()
+            self._arc_counts = (forward, backward)
+        return self._arc_counts
 
     def scipy_matrix(self) -> sp.csr_matrix:
         """CSR for SciPy's Dijkstra and BFS with the cheapest of parallel arcs only; explicit

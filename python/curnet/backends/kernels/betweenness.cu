@@ -24,7 +24,7 @@ __device__ __forceinline__ bool dag_arc(int lu, int lv, const D* __restrict__ di
 }
 
 // One round of the weighted DAG levels: level[v] = max(level[v], level[u] + 1 over v's DAG
-// in-arcs u -> v). Levels only grow, so updating in place converges as the rounds of the twin;
+// in-arcs u -> v). Levels only grow, so updating in place converges to the twin's (Kahn's order);
 // *changed is set when any entry grew.
 template <typename D>
 __device__ __forceinline__ void levels_round(i64 n, int kb, const i64* __restrict__ in_ptr,
