@@ -63,51 +63,66 @@ def _pieces(ptr, rows):
         yield a, b, pos, owner
 
 
-def _on_dag(level, dist, tails, heads, cols, w):
-    """Whether each arc tails[i] -> heads[i] is on source cols[i]'s DAG."""
-    lt, lh = level[tails, cols], level[heads, cols]
+def _on_dag(level, dist, tails, heads, cols, w, placed=True):
+    """Whether each arc tails[i] -> heads[i] is on source cols[i]'s DAG. `placed`: the levels
+    are final, so a DAG arc climbs (the cheap test first, the distances only where it holds)."""
+    kb = level.shape[1]
+    at_tail = tails.astype(np.int64) * kb + cols
+    at_head = heads.astype(np.int64) * kb + cols
+    flat = level.ravel()
+    lt, lh = flat.take(at_tail), flat.take(at_head)
     if dist is None:
         return (lt >= 0) & (lh == lt + 1)
+    ok = (lt >= 0) & ((lh > lt) if placed else (lh >= 0))
+    some = np.flatnonzero(ok)
+    d = dist.ravel()
     with np.errstate(invalid="ignore"):
-        reach = dist[tails, cols].astype(np.float64) + w.astype(np.float64)
-        return (lt >= 0) & (lh >= 0) & on_path(np, reach, dist[heads, cols], tie_epsilon(dist.dtype))
+        reach = d.take(at_tail[some]).astype(np.float64) + np.asarray(w, np.float64)[some]
+        ok[some] = on_path(np, reach, d.take(at_head[some]), tie_epsilon(dist.dtype))
+    return ok
 
 
-def _out_dag_arcs(hg, level, dist, tails, cols):
+def _out_dag_arcs(hg, level, dist, tails, cols, placed=True):
     """The DAG out-arcs of the entries (tails[i], cols[i]), a piece at a time:
     (a, b, arc positions, entry index within the piece, heads, columns) of the DAG arcs only."""
     for a, b, pos, owner in _pieces(hg.out_ptr, tails):
         t, j = tails[a:b][owner], cols[a:b][owner]
         h = hg.out_idx[pos]
-        dag = _on_dag(level, dist, t, h, j, None if hg.out_w is None else hg.out_w[pos])
+        dag = _on_dag(level, dist, t, h, j, None if hg.out_w is None else hg.out_w[pos], placed)
         yield a, b, pos[dag], owner[dag], h[dag], j[dag]
 
 
 def dag_levels(hg, dist):
     """Weighted graphs: the (n, kb) int32 level block of distance block `dist` (inf where not
     reached): each entry's largest number of arcs on a shortest path from its source, by
-    Kahn's order over the DAG arcs (an entry is placed once all its DAG in-arcs are)."""
+    Kahn's order over the DAG arcs (an entry is placed once all its DAG in-arcs are). The DAG
+    arcs are found once, as (tail entry, head entry) pairs, entry v * kb + j."""
     n, kb = dist.shape
     level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
-    waiting = np.zeros(n * kb, np.int64)            # DAG in-arcs of each entry not yet placed
     v, j = np.nonzero(level >= 0)
-    for _, _, _, _, h, c in _out_dag_arcs(hg, level, dist, v, j):
-        waiting += np.bincount(h.astype(np.int64) * kb + c, minlength=n * kb)
+    tail_entry, head_entry = [], []
+    for a, _, _, owner, h, c in _out_dag_arcs(hg, level, dist, v, j, placed=False):
+        tail_entry.append(v[a + owner].astype(np.int64) * kb + j[a + owner])
+        head_entry.append(h.astype(np.int64) * kb + c)
+    tails = np.concatenate(tail_entry) if tail_entry else np.zeros(0, np.int64)
+    heads = np.concatenate(head_entry) if head_entry else np.zeros(0, np.int64)
+    order = np.argsort(tails, kind="stable")
+    heads = heads[order]
+    ptr = np.zeros(n * kb + 1, np.int64)
+    np.cumsum(np.bincount(tails, minlength=n * kb), out=ptr[1:])
+    waiting = np.bincount(heads, minlength=n * kb)          # DAG in-arcs not yet placed
     frontier = np.flatnonzero((level.ravel() >= 0) & (waiting == 0))    # the sources
     at = 0
     while len(frontier):
         tally("betweenness level rounds")
         level.ravel()[frontier] = at
-        v, j = np.divmod(frontier, kb)
-        touched = []
-        for _, _, _, _, h, c in _out_dag_arcs(hg, level, dist, v, j):
-            key = h.astype(np.int64) * kb + c
-            np.subtract.at(waiting, key, 1)
-            touched.append(key)
-        touched = np.unique(np.concatenate(touched)) if touched else np.zeros(0, np.int64)
+        released = np.concatenate([heads[pos] for _, _, pos, _ in _pieces(ptr, frontier)] or
+                                  [np.zeros(0, np.int64)])
+        waiting -= np.bincount(released, minlength=n * kb)
+        touched = np.unique(released)
         frontier = touched[waiting[touched] == 0]
         at += 1
-    if (waiting[level.ravel() >= 0] > 0).any():
+    if (waiting > 0).any():
         raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
     return level
 
