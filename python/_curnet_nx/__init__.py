@@ -62,3 +62,13 @@ def get_info() -> dict:
         "default_config": default_config(),
         "functions": {name: ({"additional_docs": doc} if doc else {}) for name, doc in FUNCTIONS.items()},
     }
+
+# Betweenness (curnet.nx.betweenness): Brandes' algorithm over batches of sources.
+FUNCTIONS.update({
+    "betweenness_centrality": "Sources in batches, path counts and dependencies summed on the "
+                              "device. A seed samples the same k sources as NetworkX. Zero or "
+                              "negative weights are declined.",
+    "edge_betweenness_centrality": "As betweenness_centrality; a multigraph is declined.",
+    "betweenness_centrality_subset": "As betweenness_centrality, over the given sources and targets.",
+})
+WEIGHTED |= {"betweenness_centrality", "edge_betweenness_centrality", "betweenness_centrality_subset"}

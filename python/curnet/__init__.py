@@ -31,3 +31,7 @@ __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "g
            "bfs_batches", "sssp_batches", "shortest_paths", "proximity",
            "closeness", "harmonic_centrality", "eccentricity", "radius", "diameter", "farthest_points",
            "mean_distance", "distance_table", "ego_size"]
+
+from .betweenness import betweenness, edge_betweenness  # noqa: E402
+
+__all__ += ["betweenness", "edge_betweenness"]

@@ -334,3 +334,20 @@ def plain(x):
     if isinstance(x, (list, tuple)):
         return [plain(v) for v in x]
     return x
+
+
+def betweenness_for_r(g, kind, selection=None, directed=True, weighted=False, normalized=False,
+                      cutoff=-1.0, progress=None, backend="auto"):
+    """R's cuRnet_betweenness (`kind` "vertex") and cuRnet_edge_betweenness ("edge"): the
+    values of the 0-based vertex or edge ids `selection` (None: all), as a list of floats."""
+    from .betweenness import betweenness, edge_betweenness
+    options = dict(directed=bool(directed), weighted=bool(weighted), cutoff=float(cutoff),
+                   backend=_backend(backend, f"{kind} betweenness"), progress=_progress(progress))
+    if selection is not None:
+        from .columns import to_numpy
+        selection = to_numpy(selection, "selection").astype(np.int64)
+    if kind == "vertex":
+        return plain(betweenness(g, selection, normalized=bool(normalized), **options))
+    if kind == "edge":
+        return plain(edge_betweenness(g, selection, **options))
+    raise ValueError(f"unknown betweenness kind {kind!r}")

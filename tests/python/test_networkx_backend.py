@@ -38,6 +38,8 @@ NX_TEST_MODULES = [
     "networkx.algorithms.components.tests.test_strongly_connected",
     "networkx.algorithms.centrality.tests.test_closeness_centrality",
     "networkx.algorithms.tests.test_distance_measures",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality",
+    "networkx.algorithms.centrality.tests.test_betweenness_centrality_subset",
 ]
 
 

@@ -21,6 +21,7 @@ from scipy.sparse import csgraph
 
 from ..graph import compress
 from ..work import tally
+from . import brandes
 from .arrays import canonical_labels, depth_histogram, depth_stats, pred_has_cycle
 from .host_routes import depths_from_tree, worklist_paths
 
@@ -50,6 +51,21 @@ class HostGraph:
     _scipy: sp.csr_matrix | None = None
     _reverse: sp.csr_matrix | None = None
     _scc: tuple | None = None
+    _arc_counts: tuple | None = None
+
+    def arc_count_matrices(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+        """(A, A^T) with A[u, v] the number of arcs u -> v (parallel arcs are distinct paths):
+        the SciPy route of the BFS-level Brandes sweeps (backends/brandes.py)."""
+        if self._arc_counts is None:
+            # copies: summing duplicates sorts the rows in place, and the graph's arrays are shared
+            forward = sp.csr_matrix((np.ones(len(self.out_idx)), self.out_idx, self.out_ptr),
+                                    shape=(self.n, self.n), copy=True)
+            backward = sp.csr_matrix((np.ones(len(self.in_src)), self.in_src, self.in_ptr),
+                                     shape=(self.n, self.n), copy=True)
+            forward.sum_duplicates()
+            backward.sum_duplicates()
+            self._arc_counts = (forward, backward)
+        return self._arc_counts
 
     def scipy_matrix(self) -> sp.csr_matrix:
         """CSR for SciPy's Dijkstra and BFS with the cheapest of parallel arcs only; explicit
@@ -531,3 +547,21 @@ class CPUBackend:
             if not grow.any():
                 return values
             values[targets[grow]] = best[grow]
+
+    # -- betweenness (algorithms.brandes): the NumPy twins of kernels/betweenness.cu ----------
+    def bc_batch_size(self, n: int, k: int, weighted: bool) -> int:
+        # sigma and delta are float64 (n, kb) blocks: 64 sources keep them cache-friendly on
+        # small networks and leave batches for the worker threads
+        return 64
+
+    def bc_levels(self, hg: HostGraph, dist: np.ndarray) -> np.ndarray:
+        return brandes.dag_levels(hg, dist)
+
+    def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int) -> None:
+        brandes.sigma_level(hg, level, dist, sigma, at)
+
+    def bc_delta_level(self, hg: HostGraph, level, dist, sigma, delta, weight, at: int) -> None:
+        brandes.delta_level(hg, level, dist, sigma, delta, weight, at)
+
+    def bc_edge_dependency(self, hg: HostGraph, level, dist, sigma, delta, weight, out) -> None:
+        brandes.edge_dependency(hg, level, dist, sigma, delta, weight, out)

@@ -373,3 +373,8 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
         c = c * (reached / (n - 1))       # NetworkX's order of operations: the same rounding
     out = dict(zip(G.node_array[ids].tolist(), c.tolist()))
     return out[u] if u is not None else out
+
+
+# -- betweenness (its own module; listed here, where the backend looks functions up) ----
+from .betweenness import (betweenness_centrality, betweenness_centrality_subset,  # noqa: E402,F401
+                          edge_betweenness_centrality)

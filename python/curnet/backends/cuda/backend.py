@@ -16,6 +16,7 @@ from ..arrays import pred_has_cycle
 from ..cpu import CPUBackend
 from .batches import BatchRunner, CallState, Counters
 from .bfs import BfsStrategy
+from .brandes import BrandesSweeps
 from .launch import DeviceGraph, Launcher, build_device_graph, mark_long_diameter
 from .near_far import NearFar
 from .reduce import DepthReductions
@@ -44,6 +45,7 @@ class CUDABackend:
         self.nf_strategy = NearFar(self.launcher, None, self.stats, self.sp_long)
         self.scc_strategy = SccPrimitives(self.launcher)
         self.reductions = DepthReductions(self.launcher)
+        self.brandes = BrandesSweeps(self.launcher)
         self.tuning = tuning if tuning is not None else CudaTuning()
 
     @property
@@ -221,3 +223,20 @@ class CUDABackend:
 
     def depth_histogram(self, block) -> tuple:
         return self.reductions.histogram(block)
+
+    # -- betweenness (algorithms.brandes): kernels/betweenness.cu ---------------------------
+    def bc_batch_size(self, n: int, k: int, weighted: bool) -> int:
+        traversal = self.sssp_batch_size(n, k, False) if weighted else self.bfs_batch_size(n, k)
+        return self.brandes.batch_size(n, k, weighted, traversal)
+
+    def bc_levels(self, hg: DeviceGraph, dist):
+        return self.brandes.levels(hg, dist)
+
+    def bc_sigma_level(self, hg: DeviceGraph, level, dist, sigma, at: int) -> None:
+        self.brandes.sigma_level(hg, level, dist, sigma, at)
+
+    def bc_delta_level(self, hg: DeviceGraph, level, dist, sigma, delta, weight, at: int) -> None:
+        self.brandes.delta_level(hg, level, dist, sigma, delta, weight, at)
+
+    def bc_edge_dependency(self, hg: DeviceGraph, level, dist, sigma, delta, weight, out) -> None:
+        self.brandes.edge_dependency(hg, level, dist, sigma, delta, weight, out)

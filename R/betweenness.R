@@ -1,0 +1,75 @@
+# Betweenness centrality by the engine (python/curnet/betweenness.py): Brandes' algorithm over
+# batches of sources on the GPU or the CPU. These wrappers convert arguments and results.
+
+#' Vertex and edge betweenness
+#'
+#' Drop-ins for \code{igraph::betweenness()} and \code{igraph::edge_betweenness()}: same
+#' arguments, defaults and result (a vertex's value named by vertex when the graph has names;
+#' edges in \code{E(graph)} order). For each vertex (edge), the sum over pairs of vertices of
+#' the share of their shortest paths that pass through it; undirected graphs count each pair
+#' once. Parallel edges are distinct paths, as in igraph. Weighted paths of equal length are
+#' equal by igraph's relative epsilon (1e-10) on double weights.
+#'
+#' @param graph An igraph object or a cuRnet graph (\code{\link{cuRnet_graph}}).
+#' @param v,e The vertices (edges) to report: igraph sequences, names or 1-based indices.
+#' @param directed \code{FALSE} ignores edge directions.
+#' @param weights \code{NULL} uses the \code{weight} edge attribute (igraph) or the graph's
+#'   weights (cuRnet graph), \code{NA} counts hops, or a numeric vector of positive edge
+#'   weights (igraph objects only).
+#' @param normalized Divide by the number of vertex pairs, \code{(n-1)(n-2)} (halved for
+#'   undirected graphs), as igraph does.
+#' @param cutoff Only paths of length \code{<= cutoff} count; negative: all paths. Zero
+#'   follows the installed igraph: all paths before igraph 1.4 (with igraph's warning), none
+#'   from 1.4 on.
+#' @param ... igraph's \code{nobigint} (ignored: path counts are doubles, as in igraph).
+#' @param backend As in \code{\link{cuRnet_bfs}}.
+#' @param progress \code{TRUE}, \code{FALSE} or a \code{function(done, total)}, as in
+#'   \code{\link{cuRnet_bfs}}.
+#' @return A numeric vector.
+#' @examples
+#' if (cuRnet_available()) {
+#'   g <- igraph::sample_gnp(200, 0.03)
+#'   all.equal(cuRnet_betweenness(g), igraph::betweenness(g))
+#'   all.equal(cuRnet_edge_betweenness(g), igraph::edge_betweenness(g))
+#' }
+#' @export
+cuRnet_betweenness <- function(graph, v = igraph::V(graph), directed = TRUE, weights = NULL,
+                               normalized = FALSE, cutoff = -1, ...,
+                               backend = getOption("cuRnet.backend", "auto"),
+                               progress = getOption("cuRnet.progress", interactive())) {
+  g <- paths_graph(graph, weights)
+  ids <- if (missing(v)) NULL else if (igraph::is_igraph(graph)) vertex_selection(graph, v) else vertex_ids(g, v, "vertex")
+  res <- as.numeric(run_betweenness(g, "vertex", ids, directed, weights, normalized, cutoff,
+                                    progress, backend, "betweenness"))
+  if (!is.null(g$names)) names(res) <- g$names[if (is.null(ids)) seq_len(g$n) else ids + 1L]
+  res
+}
+
+#' @rdname cuRnet_betweenness
+#' @export
+cuRnet_edge_betweenness <- function(graph, e = igraph::E(graph), directed = TRUE, weights = NULL,
+                                    cutoff = -1, ...,
+                                    backend = getOption("cuRnet.backend", "auto"),
+                                    progress = getOption("cuRnet.progress", interactive())) {
+  g <- paths_graph(graph, weights)
+  ids <- NULL
+  if (!missing(e)) {
+    ids <- if (igraph::is_igraph(graph)) as.integer(igraph::E(graph)[e]) - 1L else as.integer(e) - 1L
+  }
+  as.numeric(run_betweenness(g, "edge", ids, directed, weights, FALSE, cutoff, progress, backend,
+                             "edge betweenness"))
+}
+
+run_betweenness <- function(g, kind, ids, directed, weights, normalized, cutoff, progress, backend, what) {
+  cutoff <- as.numeric(cutoff)
+  if (length(cutoff) != 1 || is.na(cutoff)) stop("cutoff must be one number", call. = FALSE)
+  if (cutoff == 0 && utils::packageVersion("igraph") < "1.4") {
+    warning("`cutoff' == 0 will be treated literally from igraph 1.4. If you want unrestricted ",
+            what, ", set it to -1", call. = FALSE)
+    cutoff <- -1
+  }
+  weighted <- isTRUE(g$weighted) && !(length(weights) == 1 && is.na(weights))
+  engine_call(reticulate::py_to_r(bridge()$betweenness_for_r(
+    g$py, kind, if (!is.null(ids)) as_arrow(ids), isTRUE(directed), weighted, isTRUE(normalized),
+    cutoff, progress_hook(progress, what), backend)))
+}

@@ -1,0 +1,112 @@
+"""Brandes' algorithm over batches of sources: for each batch, the shortest-path DAG of every
+source (joint BFS levels, or SSSP distances for weighted graphs), the path counts sigma on
+the way out, level by level, the dependencies delta on the way back, and their sums over the
+batch's sources added into one vector per device. Only O(n + m) numbers leave a device.
+
+The per-level primitives are the backend's (`bc_levels`, `bc_sigma_level`, `bc_delta_level`,
+`bc_edge_dependency`; NumPy twins in backends/brandes.py, kernels in kernels/betweenness.cu).
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ..backends import get_backend
+from ..backends.brandes import on_path, tie_epsilon
+from ..progress import Progress
+from .bfs import traverse
+from .common import batches_of, over_devices
+from .sssp import solve_batch
+
+
+def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None, edges=False,
+                 endpoints=False, backend="auto", progress=None):
+    """Raw betweenness sums over `sources` (int32 ids, repeats count again): (vertex sums (n,),
+    arc sums (num_arcs,) in CSR order or None), float64 on the host, before any scaling.
+
+    target_weight (n,) float64: 1.0 at the targets (None: every vertex). cutoff: only paths
+    of length <= cutoff count (igraph's range-limited betweenness). endpoints: NetworkX's
+    convention, the ends of each path counted too."""
+    be = get_backend(backend)
+    n = len(g)
+    weight = np.ones(n) if target_weight is None else np.asarray(target_weight, np.float64)
+    parts, lock = [], threading.Lock()
+
+    def work(dev, row0, share, report):
+        xp = dev.xp
+        hg = dev.device_graph(g)
+        on_device = xp.asarray(weight)
+        vertex = xp.zeros(n, np.float64)
+        arc = xp.zeros(g.num_arcs, np.float64) if edges else None
+        add = threading.Lock()                 # CPU batches run on several threads
+
+        def run(batch):
+            _, ids = batch
+            level, dist = shortest_path_dag(dev, hg, ids, weighted, cutoff)
+            v, a = dependencies(dev, hg, ids, level, dist, on_device, edges, endpoints)
+            with add:
+                vertex[...] += v
+                if edges:
+                    arc[...] += a
+            return len(ids)
+
+        size = dev.bc_batch_size(n, len(share), weighted)
+        for done in dev.map_batches(run, batches_of(share, size)):
+            report(done)
+        with lock:
+            parts.append((dev.to_host(vertex), dev.to_host(arc) if edges else None))
+
+    over_devices(be, np.asarray(sources, np.int32), work, Progress(progress, len(sources), "betweenness"))
+    vertex = np.sum([p[0] for p in parts], axis=0) if parts else np.zeros(n)
+    arc = (np.sum([p[1] for p in parts], axis=0) if parts else np.zeros(g.num_arcs)) if edges else None
+    return vertex, arc
+
+
+def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
+    """(level, dist): the batch's (n, kb) DAG level block (-1 where not reached within the
+    cutoff) and, for weighted graphs, its distance block (inf there); dist None for BFS."""
+    xp = be.xp
+    n, kb = hg.n, len(ids)
+    if not weighted:
+        level = xp.full((n, kb), -1, np.int32)
+        traverse(be, hg, ids, level, -1)
+        if cutoff is not None:
+            level[level > cutoff] = -1
+        return level, None
+    dist, _ = solve_batch(be, hg, ids, False)          # (kb, n)
+    dist = xp.ascontiguousarray(dist.T)
+    if cutoff is not None:
+        # igraph drops a path longer than the cutoff by the same relative-epsilon comparison
+        dist[(dist > cutoff) & ~on_path(xp, dist, cutoff, tie_epsilon(dist.dtype))] = np.inf
+    return be.bc_levels(hg, dist), dist
+
+
+def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool):
+    """One batch of Brandes' algorithm: (sum over its sources of each vertex's dependency,
+    each arc's dependency summed over them or None), arrays of `be.xp`."""
+    xp = be.xp
+    n, kb = level.shape
+    cols = xp.arange(kb)
+    src = xp.asarray(np.asarray(ids, np.int64))
+    deepest = int(level.max()) if level.size else 0
+    # forward: shortest-path counts, a level at a time (a source has one path, to itself)
+    sigma = xp.zeros((n, kb), np.float64)
+    sigma[src, cols] = 1.0
+    for at in range(1, deepest + 1):
+        be.bc_sigma_level(hg, level, dist, sigma, at)
+    # backward: dependencies, from the deepest level up (a source's own is not needed)
+    delta = xp.zeros((n, kb), np.float64)
+    for at in range(deepest - 1, 0, -1):
+        be.bc_delta_level(hg, level, dist, sigma, delta, weight, at)
+    arc = None
+    if edges:
+        arc = xp.zeros(len(hg.out_idx), np.float64)
+        be.bc_edge_dependency(hg, level, dist, sigma, delta, weight, arc)
+    vertex = delta.sum(axis=1)
+    if endpoints:
+        # each reached target w != s is an end of the paths s -> w; s is the start of them all
+        reached = (level >= 0) * weight[:, None]
+        reached[src, cols] = 0.0
+        vertex += reached.sum(axis=1) + xp.bincount(src, weights=reached.sum(axis=0), minlength=n)
+    return vertex, arc

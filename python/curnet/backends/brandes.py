@@ -1,0 +1,178 @@
+"""Brandes' sweeps over a batch's shortest-path DAGs: the NumPy twins of
+`kernels/betweenness.cu` (the CPU backend's primitives, the reference the kernels match).
+
+A batch of kb sources is described by (n, kb) blocks, a vertex's sources together:
+
+* ``level[v, j]``: v's level in source j's shortest-path DAG, -1 where v is not reached. For
+  BFS it is the hop depth; for weighted graphs the largest number of arcs on a shortest path
+  from the source (`dag_levels`), so each DAG arc goes from a lower level to a higher one;
+* ``dist[v, j]``: the distance (weighted graphs only, None for BFS);
+* ``sigma[v, j]``: the number of shortest paths (float64: counts overflow integers);
+* ``delta[v, j]``: the dependency of source j on v.
+
+An arc u -> v (weight w) is on source j's DAG when both ends are reached and
+  BFS:      level[v, j] == level[u, j] + 1,
+  weighted: dist[u, j] + w equals dist[v, j] by igraph's relative-epsilon comparison
+            (`on_path`), the sum taken in float64. Float64 graphs use igraph's epsilon
+            (1e-10); float32 distances carry float32 rounding, so theirs is 2^-22 (a few
+            float32 ulps). Integer weights (below 2^24) are exact either way.
+Parallel arcs are distinct paths (igraph's count); self-loops are never on a shortest path.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..work import tally
+
+# igraph's IGRAPH_SHORTEST_PATH_EPSILON: distances whose difference is below this fraction of
+# the sum of their magnitudes are equal (igraph_cmp_epsilon in its core/math/utils.c).
+TIE_EPSILON = 1e-10
+# float32 distances (rounded once each from the solver's sums): a few float32 ulps
+TIE_EPSILON_FLOAT32 = 2.0 ** -22
+
+
+def tie_epsilon(dtype) -> float:
+    return TIE_EPSILON if np.dtype(dtype) == np.float64 else TIE_EPSILON_FLOAT32
+# Gathered (arc, source) entries per piece: keeps a level's temporaries near 100 MB.
+PIECE_ENTRIES = 1 << 22
+
+
+def on_path(xp, reach, dist_v, eps=TIE_EPSILON):
+    """Whether the length `reach` = dist[u] + w of a path through arc u -> v equals dist[v]:
+    igraph's igraph_cmp_epsilon(reach, dist_v, eps) == 0 (dist_v = 0 never is: positive
+    weights; an infinite one never is)."""
+    with np.errstate(invalid="ignore"):
+        return (reach == dist_v) | (xp.abs(reach - dist_v) < eps * (xp.abs(reach) + xp.abs(dist_v)))
+
+
+def _pieces(ptr, rows):
+    """Runs of `rows` (a vertex per entry, repeats allowed) whose arcs (of the CSR with
+    offsets `ptr`) number about PIECE_ENTRIES: (a, b, positions of the arcs of rows[a:b],
+    each arc's entry index within the run)."""
+    length = (ptr[rows + 1] - ptr[rows]).astype(np.int64)
+    ends = np.cumsum(length)
+    total = int(ends[-1]) if len(ends) else 0
+    cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(PIECE_ENTRIES, total, PIECE_ENTRIES)), len(rows)])
+    for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
+        ln = length[a:b]
+        owner = np.repeat(np.arange(b - a), ln)
+        if len(owner) == 0:
+            continue
+        first = np.cumsum(ln) - ln
+        pos = ptr[rows[a:b]].astype(np.int64)[owner] + (np.arange(len(owner)) - first[owner])
+        yield a, b, pos, owner
+
+
+def _on_dag(level, dist, tails, heads, cols, w, placed=True):
+    """Whether each arc tails[i] -> heads[i] is on source cols[i]'s DAG. `placed`: the levels
+    are final, so a DAG arc climbs (the cheap test first, the distances only where it holds)."""
+    kb = level.shape[1]
+    at_tail = tails.astype(np.int64) * kb + cols
+    at_head = heads.astype(np.int64) * kb + cols
+    flat = level.ravel()
+    lt, lh = flat.take(at_tail), flat.take(at_head)
+    if dist is None:
+        return (lt >= 0) & (lh == lt + 1)
+    ok = (lt >= 0) & ((lh > lt) if placed else (lh >= 0))
+    some = np.flatnonzero(ok)
+    d = dist.ravel()
+    with np.errstate(invalid="ignore"):
+        reach = d.take(at_tail[some]).astype(np.float64) + np.asarray(w, np.float64)[some]
+        ok[some] = on_path(np, reach, d.take(at_head[some]), tie_epsilon(dist.dtype))
+    return ok
+
+
+def _out_dag_arcs(hg, level, dist, tails, cols, placed=True):
+    """The DAG out-arcs of the entries (tails[i], cols[i]), a piece at a time:
+    (a, b, arc positions, entry index within the piece, heads, columns) of the DAG arcs only."""
+    for a, b, pos, owner in _pieces(hg.out_ptr, tails):
+        t, j = tails[a:b][owner], cols[a:b][owner]
+        h = hg.out_idx[pos]
+        dag = _on_dag(level, dist, t, h, j, None if hg.out_w is None else hg.out_w[pos], placed)
+        yield a, b, pos[dag], owner[dag], h[dag], j[dag]
+
+
+def dag_levels(hg, dist):
+    """Weighted graphs: the (n, kb) int32 level block of distance block `dist` (inf where not
+    reached): each entry's largest number of arcs on a shortest path from its source, by
+    Kahn's order over the DAG arcs (an entry is placed once all its DAG in-arcs are). The DAG
+    arcs are found once, as (tail entry, head entry) pairs, entry v * kb + j."""
+    n, kb = dist.shape
+    level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
+    v, j = np.nonzero(level >= 0)
+    tail_entry, head_entry = [], []
+    for a, _, _, owner, h, c in _out_dag_arcs(hg, level, dist, v, j, placed=False):
+        tail_entry.append(v[a + owner].astype(np.int64) * kb + j[a + owner])
+        head_entry.append(h.astype(np.int64) * kb + c)
+    tails = np.concatenate(tail_entry) if tail_entry else np.zeros(0, np.int64)
+    heads = np.concatenate(head_entry) if head_entry else np.zeros(0, np.int64)
+    order = np.argsort(tails, kind="stable")
+    heads = heads[order]
+    ptr = np.zeros(n * kb + 1, np.int64)
+    np.cumsum(np.bincount(tails, minlength=n * kb), out=ptr[1:])
+    waiting = np.bincount(heads, minlength=n * kb)          # DAG in-arcs not yet placed
+    frontier = np.flatnonzero((level.ravel() >= 0) & (waiting == 0))    # the sources
+    at = 0
+    while len(frontier):
+        tally("betweenness level rounds")
+        level.ravel()[frontier] = at
+        released = np.concatenate([heads[pos] for _, _, pos, _ in _pieces(ptr, frontier)] or
+                                  [np.zeros(0, np.int64)])
+        waiting -= np.bincount(released, minlength=n * kb)
+        touched = np.unique(released)
+        frontier = touched[waiting[touched] == 0]
+        at += 1
+    if (waiting > 0).any():
+        raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
+    return level
+
+
+def _level_rows(level, at):
+    """(the rows with an entry at level `at`, those rows' mask of it)."""
+    here = level == at
+    rows = np.flatnonzero(here.any(axis=1))
+    return rows, here[rows]
+
+
+def sigma_level(hg, level, dist, sigma, at: int) -> None:
+    """sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs u -> v, for the (v, j) at level `at`
+    (the lower levels done). BFS levels: A^T @ (the counts one level up), SciPy's compiled
+    product (the arc counts carry parallel arcs)."""
+    if dist is None:
+        rows, here = _level_rows(level, at)
+        up = np.where(level == at - 1, sigma, 0.0)
+        sigma[rows] = np.where(here, hg.arc_count_matrices()[1][rows] @ up, sigma[rows])
+        return
+    v, j = np.nonzero(level == at)
+    for a, b, pos, owner in _pieces(hg.in_ptr, v):
+        h, c = v[a:b][owner], j[a:b][owner]
+        t = hg.in_src[pos]
+        dag = _on_dag(level, dist, t, h, c, None if hg.in_w is None else hg.in_w[pos])
+        sigma[v[a:b], j[a:b]] = np.bincount(owner[dag], weights=sigma[t[dag], c[dag]], minlength=b - a)
+
+
+def delta_level(hg, level, dist, sigma, delta, weight, at: int) -> None:
+    """delta[u, j] = sigma[u, j] * sum over u's DAG out-arcs u -> v of (weight[v] + delta[v, j])
+    / sigma[v, j], for the (u, j) at level `at` (the higher levels done). `weight[v]` is 1.0
+    where v is a target (every vertex unless a subset is asked for). BFS levels: A @ (the
+    shares one level down), SciPy's compiled product."""
+    if dist is None:
+        rows, here = _level_rows(level, at)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            down = np.where(level == at + 1, (weight[:, None] + delta) / sigma, 0.0)
+        delta[rows] = np.where(here, sigma[rows] * (hg.arc_count_matrices()[0][rows] @ down), delta[rows])
+        return
+    u, j = np.nonzero(level == at)
+    for a, b, _, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
+        share = np.bincount(owner, weights=(weight[h] + delta[h, c]) / sigma[h, c], minlength=b - a)
+        delta[u[a:b], j[a:b]] = sigma[u[a:b], j[a:b]] * share
+
+
+def edge_dependency(hg, level, dist, sigma, delta, weight, out) -> None:
+    """out[p] += sum over the batch's sources of arc p's dependency (out-arc order, as the
+    CSR): sigma[u] / sigma[v] * (weight[v] + delta[v]) where u -> v is on the DAG."""
+    u, j = np.nonzero(level >= 0)
+    for a, b, pos, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
+        t = u[a:b][owner]
+        out += np.bincount(pos, weights=sigma[t, c] / sigma[h, c] * (weight[h] + delta[h, c]),
+                           minlength=len(out))

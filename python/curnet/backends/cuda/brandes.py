@@ -1,0 +1,113 @@
+"""Brandes' sweeps on the GPU (kernels/betweenness.cu): the weighted DAG levels, the path
+counts and dependencies a level at a time, and the arcs' dependencies; each with the contract
+of its NumPy twin in backends/brandes.py."""
+from __future__ import annotations
+
+import numpy as np
+import cupy as cp
+
+from ...work import tally
+from ..brandes import tie_epsilon
+from .launch import i32, i64
+
+# A null pointer argument (CuPy passes None as 0xffffffff, cupy/cupy#9046): BFS levels have
+# no distances and no weights.
+NULL = np.uint64(0)
+
+
+class BrandesSweeps:
+    def __init__(self, launcher, tuning=None):
+        self.launcher = launcher
+        self.tuning = tuning
+
+    def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int) -> int:
+        """Sources a batch: the blocks of one (level 4 bytes, sigma and delta 8 each, distances
+        8 when weighted, the sweeps' temporaries ~8) in a third of free memory, beside what the
+        traversal's own batches may use (`traversal_size`), a multiple of 32 (a warp's lanes)."""
+        per_source = n * (4 + 8 + 8 + 8 + (8 if weighted else 0)) + 1
+        fit = int(self.launcher.free_memory() // 3 // per_source)
+        size = max(32, (fit // 32) * 32)
+        return max(1, min(size, k, traversal_size))
+
+    def _kernel(self, name: str, dist):
+        suffix = "_f64" if dist is not None and dist.dtype == np.float64 else "_f32"
+        return name + suffix
+
+    def _grid(self, count: int):
+        return count, self.launcher.max_blocks
+
+    @staticmethod
+    def _weights(w, dist):
+        """The arc weights in the distances' dtype (None for BFS levels)."""
+        if dist is None:
+            return NULL
+        return w if w.dtype == dist.dtype else w.astype(dist.dtype)
+
+    @staticmethod
+    def _eps(dist) -> np.float64:
+        return np.float64(tie_epsilon(dist.dtype) if dist is not None else 0.0)
+
+    @staticmethod
+    def _dist(dist):
+        return NULL if dist is None else dist
+
+    @staticmethod
+    def _check(*blocks):
+        for b in blocks:
+            if b is not None and not b.flags.c_contiguous:
+                raise ValueError("Brandes' kernels read C-ordered (n, kb) blocks")
+
+    def levels(self, hg, dist) -> cp.ndarray:
+        """The (n, kb) int32 DAG levels of a distance block (inf where not reached)."""
+        self._check(dist)
+        n, kb = dist.shape
+        level = cp.where(cp.isfinite(dist), 0, -1).astype(np.int32)
+        changed = cp.zeros(1, np.uint32)
+        w = self._weights(hg.in_w, dist)
+        for _ in range(n + 1):
+            tally("betweenness level rounds")
+            changed.fill(0)
+            count, blocks = self._grid(n * kb)
+            self.launcher.launch("betweenness", self._kernel("bc_levels_round", dist), count,
+                                 (i64(n), i32(kb), hg.in_ptr, hg.in_src, w, dist, level, changed, self._eps(dist)),
+                                 max_blocks=blocks)
+            if not int(changed[0]):
+                return level
+        raise RuntimeError("the shortest-path DAG levels did not settle: is a weight zero or negative?")
+
+    def sigma_level(self, hg, level, dist, sigma, at: int) -> None:
+        self._check(level, dist, sigma)
+        n, kb = level.shape
+        count, blocks = self._grid(n * kb)
+        self.launcher.launch("betweenness", self._kernel("bc_sigma_level", dist), count,
+                             (i64(n), i32(kb), hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist),
+                              level, self._dist(dist), sigma, i32(at), self._eps(dist)), max_blocks=blocks)
+
+    def delta_level(self, hg, level, dist, sigma, delta, weight, at: int) -> None:
+        self._check(level, dist, sigma, delta)
+        n, kb = level.shape
+        count, blocks = self._grid(n * kb)
+        self.launcher.launch("betweenness", self._kernel("bc_delta_level", dist), count,
+                             (i64(n), i32(kb), hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist),
+                              level, self._dist(dist), sigma, delta, weight, i32(at), self._eps(dist)), max_blocks=blocks)
+
+    def edge_dependency(self, hg, level, dist, sigma, delta, weight, out) -> None:
+        self._check(level, dist, sigma, delta)
+        n, kb = level.shape
+        m = len(hg.out_idx)
+        count, blocks = self._grid(32 * m)          # a warp an arc
+        self.launcher.launch("betweenness", self._kernel("bc_edge_dependency", dist), count,
+                             (i64(m), i32(kb), out_sources(self.launcher, hg), hg.out_idx,
+                              self._weights(hg.out_w, dist), level, self._dist(dist), sigma, delta, weight, out,
+                              self._eps(dist)), max_blocks=blocks)
+
+
+def out_sources(launcher, hg) -> cp.ndarray:
+    """The tail of each out-arc (CSR order), built once and kept with the device graph."""
+    tails = hg.extra.get("out_src")
+    if tails is None:
+        tails = cp.empty(len(hg.out_idx), np.int32)
+        launcher.launch("bfs", "fill_rows", hg.n, (hg.out_ptr, i64(hg.n), tails),
+                        max_blocks=launcher.max_blocks)
+        hg.extra["out_src"] = tails
+    return tails

@@ -1,0 +1,142 @@
+// Brandes' sweeps over a batch's shortest-path DAGs (algorithms/brandes.py). Their NumPy twins
+// are curnet.backends.brandes (dag_levels, sigma_level, delta_level, edge_dependency).
+// (common.cuh is put in front of this file by the loader.)
+//
+// A batch of kb sources is held in (n, kb) C-ordered blocks, entry v * kb + j for vertex v and
+// source j: `level` (int, -1 not reached), `dist` (weighted graphs; nullptr for BFS levels),
+// `sigma` (path counts) and `delta` (dependencies), both double. Threads take adjacent entries,
+// so a warp reads the rows of the same neighbour for 32 sources: coalesced.
+// Arc u -> v (weight w) is on source j's DAG when both ends are reached and
+//   BFS:      level[v] == level[u] + 1;
+//   weighted: dist[u] + w equals dist[v] by igraph's relative-epsilon comparison (in double).
+// Each kernel exists for float and double distances (suffix _f32 / _f64); BFS uses _f32 with
+// dist and the weights nullptr.
+
+template <typename D>
+__device__ __forceinline__ bool dag_arc(int lu, int lv, const D* __restrict__ dist, i64 iu, i64 iv,
+                                        const D* __restrict__ w, i64 arc, double eps)
+{
+    if (lu < 0 || lv < 0) return false;
+    if (dist == nullptr) return lv == lu + 1;
+    const double reach = (double)dist[iu] + (double)w[arc];
+    const double dv = (double)dist[iv];
+    return reach == dv || fabs(reach - dv) < eps * (fabs(reach) + fabs(dv));
+}
+
+// One round of the weighted DAG levels: level[v] = max(level[v], level[u] + 1 over v's DAG
+// in-arcs u -> v). Levels only grow, so updating in place converges to the twin's (Kahn's order);
+// *changed is set when any entry grew.
+template <typename D>
+__device__ __forceinline__ void levels_round(i64 n, int kb, const i64* __restrict__ in_ptr,
+                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
+                                             const D* __restrict__ dist, int* level, unsigned int* changed,
+                                             double eps)
+{
+    const i64 entries = n * kb;
+    for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
+        const int lv = level[t];
+        if (lv < 0) continue;
+        const i64 v = t / kb;
+        const int j = (int)(t - v * kb);
+        int best = lv;
+        for (i64 p = in_ptr[v], e = in_ptr[v + 1]; p < e; ++p) {
+            const i64 iu = (i64)in_src[p] * kb + j;
+            const int lu = level[iu];
+            if (lu >= best && dag_arc(lu, lv, dist, iu, t, in_w, p, eps)) best = lu + 1;
+        }
+        if (best > lv) {
+            level[t] = best;
+            *changed = 1u;
+        }
+    }
+}
+
+// sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`.
+template <typename D>
+__device__ __forceinline__ void sigma_level(i64 n, int kb, const i64* __restrict__ in_ptr,
+                                            const int* __restrict__ in_src, const D* __restrict__ in_w,
+                                            const int* __restrict__ level, const D* __restrict__ dist,
+                                            double* sigma, int at, double eps)
+{
+    const i64 entries = n * kb;
+    for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
+        if (level[t] != at) continue;
+        const i64 v = t / kb;
+        const int j = (int)(t - v * kb);
+        double s = 0.0;
+        for (i64 p = in_ptr[v], e = in_ptr[v + 1]; p < e; ++p) {
+            const i64 iu = (i64)in_src[p] * kb + j;
+            if (dag_arc(level[iu], at, dist, iu, t, in_w, p, eps)) s += sigma[iu];
+        }
+        sigma[t] = s;
+    }
+}
+
+// delta[u, j] = sum over u's DAG out-arcs u -> v of sigma[u, j] / sigma[v, j] * (weight[v] +
+// delta[v, j]), for the entries at level `at` (weight: 1.0 at the targets).
+template <typename D>
+__device__ __forceinline__ void delta_level(i64 n, int kb, const i64* __restrict__ out_ptr,
+                                            const int* __restrict__ out_idx, const D* __restrict__ out_w,
+                                            const int* __restrict__ level, const D* __restrict__ dist,
+                                            const double* __restrict__ sigma, double* delta,
+                                            const double* __restrict__ weight, int at, double eps)
+{
+    const i64 entries = n * kb;
+    for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
+        if (level[t] != at) continue;
+        const i64 u = t / kb;
+        const int j = (int)(t - u * kb);
+        double s = 0.0;
+        for (i64 p = out_ptr[u], e = out_ptr[u + 1]; p < e; ++p) {
+            const int v = out_idx[p];
+            const i64 iv = (i64)v * kb + j;
+            if (dag_arc(at, level[iv], dist, t, iv, out_w, p, eps))
+                s += (weight[v] + delta[iv]) / sigma[iv];
+        }
+        delta[t] = sigma[t] * s;
+    }
+}
+
+// out[p] += the dependency of arc p = u -> v summed over the batch's sources: a warp an arc,
+// its lanes over the sources, summed across the warp (one writer an arc: no atomics).
+template <typename D>
+__device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __restrict__ out_src,
+                                                const int* __restrict__ out_idx, const D* __restrict__ out_w,
+                                                const int* __restrict__ level, const D* __restrict__ dist,
+                                                const double* __restrict__ sigma, const double* __restrict__ delta,
+                                                const double* __restrict__ weight, double* out, double eps)
+{
+    const int lane = threadIdx.x & 31;
+    const i64 warps = grid_threads() >> 5;
+    for (i64 p = grid_thread() >> 5; p < m; p += warps) {
+        const i64 u = out_src[p];
+        const int v = out_idx[p];
+        double s = 0.0;
+        for (int j = lane; j < kb; j += 32) {
+            const i64 iu = u * kb + j, iv = (i64)v * kb + j;
+            if (dag_arc(level[iu], level[iv], dist, iu, iv, out_w, p, eps))
+                s += sigma[iu] / sigma[iv] * (weight[v] + delta[iv]);
+        }
+        for (int off = 16; off; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+        if (lane == 0) out[p] += s;
+    }
+}
+
+#define BC_KERNELS(SUFFIX, D)                                                                       \
+extern "C" __global__ void bc_levels_round##SUFFIX(i64 n, int kb, const i64* in_ptr, const int* in_src, \
+        const D* in_w, const D* dist, int* level, unsigned int* changed, double eps)                \
+{ levels_round<D>(n, kb, in_ptr, in_src, in_w, dist, level, changed, eps); }                       \
+extern "C" __global__ void bc_sigma_level##SUFFIX(i64 n, int kb, const i64* in_ptr, const int* in_src, \
+        const D* in_w, const int* level, const D* dist, double* sigma, int at, double eps)          \
+{ sigma_level<D>(n, kb, in_ptr, in_src, in_w, level, dist, sigma, at, eps); }                      \
+extern "C" __global__ void bc_delta_level##SUFFIX(i64 n, int kb, const i64* out_ptr, const int* out_idx, \
+        const D* out_w, const int* level, const D* dist, const double* sigma, double* delta,        \
+        const double* weight, int at, double eps)                                                   \
+{ delta_level<D>(n, kb, out_ptr, out_idx, out_w, level, dist, sigma, delta, weight, at, eps); }    \
+extern "C" __global__ void bc_edge_dependency##SUFFIX(i64 m, int kb, const int* out_src, const int* out_idx, \
+        const D* out_w, const int* level, const D* dist, const double* sigma, const double* delta,  \
+        const double* weight, double* out, double eps)                                              \
+{ edge_dependency<D>(m, kb, out_src, out_idx, out_w, level, dist, sigma, delta, weight, out, eps); }
+
+BC_KERNELS(_f32, float)
+BC_KERNELS(_f64, double)

@@ -1,0 +1,186 @@
+"""Benchmarks of betweenness centrality (curnet.betweenness), every result checked in the same run.
+
+    python scripts/betweenness_bench.py --backend cpu --only string --string-sources 200   # small CPU check
+    python scripts/betweenness_bench.py --backend cuda --r-igraph                          # the GPU rows
+
+Rows:
+  * PCSF's STRING (../shared/pcsf/string_pcsf.tsv.gz, simplified as PCSF's
+    construct_interactome: 15,405 vertices, 175,821 edges), exact betweenness, unweighted
+    and weighted by `cost`, against python-igraph (and R igraph with --r-igraph, unweighted);
+    --string-sources N runs N sources only (igraph's subset betweenness) for a quick run;
+  * R-MAT (--rmat-scale, default 20), exact, all sources, GTEPS by the BFS rule (the arcs of
+    each source's component, summed over the sources, per second), checked against the CPU
+    backend on --check-sources sources; --sweep times it against the number of sources;
+  * scNET, betweenness_centrality(G, k, seed) through NetworkX's dispatch (backend="curnet")
+    against plain NetworkX with the same seed (the same sampled sources): --nx-k (1000).
+
+Writes JSON to --json (default $OUT/betweenness_bench.json if OUT is set); prints one line a row.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measures_bench import (ROOT, agree, component_arcs, load_scnet, row, rows, timed,  # noqa: E402
+                            undirected_edges)
+
+import curnet  # noqa: E402
+from curnet import generators  # noqa: E402
+from curnet.graph import Graph  # noqa: E402
+
+def string_file() -> str:
+    """PCSF's STRING: shared/ in the checkout (a GPU machine's copy) or beside it."""
+    for base in (os.path.join(ROOT, "shared"), os.path.join(ROOT, "..", "shared"), "/work/shared"):
+        path = os.path.join(base, "pcsf", "string_pcsf.tsv.gz")
+        if os.path.exists(path):
+            return path
+    return os.path.join(ROOT, "..", "shared", "pcsf", "string_pcsf.tsv.gz")
+
+
+def load_string(path: str):
+    """STRING as PCSF's construct_interactome builds it (undirected, simplified, the smallest
+    cost of repeated pairs): (python-igraph Graph with a `cost` edge attribute, curnet Graph)."""
+    import igraph as ig
+    import pandas as pd
+    t = pd.read_csv(path, sep="\t")
+    names, ids = np.unique(np.r_[t["from"].astype(str), t["to"].astype(str)], return_inverse=True)
+    m = len(t)
+    G = ig.Graph(n=len(names), edges=np.c_[ids[:m], ids[m:]].tolist(), directed=False)
+    G.es["cost"] = t["cost"].astype(float).tolist()
+    G.simplify(multiple=True, loops=True, combine_edges="min")
+    G.vs["name"] = names.tolist()
+    e = np.array(G.get_edgelist())
+    g = Graph.from_edges(e[:, 0], e[:, 1], G.es["cost"], directed=False, num_vertices=G.vcount(),
+                         names=names, dtype=np.float64)
+    return G, g
+
+
+R_BETWEENNESS = r"""
+suppressPackageStartupMessages(library(igraph))
+a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
+con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
+g <- add_edges(make_empty_graph(n, directed = FALSE), e + 1L)
+t <- proc.time()[["elapsed"]]
+b <- betweenness(g, weights = NA)
+t <- proc.time()[["elapsed"]] - t
+con <- file(a[4], "wb"); writeBin(as.double(b), con); close(con)
+cat(t, "\n")
+"""
+
+
+def r_igraph_betweenness(g):
+    """Exact unweighted betweenness in R igraph, timed inside R (graph building excluded)."""
+    src, dst, _ = undirected_edges(g)
+    with tempfile.TemporaryDirectory() as tmp:
+        edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "b.bin", "b.R"))
+        np.c_[src, dst].astype(np.int32).tofile(edges)
+        with open(script, "w") as f:
+            f.write(R_BETWEENNESS)
+        out = subprocess.run(["Rscript", script, edges, str(len(g)), str(len(src)), result],
+                             check=True, capture_output=True, text=True)
+        return np.fromfile(result, np.float64), float(out.stdout.split()[-1])
+
+
+def bench_string(args):
+    G, g = load_string(args.string_file)
+    print(f"STRING: {g}", flush=True)
+    sources = None
+    if args.string_sources:
+        sources = np.sort(np.random.default_rng(5).choice(len(g), args.string_sources, replace=False))
+    what = f"{len(sources):,} sources" if sources is not None else "exact"
+    for weighted in (False, True):
+        name = f"betweenness, STRING {what}, {'weighted (cost)' if weighted else 'hops'}"
+        ours, t = timed(lambda: curnet.betweenness(g, weighted=weighted, sources=sources, backend=args.backend))
+        weights = G.es["cost"] if weighted else None
+        kw = {} if sources is None else {"sources": sources.tolist()}
+        theirs, t_ig = timed(lambda: np.array(G.betweenness(weights=weights, **kw), float))
+        row(name, "python-igraph", t_ig, "reference")
+        row(name, f"cuRnet {args.backend}", t, agree(ours, theirs) + " with python-igraph",
+            speedup=round(t_ig / t, 1))
+        if args.r_igraph and not weighted and sources is None:
+            theirs_r, t_r = r_igraph_betweenness(g)
+            row(name, "R igraph", t_r, agree(theirs_r, ours) + " with cuRnet", speedup=round(t_r / t, 1))
+
+
+def bench_rmat(args):
+    g = generators.rmat(args.rmat_scale, seed=0)
+    n = len(g)
+    arcs = component_arcs(g)
+    print(f"R-MAT {args.rmat_scale}: {g}; {arcs:,} arcs traversed by an all-sources BFS", flush=True)
+    sample = np.sort(np.random.default_rng(7).choice(n, args.check_sources, replace=False))
+    cpu = curnet.betweenness(g, sources=sample, backend="cpu")
+    ours = curnet.betweenness(g, sources=sample, backend=args.backend)
+    print(f"  {len(sample)} sources on {args.backend} vs cpu: {agree(ours, cpu)}", flush=True)
+    for k in [int(x) for x in args.sweep.split(",") if x]:
+        ids = np.random.default_rng(k).choice(n, min(k, n), replace=False)
+        _, t = timed(lambda: curnet.betweenness(g, sources=ids, backend=args.backend))
+        row(f"betweenness, R-MAT {args.rmat_scale}, {len(ids):,} sources", f"cuRnet {args.backend}", t,
+            "timing only")
+    if not args.rmat_exact:
+        return
+    _, t = timed(lambda: curnet.betweenness(g, backend=args.backend))
+    row(f"betweenness, R-MAT {args.rmat_scale}, exact (all {n:,} sources)", f"cuRnet {args.backend}", t,
+        f"{len(sample)} sources agreed with cpu" if agree(ours, cpu) == "agrees" else "SAMPLE DIFFERS",
+        gteps=round(arcs / t / 1e9, 2))
+
+
+def bench_networkx(args):
+    import networkx as nx
+    g = load_scnet(weighted=False)
+    src, dst, _ = undirected_edges(g)
+    G = nx.Graph()
+    G.add_nodes_from(range(len(g)))
+    G.add_edges_from(zip(src.tolist(), dst.tolist()))
+    print(f"scNET as NetworkX: {G}", flush=True)
+    name = f"nx.betweenness_centrality, scNET, k={args.nx_k}"
+    nx.config.backends.curnet.backend = args.backend
+    ours, t = timed(lambda: nx.betweenness_centrality(G, k=args.nx_k, seed=42, backend="curnet"))
+    theirs, t_nx = timed(lambda: nx.betweenness_centrality(G, k=args.nx_k, seed=42))
+    row(name, "networkx", t_nx, "reference")
+    row(name, f"cuRnet {args.backend} (dispatch)", t,
+        agree([ours[v] for v in G], [theirs[v] for v in G]) + " with NetworkX", speedup=round(t_nx / t, 1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--backend", default="cpu")
+    ap.add_argument("--only", default="string,rmat,networkx", help="comma-separated: string, rmat, networkx")
+    ap.add_argument("--string-file", default=string_file())
+    ap.add_argument("--string-sources", type=int, default=0, help="0: exact (every vertex a source)")
+    ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (exact, hops)")
+    ap.add_argument("--rmat-scale", type=int, default=20)
+    ap.add_argument("--rmat-exact", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--sweep", default="", help="comma-separated source counts to time on R-MAT")
+    ap.add_argument("--check-sources", type=int, default=32)
+    ap.add_argument("--nx-k", type=int, default=1000)
+    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "betweenness_bench.json")
+                    if os.environ.get("OUT") else None)
+    args = ap.parse_args()
+    when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    print(f"{when} on {platform.node()} ({os.cpu_count()} CPUs), backend "
+          f"{curnet.backends.get_backend(args.backend).describe()}", flush=True)
+    only = set(args.only.split(","))
+    if "string" in only:
+        bench_string(args)
+    if "rmat" in only:
+        bench_rmat(args)
+    if "networkx" in only:
+        bench_networkx(args)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"when": when, "host": platform.node(), "cpus": os.cpu_count(),
+                       "backend": args.backend, "curnet": curnet.__version__, "rows": rows}, f, indent=1)
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()

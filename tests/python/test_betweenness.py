@@ -1,0 +1,253 @@
+"""Betweenness (curnet.betweenness / edge_betweenness) against python-igraph and NetworkX on
+random graphs: directed and undirected, integer weights with many ties, cutoffs, normalized,
+multi-edges, self-loops, isolated vertices, several components; source/target subsets;
+sampled sources. The CUDA kernels against these NumPy twins: test_betweenness_gpu.py."""
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import curnet
+from curnet.backends import brandes as twins
+from curnet.work import count_work
+
+ig = pytest.importorskip("igraph")
+
+
+@st.composite
+def edge_lists(draw, max_vertices=12, max_edges=30):
+    """(n, src, dst, integer weights 1..3, directed): repeats (multi-edges), loops and
+    vertices without edges all occur."""
+    n = draw(st.integers(1, max_vertices))
+    m = draw(st.integers(0, max_edges))
+    src = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    dst = draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m))
+    w = draw(st.lists(st.integers(1, 3), min_size=m, max_size=m))
+    return n, np.array(src, np.int64), np.array(dst, np.int64), np.array(w, float), draw(st.booleans())
+
+
+def build(case):
+    n, src, dst, w, directed = case
+    g = curnet.Graph.from_edges(src, dst, w, directed=directed, num_vertices=n, dtype=np.float64)
+    G = ig.Graph(n=n, edges=list(zip(src.tolist(), dst.tolist())), directed=directed)
+    return g, G, w.tolist()
+
+
+def simple_nx(case):
+    """The case as a NetworkX (Di)Graph: its first copy of each repeated edge only."""
+    n, src, dst, w, directed = case
+    G = nx.DiGraph() if directed else nx.Graph()
+    G.add_nodes_from(range(n))
+    for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()):
+        if not G.has_edge(u, v):
+            G.add_edge(u, v, weight=x)
+    return G
+
+
+def same(got, expected):
+    np.testing.assert_allclose(np.asarray(got, float), np.asarray(expected, float), rtol=1e-9, atol=1e-9)
+
+
+cutoffs = st.one_of(st.none(), st.sampled_from([-1, 0, 1, 2, 2.5, 4]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(edge_lists(), st.booleans(), cutoffs, st.booleans(), st.booleans())
+def test_vertex_and_edge_betweenness_match_igraph(case, weighted, cutoff, directed_paths, normalized):
+    g, G, w = build(case)
+    weights = w if weighted else None
+    got = curnet.betweenness(g, directed=directed_paths, weighted=weighted, cutoff=cutoff, backend="cpu")
+    same(got, G.betweenness(directed=directed_paths, weights=weights, cutoff=cutoff))
+    got_e = curnet.edge_betweenness(g, directed=directed_paths, weighted=weighted, cutoff=cutoff, backend="cpu")
+    same(got_e, G.edge_betweenness(directed=directed_paths, weights=weights, cutoff=cutoff))
+    if normalized and cutoff is None:
+        n = len(g)
+        expected = np.asarray(G.betweenness(directed=directed_paths, weights=weights), float)
+        if n > 2:     # igraph: (n-1)(n-2) pairs, halved for undirected paths (its sums are halved too)
+            expected = expected / ((n - 1) * (n - 2) / (1 if g.directed and directed_paths else 2))
+        same(curnet.betweenness(g, directed=directed_paths, weighted=weighted, normalized=True,
+                                backend="cpu"), expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(edge_lists(), st.booleans(), st.data())
+def test_subsets_match_igraph(case, weighted, data):
+    g, G, w = build(case)
+    n = len(g)
+    sources = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    targets = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    weights = w if weighted else None
+    same(curnet.betweenness(g, weighted=weighted, sources=sources, targets=targets, backend="cpu"),
+         G.betweenness(weights=weights, sources=sources, targets=targets))
+    same(curnet.edge_betweenness(g, weighted=weighted, sources=sources, targets=targets, backend="cpu"),
+         G.edge_betweenness(weights=weights, sources=sources, targets=targets))
+
+
+@settings(max_examples=40, deadline=None)
+@given(edge_lists(), st.booleans(), st.booleans(), st.booleans())
+def test_simple_graphs_match_networkx(case, weighted, normalized, endpoints):
+    G = simple_nx(case)
+    n, directed = case[0], case[4]
+    u, v = (np.array(x, np.int64) for x in zip(*G.edges())) if G.number_of_edges() else ([], [])
+    w = [G.edges[e]["weight"] for e in G.edges()]
+    g = curnet.Graph.from_edges(u, v, w, directed=directed, num_vertices=n, dtype=np.float64)
+    weight = "weight" if weighted else None
+    expected = nx.betweenness_centrality(G, normalized=normalized, weight=weight, endpoints=endpoints)
+    got = curnet.betweenness(g, weighted=weighted, normalized=normalized, endpoints=endpoints, backend="cpu")
+    same(got, [expected[i] for i in range(n)])
+    expected_e = nx.edge_betweenness_centrality(G, normalized=normalized, weight=weight)
+    got_e = curnet.edge_betweenness(g, weighted=weighted, normalized=normalized, backend="cpu")
+    same(got_e, [expected_e[e] for e in G.edges()])
+
+
+@settings(max_examples=30, deadline=None)
+@given(edge_lists(), st.booleans(), st.booleans(), st.data())
+def test_subset_matches_networkx(case, weighted, normalized, data):
+    G = simple_nx(case)
+    n, directed = case[0], case[4]
+    u, v = (np.array(x, np.int64) for x in zip(*G.edges())) if G.number_of_edges() else ([], [])
+    w = [G.edges[e]["weight"] for e in G.edges()]
+    g = curnet.Graph.from_edges(u, v, w, directed=directed, num_vertices=n, dtype=np.float64)
+    sources = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    targets = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True))
+    expected = nx.betweenness_centrality_subset(G, sources, targets, normalized=normalized,
+                                                weight="weight" if weighted else None)
+    got = curnet.betweenness(g, weighted=weighted, normalized=normalized, sources=sources,
+                             targets=targets, backend="cpu")
+    same(got, [expected[i] for i in range(n)])
+
+
+@settings(max_examples=30, deadline=None)
+@given(edge_lists(), st.booleans(), st.booleans(), st.integers(0, 2**32 - 1))
+def test_sampled_sources_reproducible_and_exact_at_n(case, normalized, endpoints, seed):
+    g, _, _ = build(case)
+    n = len(g)
+    k = max(1, n // 2)
+    one = curnet.betweenness(g, k=k, seed=seed, normalized=normalized, endpoints=endpoints, backend="cpu")
+    two = curnet.betweenness(g, k=k, seed=seed, normalized=normalized, endpoints=endpoints, backend="cpu")
+    np.testing.assert_array_equal(one, two)
+    same(curnet.betweenness(g, k=n, seed=seed, normalized=normalized, endpoints=endpoints, backend="cpu"),
+         curnet.betweenness(g, normalized=normalized, endpoints=endpoints, backend="cpu"))
+    same(curnet.edge_betweenness(g, k=n, seed=seed, normalized=normalized, backend="cpu"),
+         curnet.edge_betweenness(g, normalized=normalized, backend="cpu"))
+
+
+@settings(max_examples=30, deadline=None)
+@given(edge_lists(max_vertices=10), st.booleans(), st.data())
+def test_sampled_sources_scale_as_networkx(case, endpoints, data):
+    """NetworkX's k: its estimate from the same sampled sources (picked here, given to both)."""
+    G = simple_nx(case)
+    n, directed = case[0], case[4]
+    u, v = (np.array(x, np.int64) for x in zip(*G.edges())) if G.number_of_edges() else ([], [])
+    g = curnet.Graph.from_edges(u, v, directed=directed, num_vertices=n)
+    k = data.draw(st.integers(1, n))
+    import random
+    seed = data.draw(st.integers(0, 1000))
+    expected = nx.betweenness_centrality(G, k=k, seed=random.Random(seed), endpoints=endpoints)
+    chosen = random.Random(seed).sample(list(G.nodes()), k)
+    gen = _FixedChoice(chosen)
+    got = curnet.betweenness(g, k=k, seed=gen, normalized=True, endpoints=endpoints, backend="cpu")
+    same(got, [expected[i] for i in range(n)])
+
+
+class _FixedChoice(np.random.Generator):
+    """A NumPy Generator whose `choice` returns given ids (the sources NetworkX sampled)."""
+
+    def __init__(self, ids):
+        super().__init__(np.random.PCG64(0))
+        self.ids = np.asarray(ids)
+
+    def choice(self, n, k, replace=False):
+        assert len(self.ids) == k and not replace
+        return self.ids
+
+
+def test_ties_with_integer_weights_count_every_shortest_path():
+    # 0 -> 3 by three paths of length 2: 0-1-3 (1+1), 0-2-3 (1+1) and the parallel pair 0=2
+    g = curnet.Graph.from_edges([0, 0, 1, 2, 0], [1, 2, 3, 3, 2], [1, 1, 1, 1, 1],
+                                directed=True, dtype=np.float64)
+    same(curnet.betweenness(g, backend="cpu"), [0.0, 1 / 3, 2 / 3, 0.0])
+    same(curnet.edge_betweenness(g, backend="cpu"), [4 / 3, 5 / 6, 4 / 3, 5 / 3, 5 / 6])
+
+
+def test_float32_ties_within_float32_rounding():
+    # 0.1 + 0.2 and 0.3 tie in exact arithmetic, not in float32 sums: both paths count
+    g32 = curnet.Graph.from_edges([0, 1, 0], [1, 2, 2], [0.1, 0.2, 0.3], directed=True)
+    assert curnet.betweenness(g32, backend="cpu").tolist() == [0.0, 0.5, 0.0]
+    # float64 weights: igraph's epsilon (1e-10) finds the tie too
+    g64 = curnet.Graph.from_edges([0, 1, 0], [1, 2, 2], [0.1, 0.2, 0.3], directed=True, dtype=np.float64)
+    G = ig.Graph(n=3, edges=[(0, 1), (1, 2), (0, 2)], directed=True)
+    same(curnet.betweenness(g64, backend="cpu"), G.betweenness(weights=[0.1, 0.2, 0.3]))
+    assert twins.on_path(np, np.float64(0.1) + np.float64(0.2), np.float64(0.3))
+
+
+def test_work_bound_levels_per_batch():
+    """The sweeps cost a pass a level, not a pass a source: a 12-vertex path has 11 levels."""
+    g = curnet.Graph.from_edges(np.arange(11), np.arange(1, 12), directed=False)
+    with count_work() as w:
+        curnet.betweenness(g, backend="cpu")
+    assert w["bfs joint levels"] <= 12
+
+
+def test_bad_input_is_refused_clearly():
+    g = curnet.Graph.from_edges([0, 1], [1, 2], [1.0, 0.0], directed=True)
+    with pytest.raises(ValueError, match="positive weights"):
+        curnet.betweenness(g, backend="cpu")
+    assert curnet.betweenness(g, weighted=False, backend="cpu").tolist() == [0.0, 1.0, 0.0]
+    with pytest.raises(ValueError, match="k must be"):
+        curnet.betweenness(g, weighted=False, k=4, backend="cpu")
+    with pytest.raises(ValueError, match="either k"):
+        curnet.betweenness(g, weighted=False, k=2, sources=[0], backend="cpu")
+    with pytest.raises(ValueError, match="edge ids"):
+        curnet.edge_betweenness(g, [2], weighted=False, backend="cpu")
+
+
+def test_names_select_vertices():
+    g = curnet.Graph.from_edges(["a", "b", "c"], ["b", "c", "d"], directed=False)
+    assert curnet.betweenness(g, ["b", "d"], backend="cpu").tolist() == [2.0, 0.0]
+    assert curnet.betweenness(g, sources=["a"], targets=["d"], backend="cpu").tolist() == [0, 0.5, 0.5, 0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(edge_lists(), st.booleans(), st.booleans(), st.booleans(), st.data())
+def test_networkx_backend_functions_match_networkx(case, multi, weighted, normalized, data):
+    """The NetworkX backend's functions on the graph NetworkX converts (multigraphs too: each
+    neighbour once, as NetworkX counts paths), against NetworkX."""
+    import random
+
+    from curnet.nx import algorithms as A
+    from curnet.nx.graph import from_networkx
+    n, src, dst, w, directed = case
+    G = {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.MultiGraph,
+         (True, True): nx.MultiDiGraph}[directed, multi]()
+    G.add_nodes_from((i, "x") for i in range(n))
+    G.add_weighted_edges_from(((u, "x"), (v, "x"), x) for u, v, x in zip(src.tolist(), dst.tolist(), w.tolist()))
+    weight = "weight" if weighted else None
+    cg = from_networkx(G, weight)
+    k = data.draw(st.one_of(st.none(), st.integers(1, n)))
+    seed = data.draw(st.integers(0, 100))
+    expected = nx.betweenness_centrality(G, k=k, normalized=normalized, weight=weight, seed=random.Random(seed))
+    got = A.betweenness_centrality(cg, k=k, normalized=normalized, weight=weight, seed=random.Random(seed))
+    assert got.keys() == expected.keys()
+    same(list(got.values()), list(expected.values()))
+    nodes = list(G)
+    sources = data.draw(st.lists(st.sampled_from(nodes), min_size=1, max_size=n))
+    targets = data.draw(st.lists(st.sampled_from(nodes), min_size=1, max_size=n))
+    expected = nx.betweenness_centrality_subset(G, sources, targets, normalized=normalized, weight=weight)
+    got = A.betweenness_centrality_subset(cg, sources, targets, normalized=normalized, weight=weight)
+    same(list(got.values()), list(expected.values()))
+    if not multi:
+        expected = nx.edge_betweenness_centrality(G, k=k, normalized=normalized, weight=weight,
+                                                  seed=random.Random(seed))
+        got = A.edge_betweenness_centrality(cg, k=k, normalized=normalized, weight=weight,
+                                            seed=random.Random(seed))
+        assert got.keys() == expected.keys()
+        same(list(got.values()), [expected[e] for e in got])
+
+
+def test_graph_arrays_left_untouched():
+    """The SciPy route's arc-count matrices copy the CSR (summing duplicates sorts rows in place)."""
+    g = curnet.Graph.from_edges([0, 0, 2, 1], [0, 1, 1, 2], directed=False, num_vertices=3)
+    before = g.indices.copy()
+    curnet.edge_betweenness(g, backend="cpu")
+    np.testing.assert_array_equal(g.indices, before)

@@ -1,0 +1,116 @@
+"""Betweenness on the GPU (kernels/betweenness.cu) against the CPU backend's NumPy twins
+(backends/brandes.py): each kernel on random blocks, and whole runs on random graphs.
+
+Marked `gpu` and skipped without CuPy and a CUDA device (as test_gpu.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import curnet
+from curnet.algorithms.brandes import shortest_path_dag
+from curnet.backends import cuda_available, get_backend
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]
+
+if cuda_available():
+    import cupy as cp
+else:  # pragma: no cover
+    cp = None
+
+
+@pytest.fixture(scope="module")
+def gpu():
+    return get_backend("cuda")
+
+
+@pytest.fixture(scope="module")
+def cpu():
+    return get_backend("cpu")
+
+
+def random_graph(rng, n, m, *, directed, weighted, dtype=np.float64, integer=True):
+    src = rng.integers(0, n, m)
+    dst = rng.integers(0, n, m)
+    w = None
+    if weighted:
+        w = (rng.integers(1, 4, m) if integer else rng.random(m) + 0.05).astype(dtype)
+    return curnet.Graph.from_edges(src, dst, w, directed=directed, num_vertices=n, dtype=dtype)
+
+
+def close(a, b):
+    np.testing.assert_allclose(np.asarray(a, float), np.asarray(b, float), rtol=1e-9, atol=1e-9)
+
+
+CASES = [(directed, weighted, dtype) for directed in (True, False) for weighted in (False, True)
+         for dtype in (np.float32, np.float64) if weighted or dtype == np.float32]
+
+
+@pytest.mark.parametrize("directed,weighted,dtype", CASES)
+def test_kernels_match_their_twins(gpu, cpu, directed, weighted, dtype):
+    """One batch: the DAG levels, sigma, delta a level at a time, and the arcs' dependencies."""
+    rng = np.random.default_rng(7)
+    g = random_graph(rng, 300, 1500, directed=directed, weighted=weighted, dtype=dtype)
+    ids = rng.choice(300, 70, replace=False).astype(np.int32)     # kb not a multiple of 32
+    hc, hd = cpu.device_graph(g), gpu.device_graph(g)
+    level_c, dist_c = shortest_path_dag(cpu, hc, ids, weighted, None)
+    level_d, dist_d = shortest_path_dag(gpu, hd, ids, weighted, None)
+    if weighted:     # the same distances on both sides, so the kernels are compared alone
+        dist_d = cp.asarray(dist_c)
+        level_d = gpu.bc_levels(hd, dist_d)
+    np.testing.assert_array_equal(cp.asnumpy(level_d), level_c)
+    n, kb = level_c.shape
+    weight = rng.integers(0, 2, n).astype(np.float64)          # a random target set
+    sig_c = np.zeros((n, kb))
+    sig_c[ids, np.arange(kb)] = 1
+    sig_d = cp.asarray(sig_c)
+    deepest = int(level_c.max())
+    for at in range(1, deepest + 1):
+        cpu.bc_sigma_level(hc, level_c, dist_c, sig_c, at)
+        gpu.bc_sigma_level(hd, level_d, dist_d, sig_d, at)
+    close(cp.asnumpy(sig_d), sig_c)
+    del_c, del_d = np.zeros((n, kb)), cp.zeros((n, kb))
+    for at in range(deepest - 1, 0, -1):
+        cpu.bc_delta_level(hc, level_c, dist_c, sig_c, del_c, weight, at)
+        gpu.bc_delta_level(hd, level_d, dist_d, sig_d, del_d, cp.asarray(weight), at)
+    close(cp.asnumpy(del_d), del_c)
+    arc_c, arc_d = np.zeros(g.num_arcs), cp.zeros(g.num_arcs)
+    cpu.bc_edge_dependency(hc, level_c, dist_c, sig_c, del_c, weight, arc_c)
+    gpu.bc_edge_dependency(hd, level_d, dist_d, sig_d, del_d, cp.asarray(weight), arc_d)
+    close(cp.asnumpy(arc_d), arc_c)
+
+
+@pytest.mark.parametrize("directed,weighted,dtype", CASES)
+@pytest.mark.parametrize("cutoff", [None, 2])
+def test_gpu_betweenness_matches_cpu(gpu, cpu, directed, weighted, dtype, cutoff):
+    rng = np.random.default_rng(11)
+    for n, m in ((1, 0), (40, 100), (500, 3000)):
+        g = random_graph(rng, n, m, directed=directed, weighted=weighted, dtype=dtype)
+        for kwargs in ({}, {"normalized": True}, {"endpoints": True},
+                       {"sources": list(range(0, n, 3)), "targets": list(range(1, n, 2)) or [0]},
+                       {"k": max(1, n // 4), "seed": 3}):
+            close(curnet.betweenness(g, cutoff=cutoff, backend="cuda", **kwargs),
+                  curnet.betweenness(g, cutoff=cutoff, backend="cpu", **kwargs))
+            kwargs.pop("endpoints", None)
+            close(curnet.edge_betweenness(g, cutoff=cutoff, backend="cuda", **kwargs),
+                  curnet.edge_betweenness(g, cutoff=cutoff, backend="cpu", **kwargs))
+
+
+def test_gpu_batches_split_and_sum(gpu, cpu):
+    """Many batches (a batch limit of 64 sources) sum to the one-batch result."""
+    rng = np.random.default_rng(5)
+    g = random_graph(rng, 2000, 10000, directed=True, weighted=False)
+    whole = curnet.betweenness(g, backend="cuda")
+    before = gpu.tuning.batch_limit
+    gpu.tuning.batch_limit = 64
+    try:
+        close(curnet.betweenness(g, backend="cuda"), whole)
+    finally:
+        gpu.tuning.batch_limit = before
+    close(whole, curnet.betweenness(g, backend="cpu"))
+
+
+def test_gpu_float32_weights_find_ties(gpu):
+    g = curnet.Graph.from_edges([0, 1, 0], [1, 2, 2], [0.1, 0.2, 0.3], directed=True)
+    assert curnet.betweenness(g, backend="cuda").tolist() == [0.0, 0.5, 0.0]
