@@ -393,6 +393,7 @@ def coexpression_edges(expr, method: str = "pearson", *, threshold=None, top_k=N
         if stats is not None:
             stats["tiles"] = len(c.blocks()) ** 2
             if c.xp is not np:
+                # the pool holds every block it has handed out: its total is the peak of the run
                 stats["device_peak_bytes"] = int(c.xp.get_default_memory_pool().total_bytes())
     order = np.lexsort((j, i))
     i, j, r = i[order], j[order], r[order]
@@ -777,6 +778,7 @@ def tom_similarity_from_expr(expr, cor_type: str = "pearson", network_type: str 
         if c.undefined.any():
             raise ValueError(f"correlations are undefined for {_some(c.gene_labels(np.flatnonzero(c.undefined)))}: "
                              "remove constant genes before computing the TOM")
+    out = _dense_out(n, out, "the TOM")      # refused before any work when it cannot fit
     with c.device.device_scope():
         a = xp.empty((n, n), dtype=c.dtype)
         for rows in c.blocks():
