@@ -708,6 +708,16 @@ def _tom_rows(a, conn, rows, tom_type: str, denom: str, xp):
     return t
 
 
+def check_device(be, nbytes: int, what: str) -> None:
+    """Refuse, before allocating, what cannot fit in the GPU's free memory."""
+    free = be.free_memory() if hasattr(be, "free_memory") else None
+    if free is not None and nbytes > free:
+        from .errors import OutputTooLargeError
+        raise OutputTooLargeError(
+            f"{what} needs about {nbytes / 2**30:.1f} GiB of GPU memory, {free / 2**30:.1f} GiB is "
+            "free: use dtype=float32, backend='cpu', or fewer genes")
+
+
 def _tom(a_host, n: int, tom_type, denom, backend, dtype, out, tile, adjacency_dev=None):
     if tom_type not in TOM_TYPES:
         raise ValueError(f"TOMType must be one of {', '.join(map(repr, TOM_TYPES))}, got {tom_type!r}")
@@ -718,17 +728,12 @@ def _tom(a_host, n: int, tom_type, denom, backend, dtype, out, tile, adjacency_d
     xp = be.xp
     side = int(tile) if tile else int(np.sqrt(TILE_PAIRS["cpu" if xp is np else "cuda"])) // 2
     with be.device_scope():
-        if xp is not np:
-            need = n * n * np.dtype(dtype).itemsize * 2 + 3 * side * n * 8
-            free = be.free_memory() if hasattr(be, "free_memory") else None
-            if free is not None and need > free:
-                from .errors import OutputTooLargeError
-                raise OutputTooLargeError(
-                    f"the TOM of {n:,} genes needs about {need / 2**30:.1f} GiB of GPU memory "
-                    f"(the adjacency and its row blocks), {free / 2**30:.1f} GiB is free: use "
-                    "backend='cpu', dtype=float32, or fewer genes")
-        a = adjacency_dev if adjacency_dev is not None else xp.asarray(a_host, dtype=dtype)
-        a = xp.where(xp.isnan(a), 0.0, a).astype(dtype, copy=False)
+        held = 0 if adjacency_dev is None else n * n * np.dtype(dtype).itemsize
+        check_device(be, n * n * np.dtype(dtype).itemsize - held + 3 * side * n * 8,
+                     f"the TOM of {n:,} genes (the adjacency and its row blocks)")
+        # a copy of the caller's matrix (its diagonal and NA are changed), or the device's own
+        a = adjacency_dev if adjacency_dev is not None else xp.array(a_host, dtype=dtype)
+        a[xp.isnan(a)] = 0.0
         idx = xp.arange(n)
         a[idx, idx] = 1.0
         conn = xp.abs(a).sum(axis=1)
@@ -780,6 +785,7 @@ def tom_similarity_from_expr(expr, cor_type: str = "pearson", network_type: str 
                              "remove constant genes before computing the TOM")
     out = _dense_out(n, out, "the TOM")      # refused before any work when it cannot fit
     with c.device.device_scope():
+        check_device(c.device, 2 * n * n * c.dtype.itemsize, f"the TOM of {n:,} genes")
         a = xp.empty((n, n), dtype=c.dtype)
         for rows in c.blocks():
             for cols in c.blocks():
