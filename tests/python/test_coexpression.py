@@ -301,3 +301,34 @@ def test_single_precision_is_close():
     d = ce.cor(x, backend="cpu")
     s = ce.cor(x, backend="cpu", dtype=np.float32)
     assert np.abs(s - d).max() < 1e-5
+
+
+# -- the command line ----------------------------------------------------------------------------
+def test_cli_writes_the_network(tmp_path, capsys):
+    import pyarrow.parquet as pq
+    from curnet.cli import main
+    x = random_expression(14, 20, 12)
+    genes = [f"G{i}" for i in range(20)]
+    path = tmp_path / "expr.tsv"
+    with open(path, "w") as f:
+        f.write("gene\t" + "\t".join(f"s{j}" for j in range(12)) + "\n")
+        for g, row in zip(genes, x):
+            f.write(g + "\t" + "\t".join(repr(v) for v in row) + "\n")
+    out = tmp_path / "edges.parquet"
+    assert main(["coexpression", str(path), "--threshold", "0.6", "--pvalues", "--backend", "cpu",
+                 "--out", str(out)]) == 0
+    t = pq.read_table(out).to_pydict()
+    e = ce.coexpression_edges(x, threshold=0.6, pvalues=True, backend="cpu")
+    assert t["source"] == [genes[i] for i in e["source"]]
+    assert t["target"] == [genes[i] for i in e["target"]]
+    np.testing.assert_allclose(t["r"], e["r"], rtol=1e-12)
+    np.testing.assert_allclose(t["p"], e["p"], rtol=1e-12)
+    assert main(["coexpression", str(path), "--top-k", "2", "--method", "bicor", "--backend", "cpu"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "source\ttarget\tr" and len(lines) > 20
+    assert main(["coexpression", str(path), "--threshold", "0.6", "--genes-in", "columns",
+                 "--backend", "cpu"]) == 0     # the samples as 12 genes
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("gene\ts1\ts2\ts3\nA\t1\tx\t2\nB\t2\t3\t4\n")
+    assert main(["coexpression", str(bad), "--threshold", "0.6", "--backend", "cpu"]) == 2
+    assert "not numeric" in capsys.readouterr().err
