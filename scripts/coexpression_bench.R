@@ -26,7 +26,7 @@ timed <- function(expr) {
   t <- system.time(value <- expr)[["elapsed"]]
   list(value = value, seconds = t)
 }
-out <- list(threads = threads, wgcna = as.character(packageVersion("WGCNA")))
+out <- list(threads = threads, wgcna = as.character(packageVersion("WGCNA")), blas = sessionInfo()$BLAS)
 r <- timed({
   cc <- WGCNA::cor(x, use = "p")
   keep <- abs(cc) >= 0.8 & upper.tri(cc)

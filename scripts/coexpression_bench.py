@@ -82,6 +82,15 @@ def rel(a, b) -> float:
     return float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-300)))
 
 
+def save(args, be, rows) -> None:
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                       "host": platform.node(), "cpus": os.cpu_count(), "backend": args.backend,
+                       "device": be.describe(), "dtype": "float32" if args.single else "float64",
+                       "rows": rows}, f, indent=1)
+
+
 def bench_dataset(name, x, args, be, rows):
     n, s = x.shape
     label = f"{name} ({n:,} genes x {s} samples)"
@@ -100,6 +109,7 @@ def bench_dataset(name, x, args, be, rows):
         r = {"row": f"{job}, {label}", "tool": tool, "seconds": seconds, "check": check}
         rows.append(r)
         print(f"{r['row']:70s} {tool:14s} {seconds:9.3f} s  {check}", flush=True)
+        save(args, be, rows)
 
     e, t = timed(be, lambda: ce.coexpression_edges(x, threshold=0.8, backend=args.backend, dtype=dtype),
                  args.repeat)
@@ -108,6 +118,7 @@ def bench_dataset(name, x, args, be, rows):
     if wgcna:
         w = wgcna["cor_graph"]
         check += (f"; WGCNA {int(w['edges']):,} edges, sum |r| rel. diff {rel(total, w['abs_sum']):.1e}")
+        print(f"WGCNA {wgcna['wgcna']}, R's BLAS: {wgcna['blas']}", flush=True)
         row("correlation network |r| >= 0.8", w["seconds"], "reference", f"WGCNA ({wgcna['threads']} thr)")
     row("correlation network |r| >= 0.8", t, check)
 
@@ -122,7 +133,7 @@ def bench_dataset(name, x, args, be, rows):
         row("pickSoftThreshold, powers 1..20", w["seconds"], "reference", f"WGCNA ({wgcna['threads']} thr)")
     row("pickSoftThreshold, powers 1..20", t, check)
 
-    if not args.skip_tom:
+    if not args.skip_tom and n <= args.tom_max_genes:
         tom, t = timed(be, lambda: ce.tom_similarity_from_expr(x, backend=args.backend, dtype=dtype), 1)
         check = f"TOM {n:,} x {n:,} on the host"
         if wgcna:
@@ -146,6 +157,8 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=os.cpu_count(), help="WGCNA's threads")
     ap.add_argument("--single", action="store_true", help="float32 on the device")
     ap.add_argument("--skip-tom", action="store_true")
+    ap.add_argument("--tom-max-genes", type=int, default=10**9,
+                    help="the TOM only for data sets of at most this many genes (WGCNA's takes hours beyond)")
     ap.add_argument("--repeat", type=int, default=1, help="best of this many runs (network, fit)")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "coexpression_bench.json")
                     if os.environ.get("OUT") else None)
@@ -170,18 +183,14 @@ def main(argv=None) -> int:
         rows.append({"row": f"tiled correlation network |r| >= 0.8, {args.large:,} genes x {args.samples}",
                      "tool": f"cuRnet {args.backend}", "seconds": t, "check": check, "peak_rss_mib": peak})
         print(f"{rows[-1]['row']:70s} {'cuRnet':14s} {t:9.3f} s  {check}", flush=True)
+        save(args, be, rows)
         del x, e
     bench_dataset("synthetic", synthetic(args.genes, args.samples), args, be, rows)
     if args.all:
         with tempfile.TemporaryDirectory() as tmp:
             x = export_all(Path(tmp))
         bench_dataset("ALL", x, args, be, rows)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                       "host": platform.node(), "cpus": os.cpu_count(), "backend": args.backend,
-                       "device": be.describe(), "dtype": "float32" if args.single else "float64",
-                       "rows": rows}, f, indent=1)
+    save(args, be, rows)
     return 0
 
 
