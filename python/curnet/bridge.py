@@ -351,3 +351,75 @@ def betweenness_for_r(g, kind, selection=None, directed=True, weighted=False, no
     if kind == "edge":
         return plain(edge_betweenness(g, selection, **options))
     raise ValueError(f"unknown betweenness kind {kind!r}")
+
+
+# -- co-expression (R/coexpression.R) ------------------------------------------------------------
+#: the edges of the last cuRnet_coexpression() call, until R has allocated their vectors
+_coexpression_edges: dict = {}
+
+
+def expression_from_r(values, nrow, ncol, genes_in_rows):
+    """R's nrow x ncol expression matrix (an Arrow double array, column-major, NA as null) as
+    the engine's genes x samples."""
+    flat = values.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
+    m = flat.reshape(int(ncol), int(nrow))           # R's matrix, transposed
+    return np.ascontiguousarray(m.T if genes_in_rows else m)
+
+
+def coexpression_edges_for_r(values, nrow, ncol, genes_in_rows, method, threshold, top_k, signed,
+                             pvalues, max_p_outliers, backend="auto", names=None) -> dict:
+    """cuRnet_coexpression: the network's edges are kept here; R allocates vectors of the
+    returned length and fetches them with coexpression_edges_into()."""
+    import warnings
+    from .coexpression import CoexpressionWarning, coexpression_edges
+    x = expression_from_r(values, nrow, ncol, genes_in_rows)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CoexpressionWarning)
+        e = coexpression_edges(x, method, threshold=threshold, top_k=None if top_k is None else int(top_k),
+                               signed=bool(signed), pvalues=bool(pvalues), names=names,
+                               max_p_outliers=float(max_p_outliers),
+                               backend=_backend(backend, "coexpression"))
+    _coexpression_edges.clear()
+    _coexpression_edges.update(e)
+    return plain({"m": len(e["source"]), "undefined": e["undefined"],
+                  "warnings": [str(w.message) for w in caught]})
+
+
+def coexpression_edges_into(src_address, dst_address, r_address, p_address=None) -> None:
+    """The kept edges into R's vectors: 1-based gene indices, correlations, p-values."""
+    e = _coexpression_edges
+    m = len(e["source"])
+    np.add(e["source"], 1, out=r_array(src_address, (m,), "integer"), casting="unsafe")
+    np.add(e["target"], 1, out=r_array(dst_address, (m,), "integer"), casting="unsafe")
+    r_array(r_address, (m,), "double")[:] = e["r"]
+    if p_address is not None:
+        r_array(p_address, (m,), "double")[:] = e["p"]
+    _coexpression_edges.clear()
+
+
+def wgcna_dense_into(what, address, values, nrow, ncol, genes_in_rows, backend="auto", **options) -> None:
+    """A dense n x n WGCNA quantity ("cor", "adjacency", "tom_from_expr") into R's matrix."""
+    from . import coexpression as ce
+    x = expression_from_r(values, nrow, ncol, genes_in_rows)
+    n = x.shape[0]
+    fn = {"cor": ce.cor, "adjacency": ce.adjacency, "tom_from_expr": ce.tom_similarity_from_expr}[what]
+    fn(x, backend=_backend(backend, what), out=r_array(address, (n, n), "double"), **options)
+
+
+def tom_into(address, values, n, backend="auto", **options) -> None:
+    """TOMsimilarity of R's n x n adjacency into R's matrix."""
+    from .coexpression import tom_similarity
+    adj = values.to_numpy(zero_copy_only=False).astype(np.float64, copy=False).reshape(int(n), int(n))
+    tom_similarity(adj.T, backend=_backend(backend, "tom"), out=r_array(address, (int(n), int(n)), "double"),
+                   **options)
+
+
+def pick_soft_threshold_for_r(values, nrow, ncol, genes_in_rows, backend="auto", **options) -> dict:
+    from .coexpression import pick_soft_threshold
+    x = expression_from_r(values, nrow, ncol, genes_in_rows)
+    if "powers" in options:
+        options["powers"] = np.atleast_1d(np.asarray(options["powers"], dtype=np.float64))
+    fit = pick_soft_threshold(x, backend=_backend(backend, "pickSoftThreshold"), **options)
+    return plain({"powerEstimate": fit["powerEstimate"],
+                  "fitIndices": {k: v.astype(np.float64) for k, v in fit["fitIndices"].items()},
+                  "columns": list(fit["fitIndices"])})

@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from . import cli_analyses
+from . import cli_coexpression
 from .sources import resolve_sources, sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
@@ -79,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
                            help="with --scheduler: each worker reads FILE itself (the same path on every host) "
                            "instead of receiving the graph")
     cli_analyses.add_parsers(sub, BACKEND_HELP)
+    cli_coexpression.add_parser(sub, BACKEND_HELP)
     sub.add_parser("info", help="backend, device and versions")
     c = sub.add_parser("cluster", help="start a local Dask cluster, print its address, run until Ctrl-C")
     c.add_argument("--workers", type=int, help="worker processes (default: one a CPU core; with --gpu one a GPU)")
@@ -101,6 +103,8 @@ def main(argv=None) -> int:
             demo(args.backend)
         elif args.command in cli_analyses.COMMANDS:
             cli_analyses.run(args)
+        elif args.command == "coexpression":
+            cli_coexpression.run(args)
         elif args.command == "cluster":
             serve_cluster(args)
         else:

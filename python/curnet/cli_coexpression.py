@@ -1,0 +1,75 @@
+"""`curnet coexpression`: a co-expression network from an expression table, written as an
+edge table (source, target, r[, p]) to TSV on stdout or --out FILE.tsv / FILE.parquet."""
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+
+def add_parser(sub, backend_help: str) -> None:
+    a = sub.add_parser("coexpression", help="gene co-expression network of an expression table")
+    a.add_argument("file", help="expression table: .tsv/.txt (tab), .csv, .parquet; .gz too. Genes are "
+                   "rows (first column: gene names; first line: sample names) unless --genes-in columns")
+    a.add_argument("--method", choices=("pearson", "spearman", "bicor"), default="pearson")
+    pick = a.add_mutually_exclusive_group(required=True)
+    pick.add_argument("--threshold", type=float, help="keep pairs with |r| >= THRESHOLD")
+    pick.add_argument("--top-k", type=int, help="keep each gene's K partners of largest |r|")
+    a.add_argument("--signed", action="store_true", help="threshold/rank r itself, not |r|")
+    a.add_argument("--pvalues", action="store_true", help="add Fisher-z p-values (column p)")
+    a.add_argument("--genes-in", choices=("rows", "columns"), default="rows",
+                   help="where the genes are (default rows; columns: samples x genes, WGCNA's layout)")
+    a.add_argument("--max-p-outliers", type=float, default=1.0, help="bicor's maxPOutliers (default 1)")
+    a.add_argument("--single", action="store_true", help="compute in single precision (float32)")
+    a.add_argument("--backend", default="auto", help=backend_help)
+    a.add_argument("--out", help="write the edges to FILE.tsv or FILE.parquet (default: TSV on stdout)")
+
+
+def read_expression(path: str):
+    """(values, gene names) of an expression table whose first column holds the row labels."""
+    import pandas as pd
+    lower = path.lower().removesuffix(".gz")
+    if lower.endswith(".parquet"):
+        frame = pd.read_parquet(path)
+        frame = frame.set_index(frame.columns[0])
+    else:
+        frame = pd.read_csv(path, sep="," if lower.endswith(".csv") else "\t", index_col=0)
+    bad = [str(c) for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
+    if bad:
+        raise ValueError(f"{path}: column(s) {', '.join(bad[:5])} are not numeric (the first column must "
+                         "hold the row labels, the others the values)")
+    return frame
+
+
+def run(args) -> None:
+    from . import coexpression as ce
+    from .outputs import TableWriter, check_path, to_table
+    if args.out:
+        check_path(args.out)
+    t0 = time.perf_counter()
+    frame = read_expression(args.file)
+    axis = 0 if args.genes_in == "rows" else 1
+    print(f"read {frame.shape[0]:,} x {frame.shape[1]:,} values in {time.perf_counter() - t0:.2f} s",
+          file=sys.stderr)
+    t0 = time.perf_counter()
+    e = ce.coexpression_edges(frame, args.method, threshold=args.threshold, top_k=args.top_k,
+                              signed=args.signed, pvalues=args.pvalues, axis=axis,
+                              max_p_outliers=args.max_p_outliers, backend=args.backend,
+                              dtype=np.float32 if args.single else np.float64)
+    print(f"coexpression: {len(e['r']):,} edges in {time.perf_counter() - t0:.3f} s", file=sys.stderr)
+    names = e["names"]
+    cols = {"source": names[e["source"]], "target": names[e["target"]], "r": e["r"]}
+    if args.pvalues:
+        cols["p"] = e["p"]
+    table = to_table(cols)
+    if args.out:
+        with TableWriter(args.out) as w:
+            w.write(table)
+        print(f"wrote {w.rows:,} rows to {args.out}", file=sys.stderr)
+    else:
+        import pyarrow.csv as pc
+        sys.stdout.write("\t".join(table.column_names) + "\n")
+        sys.stdout.flush()
+        pc.write_csv(table, sys.stdout.buffer, pc.WriteOptions(delimiter="\t", quoting_style="none",
+                                                               include_header=False))
