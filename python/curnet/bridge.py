@@ -334,3 +334,28 @@ def plain(x):
     if isinstance(x, (list, tuple)):
         return [plain(v) for v in x]
     return x
+
+
+def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummies=None,
+               runs=None, noise=0.1, seed=None, progress=None, backend="auto") -> dict:
+    """cuRnet_pcsf / cuRnet_pcsf_rand: the network as 0-based Arrow id columns with costs and
+    its vertex names, the terminals' names and prizes; runs=None is one forest (vertex
+    name, prize, type; edges from, to, cost; objective, trees), else `runs` noisy runs'
+    union (vertex and edge counts) with each run's objective."""
+    from .pcsf import pcsf, pcsf_rand
+    g = Graph.from_edges(src, dst, cost, directed=False, num_vertices=len(vertex_names),
+                         names=np.asarray(vertex_names, dtype=str), dtype=np.float64)
+    prizes = (list(terminals), np.asarray(prizes, dtype=np.float64))
+    options = dict(w=float(w), b=float(b), mu=float(mu), dummies=None if dummies is None else list(dummies),
+                   backend=_backend(backend, "pcsf"), progress=_progress(progress), duplicates="last")
+    if runs is None:
+        f = pcsf(g, prizes, **options)
+        out = {"vertices": f.vertex_table(), "edges": f.edge_table(), "objective": f.objective,
+               "trees": f.trees}
+    else:
+        u = pcsf_rand(g, prizes, n=int(runs), r=float(noise), seed=None if seed is None else int(seed), **options)
+        out = {"vertices": u.vertex_table(), "edges": u.edge_table(), "objectives": u.objectives,
+               "runs": u.runs}
+    out.update(matched=f.matched if runs is None else u.matched,
+               unmatched=f.unmatched if runs is None else u.unmatched)
+    return plain(out)

@@ -49,6 +49,7 @@ from .algorithms.sinks import Sink
 from .algorithms.sssp import sssp_blocks
 from .backends import get_backend
 from .graph import Graph
+from .progress import Progress
 
 TERMINAL, STEINER = "Terminal", "Steiner"
 
@@ -110,8 +111,10 @@ class ForestUnion:
 
 
 # -- the problem: prizes, dummies, adjusted costs -----------------------------------------
-def _prize_table(prizes):
-    """(names, values) from a mapping, a pandas Series, pairs, or a (names, values) tuple."""
+def _prize_table(prizes, duplicates="error"):
+    """(names, values) from a mapping, a pandas Series, pairs, or a (names, values) tuple.
+    A repeated name is an error, or with duplicates="last" takes its last prize (the PCSF
+    package's reading), in the place of its first."""
     if hasattr(prizes, "index") and hasattr(prizes, "to_numpy"):          # pandas Series
         names, values = np.asarray(prizes.index), prizes.to_numpy()
     elif isinstance(prizes, dict):
@@ -134,7 +137,11 @@ def _prize_table(prizes):
         raise ValueError("every terminal needs a name (a missing or empty name was given)")
     names = names.astype(str)
     uniq, counts = np.unique(names, return_counts=True)
-    if (counts > 1).any():
+    if (counts > 1).any() and duplicates == "last":
+        last = {name: v for name, v in zip(names.tolist(), values.tolist())}
+        names = np.array(list(last), dtype=str)
+        values = np.array(list(last.values()), dtype=np.float64)
+    elif (counts > 1).any():
         dup = uniq[counts > 1]
         raise ValueError(f"terminal names are duplicated: {', '.join(map(repr, dup[:5].tolist()))}"
                          + (f" and {len(dup) - 5} more" if len(dup) > 5 else ""))
@@ -181,14 +188,14 @@ class _Problem:
     """The instance as the method sees it: node prizes, the dummy root (id n), the terminals
     in the package's order, the original and adjusted edge costs."""
 
-    def __init__(self, g, prizes, w, b, mu, dummies, min_matched):
+    def __init__(self, g, prizes, w, b, mu, dummies, min_matched, duplicates="error"):
         for name, v, ok in (("w", w, w > 0), ("b", b, b > 0), ("mu", mu, mu >= 0)):
             if not np.isfinite(v) or not ok:
                 raise ValueError(f"{name} = {v}: w and b must be positive, mu non-negative")
         self.g = g
         self.w, self.b, self.mu = float(w), float(b), float(mu)
         src, dst, cost = _check_network(g)
-        names, values = _prize_table(prizes)
+        names, values = _prize_table(prizes, duplicates)
         index = g.name_index()
         found = np.array([s in index for s in names.tolist()])
         self.unmatched = names[~found].tolist()
@@ -519,21 +526,32 @@ def _runs_per_call(backend, n_runs):
     return 1 if getattr(be, "name", "") == "cpu" else n_runs
 
 
+def _share_of(overall: Progress):
+    """A progress callback for one call, adding its sources to the whole job's count."""
+    seen = [0]
+
+    def report(done, total):
+        overall.update(done - seen[0])
+        seen[0] = done
+    return report
+
+
 # -- public --------------------------------------------------------------------------------
 def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, backend="auto", progress=None,
-         min_matched=0.05) -> Forest:
+         min_matched=0.05, duplicates="error") -> Forest:
     """The prize-collecting Steiner forest of `prizes` (terminal name -> value) on the
     undirected network `g` (named vertices, positive costs), by the PCSF package's method
     (see the module's notes). Terminals not in the network are left out (`unmatched`); an
-    error if fewer than `min_matched` of them are in it."""
-    P = _Problem(g, prizes, w, b, mu, dummies, min_matched)
+    error if fewer than `min_matched` of them are in it. A terminal named twice is an error
+    unless duplicates="last" (its last prize, as the PCSF package reads them)."""
+    P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress)
     vertices, ef, et, ec, trees = _solve_run(P, D[0], H[:, 0], P.cost)
     return _forest(P, vertices, ef, et, ec, trees)
 
 
 def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dummies=None,
-              backend="auto", progress=None, min_matched=0.05) -> ForestUnion:
+              backend="auto", progress=None, min_matched=0.05, duplicates="error") -> ForestUnion:
     """`n` forests, each on costs multiplied by (1 + U(0, r)) edge by edge (root edges keep
     cost w), and their union with each vertex's and edge's count of appearances. The runs'
     shortest paths are batched: on a GPU all runs are one call."""
@@ -542,7 +560,7 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
     if not np.isfinite(r) or r < 0:
         raise ValueError(f"r = {r}: the noise must be non-negative")
     n = int(n)
-    P = _Problem(g, prizes, w, b, mu, dummies, min_matched)
+    P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     rng = np.random.default_rng(seed)
     m = P.num_network_edges
     costs = []
@@ -551,10 +569,11 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
         c[:m] = c[:m] * (1.0 + rng.uniform(0.0, r, m))
         costs.append(c)
     step = _runs_per_call(backend, n)
+    overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
     forests = []
     for start in range(0, n, step):
         chunk = costs[start:start + step]
-        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, progress)
+        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall))
         for i, c in enumerate(chunk):
             vertices, ef, et, ec, trees = _solve_run(P, D[i], H[:, i], c)
             forests.append(_forest(P, vertices, ef, et, ec, trees))
