@@ -144,7 +144,8 @@ def _prize_table(prizes, duplicates="error"):
     elif (counts > 1).any():
         dup = uniq[counts > 1]
         raise ValueError(f"terminal names are duplicated: {', '.join(map(repr, dup[:5].tolist()))}"
-                         + (f" and {len(dup) - 5} more" if len(dup) > 5 else ""))
+                         + (f" and {len(dup) - 5} more" if len(dup) > 5 else "")
+                         + " (duplicates='last' takes the last prize of each, as the PCSF package does)")
     bad = ~np.isfinite(values)
     if bad.any():
         raise ValueError(f"prize of terminal {names[bad][0]!r} is {values[bad][0]}: prizes must be finite numbers")

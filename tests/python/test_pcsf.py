@@ -301,3 +301,27 @@ def test_the_gpu_gives_the_cpu_forest(seed):
     rc = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cpu")
     rg = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cuda")   # one call for all 4 runs
     assert np.allclose(rc.objectives, rg.objectives, rtol=1e-9)
+
+
+# -- the command line ---------------------------------------------------------------------------
+def test_the_pcsf_command_writes_the_forest(tmp_path):
+    from curnet.cli import main
+    g, (u, v, cost), prizes = random_instance(2, n=12, terminals=5)
+    net = tmp_path / "net.tsv"
+    net.write_text("from\tto\tcost\n" + "".join(f"{g.names[a]}\t{g.names[c]}\t{x!r}\n" for a, c, x in zip(u, v, cost)))
+    pz = tmp_path / "prizes.tsv"
+    pz.write_text("gene\tprize\n" + "".join(f"{k}\t{x!r}\n" for k, x in prizes.items()) + "nope\t1.0\n")
+    out, verts = tmp_path / "forest.tsv", tmp_path / "vertices.tsv"
+    assert main(["pcsf", str(net), str(pz), "--backend", "cpu", "--mu", "0.01", "--out", str(out),
+                 "--vertices-out", str(verts)]) == 0
+    f = pcsf(g, prizes, mu=0.01, backend="cpu")
+    rows = [line.split("\t") for line in out.read_text().splitlines()]
+    assert rows[0] == ["from", "to", "cost"] and len(rows) - 1 == len(f.edge_from)
+    assert {frozenset(r[:2]) for r in rows[1:]} == set(map(frozenset, zip(*list(f.edge_table().values())[:2])))
+    assert len(verts.read_text().splitlines()) - 1 == len(f.vertices)
+    assert main(["pcsf", str(net), str(pz), "--backend", "cpu", "--runs", "3", "--noise", "0",
+                 "--out", str(out)]) == 0
+    rows = [line.split("\t") for line in out.read_text().splitlines()]
+    assert rows[0] == ["from", "to", "count"] and {r[2] for r in rows[1:]} <= {"3"}
+    pz.write_text("a\tb\tc\n")
+    assert main(["pcsf", str(net), str(pz), "--backend", "cpu"]) == 2
