@@ -337,7 +337,7 @@ def plain(x):
 
 
 def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummies=None,
-               runs=None, noise=0.1, seed=None, progress=None, backend="auto") -> dict:
+               runs=None, noise=0.1, seed=None, progress=None, backend="auto", improve=True) -> dict:
     """cuRnet_pcsf / cuRnet_pcsf_rand: the network as 0-based Arrow id columns with costs and
     its vertex names, the terminals' names and prizes; runs=None is one forest (vertex
     name, prize, type; edges from, to, cost; objective, trees), else `runs` noisy runs'
@@ -347,6 +347,7 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
                          names=np.asarray(vertex_names, dtype=str), dtype=np.float64)
     prizes = (list(terminals), np.asarray(prizes, dtype=np.float64))
     options = dict(w=float(w), b=float(b), mu=float(mu), dummies=None if dummies is None else list(dummies),
+                   improve=bool(improve),
                    backend=_backend(backend, "pcsf"), progress=_progress(progress), duplicates="last")
     if runs is None:
         f = pcsf(g, prizes, **options)

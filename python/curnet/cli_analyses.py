@@ -66,6 +66,8 @@ def add_parsers(sub, backend_help: str) -> None:
     a.add_argument("--runs", type=int, help="N runs on noisy costs and their union with counts (PCSF_rand)")
     a.add_argument("--noise", type=float, default=0.1, help="with --runs: costs grow by up to this fraction")
     a.add_argument("--seed", type=int, help="with --runs: seed of the noise")
+    a.add_argument("--package-forest", action="store_true",
+                   help="the PCSF package's forest, without cuRnet's improving rounds")
     a.add_argument("--duplicates", choices=("error", "last"), default="error",
                    help="a terminal listed twice: an error, or its last prize (the PCSF package's reading)")
     a.add_argument("--vertices-out", help="also write the vertex table (name, prize or count, type) here")
@@ -137,6 +139,7 @@ def _pcsf(g, args) -> dict:
     from .pcsf import pcsf, pcsf_rand
     prizes = read_prizes(args.prizes)
     options = dict(w=args.w, b=args.b, mu=args.mu, backend=args.backend, duplicates=args.duplicates,
+                   improve=not args.package_forest,
                    dummies=_names(args.dummies) if args.dummies else None)
     if args.runs is None:
         f = pcsf(g, prizes, **options)
