@@ -182,9 +182,9 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
                   if (any(!found)) paste0("; not found: ", show_some(names(terminals)[!found])) else ""))
   el <- igraph::as_edgelist(ppi, names = FALSE)
   engine_call(reticulate::py_to_r(bridge()$pcsf_for_r(
-    as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), as.list(names),
-    as.list(names(terminals)), as.list(as.double(unname(terminals))), w, b, mu,
-    if (!is.null(dummies)) as.list(as.character(dummies)), runs, noise, seed,
+    as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), names,
+    names(terminals), as.double(unname(terminals)), w, b, mu,
+    if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
     progress_hook(progress, "PCSF"), backend, isTRUE(improve))))
 }
 

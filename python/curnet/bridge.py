@@ -343,10 +343,13 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
     name, prize, type; edges from, to, cost; objective, trees), else `runs` noisy runs'
     union (vertex and edge counts) with each run's objective."""
     from .pcsf import pcsf, pcsf_rand
+    # R's character vectors arrive as lists of str, or as a str when of length one
+    strings = lambda x: np.atleast_1d(np.asarray(x, dtype=str))
+    vertex_names = strings(vertex_names)
     g = Graph.from_edges(src, dst, cost, directed=False, num_vertices=len(vertex_names),
-                         names=np.asarray(vertex_names, dtype=str), dtype=np.float64)
-    prizes = (list(terminals), np.asarray(prizes, dtype=np.float64))
-    options = dict(w=float(w), b=float(b), mu=float(mu), dummies=None if dummies is None else list(dummies),
+                         names=vertex_names, dtype=np.float64)
+    prizes = (strings(terminals).tolist(), np.atleast_1d(np.asarray(prizes, dtype=np.float64)))
+    options = dict(w=float(w), b=float(b), mu=float(mu), dummies=None if dummies is None else strings(dummies).tolist(),
                    improve=bool(improve),
                    backend=_backend(backend, "pcsf"), progress=_progress(progress), duplicates="last")
     if runs is None:
