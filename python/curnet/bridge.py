@@ -423,3 +423,31 @@ def pick_soft_threshold_for_r(values, nrow, ncol, genes_in_rows, backend="auto",
     return plain({"powerEstimate": fit["powerEstimate"],
                   "fitIndices": {k: v.astype(np.float64) for k, v in fit["fitIndices"].items()},
                   "columns": list(fit["fitIndices"])})
+
+def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummies=None,
+               runs=None, noise=0.1, seed=None, progress=None, backend="auto", improve=True) -> dict:
+    """cuRnet_pcsf / cuRnet_pcsf_rand: the network as 0-based Arrow id columns with costs and
+    its vertex names, the terminals' names and prizes; runs=None is one forest (vertex
+    name, prize, type; edges from, to, cost; objective, trees), else `runs` noisy runs'
+    union (vertex and edge counts) with each run's objective."""
+    from .pcsf import pcsf, pcsf_rand
+    # R's character vectors arrive as lists of str, or as a str when of length one
+    strings = lambda x: np.atleast_1d(np.asarray(x, dtype=str))
+    vertex_names = strings(vertex_names)
+    g = Graph.from_edges(src, dst, cost, directed=False, num_vertices=len(vertex_names),
+                         names=vertex_names, dtype=np.float64)
+    prizes = (strings(terminals).tolist(), np.atleast_1d(np.asarray(prizes, dtype=np.float64)))
+    options = dict(w=float(w), b=float(b), mu=float(mu), dummies=None if dummies is None else strings(dummies).tolist(),
+                   improve=bool(improve),
+                   backend=_backend(backend, "pcsf"), progress=_progress(progress), duplicates="last")
+    if runs is None:
+        f = pcsf(g, prizes, **options)
+        out = {"vertices": f.vertex_table(), "edges": f.edge_table(), "objective": f.objective,
+               "trees": f.trees}
+    else:
+        u = pcsf_rand(g, prizes, n=int(runs), r=float(noise), seed=None if seed is None else int(seed), **options)
+        out = {"vertices": u.vertex_table(), "edges": u.edge_table(), "objectives": u.objectives,
+               "runs": u.runs}
+    out.update(matched=f.matched if runs is None else u.matched,
+               unmatched=f.unmatched if runs is None else u.unmatched)
+    return plain(out)

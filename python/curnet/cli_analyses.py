@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 VERTEX_MEASURES = ("closeness", "harmonic", "eccentricity", "ego-size")
-COMMANDS = VERTEX_MEASURES + ("distance-table", "paths", "proximity")
+COMMANDS = VERTEX_MEASURES + ("distance-table", "paths", "proximity", "pcsf")
 
 
 def _names(text):
@@ -56,6 +56,21 @@ def add_parsers(sub, backend_help: str) -> None:
     a.add_argument("--bin-size", type=int, default=100)
     a.add_argument("--seed", type=int, default=0)
     a.add_argument("--weighted", action="store_true", help="use the weights as lengths (default: hops)")
+    a = command("pcsf", "prize-collecting Steiner forest (the PCSF package's method); the network "
+                        "is undirected, its third column the edge costs")
+    a.add_argument("prizes", help="terminals and prizes: two columns (name, prize), TSV or CSV, header optional")
+    a.add_argument("--w", type=float, default=2.0, help="cost of each tree (default 2)")
+    a.add_argument("--b", type=float, default=1.0, help="multiplier of the prizes (default 1)")
+    a.add_argument("--mu", type=float, default=0.0005, help="hub penalty per degree (default 0.0005)")
+    a.add_argument("--dummies", help="comma-separated vertices the root is joined to (default: the terminals)")
+    a.add_argument("--runs", type=int, help="N runs on noisy costs and their union with counts (PCSF_rand)")
+    a.add_argument("--noise", type=float, default=0.1, help="with --runs: costs grow by up to this fraction")
+    a.add_argument("--seed", type=int, help="with --runs: seed of the noise")
+    a.add_argument("--package-forest", action="store_true",
+                   help="the PCSF package's forest, without cuRnet's improving rounds")
+    a.add_argument("--duplicates", choices=("error", "last"), default="error",
+                   help="a terminal listed twice: an error, or its last prize (the PCSF package's reading)")
+    a.add_argument("--vertices-out", help="also write the vertex table (name, prize or count, type) here")
 
 
 def run(args) -> None:
@@ -64,7 +79,10 @@ def run(args) -> None:
     if args.out:
         check_path(args.out)
     t0 = time.perf_counter()
-    g = curnet.read_graph(args.file, format=args.format, directed=False if args.undirected else None)
+    if args.command == "pcsf":      # undirected, costs in double precision as the package's
+        g = curnet.read_graph(args.file, format=args.format, directed=False, weights=True, dtype=np.float64)
+    else:
+        g = curnet.read_graph(args.file, format=args.format, directed=False if args.undirected else None)
     print(f"read {g} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
     t0 = time.perf_counter()
     cols = _compute(curnet, g, args)
@@ -94,8 +112,60 @@ def _label(g, ids):
     return g.names[ids] if g.names is not None else ids
 
 
+def read_prizes(path) -> tuple[list, list]:
+    """Two columns, name and prize, split by tab, comma or spaces; a first line whose
+    prize is not a number is a header."""
+    names, values = [], []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = line.split("\t") if "\t" in line else line.split(",") if "," in line else line.split()
+            if len(parts) < 2:
+                raise ValueError(f"{path}, line {number}: expected two columns (name, prize), got {line!r}")
+            try:
+                value = float(parts[1])
+            except ValueError:
+                if not names and number == 1:
+                    continue                     # a header
+                raise ValueError(f"{path}, line {number}: prize {parts[1]!r} is not a number") from None
+            names.append(parts[0].strip())
+            values.append(value)
+    return names, values
+
+
+def _pcsf(g, args) -> dict:
+    from .pcsf import pcsf, pcsf_rand
+    prizes = read_prizes(args.prizes)
+    options = dict(w=args.w, b=args.b, mu=args.mu, backend=args.backend, duplicates=args.duplicates,
+                   improve=not args.package_forest,
+                   dummies=_names(args.dummies) if args.dummies else None)
+    if args.runs is None:
+        f = pcsf(g, prizes, **options)
+        print(f"pcsf: {f.matched} of {f.matched + len(f.unmatched)} distinct terminals in the network; forest of "
+              f"{len(f.vertices)} vertices, {len(f.edge_from)} edges, {f.trees} trees; "
+              f"objective {f.objective:.10g}", file=sys.stderr)
+    else:
+        f = pcsf_rand(g, prizes, n=args.runs, r=args.noise, seed=args.seed, **options)
+        print(f"pcsf: {f.matched} of {f.matched + len(f.unmatched)} distinct terminals in the network; union of {f.runs} "
+              f"runs: {len(f.vertices)} vertices, {len(f.edge_from)} edges; objectives "
+              f"{f.objectives.min():.10g} to {f.objectives.max():.10g}", file=sys.stderr)
+    if f.unmatched:
+        print(f"pcsf: not in the network: {', '.join(f.unmatched[:10])}"
+              + (f" and {len(f.unmatched) - 10} more" if len(f.unmatched) > 10 else ""), file=sys.stderr)
+    if args.vertices_out:
+        from .outputs import TableWriter, check_path, to_table
+        check_path(args.vertices_out)
+        with TableWriter(args.vertices_out) as w:
+            w.write(to_table({k: np.asarray(v) for k, v in f.vertex_table().items()}))
+    return {k: np.asarray(v) for k, v in f.edge_table().items()}
+
+
 def _compute(curnet, g, args) -> dict:
     c, be = args.command, args.backend
+    if c == "pcsf":
+        return _pcsf(g, args)
     if c in VERTEX_MEASURES:
         from . import measures
         from .sources import resolve_sources

@@ -1,0 +1,202 @@
+#' Prize-collecting Steiner forest: the PCSF package's PCSF() on cuRnet's shortest paths
+#'
+#' Finds the sub-network that links a study's genes (the terminals, with
+#' prizes) through an interaction network, minimising edge costs + lost prizes
+#' + \code{w} x (number of trees), where a terminal's prize is \code{b} x its
+#' value and every other vertex is penalised by \code{mu} x its degree. The
+#' method is the PCSF package's (Akhmedov et al. 2017): a dummy root joined to
+#' the terminals by edges of cost \code{w}, costs adjusted by the hub
+#' penalties, shortest paths from every terminal (one batched cuRnet call, on
+#' the GPU when there is one), clustering, two minimum spanning trees and
+#' pruning. Its arguments, defaults and result are \code{PCSF()}'s.
+#'
+#' Differences from \code{PCSF()}, documented rather than silent:
+#' \itemize{
+#'   \item with \code{improve = TRUE} (the default) the forest's vertices are
+#'     spanned again by a minimum spanning tree over every interaction among
+#'     them and pruned again, while that lowers the objective (the package's
+#'     second tree sees only the edges of the shortest paths): a forest never
+#'     worse, on STRING 3-7\% lower; \code{improve = FALSE} returns the
+#'     package's forest (identical up to ties among equal costs);
+#'   \item a tree may hang from the root at any of its terminals at the same
+#'     cost; cuRnet keeps the one whose pruned tree collects most, so its
+#'     objective is never worse than the package's (equal on most inputs);
+#'   \item where several paths or edges cost exactly the same, the choice
+#'     may differ from the package's (the forests then differ by equal-cost
+#'     edges, with the same objective);
+#'   \item terminals whose prize pays for their root edge alone form trees
+#'     of one vertex: the result leaves them out, as \code{PCSF()} does, and
+#'     lists them in the graph attribute \code{singletons};
+#'   \item prizes must be positive numbers (\code{PCSF()} quietly treats a
+#'     zero prize as none); a repeated name takes its last prize, as in
+#'     \code{PCSF()}, with a warning; a terminal set of which fewer
+#'     than 5\% are in the network is an error, as in \code{PCSF()}.
+#' }
+#'
+#' @param ppi The interaction network: an undirected igraph object with
+#'   vertex names and positive edge costs in the \code{weight} attribute (see
+#'   \code{\link{cuRnet_interactome}}).
+#' @param terminals A named numeric vector: the terminals' prizes, named as
+#'   the network's vertices. Names not in the network are left out (with a message).
+#' @param w Cost of each tree (the root edges). Default 2.
+#' @param b Multiplier of the terminals' prizes. Default 1.
+#' @param mu Hub penalty per unit of degree for non-terminals. Default 0.0005.
+#' @param dummies Vertices the root is joined to; missing: the terminals.
+#' @param improve \code{TRUE}: improve the package's forest (see Details);
+#'   \code{FALSE}: the package's forest.
+#' @param backend,progress As in \code{\link{cuRnet_sssp}}.
+#' @return An igraph object of class \code{c("PCSF", "igraph")}: vertex
+#'   attributes \code{prize} (b x value for terminals, -mu x degree for Steiner
+#'   vertices, as \code{PCSF()}) and \code{type} (\code{"Terminal"} or
+#'   \code{"Steiner"}), edge attribute \code{weight} (the edge's cost); graph
+#'   attributes \code{objective} (of the whole forest, trees of one vertex
+#'   included), \code{trees} and \code{singletons}.
+#' @seealso \code{\link{cuRnet_pcsf_rand}}, \code{\link{cuRnet_interactome}}
+#' @examples
+#' if (cuRnet_available()) {
+#'   ppi <- cuRnet_interactome(data.frame(from = c("A", "B", "C", "D"), to = c("B", "C", "D", "E"),
+#'                                        cost = c(0.5, 0.4, 0.3, 0.9)))
+#'   forest <- cuRnet_pcsf(ppi, c(A = 2, D = 1.5, E = 0.2))
+#'   igraph::as_data_frame(forest)
+#' }
+#' @export
+cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, improve = TRUE,
+                        backend = getOption("cuRnet.backend", "auto"),
+                        progress = getOption("cuRnet.progress", interactive())) {
+  res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, NULL, NULL, NULL,
+                   improve, backend, progress)
+  v <- res$vertices
+  e <- res$edges
+  vertices <- data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v$prize)),
+                         type = as.character(unlist(v$type)), stringsAsFactors = FALSE)
+  edges <- data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
+                      weight = as.numeric(unlist(e$cost)), stringsAsFactors = FALSE)
+  alone <- !vertices$name %in% c(edges$from, edges$to)
+  pcsf_result(edges, vertices[!alone, ], list(objective = res$objective, trees = res$trees,
+                                               singletons = vertices$name[alone]))
+}
+
+#' Prize-collecting Steiner forests on noisy costs: PCSF_rand() on cuRnet
+#'
+#' Solves the forest \code{n} times, each time with every edge cost
+#' multiplied by (1 + U(0, r)), and returns the union with each vertex's and
+#' edge's number of appearances, as the PCSF package's \code{PCSF_rand()}. The
+#' runs' shortest paths are batched: on a GPU, all runs are one call over the
+#' runs' noisy copies of the network side by side; on the CPU, one call a run.
+#'
+#' @inheritParams cuRnet_pcsf
+#' @param n Number of runs. Default 10.
+#' @param r Noise: each cost grows by up to this fraction. Default 0.1.
+#' @param seed Seed of the noise; missing: drawn from R's random numbers, so
+#'   \code{set.seed()} makes the result reproducible.
+#' @return An igraph object of class \code{c("PCSF", "igraph")} as
+#'   \code{PCSF_rand()}'s: vertex \code{prize} is the number of runs the vertex
+#'   appears in (vertices of the union's edges), \code{type} as in
+#'   \code{\link{cuRnet_pcsf}}, edge \code{weight} the number of runs with
+#'   the edge; graph attributes \code{runs} and \code{objectives} (each run's,
+#'   under its own noisy costs).
+#' @examples
+#' if (cuRnet_available()) {
+#'   ppi <- cuRnet_interactome(data.frame(from = c("A", "B", "C", "D"), to = c("B", "C", "D", "E"),
+#'                                        cost = c(0.5, 0.4, 0.3, 0.9)))
+#'   cuRnet_pcsf_rand(ppi, c(A = 2, D = 1.5, E = 0.2), n = 5, r = 0.2, seed = 1)
+#' }
+#' @export
+cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu = 0.0005, dummies,
+                             seed, improve = TRUE, backend = getOption("cuRnet.backend", "auto"),
+                             progress = getOption("cuRnet.progress", interactive())) {
+  if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1 || n != round(n)) {
+    stop("n must be a positive whole number of runs", call. = FALSE)
+  }
+  if (missing(seed)) seed <- sample.int(.Machine$integer.max, 1)
+  res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, as.integer(n), r, seed,
+                   improve, backend, progress)
+  v <- res$vertices
+  e <- res$edges
+  edges <- data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
+                      weight = as.numeric(unlist(e$count)), stringsAsFactors = FALSE)
+  vertices <- data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v$count)),
+                         type = as.character(unlist(v$type)), stringsAsFactors = FALSE)
+  vertices <- vertices[vertices$name %in% c(edges$from, edges$to), ]
+  pcsf_result(edges, vertices, list(runs = res$runs, objectives = as.numeric(unlist(res$objectives))))
+}
+
+#' An interaction network from a table of edges: construct_interactome() for cuRnet
+#'
+#' As the PCSF package's \code{construct_interactome()}: an undirected igraph
+#' with the vertices in order of appearance in the first, then the second
+#' column, and the costs as edge attribute \code{weight}; a pair listed twice
+#' is one edge whose cost is the sum (igraph's \code{simplify()}, as the
+#' package does), a self-loop is dropped. Bad input is an error: not three
+#' columns, missing names, costs that are missing, not numbers, zero or negative.
+#'
+#' @param df A data frame of three columns: head, tail, cost.
+#' @return An undirected igraph object with edge attribute \code{weight}.
+#' @export
+cuRnet_interactome <- function(df) {
+  if (!is.data.frame(df) || ncol(df) != 3 || nrow(df) < 1) {
+    stop("the interactome needs a data frame of three columns (head, tail, cost) and at least one row",
+         call. = FALSE)
+  }
+  from <- as.character(df[[1]])
+  to <- as.character(df[[2]])
+  cost <- df[[3]]
+  if (anyNA(from) || anyNA(to) || any(from == "") || any(to == "")) {
+    stop("the interactome's first two columns must name both ends of every edge (missing names found)",
+         call. = FALSE)
+  }
+  if (!is.numeric(cost)) stop("the interactome's third column (the costs) must be numeric", call. = FALSE)
+  bad <- is.na(cost) | !is.finite(cost) | cost <= 0
+  if (any(bad)) {
+    i <- which(bad)[1]
+    stop(sprintf("edge %d (%s - %s) has cost %s: costs must be positive numbers (%d such edge(s))",
+                 i, from[i], to[i], format(cost[i]), sum(bad)), call. = FALSE)
+  }
+  g <- igraph::graph_from_data_frame(data.frame(from, to, stringsAsFactors = FALSE), directed = FALSE,
+                                     vertices = unique(c(from, to)))
+  igraph::E(g)$weight <- as.numeric(cost)
+  igraph::simplify(g, edge.attr.comb = list(weight = "sum", "ignore"))
+}
+
+# The engine's call for both functions: checks, the matched-terminals message, the run.
+pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, improve, backend, progress) {
+  if (missing(ppi) || !igraph::is_igraph(ppi)) {
+    stop("the interaction network 'ppi' must be an igraph object (see cuRnet_interactome())", call. = FALSE)
+  }
+  if (igraph::is_directed(ppi)) stop("the interaction network must be undirected", call. = FALSE)
+  names <- igraph::V(ppi)$name
+  if (is.null(names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
+  cost <- igraph::E(ppi)$weight
+  if (is.null(cost)) stop("the interaction network has no edge costs (edge attribute 'weight')", call. = FALSE)
+  if (!is.numeric(terminals) || is.null(names(terminals))) {
+    stop("terminals must be a named numeric vector of prizes, named as the network's vertices", call. = FALSE)
+  }
+  dup <- unique(names(terminals)[duplicated(names(terminals))])
+  if (length(dup)) {
+    warning(sprintf("terminal names repeated: %s; the last prize of each is used, as PCSF() does",
+                    show_some(dup)), call. = FALSE)
+  }
+  found <- names(terminals) %in% names
+  message(sprintf("  %d of %d terminals (%s%%) are in the interactome%s", sum(found), length(terminals),
+                  signif(100 * mean(found), 4),
+                  if (any(!found)) paste0("; not found: ", show_some(names(terminals)[!found])) else ""))
+  el <- igraph::as_edgelist(ppi, names = FALSE)
+  engine_call(reticulate::py_to_r(bridge()$pcsf_for_r(
+    as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), names,
+    names(terminals), as.double(unname(terminals)), w, b, mu,
+    if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
+    progress_hook(progress, "PCSF"), backend, isTRUE(improve))))
+}
+
+# The PCSF package's result: an igraph of class c("PCSF", "igraph"), vertices by name.
+pcsf_result <- function(edges, vertices, attributes) {
+  if (nrow(edges) == 0) {
+    stop("no sub-network for these parameters (the forest has no edge): raise b or lower mu or w",
+         call. = FALSE)
+  }
+  vertices <- vertices[order(vertices$name, method = "radix"), ]
+  g <- igraph::graph_from_data_frame(edges, directed = FALSE, vertices = vertices)
+  for (a in names(attributes)) g <- igraph::set_graph_attr(g, a, attributes[[a]])
+  class(g) <- c("PCSF", "igraph")
+  g
+}

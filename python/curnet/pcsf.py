@@ -1,0 +1,623 @@
+"""Prize-collecting Steiner forest (PCSF): the MST-based heuristic of Akhmedov et al. (2017),
+the method of the PCSF R package, on cuRnet's many-source shortest paths.
+
+    forest = curnet.pcsf(g, {"SMAD2": 1.2, "TP53": 0.8}, w=2, b=1, mu=0.0005)
+    union = curnet.pcsf_rand(g, prizes, n=10, r=0.1, seed=1)
+
+The problem: an undirected network with positive edge costs, and prizes on some vertices
+(the terminals). Find a forest that minimises
+
+    edge costs + lost prizes + w x (number of trees),
+
+where a terminal's prize is b x its value and every other vertex carries a hub penalty
+mu x degree, paid when it is in the forest (its prize is -mu x degree).
+
+The method, step by step:
+1. A dummy root is joined to the terminals (or to `dummies`) by edges of cost w, and each
+   edge's cost grows by the penalties of its endpoints (the adjusted costs).
+2. Shortest paths on the adjusted graph from every terminal: one batched `sssp` call with
+   predecessors. For each source only what the rest needs leaves the device: its distances
+   to the terminals and the root, and the paths to them (`_TerminalPaths`).
+3. Terminals whose prizes both cover their distance are clustered (the connected components
+   of that relation); clusters of one or two terminals join the large cluster closest to
+   them (distance minus both prizes).
+4. A graph over the terminals and the root (root edges to every terminal, complete graphs
+   within the clusters, weighted by distance), its minimum spanning tree, each tree edge
+   expanded into its shortest path, and a second minimum spanning tree over those network
+   edges with their original costs.
+5. Pruning: rooted at the dummy root, a subtree is kept while its collected prize pays for
+   the edge above it (the best pruning of a rooted tree).
+
+One departure from the package, never for the worse: the trees hanging from the root are
+attached by root edges of equal cost, so the spanning tree is the same whichever of a
+tree's dummy vertices holds its root edge (the package keeps the one its Prim's heap meets
+first). cuRnet offers the root edges of all of a tree's dummies and keeps the one whose
+pruned tree collects the most (one re-rooting pass over the tree), so its objective is
+never worse than the package's on the same shortest paths.
+
+A second departure, on by default (improve=True) and off for the package's own forest: the
+forest's vertices are spanned again by a minimum spanning tree over every network edge among
+them (the package's second tree sees only the edges of the expanded paths) and pruned again,
+round after round while the objective falls. A spanning tree of the same vertices no heavier
+than the forest, pruned at best, never raises the objective; on STRING it lowers it by 3-7%.
+
+Everything after the shortest paths is O(terminals^2 + forest size) NumPy and SciPy.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse import csgraph
+
+from .algorithms.sinks import Sink
+from .algorithms.sssp import sssp_blocks
+from .backends import get_backend
+from .graph import Graph
+from .progress import Progress
+
+TERMINAL, STEINER = "Terminal", "Steiner"
+# improve=True: at most this many rounds of re-spanning the forest's vertices (each round
+# must lower the objective to go on; two or three do on STRING)
+IMPROVE_ROUNDS = 10
+
+
+# -- results ---------------------------------------------------------------------------
+@dataclass
+class Forest:
+    """One prize-collecting Steiner forest. Vertices are network ids (`names` their names);
+    `prize` is each vertex's prize as the method uses it (b x value for terminals, the hub
+    penalty -mu x degree for Steiner vertices); edges carry their network cost. A terminal
+    whose prize pays for its root edge alone is a tree of one vertex and no edge."""
+    vertices: np.ndarray
+    names: np.ndarray
+    prize: np.ndarray
+    type: np.ndarray
+    edge_from: np.ndarray
+    edge_to: np.ndarray
+    edge_cost: np.ndarray
+    trees: int
+    objective: float
+    matched: int = 0
+    unmatched: list = field(default_factory=list)
+
+    def vertex_table(self) -> dict:
+        return {"name": self.names, "prize": self.prize, "type": self.type}
+
+    def edge_table(self) -> dict:
+        return {"from": self.names_of(self.edge_from), "to": self.names_of(self.edge_to),
+                "cost": self.edge_cost}
+
+    def names_of(self, ids) -> np.ndarray:
+        where = {int(v): i for i, v in enumerate(self.vertices)}
+        return self.names[[where[int(v)] for v in ids]] if len(ids) else self.names[:0]
+
+
+@dataclass
+class ForestUnion:
+    """The union of `runs` forests (pcsf_rand): each vertex's and edge's count of runs."""
+    vertices: np.ndarray
+    names: np.ndarray
+    type: np.ndarray
+    count: np.ndarray
+    edge_from: np.ndarray
+    edge_to: np.ndarray
+    edge_count: np.ndarray
+    runs: int
+    objectives: np.ndarray     # each run's objective under its own perturbed costs
+    forests: list              # each run's Forest
+    matched: int = 0
+    unmatched: list = field(default_factory=list)
+
+    def vertex_table(self) -> dict:
+        return {"name": self.names, "count": self.count, "type": self.type}
+
+    def edge_table(self) -> dict:
+        where = {int(v): i for i, v in enumerate(self.vertices)}
+        pick = lambda ids: self.names[[where[int(v)] for v in ids]] if len(ids) else self.names[:0]
+        return {"from": pick(self.edge_from), "to": pick(self.edge_to), "count": self.edge_count}
+
+
+# -- the problem: prizes, dummies, adjusted costs -----------------------------------------
+def _prize_table(prizes, duplicates="error"):
+    """(names, values) from a mapping, a pandas Series, pairs, or a (names, values) tuple.
+    A repeated name is an error, or with duplicates="last" takes its last prize (the PCSF
+    package's reading), in the place of its first."""
+    if hasattr(prizes, "index") and hasattr(prizes, "to_numpy"):          # pandas Series
+        names, values = np.asarray(prizes.index), prizes.to_numpy()
+    elif isinstance(prizes, dict):
+        names, values = list(prizes.keys()), list(prizes.values())
+    elif isinstance(prizes, tuple) and len(prizes) == 2:
+        names, values = prizes
+    else:
+        pairs = list(prizes)
+        names, values = [p[0] for p in pairs], [p[1] for p in pairs]
+    names = np.asarray(names, dtype=object)
+    try:
+        values = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("prizes must be numbers") from None
+    if len(names) != len(values):
+        raise ValueError(f"{len(names)} terminal names but {len(values)} prizes")
+    if len(names) == 0:
+        raise ValueError("no terminals: give at least one (name, prize)")
+    if any(n is None or (isinstance(n, float) and np.isnan(n)) or str(n) == "" for n in names):
+        raise ValueError("every terminal needs a name (a missing or empty name was given)")
+    names = names.astype(str)
+    uniq, counts = np.unique(names, return_counts=True)
+    if (counts > 1).any() and duplicates == "last":
+        last = {name: v for name, v in zip(names.tolist(), values.tolist())}
+        names = np.array(list(last), dtype=str)
+        values = np.array(list(last.values()), dtype=np.float64)
+    elif (counts > 1).any():
+        dup = uniq[counts > 1]
+        raise ValueError(f"terminal names are duplicated: {', '.join(map(repr, dup[:5].tolist()))}"
+                         + (f" and {len(dup) - 5} more" if len(dup) > 5 else "")
+                         + " (duplicates='last' takes the last prize of each, as the PCSF package does)")
+    bad = ~np.isfinite(values)
+    if bad.any():
+        raise ValueError(f"prize of terminal {names[bad][0]!r} is {values[bad][0]}: prizes must be finite numbers")
+    if (values <= 0).any():
+        i = int(np.flatnonzero(values <= 0)[0])
+        raise ValueError(f"prize of terminal {names[i]!r} is {values[i]}: prizes must be positive "
+                         "(leave a gene with no signal out of the terminals)")
+    return names, values
+
+
+def _check_network(g: Graph):
+    if not isinstance(g, Graph):
+        raise TypeError(f"the network must be a curnet.Graph, got {type(g).__name__}")
+    if g.directed:
+        raise ValueError("the PCSF needs an undirected network (Graph.from_edges(..., directed=False))")
+    if g.names is None:
+        raise ValueError("the network has no vertex names: terminals are matched by name")
+    if not g.weighted:
+        raise ValueError("the network has no edge costs: the PCSF needs a positive cost on every edge")
+    src, dst, cost = g.edges()
+    cost = cost.astype(np.float64)
+    if len(cost) == 0:
+        raise ValueError("the network has no edges")
+    bad = ~np.isfinite(cost) | (cost <= 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"edge {i} ({g.names[src[i]]!r} - {g.names[dst[i]]!r}) has cost {cost[i]}: "
+                         "edge costs must be positive finite numbers")
+    if (src == dst).any():
+        i = int(np.flatnonzero(src == dst)[0])
+        raise ValueError(f"edge {i} is a self-loop on {g.names[src[i]]!r}: simplify the network first")
+    lo, hi = np.minimum(src, dst).astype(np.int64), np.maximum(src, dst).astype(np.int64)
+    key = lo * len(g) + hi
+    if len(np.unique(key)) != len(key):
+        raise ValueError("the network has parallel edges: simplify it first (cuRnet_interactome() "
+                         "sums the costs of repeated pairs, as the PCSF package's construct_interactome() does)")
+    return src.astype(np.int64), dst.astype(np.int64), cost
+
+
+class _Problem:
+    """The instance as the method sees it: node prizes, the dummy root (id n), the terminals
+    in the package's order, the original and adjusted edge costs."""
+
+    def __init__(self, g, prizes, w, b, mu, dummies, min_matched, duplicates="error"):
+        for name, v, ok in (("w", w, w > 0), ("b", b, b > 0), ("mu", mu, mu >= 0)):
+            if not np.isfinite(v) or not ok:
+                raise ValueError(f"{name} = {v}: w and b must be positive, mu non-negative")
+        self.g = g
+        self.w, self.b, self.mu = float(w), float(b), float(mu)
+        src, dst, cost = _check_network(g)
+        names, values = _prize_table(prizes, duplicates)
+        index = g.name_index()
+        found = np.array([s in index for s in names.tolist()])
+        self.unmatched = names[~found].tolist()
+        self.matched = int(found.sum())
+        if self.matched == 0:
+            raise ValueError(f"none of the {len(names)} terminals is a vertex of the network "
+                             f"(first: {', '.join(map(repr, names[:3].tolist()))}): check the names")
+        if self.matched < min_matched * len(names):
+            raise ValueError(f"only {self.matched} of {len(names)} terminals "
+                             f"({100 * self.matched / len(names):.3g}%) are in the network: check the names")
+        n = len(g)
+        self.n, self.root = n, n
+        term_ids = np.array([index[s] for s in names[found].tolist()], dtype=np.int64)
+        degree = g.out_degree().astype(np.float64)
+        c = np.append(-self.mu * degree, 0.0)
+        c[term_ids] = self.b * values[found]
+        self.prize = c
+        self.is_terminal = np.zeros(n + 1, bool)
+        self.is_terminal[term_ids] = True
+
+        if dummies is None:
+            dummy_ids = term_ids
+        else:
+            dnames = np.asarray(list(dummies), dtype=str)
+            if len(dnames) == 0:
+                raise ValueError("dummies is empty: give None to join the root to the terminals")
+            if len(np.unique(dnames)) != len(dnames):
+                raise ValueError("dummies are duplicated")
+            missing = [s for s in dnames.tolist() if s not in index]
+            if missing:
+                raise ValueError(f"dummies not in the network: {', '.join(map(repr, missing[:5]))}")
+            dummy_ids = np.array([index[s] for s in dnames.tolist()], dtype=np.int64)
+        self.dummies = dummy_ids
+        self.is_dummy = np.zeros(n + 1, bool)
+        self.is_dummy[dummy_ids] = True
+
+        # the package's vertex order (its tie-breaks follow it): the root, the dummies, then
+        # the network's vertices as its edge list first names them
+        ends = np.column_stack([src, dst]).ravel()
+        first = np.full(n, len(ends), dtype=np.int64)
+        np.minimum.at(first, ends, np.arange(len(ends)))
+        rank = np.where(first < len(ends), first, len(ends) + np.arange(n)) + len(dummy_ids)
+        rank[dummy_ids] = np.arange(len(dummy_ids))
+        self.terminals = term_ids[np.argsort(rank[term_ids], kind="stable")]
+
+        # edges: the network's, then the root edges (cost w); ids index `self.cost`
+        self.src = np.concatenate([src, np.full(len(dummy_ids), n)])
+        self.dst = np.concatenate([dst, dummy_ids])
+        self.cost = np.concatenate([cost, np.full(len(dummy_ids), self.w)])
+        self.num_network_edges = len(src)
+        neg = np.minimum(c, 0.0)
+        self.penalty = np.abs(neg[self.src] + neg[self.dst])
+        # (u, v) -> edge id + 1, both orientations
+        m = len(self.src)
+        ids = np.arange(1, m + 1)
+        self.edge_id = sparse.csr_matrix((np.concatenate([ids, ids]),
+                                          (np.concatenate([self.src, self.dst]),
+                                           np.concatenate([self.dst, self.src]))), shape=(n + 1, n + 1))
+
+    def lookup(self, u, v) -> np.ndarray:
+        """Edge ids of the vertex pairs (u[i], v[i]), all of which are edges."""
+        if len(u) == 0:
+            return np.zeros(0, np.int64)
+        return np.asarray(self.edge_id[u, v]).ravel().astype(np.int64) - 1
+
+    def objective(self, vertices, edge_cost, trees) -> float:
+        """Edge costs + w x trees + lost terminal prizes + the hub penalties of the Steiner
+        vertices in the forest."""
+        inside = np.zeros(self.n + 1, bool)
+        inside[vertices] = True
+        c = self.prize[:-1]
+        lost = c[self.is_terminal[:-1] & ~inside[:-1]].sum()
+        hubs = -c[~self.is_terminal[:-1] & inside[:-1]].sum()
+        return float(np.sum(edge_cost) + self.w * trees + lost + hubs)
+
+
+# -- step 2: the batched shortest paths --------------------------------------------------------
+class _TerminalPaths(Sink):
+    """Per source, on the device: its distances to `targets[row]` (the terminals and the
+    root of its copy) and the shortest paths to them, walked up the predecessors at once:
+    hops[h, j, t] is the h-th vertex from target t back to source j (-1 past the source)."""
+
+    def __init__(self, targets):
+        self.targets = targets                              # (k, T + 1) vertex ids
+        self.dist = np.empty(targets.shape, np.float64)
+        self.hops = {}                                      # first_row -> (L, kb, T + 1)
+
+    def consume(self, be, first_row, batch_ids, result) -> None:
+        dist, pred = result                                 # (N, kb) each
+        xp = be.xp
+        kb = len(batch_ids)
+        rows = slice(first_row, first_row + kb)
+        cols = xp.arange(kb)[:, None]
+        cur = xp.asarray(self.targets[rows])
+        be.copy_to_host(dist[cur, cols], self.dist[rows])
+        hops = [cur]
+        while True:
+            nxt = xp.where(cur >= 0, pred[xp.maximum(cur, 0), cols], -1)
+            if not bool((nxt >= 0).any()):
+                break
+            hops.append(nxt)
+            cur = nxt
+        block = xp.stack(hops).astype(xp.int32)
+        host = np.empty(block.shape, np.int32)
+        be.copy_to_host(block.reshape(len(hops), -1), host.reshape(len(hops), -1))
+        self.hops[first_row] = host
+
+    def paths(self):
+        """All rows' hops as one (L, k, T + 1) array, -1 padded."""
+        L = max(h.shape[0] for h in self.hops.values())
+        out = np.full((L,) + self.targets.shape, -1, np.int32)
+        for first, h in self.hops.items():
+            out[:h.shape[0], first:first + h.shape[1]] = h
+        return out
+
+
+def _shortest_paths(P: _Problem, run_costs, backend, progress):
+    """Distances (runs, T, T + 1) and paths (L, runs, T, T + 1) in each run's own vertex
+    ids, for the runs whose adjusted costs are `run_costs`: one batched call over a graph
+    that holds every run's copy side by side (no edge joins two copies)."""
+    R, N = len(run_costs), P.n + 1
+    T = len(P.terminals)
+    offset = (np.arange(R, dtype=np.int64) * N)[:, None]
+    src = (P.src[None, :] + offset).ravel()
+    dst = (P.dst[None, :] + offset).ravel()
+    big = Graph.from_edges(src, dst, np.concatenate(run_costs), directed=False,
+                           num_vertices=R * N, dtype=np.float64)
+    local = np.append(P.terminals, P.root)
+    targets = (local[None, :] + offset).reshape(R, 1, T + 1).repeat(T, axis=1).reshape(R * T, T + 1)
+    sources = (P.terminals[None, :] + offset).ravel()
+    sink = _TerminalPaths(targets)
+    sssp_blocks(big, sources, sink, backend=backend, with_pred=True, progress=progress)
+    hops = sink.paths()
+    hops = np.where(hops >= 0, hops - np.repeat(offset.ravel(), T)[None, :, None], -1)
+    return sink.dist.reshape(R, T, T + 1), hops.reshape(hops.shape[0], R, T, T + 1)
+
+
+# -- steps 3 to 5, on the host ----------------------------------------------------------------
+def _clusters(S, ct):
+    """Step 3: cluster member lists (ids into the terminals) after regrouping."""
+    T = len(ct)
+    close = (S <= np.minimum.outer(ct, ct)) & np.isfinite(S)
+    np.fill_diagonal(close, False)
+    _, label = csgraph.connected_components(sparse.csr_matrix(close), directed=False)
+    # clusters numbered by their smallest member; members in increasing order
+    _, first = np.unique(label, return_index=True)
+    order = np.argsort(first)
+    members = [list(np.flatnonzero(label == label[first[k]])) for k in order]
+    large = [k for k, m in enumerate(members) if len(m) > 2]
+    if not large:
+        return members
+    small = [k for k, m in enumerate(members) if len(m) <= 2]
+    for k in small:
+        for x in list(members[k]):
+            cand = np.concatenate([members[j] for j in large])
+            owner = np.repeat(large, [len(members[j]) for j in large])
+            score = S[x, cand] - ct[x] - ct[cand]
+            i = int(np.argmin(score))                       # the first of equal minima
+            if np.isfinite(score[i]):
+                members[owner[i]].append(x)
+                members[k].remove(x)
+    return members
+
+
+def _terminal_tree(D, members):
+    """Step 4a: the minimum spanning tree over the terminals (0..T-1) and the root (T):
+    root edges to every terminal, complete graphs within clusters. Rows (a < b)."""
+    T = D.shape[0]
+    a, b, w = [np.arange(T)], [np.full(T, T)], [D[:, T]]
+    for m in members:
+        if len(m) > 1:
+            m = np.sort(np.asarray(m))
+            i, j = np.triu_indices(len(m), 1)
+            a.append(m[i]), b.append(m[j]), w.append(D[m[i], m[j]])
+    a, b, w = np.concatenate(a), np.concatenate(b), np.concatenate(w)
+    ok = np.isfinite(w)
+    tree = csgraph.minimum_spanning_tree(sparse.csr_matrix((w[ok], (a[ok], b[ok])), shape=(T + 1, T + 1)))
+    tree = tree.tocoo()
+    lo, hi = np.minimum(tree.row, tree.col), np.maximum(tree.row, tree.col)
+    return lo, hi
+
+
+def _levels(n, root, eu, ev):
+    """BFS from root over the tree edges: (order, parent (-1 none), level bounds): the
+    vertices at depth d are order[bounds[d]:bounds[d + 1]] (BFS lists them by depth)."""
+    adj = sparse.csr_matrix((np.ones(len(eu)), (eu, ev)), shape=(n, n))
+    order, parent = csgraph.breadth_first_order(adj, root, directed=False, return_predecessors=True)
+    parent = np.where(parent < 0, -1, parent)
+    depth = np.zeros(n, np.int64)
+    above = parent.copy()
+    while True:                                   # depth = the number of ancestors
+        live = above >= 0
+        if not live.any():
+            break
+        depth[live] += 1
+        above[live] = parent[above[live]]
+    dorder = depth[order]
+    bounds = np.searchsorted(dorder, np.arange(int(dorder.max()) + 2)).tolist()
+    return order, parent, bounds
+
+
+def _prune(nv, root, eu, ev, ecost, prize, candidates, root_cost):
+    """Step 5 on the spanning tree (eu, ev) over local vertices 0..nv-1 (root among them):
+    each tree under the root is re-rooted at its best candidate (a vertex with a root edge
+    of cost root_cost[v]), then pruned. Returns (kept vertex mask, parent array)."""
+    def down(order, parent, bounds, up_cost):
+        f = prize.copy()
+        for d in range(len(bounds) - 2, 0, -1):
+            vs = order[bounds[d]:bounds[d + 1]]
+            np.add.at(f, parent[vs], np.maximum(f[vs] - up_cost[vs], 0.0))
+        return f
+
+    def edge_cost_up(parent, order):
+        up = np.zeros(nv)
+        vs = order[1:]
+        up[vs] = cost_of(vs, parent[vs])
+        return up
+
+    key = sparse.csr_matrix((ecost, (eu, ev)), shape=(nv, nv))
+    key = key + key.T
+    cost_of = lambda u, v: np.asarray(key[u, v]).ravel()
+
+    order, parent, bounds = _levels(nv, root, eu, ev)
+    up = edge_cost_up(parent, order)
+    f = down(order, parent, bounds, up)
+    # re-rooting: F[v] = the collected prize of the best subtree of v's tree that holds v
+    F = f.copy()
+    comp = np.full(nv, -1)
+    if len(bounds) > 2:
+        top = order[bounds[1]:bounds[2]]
+        comp[top] = top
+    for d in range(2, len(bounds) - 1):
+        vs = order[bounds[d]:bounds[d + 1]]
+        p = parent[vs]
+        rest = F[p] - np.maximum(f[vs] - up[vs], 0.0)
+        F[vs] = f[vs] + np.maximum(rest - up[vs], 0.0)
+        comp[vs] = comp[p]
+    # each tree's root edge: the candidate with the most left after paying for it; the
+    # spanning tree's own choice on ties
+    cand = np.flatnonzero(candidates & (comp >= 0))
+    own = parent[cand] == root
+    score = F[cand] - root_cost[cand]
+    pick = np.lexsort((~own, -score, comp[cand]))
+    cand, comp_c = cand[pick], comp[cand][pick]
+    first = np.ones(len(cand), bool)
+    first[1:] = comp_c[1:] != comp_c[:-1]
+    chosen = cand[first]
+    inner = (eu != root) & (ev != root)
+    eu2 = np.concatenate([eu[inner], np.full(len(chosen), root)])
+    ev2 = np.concatenate([ev[inner], chosen])
+    ec2 = np.concatenate([ecost[inner], root_cost[chosen]])
+    key = sparse.csr_matrix((ec2, (eu2, ev2)), shape=(nv, nv))
+    key = key + key.T
+    order, parent, bounds = _levels(nv, root, eu2, ev2)
+    up = edge_cost_up(parent, order)
+    f = down(order, parent, bounds, up)
+    keep = np.zeros(nv, bool)
+    keep[root] = True
+    for d in range(1, len(bounds) - 1):
+        vs = order[bounds[d]:bounds[d + 1]]
+        keep[vs] = keep[parent[vs]] & (f[vs] - up[vs] > 0)
+    return keep, parent, up
+
+
+def _solve_run(P: _Problem, D, H, cost, improve=True):
+    """Steps 3-5 for one run: D (T, T + 1) distances, H (L, T, T + 1) paths, `cost` this
+    run's (unadjusted) edge costs. Returns (vertex ids, edge from, edge to, edge cost, trees)."""
+    T = len(P.terminals)
+    Dt = D[:, :T]
+    # a pair's distance as the package takes it: from the search of the earlier terminal
+    S = np.where(np.triu(np.ones((T, T), bool), 1), Dt, Dt.T)
+    np.fill_diagonal(S, 0.0)
+    ct = P.prize[P.terminals]
+    members = _clusters(S, ct)
+    a, b = _terminal_tree(np.column_stack([S, D[:, T]]), members)
+    # expand each tree edge into its path (from the search of terminal a, a < b)
+    path = H[:, a, b]                                       # (L, edges)
+    u, v = path[:-1].ravel(), path[1:].ravel()
+    ok = v >= 0
+    u, v = u[ok], v[ok]
+    lo, hi = np.minimum(u, v), np.maximum(u, v)
+    pairs = np.unique(lo.astype(np.int64) * (P.n + 1) + hi)
+    lo, hi = pairs // (P.n + 1), pairs % (P.n + 1)
+    # every dummy on the expanded tree is offered its root edge (see the module's notes)
+    verts = np.unique(np.concatenate([lo, hi, [P.root]]))
+    extra = verts[P.is_dummy[verts]]
+    lo = np.concatenate([lo, extra])
+    hi = np.concatenate([hi, np.full(len(extra), P.root)])
+    pairs = np.unique(np.minimum(lo, hi) * (P.n + 1) + np.maximum(lo, hi))
+    lo, hi = pairs // (P.n + 1), pairs % (P.n + 1)
+    best = _span_and_prune(P, verts, lo, hi, cost)
+    for _ in range(IMPROVE_ROUNDS if improve else 0):
+        # the forest's vertices again, spanned over every network edge among them: a
+        # spanning tree no heavier, pruned at best, so the objective never grows
+        inside = np.append(best[0], P.root)
+        sub = P.edge_id[inside][:, inside].tocoo()
+        upper = sub.row < sub.col
+        lo, hi = inside[sub.row[upper]], inside[sub.col[upper]]
+        again = _span_and_prune(P, np.sort(inside), lo, hi, cost)
+        if P.objective(again[0], again[3], again[4]) >= P.objective(best[0], best[3], best[4]) - 1e-12:
+            break
+        best = again
+    return best
+
+
+def _span_and_prune(P: _Problem, verts, lo, hi, cost):
+    """A minimum spanning tree of the edges (lo, hi) over `verts` (sorted, the root among
+    them) with this run's costs, pruned (step 5). Returns (vertex ids, edge from, edge to,
+    edge cost, trees)."""
+    ecost = cost[P.lookup(lo, hi)]
+    nv = len(verts)
+    lu, lv = np.searchsorted(verts, lo), np.searchsorted(verts, hi)
+    tree = csgraph.minimum_spanning_tree(sparse.csr_matrix((ecost, (lu, lv)), shape=(nv, nv))).tocoo()
+    root = int(np.searchsorted(verts, P.root))
+    tu, tv = tree.row, tree.col
+    tc = np.asarray(tree.data)
+    root_cost = np.zeros(nv)
+    has_root_edge = np.zeros(nv, bool)
+    at_root = (lu == root) | (lv == root)
+    other = np.where(lu == root, lv, lu)[at_root]
+    root_cost[other] = ecost[at_root]
+    has_root_edge[other] = True
+    keep, parent, up = _prune(nv, root, tu, tv, tc, P.prize[verts], has_root_edge, root_cost)
+    kept = np.flatnonzero(keep)
+    kept = kept[kept != root]
+    trees = int((parent[kept] == root).sum())
+    inner = kept[parent[kept] != root]
+    return verts[kept], verts[inner], verts[parent[inner]], up[inner], trees
+
+
+def _forest(P: _Problem, vertices, e_from, e_to, e_cost, trees, objective=None) -> Forest:
+    order = np.argsort(vertices)
+    vertices = vertices[order]
+    if objective is None:
+        objective = P.objective(vertices, e_cost, trees)
+    return Forest(vertices=vertices, names=P.g.names[vertices], prize=P.prize[vertices],
+                  type=np.where(P.is_terminal[vertices], TERMINAL, STEINER),
+                  edge_from=e_from, edge_to=e_to, edge_cost=e_cost, trees=trees,
+                  objective=objective, matched=P.matched, unmatched=P.unmatched)
+
+
+def _runs_per_call(backend, n_runs):
+    """How many runs share one shortest-path call: all of them on a GPU (one batched job
+    over the runs' side-by-side copies), one on the CPU, whose Dijkstra fills rows as long
+    as the whole graph for every source."""
+    be = get_backend(backend)
+    return 1 if getattr(be, "name", "") == "cpu" else n_runs
+
+
+def _share_of(overall: Progress):
+    """A progress callback for one call, adding its sources to the whole job's count."""
+    seen = [0]
+
+    def report(done, total):
+        overall.update(done - seen[0])
+        seen[0] = done
+    return report
+
+
+# -- public --------------------------------------------------------------------------------
+def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, backend="auto",
+         progress=None, min_matched=0.05, duplicates="error") -> Forest:
+    """The prize-collecting Steiner forest of `prizes` (terminal name -> value) on the
+    undirected network `g` (named vertices, positive costs), by the PCSF package's method
+    (see the module's notes). Terminals not in the network are left out (`unmatched`); an
+    error if fewer than `min_matched` of them are in it. improve=False returns the package's
+    forest (up to ties among equal costs); improve=True (the default) then spans the
+    forest's vertices again over all the network's edges among them and prunes, while that
+    lowers the objective. A terminal named twice is an error
+    unless duplicates="last" (its last prize, as the PCSF package reads them)."""
+    P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
+    D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress)
+    vertices, ef, et, ec, trees = _solve_run(P, D[0], H[:, 0], P.cost, improve)
+    return _forest(P, vertices, ef, et, ec, trees)
+
+
+def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dummies=None,
+              improve=True, backend="auto", progress=None, min_matched=0.05,
+              duplicates="error") -> ForestUnion:
+    """`n` forests, each on costs multiplied by (1 + U(0, r)) edge by edge (root edges keep
+    cost w), and their union with each vertex's and edge's count of appearances. The runs'
+    shortest paths are batched: on a GPU all runs are one call."""
+    if int(n) != n or n < 1:
+        raise ValueError(f"n = {n}: the number of runs must be a positive integer")
+    if not np.isfinite(r) or r < 0:
+        raise ValueError(f"r = {r}: the noise must be non-negative")
+    n = int(n)
+    P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
+    rng = np.random.default_rng(seed)
+    m = P.num_network_edges
+    costs = []
+    for _ in range(n):
+        c = P.cost.copy()
+        c[:m] = c[:m] * (1.0 + rng.uniform(0.0, r, m))
+        costs.append(c)
+    step = _runs_per_call(backend, n)
+    overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
+    forests = []
+    for start in range(0, n, step):
+        chunk = costs[start:start + step]
+        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall))
+        for i, c in enumerate(chunk):
+            vertices, ef, et, ec, trees = _solve_run(P, D[i], H[:, i], c, improve)
+            forests.append(_forest(P, vertices, ef, et, ec, trees))
+    allv = np.concatenate([f.vertices for f in forests])
+    verts, count = np.unique(allv, return_counts=True)
+    N = P.n + 1
+    keys = np.concatenate([np.minimum(f.edge_from, f.edge_to).astype(np.int64) * N
+                           + np.maximum(f.edge_from, f.edge_to) for f in forests])
+    ekeys, ecount = np.unique(keys, return_counts=True)
+    return ForestUnion(vertices=verts, names=g.names[verts],
+                       type=np.where(P.is_terminal[verts], TERMINAL, STEINER), count=count,
+                       edge_from=ekeys // N, edge_to=ekeys % N, edge_count=ecount, runs=n,
+                       objectives=np.array([f.objective for f in forests]), forests=forests,
+                       matched=P.matched, unmatched=P.unmatched)

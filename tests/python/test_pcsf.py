@@ -1,0 +1,332 @@
+"""curnet.pcsf / pcsf_rand on small random networks: the result is a forest of the network,
+its objective recomputed here from the graph alone, the exact optimum by brute force over
+vertex sets (the gap reported), pcst_fast (Goemans-Williamson) as a second comparator, the
+seeded noise runs, and bad input. The package's own forests on STRING: test_pcsf_package.py."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+import curnet
+from curnet import pcsf as pcsf_module
+from curnet.backends import cuda_available
+from curnet.pcsf import pcsf, pcsf_rand
+
+
+def random_instance(seed, n=9, p=0.35, terminals=4):
+    """A connected random network with named vertices, costs in [0.2, 2), prizes in [0.5, 4)."""
+    rng = np.random.default_rng(seed)
+    while True:
+        upper = np.triu(rng.random((n, n)) < p, 1)
+        u, v = np.nonzero(upper)
+        A = sp.csr_matrix((np.ones(len(u)), (u, v)), shape=(n, n))
+        if len(u) and csgraph.connected_components(A, directed=False)[0] == 1:
+            break
+    cost = np.round(rng.uniform(0.2, 2.0, len(u)), 3)
+    names = np.array([f"v{i}" for i in range(n)])
+    g = curnet.Graph.from_edges(names[u], names[v], cost, directed=False, names=names, dtype=np.float64)
+    chosen = rng.choice(n, terminals, replace=False)
+    prizes = {names[i]: float(np.round(rng.uniform(0.5, 4.0), 3)) for i in chosen}
+    return g, (u, v, cost), prizes
+
+
+def objective_from_graph(n, edges, names, prizes, forest_vertices, forest_edges, w, b, mu):
+    """The objective, from the network's edge list and the forest alone: costs of its edges,
+    w per tree (its connected components), lost prizes, mu x degree per Steiner vertex."""
+    u, v, cost = edges
+    deg = np.bincount(np.concatenate([u, v]), minlength=n)
+    ends = {frozenset((a, c)): x for a, c, x in zip(u, v, cost)}
+    ids = {s: i for i, s in enumerate(names)}
+    verts = {ids[s] for s in forest_vertices}
+    total = sum(ends[frozenset((ids[a], ids[c]))] for a, c in forest_edges)
+    loc = {x: i for i, x in enumerate(sorted(verts))}
+    if verts:
+        A = sp.csr_matrix((np.ones(len(forest_edges)),
+                           ([loc[ids[a]] for a, _ in forest_edges], [loc[ids[c]] for _, c in forest_edges])),
+                          shape=(len(verts), len(verts)))
+        trees = csgraph.connected_components(A, directed=False)[0]
+    else:
+        trees = 0
+    lost = sum(b * p for s, p in prizes.items() if ids[s] not in verts)
+    hubs = sum(mu * deg[x] for x in verts if names[x] not in prizes)
+    return total + w * trees + lost + hubs, trees
+
+
+def brute_force_optimum(n, edges, names, prizes, w, b, mu):
+    """The exact optimum: every vertex set S, its best forest being the minimum spanning
+    tree of S's induced network plus a root joined to S's terminals by edges of cost w."""
+    u, v, cost = edges
+    deg = np.bincount(np.concatenate([u, v]), minlength=n)
+    prize = np.array([b * prizes.get(s, 0.0) for s in names])
+    is_term = np.array([s in prizes for s in names])
+    best = prize.sum()                                     # the empty forest
+    for size in range(1, n + 1):
+        for S in itertools.combinations(range(n), size):
+            S = np.array(S)
+            if not is_term[S].any():
+                continue
+            inside = np.zeros(n, bool)
+            inside[S] = True
+            keep = inside[u] & inside[v]
+            loc = -np.ones(n, int)
+            loc[S] = np.arange(size)
+            r = size
+            tu = np.concatenate([loc[u[keep]], np.full(is_term[S].sum(), r)])
+            tv = np.concatenate([loc[v[keep]], loc[S[is_term[S]]]])
+            tc = np.concatenate([cost[keep], np.full(is_term[S].sum(), w)])
+            A = sp.csr_matrix((tc, (tu, tv)), shape=(size + 1, size + 1))
+            if csgraph.connected_components(A, directed=False)[0] != 1:
+                continue
+            value = (csgraph.minimum_spanning_tree(A).sum() + prize[~inside].sum()
+                     + mu * deg[S[~is_term[S]]].sum())
+            best = min(best, value)
+    return best
+
+
+def check_forest(g, edges, f, prizes, w, b, mu):
+    """The result is a forest of the network with the counts it reports; its objective
+    matches the one recomputed from the graph."""
+    names = g.names
+    ft = f.edge_table()
+    fe = list(zip(ft["from"], ft["to"]))
+    u, v, cost = edges
+    net = {frozenset((names[a], names[c])): x for a, c, x in zip(u, v, cost)}
+    for (a, c), x in zip(fe, ft["cost"]):
+        assert net[frozenset((a, c))] == pytest.approx(x)
+    verts = set(f.names.tolist())
+    assert {x for e in fe for x in e} <= verts
+    assert len(fe) == len(verts) - f.trees                 # a forest: |E| = |V| - trees, and
+    value, trees = objective_from_graph(len(g), edges, names, prizes, verts, fe, w, b, mu)
+    assert trees == f.trees                                # ... as many components as trees
+    assert f.objective == pytest.approx(value, rel=1e-12)
+    for name, kind in zip(f.names, f.type):
+        assert kind == ("Terminal" if name in prizes else "Steiner")
+    return value
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_small_random_networks_against_the_exact_optimum(seed):
+    g, edges, prizes = random_instance(seed)
+    w, b, mu = 1.5, 1.0, 0.05
+    f = pcsf(g, prizes, w=w, b=b, mu=mu, backend="cpu")
+    value = check_forest(g, edges, f, prizes, w, b, mu)
+    best = brute_force_optimum(len(g), edges, g.names, prizes, w, b, mu)
+    assert value >= best - 1e-9
+    print(f"seed {seed}: cuRnet {value:.4f}, optimum {best:.4f}, gap {100 * (value / best - 1):.2f}%")
+
+
+def test_gap_to_the_optimum_and_pcst_fast_reported():
+    """Over 30 instances (mu = 0: pcst_fast takes no negative prizes): cuRnet's and
+    pcst_fast's objectives, the same objective (a root joined to the terminals by cost-w
+    edges, pcst_fast's rooted tree being the forest plus that root), against the optimum."""
+    pcst_fast = pytest.importorskip("pcst_fast").pcst_fast
+    w, b = 1.5, 1.0
+    gaps, gw_gaps, pkg_gaps = [], [], []
+    for seed in range(100, 130):
+        g, edges, prizes = random_instance(seed, n=10, terminals=5)
+        f = pcsf(g, prizes, w=w, b=b, mu=0.0, backend="cpu")
+        ours = check_forest(g, edges, f, prizes, w, b, 0.0)
+        plain = check_forest(g, edges, pcsf(g, prizes, w=w, b=b, mu=0.0, improve=False, backend="cpu"),
+                             prizes, w, b, 0.0)
+        assert ours <= plain + 1e-12
+        best = brute_force_optimum(len(g), edges, g.names, prizes, w, b, 0.0)
+        u, v, cost = edges
+        n = len(g)
+        term = np.array([g.name_index()[s] for s in prizes])
+        eu = np.concatenate([u, np.full(len(term), n)])
+        ev = np.concatenate([v, term])
+        ec = np.concatenate([cost, np.full(len(term), w)])
+        pz = np.zeros(n + 1)
+        pz[term] = [b * prizes[s] for s in prizes]
+        gv, ge = pcst_fast(np.column_stack([eu, ev]).astype(np.int64), pz, ec.astype(np.float64), n, 1, "strong", 0)
+        kept = [i for i in ge if eu[i] != n and ev[i] != n]
+        fv = {g.names[x] for x in gv if x != n}
+        gw, _ = objective_from_graph(n, edges, g.names, prizes, fv,
+                                     [(g.names[eu[i]], g.names[ev[i]]) for i in kept], w, b, 0.0)
+        assert gw >= best - 1e-9 and ours >= best - 1e-9
+        gaps.append(ours / best - 1)
+        pkg_gaps.append(plain / best - 1)
+        gw_gaps.append(gw / best - 1)
+    gaps, gw_gaps, pkg_gaps = np.array(gaps), np.array(gw_gaps), np.array(pkg_gaps)
+    print(f"\n30 instances: cuRnet optimal in {(gaps < 1e-9).sum()}, mean gap {100 * gaps.mean():.2f}%, "
+          f"worst {100 * gaps.max():.2f}%; the package's method (improve=False) optimal in "
+          f"{(pkg_gaps < 1e-9).sum()}, mean gap {100 * pkg_gaps.mean():.2f}%, worst {100 * pkg_gaps.max():.2f}%; pcst_fast optimal in {(gw_gaps < 1e-9).sum()}, "
+          f"mean gap {100 * gw_gaps.mean():.2f}%, worst {100 * gw_gaps.max():.2f}%")
+    assert (gaps < 1e-9).sum() >= 15                     # the heuristic is usually exact here
+
+
+def test_a_disconnected_network_gives_trees_in_each_part():
+    names = np.array(list("abcdef"))
+    g = curnet.Graph.from_edges(["a", "b", "d", "e"], ["b", "c", "e", "f"], [0.5, 0.5, 0.5, 0.5],
+                                directed=False, dtype=np.float64)
+    f = pcsf(g, {"a": 3.0, "c": 3.0, "d": 3.0, "f": 3.0}, w=2, mu=0.0, backend="cpu")
+    assert f.trees == 2 and sorted(f.names) == sorted(names)
+    assert f.objective == pytest.approx(4 * 0.5 + 2 * 2)
+
+
+def test_a_terminal_alone_is_a_tree_of_one_vertex_when_its_prize_pays_the_root_edge():
+    g = curnet.Graph.from_edges(["a", "b"], ["b", "c"], [5.0, 5.0], directed=False, dtype=np.float64)
+    f = pcsf(g, {"a": 3.0, "c": 1.0}, w=2, mu=0.0, backend="cpu")
+    assert f.names.tolist() == ["a"] and f.trees == 1 and len(f.edge_from) == 0
+    assert f.objective == pytest.approx(2 + 1.0)
+
+
+def test_unmatched_terminals_are_left_out_and_reported():
+    g, edges, prizes = random_instance(3)
+    f = pcsf(g, {**prizes, "nope": 1.0}, backend="cpu")
+    assert f.unmatched == ["nope"] and f.matched == len(prizes)
+    assert f.objective == pytest.approx(pcsf(g, prizes, backend="cpu").objective)
+
+
+def test_prizes_in_several_shapes_agree():
+    g, _, prizes = random_instance(5)
+    pd = pytest.importorskip("pandas")
+    a = pcsf(g, prizes, backend="cpu")
+    for shape in (pd.Series(prizes), (list(prizes), list(prizes.values())), list(prizes.items())):
+        assert pcsf(g, shape, backend="cpu").objective == a.objective
+
+
+def test_dummies_restrict_the_root_edges():
+    g = curnet.Graph.from_edges(["a", "b", "c"], ["b", "c", "d"], [0.5, 0.5, 0.5], directed=False,
+                                dtype=np.float64)
+    f = pcsf(g, {"a": 3.0, "d": 3.0}, w=2, mu=0.0, dummies=["a"], backend="cpu")
+    assert f.trees == 1 and sorted(f.names) == ["a", "b", "c", "d"]
+
+
+# -- pcsf_rand ----------------------------------------------------------------------------------
+def union_key(u):
+    return (u.names.tolist(), u.count.tolist(), u.edge_from.tolist(), u.edge_to.tolist(), u.edge_count.tolist())
+
+
+def test_pcsf_rand_is_reproducible_with_a_seed():
+    g, _, prizes = random_instance(7, n=12, terminals=5)
+    a = pcsf_rand(g, prizes, n=6, r=0.5, seed=11, backend="cpu")
+    b = pcsf_rand(g, prizes, n=6, r=0.5, seed=11, backend="cpu")
+    assert union_key(a) == union_key(b)
+    assert a.runs == 6 and len(a.forests) == 6 and a.count.max() <= 6
+
+
+def test_pcsf_rand_without_noise_is_n_copies_of_pcsf():
+    g, _, prizes = random_instance(8, n=12, terminals=5)
+    f = pcsf(g, prizes, backend="cpu")
+    u = pcsf_rand(g, prizes, n=4, r=0.0, seed=1, backend="cpu")
+    assert u.names.tolist() == f.names.tolist() and (u.count == 4).all()
+    assert (u.edge_count == 4).all() and len(u.edge_from) == len(f.edge_from)
+    assert np.allclose(u.objectives, f.objective)
+
+
+def test_pcsf_rand_runs_batched_in_one_call_equal_runs_one_by_one(monkeypatch):
+    """The GPU's route (every run's copy side by side in one shortest-path call), taken here
+    on the CPU, gives the runs' forests one call each gives."""
+    g, _, prizes = random_instance(9, n=12, terminals=5)
+    one = pcsf_rand(g, prizes, n=5, r=0.3, seed=4, backend="cpu")
+    monkeypatch.setattr(pcsf_module, "_runs_per_call", lambda backend, n: n)
+    calls = []
+    real = pcsf_module.sssp_blocks
+    monkeypatch.setattr(pcsf_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    joint = pcsf_rand(g, prizes, n=5, r=0.3, seed=4, backend="cpu")
+    assert len(calls) == 1
+    assert union_key(one) == union_key(joint)
+    assert np.allclose(one.objectives, joint.objectives)
+
+
+# -- bad input ----------------------------------------------------------------------------------
+def small():
+    return curnet.Graph.from_edges(["a", "b"], ["b", "c"], [1.0, 1.0], directed=False, dtype=np.float64)
+
+
+@pytest.mark.parametrize("prizes, message", [
+    ({}, "no terminals"),
+    ({"a": float("nan")}, "finite"),
+    ({"a": -1.0}, "positive"),
+    ({"a": 0.0}, "positive"),
+    ((["a", "a"], [1.0, 2.0]), "duplicated"),
+    ({"x": 1.0, "y": 2.0}, "none of the 2 terminals"),
+    ((["a"] + [f"x{i}" for i in range(30)], [1.0] * 31), "only 1 of 31"),
+    ((["a", None], [1.0, 1.0]), "needs a name"),
+])
+def test_bad_prizes_are_refused(prizes, message):
+    with pytest.raises(ValueError, match=message):
+        pcsf(small(), prizes, backend="cpu")
+
+
+@pytest.mark.parametrize("costs, message", [([0.0, 1.0], "cost 0.0: edge costs must be positive"),
+                                            ([-1.0, 1.0], "negative weight"),
+                                            ([np.nan, 1.0], "must be finite")])
+def test_bad_costs_are_refused(costs, message):
+    """Zero costs by pcsf; negative and missing ones already by the undirected Graph."""
+    with pytest.raises(ValueError, match=message):
+        g = curnet.Graph.from_edges(["a", "b"], ["b", "c"], costs, directed=False, dtype=np.float64)
+        pcsf(g, {"a": 1.0}, backend="cpu")
+
+
+def test_bad_networks_are_refused():
+    with pytest.raises(ValueError, match="no vertex names"):
+        pcsf(curnet.Graph.from_edges([0, 1], [1, 2], [1.0, 1.0], directed=False), {"a": 1.0})
+    with pytest.raises(ValueError, match="undirected"):
+        pcsf(curnet.Graph.from_edges(["a"], ["b"], [1.0]), {"a": 1.0})
+    with pytest.raises(ValueError, match="no edge costs"):
+        pcsf(curnet.Graph.from_edges(["a"], ["b"], directed=False), {"a": 1.0})
+    with pytest.raises(ValueError, match="parallel"):
+        pcsf(curnet.Graph.from_edges(["a", "b"], ["b", "a"], [1.0, 1.0], directed=False), {"a": 1.0})
+    with pytest.raises(ValueError, match="self-loop"):
+        pcsf(curnet.Graph.from_edges(["a", "b"], ["b", "b"], [1.0, 1.0], directed=False), {"a": 1.0})
+    with pytest.raises(TypeError, match="curnet.Graph"):
+        pcsf("network.tsv", {"a": 1.0})
+    with pytest.raises(ValueError, match="dummies not in the network"):
+        pcsf(small(), {"a": 1.0}, dummies=["zz"])
+    with pytest.raises(ValueError, match="w and b must be positive"):
+        pcsf(small(), {"a": 1.0}, w=0)
+    with pytest.raises(ValueError, match="number of runs"):
+        pcsf_rand(small(), {"a": 1.0}, n=0)
+    with pytest.raises(ValueError, match="noise"):
+        pcsf_rand(small(), {"a": 1.0}, r=-0.1)
+
+
+# -- the GPU (skipped without one) --------------------------------------------------------------
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")
+@pytest.mark.parametrize("seed", range(3))
+def test_the_gpu_gives_the_cpu_forest(seed):
+    rng = np.random.default_rng(seed)
+    u, v = rng.integers(0, 2000, (2, 9000))
+    key = np.unique(np.minimum(u, v) * 2000 + np.maximum(u, v))
+    key = key[key // 2000 != key % 2000]
+    names = np.array([f"g{i}" for i in range(2000)])
+    g = curnet.Graph.from_edges(names[key // 2000], names[key % 2000], rng.uniform(0.1, 1.0, len(key)),
+                                directed=False, names=names, dtype=np.float64)
+    terms = rng.choice(g.names[g.out_degree() > 0], 60, replace=False)
+    prizes = dict(zip(terms, rng.uniform(0.2, 3.0, 60)))
+    cpu, gpu = pcsf(g, prizes, backend="cpu"), pcsf(g, prizes, backend="cuda")
+    assert gpu.objective == pytest.approx(cpu.objective, rel=1e-9)
+    rc = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cpu")
+    rg = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cuda")   # one call for all 4 runs
+    assert np.allclose(rc.objectives, rg.objectives, rtol=1e-9)
+
+
+# -- the command line ---------------------------------------------------------------------------
+def test_the_pcsf_command_writes_the_forest(tmp_path):
+    from curnet.cli import main
+    g, (u, v, cost), prizes = random_instance(2, n=12, terminals=5)
+    net = tmp_path / "net.tsv"
+    net.write_text("from\tto\tcost\n" + "".join(f"{g.names[a]}\t{g.names[c]}\t{x!r}\n" for a, c, x in zip(u, v, cost)))
+    pz = tmp_path / "prizes.tsv"
+    pz.write_text("gene\tprize\n" + "".join(f"{k}\t{x!r}\n" for k, x in prizes.items()) + "nope\t1.0\n")
+    out, verts = tmp_path / "forest.tsv", tmp_path / "vertices.tsv"
+    assert main(["pcsf", str(net), str(pz), "--backend", "cpu", "--mu", "0.01", "--out", str(out),
+                 "--vertices-out", str(verts)]) == 0
+    f = pcsf(g, prizes, mu=0.01, backend="cpu")
+    rows = [line.split("\t") for line in out.read_text().splitlines()]
+    assert rows[0] == ["from", "to", "cost"] and len(rows) - 1 == len(f.edge_from)
+    assert {frozenset(r[:2]) for r in rows[1:]} == set(map(frozenset, zip(*list(f.edge_table().values())[:2])))
+    assert len(verts.read_text().splitlines()) - 1 == len(f.vertices)
+    assert main(["pcsf", str(net), str(pz), "--backend", "cpu", "--runs", "3", "--noise", "0",
+                 "--out", str(out)]) == 0
+    rows = [line.split("\t") for line in out.read_text().splitlines()]
+    assert rows[0] == ["from", "to", "count"] and {r[2] for r in rows[1:]} <= {"3"}
+    pz.write_text("a\tb\tc\n")
+    assert main(["pcsf", str(net), str(pz), "--backend", "cpu"]) == 2

@@ -1,0 +1,103 @@
+# cuRnet_pcsf / cuRnet_pcsf_rand / cuRnet_interactome: PCSF()'s result shape, the objective
+# recomputed here, seeded noise, bad input; against the PCSF package where it is installed.
+
+toy_edges <- function() {
+  data.frame(from = c("A", "B", "C", "D", "B", "F", "G"),
+             to   = c("B", "C", "D", "E", "F", "G", "H"),
+             cost = c(0.5, 0.4, 0.3, 0.9, 0.2, 0.3, 0.4), stringsAsFactors = FALSE)
+}
+toy_prizes <- function() c(A = 2, D = 1.5, E = 0.2, H = 3)
+
+# edge costs + w x components + lost prizes + mu x degree of Steiner vertices
+recompute_objective <- function(forest, ppi, prizes, w = 2, b = 1, mu = 0.0005) {
+  prizes <- prizes[!duplicated(names(prizes), fromLast = TRUE)]     # the last prize of a repeat
+  prizes <- prizes[names(prizes) %in% igraph::V(ppi)$name]
+  el <- igraph::as_edgelist(forest)
+  ids <- igraph::get.edge.ids(ppi, as.vector(t(el)))
+  kept <- c(igraph::V(forest)$name, igraph::graph_attr(forest, "singletons"))
+  steiner <- setdiff(kept, names(prizes))
+  sum(igraph::E(ppi)$weight[ids]) + w * (igraph::components(forest)$no + length(igraph::graph_attr(forest, "singletons"))) +
+    b * sum(prizes[!names(prizes) %in% kept]) + mu * sum(igraph::degree(ppi, steiner))
+}
+
+test_that("cuRnet_interactome builds PCSF's network: repeated pairs summed, loops dropped", {
+  df <- rbind(toy_edges(), data.frame(from = c("B", "C"), to = c("A", "C"), cost = c(0.1, 1)))
+  g <- cuRnet_interactome(df)
+  expect_false(igraph::is_directed(g))
+  expect_equal(igraph::ecount(g), 7)
+  expect_equal(igraph::E(g)$weight[igraph::get.edge.ids(g, c("A", "B"))], 0.6)
+  expect_equal(igraph::V(g)$name, unique(c(df$from, df$to)))
+  expect_error(cuRnet_interactome(df[, 1:2]), "three columns")
+  expect_error(cuRnet_interactome(transform(df, cost = -cost)), "positive")
+  expect_error(cuRnet_interactome(transform(df, cost = as.character(cost))), "numeric")
+  expect_error(cuRnet_interactome(transform(df, from = NA)), "missing names")
+})
+
+test_that("cuRnet_pcsf returns PCSF()'s object with the forest's objective", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  expect_message(f <- cuRnet_pcsf(ppi, toy_prizes(), backend = "cpu"), "4 of 4 terminals")
+  expect_s3_class(f, c("PCSF", "igraph"))
+  expect_equal(igraph::ecount(f), igraph::vcount(f) - igraph::components(f)$no)   # a forest
+  expect_setequal(igraph::V(f)$type[igraph::V(f)$name %in% names(toy_prizes())], "Terminal")
+  expect_true(all(igraph::V(f)$type[!igraph::V(f)$name %in% names(toy_prizes())] == "Steiner"))
+  expect_equal(igraph::V(f)$prize[igraph::V(f)$name == "A"], 2)
+  expect_equal(igraph::graph_attr(f, "objective"), recompute_objective(f, ppi, toy_prizes()))
+})
+
+test_that("unmatched terminals are reported; too few matched is an error", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  expect_message(cuRnet_pcsf(ppi, c(toy_prizes(), ZZ = 1), backend = "cpu"), "4 of 5 terminals .* not found: 'ZZ'")
+  many <- setNames(rep(1, 40), paste0("X", 1:40))
+  expect_error(suppressMessages(cuRnet_pcsf(ppi, c(A = 2, many), backend = "cpu")), "only 1 of 41")
+})
+
+test_that("bad input is refused with a clear error", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  expect_error(cuRnet_pcsf(toy_edges(), toy_prizes()), "igraph object")
+  expect_error(cuRnet_pcsf(igraph::as.directed(ppi), toy_prizes()), "undirected")
+  expect_error(cuRnet_pcsf(igraph::delete_vertex_attr(ppi, "name"), toy_prizes()), "no vertex names")
+  expect_error(cuRnet_pcsf(igraph::delete_edge_attr(ppi, "weight"), toy_prizes()), "no edge costs")
+  expect_error(cuRnet_pcsf(ppi, unname(toy_prizes())), "named numeric")
+  expect_error(suppressMessages(cuRnet_pcsf(ppi, c(A = NA, D = 1), backend = "cpu")), "finite")
+  expect_error(suppressMessages(cuRnet_pcsf(ppi, c(A = -1, D = 1), backend = "cpu")), "positive")
+  expect_warning(suppressMessages(cuRnet_pcsf(ppi, c(A = 1, A = 2, H = 3), backend = "cpu")), "repeated: 'A'")
+  expect_error(cuRnet_pcsf_rand(ppi, toy_prizes(), n = 0), "positive whole number")
+})
+
+test_that("cuRnet_pcsf_rand: seeded runs repeat; without noise, n copies of the forest", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  f <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), backend = "cpu"))
+  r0 <- suppressMessages(cuRnet_pcsf_rand(ppi, toy_prizes(), n = 3, r = 0, backend = "cpu"))
+  expect_s3_class(r0, c("PCSF", "igraph"))
+  expect_setequal(igraph::V(r0)$name, igraph::V(f)$name)
+  expect_true(all(igraph::V(r0)$prize == 3) && all(igraph::E(r0)$weight == 3))
+  set.seed(5); a <- suppressMessages(cuRnet_pcsf_rand(ppi, toy_prizes(), n = 4, r = 1, backend = "cpu"))
+  set.seed(5); b <- suppressMessages(cuRnet_pcsf_rand(ppi, toy_prizes(), n = 4, r = 1, backend = "cpu"))
+  expect_identical(igraph::as_data_frame(a, "both"), igraph::as_data_frame(b, "both"))
+  expect_length(igraph::graph_attr(a, "objectives"), 4)
+})
+
+test_that("on STRING with the Tgfb prizes: PCSF()'s forest with improve = FALSE, a better one by default", {
+  skip_if_no_engine()
+  skip_if_not_installed("PCSF")
+  env <- new.env()
+  utils::data("STRING", "Tgfb_phospho", package = "PCSF", envir = env)
+  ppi <- cuRnet_interactome(env$STRING)
+  f <- suppressWarnings(suppressMessages(cuRnet_pcsf(ppi, env$Tgfb_phospho, improve = FALSE, backend = "cpu")))
+  # the package is not a declared dependency (not on CRAN): reached by name
+  pkg <- function(f) getExportedValue("PCSF", f)
+  p <- utils::capture.output(ref <- pkg("PCSF")(pkg("construct_interactome")(env$STRING), env$Tgfb_phospho))
+  expect_identical(igraph::V(f)$name, igraph::V(ref)$name)
+  expect_identical(igraph::V(f)$type, igraph::V(ref)$type)
+  expect_equal(igraph::V(f)$prize, igraph::V(ref)$prize)
+  key <- function(g) sort(apply(igraph::as_edgelist(g), 1, function(e) paste(sort(e), collapse = "|")))
+  expect_identical(key(f), key(ref))
+  better <- suppressWarnings(suppressMessages(cuRnet_pcsf(ppi, env$Tgfb_phospho, backend = "cpu")))
+  expect_lt(igraph::graph_attr(better, "objective"), igraph::graph_attr(f, "objective"))
+  expect_equal(igraph::graph_attr(better, "objective"), recompute_objective(better, ppi, env$Tgfb_phospho))
+  expect_equal(igraph::graph_attr(f, "objective"), recompute_objective(f, ppi, env$Tgfb_phospho))
+})
