@@ -255,6 +255,17 @@ class Graph:
                 dtype=self.weight_dtype)
         return self._oriented[mode]
 
+    def without_weights(self) -> "Graph":
+        """The same arcs without weights (hops), built once and kept with its own device
+        copies; this graph itself if it has no weights."""
+        if self.weights is None:
+            return self
+        if "unweighted" not in self._oriented:
+            self._oriented["unweighted"] = Graph(
+                self.indptr, self.indices, None, directed=self.directed, names=self.names,
+                num_edges=self.num_edges, arc_edges=self.arc_edges)
+        return self._oriented["unweighted"]
+
     def name_index(self) -> dict:
         if self.names is None:
             raise ValueError("this graph has no vertex names; give sources as integer ids")

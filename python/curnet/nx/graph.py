@@ -44,10 +44,7 @@ class CurnetGraph:
                 raise ValueError(
                     f"this graph was converted with weights {self.weight!r}, not {weight!r}; "
                     f"call the function on the NetworkX graph (or convert with edge_attrs={{{weight!r}: 1}})")
-            g = self.graph
-            view = self._views.setdefault(None, Graph(
-                g.indptr, g.indices, None, directed=g.directed, names=g.names,
-                num_edges=g.num_edges, arc_edges=g.arc_edges))
+            view = self._views.setdefault(None, self.graph.without_weights())
         return view
 
     def is_directed(self) -> bool:
