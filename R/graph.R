@@ -51,14 +51,20 @@
 #'   \code{cuRnet_graph} (returned as is).
 #' @param directed Whether edges are one-way. For igraph objects, defaults to
 #'   the graph's own directedness.
-#' @param weights Edge weights. For data frames: \code{NULL} detects them as
-#'   above, \code{NA} means unweighted, or a column name or a numeric vector.
+#' @param weights Edge weights; \code{NA} means unweighted for every input.
+#'   For data frames: \code{NULL} detects them as
+#'   above, or a column name or a numeric vector.
 #'   For igraph objects, as in igraph: \code{NULL} takes the \code{weight}
-#'   attribute, \code{NA} means none, or a numeric vector.
-#' @param vertices For data frames: all vertex names, in the order wanted
+#'   attribute, or a numeric vector. For files: \code{NULL} detects them,
+#'   \code{TRUE} requires them, or a column name. For Arrow tables:
+#'   \code{NULL} takes a \code{weight} column, or a column name.
+#' @param vertices For data frames and files: all vertex names, in the order wanted
 #'   (adds isolated vertices), or a data frame with the names in its first
 #'   column (as igraph takes it); by default the endpoints in order of first appearance.
-#' @param ... For files: passed to the engine's reader (e.g. \code{header = TRUE}).
+#' @param ... For files: the engine reader's options \code{format},
+#'   \code{header}, \code{delimiter}, \code{comment}, \code{src}, \code{dst}
+#'   (0-based column indices or names) and \code{num_vertices}. Any other
+#'   argument (a misspelt \code{directd}, say) is an error, for every input.
 #' @param precision \code{"double"} (default) or \code{"single"}: how the engine
 #'   stores the weights, see Details. For a \code{cuRnet_graph}, a precision other
 #'   than the graph's own is an error.
@@ -83,6 +89,12 @@ cuRnet_graph <- function(x, directed = TRUE, ...) UseMethod("cuRnet_graph")
 #' @rdname cuRnet_graph
 #' @export
 cuRnet_graph.cuRnet_graph <- function(x, directed = TRUE, ..., precision = NULL) {
+  no_other_arguments(...)
+  if (!missing(directed) && !identical(as.logical(directed), x$directed)) {
+    stop(sprintf("this graph is %s; build it again from its edges for a %s one",
+                 if (x$directed) "directed" else "undirected",
+                 if (x$directed) "undirected" else "directed"), call. = FALSE)
+  }
   if (!is.null(precision) && x$weighted && match_precision(precision) != x$precision) {
     stop(sprintf("this graph holds %s-precision weights; build it again with precision = \"%s\"",
                  x$precision, match_precision(precision)), call. = FALSE)
@@ -94,6 +106,7 @@ cuRnet_graph.cuRnet_graph <- function(x, directed = TRUE, ..., precision = NULL)
 #' @export
 cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, vertices = NULL,
                                     precision = c("double", "single")) {
+  no_other_arguments(...)
   precision <- match_precision(precision)
   if (ncol(x) < 2) stop("a data frame of edges needs two columns: from and to", call. = FALSE)
   from <- as_label(x[[1]])
@@ -134,6 +147,7 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
 #' @export
 cuRnet_graph.igraph <- function(x, directed = igraph::is_directed(x), ..., weights = NULL,
                                 precision = c("double", "single")) {
+  no_other_arguments(...)
   precision <- match_precision(precision)
   if (directed && !igraph::is_directed(x)) x <- igraph::as.directed(x, mode = "mutual")
   edges <- igraph::as_edgelist(x, names = FALSE)
@@ -143,23 +157,41 @@ cuRnet_graph.igraph <- function(x, directed = igraph::is_directed(x), ..., weigh
 
 #' @rdname cuRnet_graph
 #' @export
-cuRnet_graph.character <- function(x, directed = TRUE, ..., ids = c("names", "index"),
-                                   precision = c("double", "single")) {
+cuRnet_graph.character <- function(x, directed = TRUE, ..., weights = NULL, vertices = NULL,
+                                   ids = c("names", "index"), precision = c("double", "single")) {
   ids <- match.arg(ids)
   precision <- match_precision(precision)
+  options <- reader_options(...)
   if (length(x) != 1 || !file.exists(x)) stop("not a file: ", x[1], call. = FALSE)
+  # igraph's convention: NA means unweighted (the reader's False); NULL detects them
+  if (length(weights) == 1 && is.na(weights)) weights <- FALSE
+  if (is.data.frame(vertices)) vertices <- vertices[[1]]   # as igraph: names in the first column
+  if (!is.null(vertices)) {
+    if (ids != "names") stop("`vertices` names the vertices: it needs ids = \"names\"", call. = FALSE)
+    options$names <- as.list(as_label(vertices))
+  }
   b <- bridge()
-  py <- engine_call(b$read_graph(normalizePath(x), directed = directed,
-                                 ids = if (ids == "names") "names" else "auto",
-                                 double = precision == "double", ...))
+  py <- engine_call(do.call(b$read_graph, c(list(normalizePath(x), directed = directed,
+                                                 weights = weights,
+                                                 ids = if (ids == "names") "names" else "auto",
+                                                 double = precision == "double"), options)))
   wrap_graph(py, reticulate::py_to_r(b$names(py)), ids_are_names = ids == "names")
 }
 
 #' @rdname cuRnet_graph
 #' @export
-cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., precision = c("double", "single")) {
+cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., weights = NULL,
+                                      precision = c("double", "single")) {
+  no_other_arguments(...)
   precision <- match_precision(precision)
-  weights <- if ("weight" %in% names(x)) "weight"
+  if (is.null(weights)) {
+    weights <- if ("weight" %in% names(x)) "weight"
+  } else if (length(weights) == 1 && is.na(weights)) {
+    weights <- NULL
+  } else if (!(is.character(weights) && length(weights) == 1 && weights %in% names(x))) {
+    stop("for an Arrow table, `weights` is NULL (the `weight` column, if any), NA (none) or ",
+         "the name of a column", call. = FALSE)
+  }
   py <- engine_call(bridge()$graph_from_table(reticulate::r_to_py(x), directed, weights,
                                               double = precision == "double", id_names = TRUE))
   wrap_graph(py, reticulate::py_to_r(bridge()$names(py)), ids_are_names = TRUE)
@@ -169,6 +201,35 @@ cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., precision = c("do
 cuRnet_graph.default <- function(x, directed = TRUE, ...) {
   stop("cuRnet_graph() takes a data frame, an igraph object, a file path or an Arrow Table, not ",
        class(x)[1], call. = FALSE)
+}
+
+# The arguments a method has no use for: an error that names them (a misspelt `directd = FALSE`
+# or `weight = NA` must not be dropped quietly), with the nearest argument cuRnet_graph knows.
+no_other_arguments <- function(..., known = graph_arguments) {
+  extra <- names(list(...))
+  if (is.null(extra) && ...length()) extra <- rep("", ...length())
+  if (!length(extra)) return(invisible())
+  near <- vapply(extra, function(a) {
+    m <- if (nzchar(a)) agrep(a, known, max.distance = 2, value = TRUE) else character()
+    if (length(m)) sprintf(" (did you mean `%s`?)", m[1]) else ""
+  }, "")
+  shown <- ifelse(nzchar(extra), sprintf("`%s`", extra), "an unnamed argument")
+  stop(sprintf("cuRnet_graph() does not take %s", paste0(shown, near, collapse = ", ")),
+       call. = FALSE)
+}
+
+graph_arguments <- c("directed", "weights", "vertices", "precision", "ids", "format", "src",
+                     "dst", "header", "delimiter", "comment", "num_vertices")
+
+# `...` of a file: the engine reader's own options (curnet.read_graph), checked here so that a
+# typo is named in R's words rather than as a Python TypeError.
+reader_options <- function(...) {
+  options <- list(...)
+  keys <- names(options)
+  if (is.null(keys)) keys <- rep("", length(options))
+  bad <- !keys %in% c("format", "src", "dst", "header", "delimiter", "comment", "num_vertices")
+  if (any(bad)) do.call(no_other_arguments, options[bad])
+  options
 }
 
 # The one way graphs from R reach the engine: 0-based ids and weights as Arrow arrays.

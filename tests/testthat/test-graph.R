@@ -187,3 +187,26 @@ test_that("precision: every way to build a graph stores its weights as asked, an
   expect_error(cuRnet_graph(transform(df, weight = c(1, 1e39, 1)), precision = "single"),
                "beyond the float32 range")
 })
+
+test_that("unknown arguments are errors, and weights = NA is unweighted for every input", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a", "b"), to = c("b", "c"), weight = c(2, 3))
+  expect_error(cuRnet_graph(df, directd = FALSE), "does not take `directd` \\(did you mean `directed`\\?\\)")
+  expect_error(cuRnet_graph(df, weight = NA), "does not take `weight` \\(did you mean `weights`\\?\\)")
+  ig <- igraph::graph_from_data_frame(df)
+  expect_error(cuRnet_graph(ig, weight = NA), "does not take `weight`")
+  expect_error(cuRnet_graph(cuRnet_graph(df), weights = NA), "does not take `weights`")
+  expect_error(cuRnet_graph(cuRnet_graph(df), directed = FALSE), "directed; build it again")
+
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(df, path, row.names = FALSE)
+  expect_true(cuRnet_graph(path)$weighted)
+  for (x in list(df, ig, path)) expect_false(cuRnet_graph(x, weights = NA)$weighted)
+  expect_error(cuRnet_graph(path, directd = FALSE), "does not take `directd` \\(did you mean `directed`\\?\\)")
+  expect_error(cuRnet_graph(path, weight = NA), "did you mean `weights`")
+  # a file's vertices, in the order given, with isolated ones (no Python TypeError)
+  g <- cuRnet_graph(path, vertices = c("c", "b", "a", "z"))
+  expect_equal(g$names, c("c", "b", "a", "z"))
+  expect_equal(cuRnet_sssp_dists(g, "a")[1, ], c(c = 5, b = 2, a = 0, z = Inf))
+})
