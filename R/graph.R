@@ -173,7 +173,7 @@ cuRnet_graph.character <- function(x, directed = TRUE, ..., weights = NULL, vert
   b <- bridge()
   py <- engine_call(do.call(b$read_graph, c(list(normalizePath(x), directed = directed,
                                                  weights = weights,
-                                                 ids = if (ids == "names") "names" else "auto",
+                                                 ids = ids,
                                                  double = precision == "double"), options)))
   wrap_graph(py, reticulate::py_to_r(b$names(py)), ids_are_names = ids == "names")
 }

@@ -22,7 +22,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
-from .graph import Graph
+from .graph import INT32_MAX, Graph
+from .memory import check_fits
 
 __all__ = ["read_graph", "from_arrow", "GraphFormatError", "FORMATS"]
 
@@ -57,7 +58,7 @@ _SPACE_TO_TAB = bytes.maketrans(b" ", b"\t")
 
 # -- public API ---------------------------------------------------------------
 def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, header=None,
-               delimiter=None, comment="#", ids="auto", dtype=np.float32, **options) -> Graph:
+               delimiter=None, comment="#", ids="names", dtype=np.float32, **options) -> Graph:
     """Read a graph file; the format comes from the extension (after any .gz) unless given.
 
     directed: None keeps the format's own convention (edge lists, DIMACS: directed;
@@ -77,18 +78,20 @@ def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, 
         runs of spaces/tabs.
     comment: lines starting with this are skipped (TSV/CSV/SNAP; the other text
         formats have fixed comment markers: % for Matrix Market and METIS, c for DIMACS).
-    ids: "auto" takes numeric ids as 0-based vertex indices (as the formats define
-        them: Matrix Market, DIMACS and METIS count from 1) and other ids as names;
-        "names" takes every id as a vertex name (e.g. Entrez ids 7157, 4193): edge
-        lists (TSV/CSV/SNAP/Parquet/Arrow) number their vertices in order of first
-        appearance, as for names, while Matrix Market, DIMACS and METIS keep their
-        vertices 1..n and name each by its number in the file.
+    ids: "names" (the default, as R's cuRnet_graph and the `curnet` command read files)
+        takes every id as a vertex name (e.g. Entrez ids 7157, 4193): edge lists
+        (TSV/CSV/SNAP/Parquet/Arrow) number their vertices in order of first appearance,
+        while Matrix Market, DIMACS and METIS keep their vertices 1..n and name each by its
+        number in the file. "index" takes numeric ids as 0-based vertex indices (as the
+        formats define them: Matrix Market, DIMACS and METIS count from 1; no names) and
+        other ids as names; "auto" is its earlier name. See docs/ids.md for how sources
+        are then given.
     Other keyword arguments (num_vertices, names) go to Graph.from_edges.
     """
     path = os.fspath(path)
     fmt = _format_of(path, format)
-    if ids not in ("auto", "names"):
-        raise ValueError(f'ids must be "auto" or "names", got {ids!r}')
+    if ids not in ("names", "index", "auto"):
+        raise ValueError(f'ids must be "names" or "index", got {ids!r}')
     data = _read_bytes(path)
     try:
         return _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comment,
@@ -117,6 +120,9 @@ def _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comme
         edges.u, edges.v = as_names(edges.u), as_names(edges.v)
     elif id_names:  # the format numbers its vertices 1..n: each is named by its number
         n = edges.n if edges.n is not None else int(max(edges.u.max(initial=-1), edges.v.max(initial=-1))) + 1
+        if n > INT32_MAX:   # checked before the names are made (a header alone can claim 3e9)
+            raise ValueError(f"the file has {n:,} vertices, beyond the int32 range cuRnet supports")
+        check_fits(n * 4 * len(str(n)), f"the names of {n:,} vertices", "read it with ids=\"index\"")
         options = {**options, "names": np.arange(1, n + 1).astype(str)}
     return _build(edges, path, directed, weights, dtype, options)
 

@@ -12,9 +12,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from curnet.graph import Graph
-from curnet.io import FORMATS, GraphFormatError, from_arrow, read_graph
+from curnet import io
+from curnet.io import FORMATS, GraphFormatError, from_arrow
 
 DATA = Path(__file__).parent / "data" / "io"
+
+
+def read_graph(path, *args, **kw):
+    """Most tests here check each format's own vertex numbering: they read numeric ids as
+    indices (ids="index"); the default, ids as names, has its own tests."""
+    kw.setdefault("ids", "index")
+    return io.read_graph(path, *args, **kw)
 
 
 def arcs(g: Graph):
@@ -465,8 +473,8 @@ def test_ids_as_names_with_header_and_in_numbered_formats(tmp_path):
     g = read_graph(mtx, ids="names")
     assert g.names.tolist() == ["1", "2", "3", "4"]             # the file's own numbering
     assert _edges_by_name(g) == [("1", "2", 1.0), ("3", "1", 1.0)]
-    with pytest.raises(ValueError, match='ids must be "auto" or "names"'):
-        read_graph(mtx, ids="index")
+    with pytest.raises(ValueError, match='ids must be "names" or "index"'):
+        read_graph(mtx, ids="position")
 
 
 def test_bridge_arrow_table_ids_as_names():
@@ -475,3 +483,17 @@ def test_bridge_arrow_table_ids_as_names():
     g = bridge.graph_from_table(t, True, "weight", id_names=True)
     assert g.names.tolist() == ["7157", "4193", "10"] and g.weighted
     assert bridge.graph_from_table(t, True, "weight").names is None
+
+
+def test_ids_in_files_are_names_by_default(tmp_path):
+    """One rule with R's cuRnet_graph and the `curnet` command: a file of Entrez ids is three
+    vertices, not 7,158; ids="index" asks for the engine's numbering."""
+    path = tmp_path / "entrez.tsv"
+    path.write_text("7157\t4193\n4193\t10\n")
+    g = io.read_graph(path)
+    assert len(g) == 3 and g.names.tolist() == ["7157", "4193", "10"]
+    assert len(io.read_graph(path, ids="index")) == 7158
+    mtx = tmp_path / "g.mtx"
+    mtx.write_text("%%MatrixMarket matrix coordinate pattern general\n4 4 2\n3 1\n1 2\n")
+    assert io.read_graph(mtx).names.tolist() == ["1", "2", "3", "4"]
+    assert io.read_graph(mtx, ids="index").names is None

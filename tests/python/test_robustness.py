@@ -125,7 +125,7 @@ def test_file_naming_a_huge_vertex_is_refused_before_allocating(tmp_path, monkey
     p = tmp_path / "huge.txt"
     p.write_text(f"0 {2**31 - 2}\n")
     with pytest.raises(curnet.OutputTooLargeError, match=r"2,147,483,647 vertices needs 32\.00 GiB"):
-        read_graph(p, "snap")
+        read_graph(p, "snap", ids="index")
     with pytest.raises(curnet.OutputTooLargeError, match="GiB"):
         curnet.Graph.from_edges([0], [2**31 - 2])
 
