@@ -10,11 +10,14 @@
 #'     first appearance. Names are case-sensitive (\code{"TP53"} and
 #'     \code{"tp53"} are two vertices); unused factor levels are not vertices
 #'     (list them in \code{vertices} to add them); a missing endpoint
-#'     (\code{NA}) is an error. A column named \code{weight}, else the third
-#'     column (cuRnet's \code{score}), holds the weights: it must be numeric
-#'     (a third column of text or \code{TRUE}/\code{FALSE} is an error; give
-#'     \code{weights = NA} for an unweighted graph). Directed unless
-#'     \code{directed = FALSE}, as in cuRnet.}
+#'     (\code{NA}) is an error. The first column with a weight-like name
+#'     (\code{weight}, \code{weights}, \code{w}, \code{distance}, \code{dist},
+#'     \code{length}, \code{cost}; case aside) holds the weights, as igraph
+#'     reads \code{weight}; it must be numeric (text or \code{TRUE}/\code{FALSE}
+#'     is an error). A third column of another name (an evidence count, a
+#'     confidence \code{score}) is not a length: it is left out, with a message;
+#'     give \code{weights = "score"} to use it, \code{weights = NA} for none.
+#'     Directed unless \code{directed = FALSE}, as in cuRnet.}
 #'   \item{igraph object}{Keeps its own directedness, vertex order, names and
 #'     \code{weight} edge attribute. Note: \code{igraph::distances()} defaults
 #'     to \code{mode = "all"} (edges in either direction), cuRnet's functions
@@ -22,8 +25,16 @@
 #'     igraph's \code{mode}.}
 #'   \item{file path}{Read by the engine (\code{curnet.read_graph}: CSV/TSV
 #'     edge lists, Matrix Market, SNAP, DIMACS, METIS, Parquet, Arrow);
-#'     \code{...} goes to the reader (e.g. \code{header = TRUE},
-#'     \code{weights = FALSE}). Ids in the file are vertex names, as in a data
+#'     \code{...} goes to the reader (e.g. \code{header = TRUE}).
+#'     A header line is detected when a field of it is text over a column of
+#'     numbers, or when both endpoint fields are column labels such as
+#'     \code{gene1 gene2}, \code{source target} or \code{protein_a protein_b}
+#'     that name no vertex elsewhere in the file (the reader then warns that
+#'     it took the line as a header); any other first line of two names is an
+#'     edge: give \code{header = TRUE} (or \code{FALSE}) to decide. Weights
+#'     come from a column with a weight-like name, as for a data frame, or, in
+#'     a file without a header, from a numeric third column.
+#'     Ids in the file are vertex names, as in a data
 #'     frame: a TSV line \code{7157 4193} makes vertices \code{"7157"} and
 #'     \code{"4193"}, and \code{cuRnet_bfs(g, 7157)} starts from the first.
 #'     Matrix Market, DIMACS and METIS files number their vertices 1..n and
@@ -32,7 +43,7 @@
 #'     1-based indices).}
 #'   \item{Arrow Table or RecordBatch}{(with R's \pkg{arrow} package)
 #'     endpoints in columns 1 and 2, taken as vertex names as in a data frame,
-#'     weights in a column named \code{weight}.}
+#'     weights in a column with a weight-like name, as for a data frame.}
 #' }
 #'
 #' Undirected graphs reject negative weights (each such edge is a negative
@@ -132,7 +143,12 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   }
   column <- NULL
   if (is.null(weights)) {
-    column <- if ("weight" %in% names(x)) "weight" else if (ncol(x) >= 3) names(x)[3]
+    column <- weight_like_column(names(x))
+    if (is.null(column) && ncol(x) >= 3 && is.numeric(x[[3]])) {
+      message(sprintf(paste0("column '%s' is not read as weights: only a weight-like name (%s) is, ",
+                             "as igraph reads `weight`; give weights = \"%s\" to use it"),
+                      names(x)[3], paste(weight_names(), collapse = ", "), names(x)[3]))
+    }
   } else if (is.character(weights) && length(weights) == 1) {
     if (!weights %in% names(x)) stop(sprintf("no column '%s' in the data frame for the weights", weights), call. = FALSE)
     column <- weights
@@ -171,10 +187,11 @@ cuRnet_graph.character <- function(x, directed = TRUE, ..., weights = NULL, vert
     options$names <- as.list(as_label(vertices))
   }
   b <- bridge()
-  py <- engine_call(do.call(b$read_graph, c(list(normalizePath(x), directed = directed,
-                                                 weights = weights,
-                                                 ids = ids,
-                                                 double = precision == "double"), options)))
+  read <- engine_call(do.call(b$read_graph_warned, c(list(normalizePath(x), directed = directed,
+                                                          weights = weights, ids = ids,
+                                                          double = precision == "double"), options)))
+  py <- reticulate::py_get_item(read, 0L)
+  for (said in unlist(reticulate::py_to_r(reticulate::py_get_item(read, 1L)))) warning(said, call. = FALSE)
   wrap_graph(py, reticulate::py_to_r(b$names(py)), ids_are_names = ids == "names")
 }
 
@@ -185,7 +202,7 @@ cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., weights = NULL,
   no_other_arguments(...)
   precision <- match_precision(precision)
   if (is.null(weights)) {
-    weights <- if ("weight" %in% names(x)) "weight"
+    weights <- weight_like_column(names(x))
   } else if (length(weights) == 1 && is.na(weights)) {
     weights <- NULL
   } else if (!(is.character(weights) && length(weights) == 1 && weights %in% names(x))) {
@@ -230,6 +247,15 @@ reader_options <- function(...) {
   bad <- !keys %in% c("format", "src", "dst", "header", "delimiter", "comment", "num_vertices")
   if (any(bad)) do.call(no_other_arguments, options[bad])
   options
+}
+
+# The column names taken as weights without being asked: the engine's list (curnet.io.WEIGHT_NAMES),
+# so that a data frame, an Arrow table and a file agree.
+weight_names <- function() unlist(reticulate::py_to_r(reticulate::import("curnet.io", convert = FALSE)$WEIGHT_NAMES))
+
+weight_like_column <- function(columns) {
+  hit <- which(tolower(trimws(columns)) %in% weight_names())
+  if (length(hit)) columns[hit[1]]
 }
 
 # The one way graphs from R reach the engine: 0-based ids and weights as Arrow arrays.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import warnings
 import zlib
 from dataclasses import dataclass
 
@@ -230,7 +231,8 @@ def _is_numeric(t) -> bool:
 
 
 def _table_graph(table, path, src, dst, weights, directed, id_names, dtype, options) -> Graph:
-    weight = _weight_spec(weights, table.num_columns, lambda: _is_numeric(table.column(2).type), path)
+    weight = _weight_spec(weights, table.num_columns, lambda: _is_numeric(table.column(2).type), path,
+                          names=table.column_names)
     if id_names:
         s, d = (as_names(_column(table, c, what)) for c, what in ((src, "src"), (dst, "dst")))
         w = None if weight is None else _column(table, weight, "weight")
@@ -240,13 +242,33 @@ def _table_graph(table, path, src, dst, weights, directed, id_names, dtype, opti
                       dtype=dtype, **options)
 
 
-def _weight_spec(weights, num_columns: int, third_is_number, path=None):
-    """The weight column: an explicit spec, or column 2 for None/True when it holds numbers."""
+# Column names read as weights without being asked (case aside), as igraph reads `weight`: a
+# third column of another name (an evidence count, a confidence score) is no length.
+WEIGHT_NAMES = ("weight", "weights", "w", "distance", "dist", "length", "cost")
+
+
+def weight_named(names) -> int | None:
+    """The index of the first column whose name is weight-like, or None."""
+    return next((i for i, n in enumerate(names) if str(n).strip().lower() in WEIGHT_NAMES), None)
+
+
+def _weight_spec(weights, num_columns: int, third_is_number, path=None, names=None):
+    """The weight column: an explicit spec; for None/True, a weight-like column when the columns
+    have names (`names`), else column 2 when it holds numbers (the edge list's own layout)."""
     if weights is False:
         return None
     if weights is True and num_columns < 3:
         raise GraphFormatError(path, None, "weights=True but there is no third column")
     if weights is None or weights is True:
+        if names is not None and num_columns > 2:
+            named = weight_named(names)
+            if named is not None or weights is True:
+                return 2 if named is None else named
+            if third_is_number():
+                warnings.warn(f"column {names[2]!r} is not read as weights: only a weight-like name "
+                              f"({', '.join(WEIGHT_NAMES)}) is; give weights={names[2]!r} to use it"
+                              + (f" ({path})" if path else ""), stacklevel=5)
+            return None
         return 2 if num_columns > 2 and (weights is True or third_is_number()) else None
     return weights
 
@@ -267,14 +289,15 @@ def _read_delimited(data, path, fmt, src, dst, weights, header, delimiter, comme
     table = _parse_csv(data, path, delimiter)
     by_name = any(isinstance(c, str) for c in (src, dst, weights))
     if header is None:
-        header = by_name or _looks_like_header(table, src, dst, weights)
+        header = by_name or _looks_like_header(table, src, dst, weights) or _header_of_names(table, src, dst, path)
     if header:
         table = _apply_header(table)
     elif by_name:
         raise ValueError(f"columns chosen by name need a header line, and header=False ({path})")
     line_of = _RowLines(data, skip=1 if header else 0)
     weight = _weight_spec(weights, table.num_columns, lambda: table.num_rows > 0 and
-                          _is_number(table.column(2)[0].as_py()), path)
+                          _is_number(table.column(2)[0].as_py()), path,
+                          names=table.column_names if header else None)
     cols = [_column(table, c, what) for c, what in ((src, "src"), (dst, "dst"), (weight, "weights"))
             if c is not None]
     for col, what in zip(cols, ("src", "dst", "weights")):
@@ -391,7 +414,32 @@ def _looks_like_header(table, src, dst, weights) -> bool:
             col = table.column(spec)
             if not _is_number(col[0].as_py()) and _is_number(col[1].as_py()):
                 return True
-    return False
+    # a weight-like label over numbers, in any column ("a,b,kind,weight")
+    return any(str(col[0].as_py()).strip().lower() in WEIGHT_NAMES and _is_number(col[1].as_py())
+               for col in table.columns)
+
+
+# First-line words that label a column of vertices: "gene1 gene2", "source target", "protein_a".
+HEADER_WORD = re.compile(r"(?i)^(from|to|source|target|src|dst|node|vertex|gene|protein|"
+                         r"interactor|symbol|entrez|id|name)[ _.-]?([0-9]|[ab]|id|name|s)?$")
+
+
+def _header_of_names(table, src, dst, path) -> bool:
+    """A first line of two column labels over columns of names, where the number rule cannot
+    see it: both fields are label words ("gene1 gene2") and neither is a vertex elsewhere in
+    the file. Said (a warning), since the line could be an edge; header=False keeps it one."""
+    if table.num_rows < 2 or not all(isinstance(c, int) and -table.num_columns <= c < table.num_columns
+                                     for c in (src, dst)):
+        return False
+    first = [table.column(c)[0].as_py() for c in (src, dst)]
+    if not all(isinstance(v, str) and HEADER_WORD.match(v.strip()) for v in first):
+        return False
+    rest = [pc.cast(table.column(c).slice(1), pa.string()) for c in (src, dst)]
+    if any(pc.any(pc.is_in(col, value_set=pa.array(first))).as_py() for col in rest):
+        return False
+    warnings.warn(f"the first line ({first[0]}, {first[1]}) is read as a header; header=False "
+                  f"reads it as an edge ({path})", stacklevel=5)
+    return True
 
 
 def _apply_header(table) -> pa.Table:
