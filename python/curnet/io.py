@@ -64,16 +64,19 @@ def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, 
 
     directed: None keeps the format's own convention (edge lists, DIMACS: directed;
         METIS and symmetric Matrix Market: undirected).
-    weights: None uses weights when the file has them (for TSV/CSV/Parquet/Arrow:
-        the third column, if its first value is a number); True requires them;
+    weights: None uses weights when the file has them (for TSV/CSV/Parquet/Arrow: the
+        first column with a weight-like name (WEIGHT_NAMES), or in a file without a header
+        the third column if its first value is a number; a third column of another name is
+        left out, with a warning); True requires them;
         False ignores them; a column name or index picks the weight column
         (TSV/CSV/Parquet/Arrow only).
     src, dst: the endpoint columns, by index or by name (TSV/CSV/Parquet/Arrow only).
         Columns of names (non-numeric ids) become vertex names.
     header: TSV/CSV only. None detects one: the first line is a header when src,
         dst or weights is given by name, or when one of its src/dst/weight fields
-        is not a number while the next line's field is. Give header=True for a
-        header over columns of names (e.g. "source,target").
+        is not a number while the next line's field is, or when its src and dst fields
+        are column labels ("gene1 gene2", "source target") naming no vertex elsewhere
+        in the file (with a warning). header=True / False decides.
     delimiter: TSV/CSV only. None picks tab if the first line has one, else comma
         if it has one (or the format is csv), else runs of spaces/tabs; " " means
         runs of spaces/tabs.
