@@ -41,6 +41,8 @@
 #'     each is named by its number. \code{ids = "index"} takes numeric ids as
 #'     the engine's 0-based vertex numbers instead (no names; sources are then
 #'     1-based indices).}
+#'   \item{two-column matrix}{igraph's edge-list matrix (\code{igraph::as_edgelist}):
+#'     endpoints as vertex names, as in a data frame.}
 #'   \item{Arrow Table or RecordBatch}{(with R's \pkg{arrow} package)
 #'     endpoints in columns 1 and 2, taken as vertex names as in a data frame,
 #'     weights in a column with a weight-like name, as for a data frame.}
@@ -214,9 +216,20 @@ cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., weights = NULL,
   wrap_graph(py, reticulate::py_to_r(bridge()$names(py)), ids_are_names = TRUE)
 }
 
+#' @rdname cuRnet_graph
+#' @export
+cuRnet_graph.matrix <- function(x, directed = TRUE, ...) {
+  # igraph's edge-list matrix (as_edgelist, graph_from_edgelist): two columns of names or numbers
+  if (ncol(x) != 2) {
+    stop(sprintf("an edge-list matrix has two columns (from, to), not %d; for weights, use a data frame",
+                 ncol(x)), call. = FALSE)
+  }
+  cuRnet_graph(data.frame(from = x[, 1], to = x[, 2], stringsAsFactors = FALSE), directed, ...)
+}
+
 #' @export
 cuRnet_graph.default <- function(x, directed = TRUE, ...) {
-  stop("cuRnet_graph() takes a data frame, an igraph object, a file path or an Arrow Table, not ",
+  stop("cuRnet_graph() takes a data frame, an edge-list matrix, an igraph object, a file path or an Arrow Table, not ",
        class(x)[1], call. = FALSE)
 }
 

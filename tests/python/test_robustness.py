@@ -69,7 +69,10 @@ CATALOGUE = {
     "complex weights": (lambda: curnet.Graph.from_edges([0], [1], [1 + 2j]), TypeError, "numeric"),
     # negative weights on an undirected graph (names the edge)
     "negative undirected, edge named": (lambda: curnet.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0], directed=False),
-                                        ValueError, "edge 1"),
+                                        ValueError, "2nd edge (index 1)"),
+    # mode "all" on a directed graph with a negative edge: said in terms of the mode
+    "negative edge under mode all": (lambda: curnet.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0]).oriented("all"),
+        ValueError, "mode 'all' ignores edge directions"),
     # mismatched column lengths
     "names, src/dst lengths": (lambda: curnet.Graph.from_edges(["a", "b"], ["c"]), ValueError, "2 vs 1"),
     "names, weights length": (lambda: curnet.Graph.from_edges(["a", "b"], ["c", "d"], [1.0]), ValueError, "length 1"),
