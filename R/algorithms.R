@@ -309,6 +309,11 @@ vertex_ids <- function(graph, v, what = "source") {
   }
   # whole numbers go as integers; anything else as doubles, which the engine refuses
   whole <- all(is.na(v) | (abs(v) < .Machine$integer.max & v == trunc(v)))
+  out <- whole & !is.na(v) & (v < 1 | v > graph$n)
+  if (graph$n > 0 && any(out)) {    # said here, in R's 1-based words (the engine would say "id 9")
+    stop(cuRnet_error(sprintf("%s %s is not a vertex index: the graph has %s vertices (1..%s)", what,
+                              format(v[out][1], scientific = FALSE), graph$n, graph$n)))
+  }
   if (whole) as.integer(v) - 1L else as.double(v) - 1
 }
 

@@ -10,11 +10,14 @@
 #'     first appearance. Names are case-sensitive (\code{"TP53"} and
 #'     \code{"tp53"} are two vertices); unused factor levels are not vertices
 #'     (list them in \code{vertices} to add them); a missing endpoint
-#'     (\code{NA}) is an error. A column named \code{weight}, else the third
-#'     column (cuRnet's \code{score}), holds the weights: it must be numeric
-#'     (a third column of text or \code{TRUE}/\code{FALSE} is an error; give
-#'     \code{weights = NA} for an unweighted graph). Directed unless
-#'     \code{directed = FALSE}, as in cuRnet.}
+#'     (\code{NA}) is an error. The first column with a weight-like name
+#'     (\code{weight}, \code{weights}, \code{w}, \code{distance}, \code{dist},
+#'     \code{length}, \code{cost}; case aside) holds the weights, as igraph
+#'     reads \code{weight}; it must be numeric (text or \code{TRUE}/\code{FALSE}
+#'     is an error). A third column of another name (an evidence count, a
+#'     confidence \code{score}) is not a length: it is left out, with a message;
+#'     give \code{weights = "score"} to use it, \code{weights = NA} for none.
+#'     Directed unless \code{directed = FALSE}, as in cuRnet.}
 #'   \item{igraph object}{Keeps its own directedness, vertex order, names and
 #'     \code{weight} edge attribute. Note: \code{igraph::distances()} defaults
 #'     to \code{mode = "all"} (edges in either direction), cuRnet's functions
@@ -22,17 +25,27 @@
 #'     igraph's \code{mode}.}
 #'   \item{file path}{Read by the engine (\code{curnet.read_graph}: CSV/TSV
 #'     edge lists, Matrix Market, SNAP, DIMACS, METIS, Parquet, Arrow);
-#'     \code{...} goes to the reader (e.g. \code{header = TRUE},
-#'     \code{weights = FALSE}). Ids in the file are vertex names, as in a data
+#'     \code{...} goes to the reader (e.g. \code{header = TRUE}).
+#'     A header line is detected when a field of it is text over a column of
+#'     numbers, or when both endpoint fields are column labels such as
+#'     \code{gene1 gene2}, \code{source target} or \code{protein_a protein_b}
+#'     that name no vertex elsewhere in the file (the reader then warns that
+#'     it took the line as a header); any other first line of two names is an
+#'     edge: give \code{header = TRUE} (or \code{FALSE}) to decide. Weights
+#'     come from a column with a weight-like name, as for a data frame, or, in
+#'     a file without a header, from a numeric third column.
+#'     Ids in the file are vertex names, as in a data
 #'     frame: a TSV line \code{7157 4193} makes vertices \code{"7157"} and
 #'     \code{"4193"}, and \code{cuRnet_bfs(g, 7157)} starts from the first.
 #'     Matrix Market, DIMACS and METIS files number their vertices 1..n and
 #'     each is named by its number. \code{ids = "index"} takes numeric ids as
 #'     the engine's 0-based vertex numbers instead (no names; sources are then
 #'     1-based indices).}
+#'   \item{two-column matrix}{igraph's edge-list matrix (\code{igraph::as_edgelist}):
+#'     endpoints as vertex names, as in a data frame.}
 #'   \item{Arrow Table or RecordBatch}{(with R's \pkg{arrow} package)
 #'     endpoints in columns 1 and 2, taken as vertex names as in a data frame,
-#'     weights in a column named \code{weight}.}
+#'     weights in a column with a weight-like name, as for a data frame.}
 #' }
 #'
 #' Undirected graphs reject negative weights (each such edge is a negative
@@ -51,14 +64,20 @@
 #'   \code{cuRnet_graph} (returned as is).
 #' @param directed Whether edges are one-way. For igraph objects, defaults to
 #'   the graph's own directedness.
-#' @param weights Edge weights. For data frames: \code{NULL} detects them as
-#'   above, \code{NA} means unweighted, or a column name or a numeric vector.
+#' @param weights Edge weights; \code{NA} means unweighted for every input.
+#'   For data frames: \code{NULL} detects them as
+#'   above, or a column name or a numeric vector.
 #'   For igraph objects, as in igraph: \code{NULL} takes the \code{weight}
-#'   attribute, \code{NA} means none, or a numeric vector.
-#' @param vertices For data frames: all vertex names, in the order wanted
+#'   attribute, or a numeric vector. For files: \code{NULL} detects them,
+#'   \code{TRUE} requires them, or a column name. For Arrow tables:
+#'   \code{NULL} takes a \code{weight} column, or a column name.
+#' @param vertices For data frames and files: all vertex names, in the order wanted
 #'   (adds isolated vertices), or a data frame with the names in its first
 #'   column (as igraph takes it); by default the endpoints in order of first appearance.
-#' @param ... For files: passed to the engine's reader (e.g. \code{header = TRUE}).
+#' @param ... For files: the engine reader's options \code{format},
+#'   \code{header}, \code{delimiter}, \code{comment}, \code{src}, \code{dst}
+#'   (0-based column indices or names) and \code{num_vertices}. Any other
+#'   argument (a misspelt \code{directd}, say) is an error, for every input.
 #' @param precision \code{"double"} (default) or \code{"single"}: how the engine
 #'   stores the weights, see Details. For a \code{cuRnet_graph}, a precision other
 #'   than the graph's own is an error.
@@ -83,6 +102,12 @@ cuRnet_graph <- function(x, directed = TRUE, ...) UseMethod("cuRnet_graph")
 #' @rdname cuRnet_graph
 #' @export
 cuRnet_graph.cuRnet_graph <- function(x, directed = TRUE, ..., precision = NULL) {
+  no_other_arguments(...)
+  if (!missing(directed) && !identical(as.logical(directed), x$directed)) {
+    stop(sprintf("this graph is %s; build it again from its edges for a %s one",
+                 if (x$directed) "directed" else "undirected",
+                 if (x$directed) "undirected" else "directed"), call. = FALSE)
+  }
   if (!is.null(precision) && x$weighted && match_precision(precision) != x$precision) {
     stop(sprintf("this graph holds %s-precision weights; build it again with precision = \"%s\"",
                  x$precision, match_precision(precision)), call. = FALSE)
@@ -94,6 +119,7 @@ cuRnet_graph.cuRnet_graph <- function(x, directed = TRUE, ..., precision = NULL)
 #' @export
 cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, vertices = NULL,
                                     precision = c("double", "single")) {
+  no_other_arguments(...)
   precision <- match_precision(precision)
   if (ncol(x) < 2) stop("a data frame of edges needs two columns: from and to", call. = FALSE)
   from <- as_label(x[[1]])
@@ -119,7 +145,12 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   }
   column <- NULL
   if (is.null(weights)) {
-    column <- if ("weight" %in% names(x)) "weight" else if (ncol(x) >= 3) names(x)[3]
+    column <- weight_like_column(names(x))
+    if (is.null(column) && ncol(x) >= 3 && is.numeric(x[[3]])) {
+      message(sprintf(paste0("column '%s' is not read as weights: only a weight-like name (%s) is, ",
+                             "as igraph reads `weight`; give weights = \"%s\" to use it"),
+                      names(x)[3], paste(weight_names(), collapse = ", "), names(x)[3]))
+    }
   } else if (is.character(weights) && length(weights) == 1) {
     if (!weights %in% names(x)) stop(sprintf("no column '%s' in the data frame for the weights", weights), call. = FALSE)
     column <- weights
@@ -134,6 +165,7 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
 #' @export
 cuRnet_graph.igraph <- function(x, directed = igraph::is_directed(x), ..., weights = NULL,
                                 precision = c("double", "single")) {
+  no_other_arguments(...)
   precision <- match_precision(precision)
   if (directed && !igraph::is_directed(x)) x <- igraph::as.directed(x, mode = "mutual")
   edges <- igraph::as_edgelist(x, names = FALSE)
@@ -143,32 +175,100 @@ cuRnet_graph.igraph <- function(x, directed = igraph::is_directed(x), ..., weigh
 
 #' @rdname cuRnet_graph
 #' @export
-cuRnet_graph.character <- function(x, directed = TRUE, ..., ids = c("names", "index"),
-                                   precision = c("double", "single")) {
+cuRnet_graph.character <- function(x, directed = TRUE, ..., weights = NULL, vertices = NULL,
+                                   ids = c("names", "index"), precision = c("double", "single")) {
   ids <- match.arg(ids)
   precision <- match_precision(precision)
+  options <- reader_options(...)
   if (length(x) != 1 || !file.exists(x)) stop("not a file: ", x[1], call. = FALSE)
+  # igraph's convention: NA means unweighted (the reader's False); NULL detects them
+  if (length(weights) == 1 && is.na(weights)) weights <- FALSE
+  if (is.data.frame(vertices)) vertices <- vertices[[1]]   # as igraph: names in the first column
+  if (!is.null(vertices)) {
+    if (ids != "names") stop("`vertices` names the vertices: it needs ids = \"names\"", call. = FALSE)
+    options$names <- as.list(as_label(vertices))
+  }
   b <- bridge()
-  py <- engine_call(b$read_graph(normalizePath(x), directed = directed,
-                                 ids = if (ids == "names") "names" else "auto",
-                                 double = precision == "double", ...))
+  read <- engine_call(do.call(b$read_graph_warned, c(list(normalizePath(x), directed = directed,
+                                                          weights = weights, ids = ids,
+                                                          double = precision == "double"), options)))
+  py <- reticulate::py_get_item(read, 0L)
+  for (said in unlist(reticulate::py_to_r(reticulate::py_get_item(read, 1L)))) warning(said, call. = FALSE)
   wrap_graph(py, reticulate::py_to_r(b$names(py)), ids_are_names = ids == "names")
 }
 
 #' @rdname cuRnet_graph
 #' @export
-cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., precision = c("double", "single")) {
+cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., weights = NULL,
+                                      precision = c("double", "single")) {
+  no_other_arguments(...)
   precision <- match_precision(precision)
-  weights <- if ("weight" %in% names(x)) "weight"
+  if (is.null(weights)) {
+    weights <- weight_like_column(names(x))
+  } else if (length(weights) == 1 && is.na(weights)) {
+    weights <- NULL
+  } else if (!(is.character(weights) && length(weights) == 1 && weights %in% names(x))) {
+    stop("for an Arrow table, `weights` is NULL (the `weight` column, if any), NA (none) or ",
+         "the name of a column", call. = FALSE)
+  }
   py <- engine_call(bridge()$graph_from_table(reticulate::r_to_py(x), directed, weights,
                                               double = precision == "double", id_names = TRUE))
   wrap_graph(py, reticulate::py_to_r(bridge()$names(py)), ids_are_names = TRUE)
 }
 
+#' @rdname cuRnet_graph
+#' @export
+cuRnet_graph.matrix <- function(x, directed = TRUE, ...) {
+  # igraph's edge-list matrix (as_edgelist, graph_from_edgelist): two columns of names or numbers
+  if (ncol(x) != 2) {
+    stop(sprintf("an edge-list matrix has two columns (from, to), not %d; for weights, use a data frame",
+                 ncol(x)), call. = FALSE)
+  }
+  cuRnet_graph(data.frame(from = x[, 1], to = x[, 2], stringsAsFactors = FALSE), directed, ...)
+}
+
 #' @export
 cuRnet_graph.default <- function(x, directed = TRUE, ...) {
-  stop("cuRnet_graph() takes a data frame, an igraph object, a file path or an Arrow Table, not ",
+  stop("cuRnet_graph() takes a data frame, an edge-list matrix, an igraph object, a file path or an Arrow Table, not ",
        class(x)[1], call. = FALSE)
+}
+
+# The arguments a method has no use for: an error that names them (a misspelt `directd = FALSE`
+# or `weight = NA` must not be dropped quietly), with the nearest argument cuRnet_graph knows.
+no_other_arguments <- function(..., known = graph_arguments) {
+  extra <- names(list(...))
+  if (is.null(extra) && ...length()) extra <- rep("", ...length())
+  if (!length(extra)) return(invisible())
+  near <- vapply(extra, function(a) {
+    m <- if (nzchar(a)) agrep(a, known, max.distance = 2, value = TRUE) else character()
+    if (length(m)) sprintf(" (did you mean `%s`?)", m[1]) else ""
+  }, "")
+  shown <- ifelse(nzchar(extra), sprintf("`%s`", extra), "an unnamed argument")
+  stop(sprintf("cuRnet_graph() does not take %s", paste0(shown, near, collapse = ", ")),
+       call. = FALSE)
+}
+
+graph_arguments <- c("directed", "weights", "vertices", "precision", "ids", "format", "src",
+                     "dst", "header", "delimiter", "comment", "num_vertices")
+
+# `...` of a file: the engine reader's own options (curnet.read_graph), checked here so that a
+# typo is named in R's words rather than as a Python TypeError.
+reader_options <- function(...) {
+  options <- list(...)
+  keys <- names(options)
+  if (is.null(keys)) keys <- rep("", length(options))
+  bad <- !keys %in% c("format", "src", "dst", "header", "delimiter", "comment", "num_vertices")
+  if (any(bad)) do.call(no_other_arguments, options[bad])
+  options
+}
+
+# The column names taken as weights without being asked: the engine's list (curnet.io.WEIGHT_NAMES),
+# so that a data frame, an Arrow table and a file agree.
+weight_names <- function() unlist(reticulate::py_to_r(reticulate::import("curnet.io", convert = FALSE)$WEIGHT_NAMES))
+
+weight_like_column <- function(columns) {
+  hit <- which(tolower(trimws(columns)) %in% weight_names())
+  if (length(hit)) columns[hit[1]]
 }
 
 # The one way graphs from R reach the engine: 0-based ids and weights as Arrow arrays.

@@ -16,7 +16,8 @@
 #' @param mode \code{"out"} follows edge directions, \code{"in"} goes against them,
 #'   \code{"all"} (or \code{"total"}) ignores them.
 #' @param weights \code{NULL} uses the \code{weight} edge attribute if there is one,
-#'   \code{NA} ignores weights, or a numeric vector of edge weights.
+#'   \code{NA} ignores weights, or a numeric vector of edge weights. Negative weights are an
+#'   error, as in igraph (\code{cuRnet_distances} takes them on a directed graph).
 #' @param normalized See above.
 #' @param cutoff Only paths of length \code{<= cutoff} count; negative: all paths.
 #' @param progress \code{TRUE}, \code{FALSE} or a \code{function(done, total)}, as in
@@ -58,7 +59,7 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
 #' @inheritParams cuRnet_closeness
 #' @param mode As in \code{\link{cuRnet_closeness}}; igraph's default here is \code{"all"}.
 #' @param weights \code{NA} (the default, igraph 1.3's behaviour) counts hops; \code{NULL}
-#'   uses the \code{weight} edge attribute; or a numeric vector.
+#'   uses the \code{weight} edge attribute; or a numeric vector (not negative, as in igraph).
 #' @return \code{cuRnet_eccentricity}: a numeric vector named by vertex if the graph has
 #'   names. \code{cuRnet_radius}: a number (\code{NaN} for a graph without vertices).
 #' @examples
@@ -79,7 +80,7 @@ cuRnet_eccentricity <- function(graph, vids = igraph::V(graph), mode = c("all", 
 cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"), weights = NA,
                           progress = getOption("cuRnet.progress", interactive())) {
   mode <- engine_mode(match.arg(mode))
-  run_measure(measure_graph(graph, weights), "radius", progress = progress, mode = mode)
+  run_measure(measure_graph(graph, weights, "cuRnet_radius"), "radius", progress = progress, mode = mode)
 }
 
 #' Diameter, and two vertices that attain it
@@ -110,7 +111,7 @@ cuRnet_diameter <- function(graph, directed = TRUE, unconnected = TRUE, weights 
 #' @export
 cuRnet_farthest_vertices <- function(graph, directed = TRUE, unconnected = TRUE, weights = NULL,
                                      progress = getOption("cuRnet.progress", interactive())) {
-  res <- run_measure(measure_graph(graph, weights), "farthest_points", progress = progress,
+  res <- run_measure(measure_graph(graph, weights, "cuRnet_farthest_vertices"), "farthest_points", progress = progress,
                      directed = isTRUE(directed), unconnected = isTRUE(unconnected))
   ends <- if (is.null(res[[1]])) integer() else c(res[[1]], res[[2]]) + 1L
   list(vertices = igraph::V(graph)[ends], distance = res[[3]])
@@ -139,7 +140,7 @@ cuRnet_farthest_vertices <- function(graph, directed = TRUE, unconnected = TRUE,
 #' @export
 cuRnet_mean_distance <- function(graph, weights = NULL, directed = TRUE, unconnected = TRUE,
                                  details = FALSE, progress = getOption("cuRnet.progress", interactive())) {
-  res <- run_measure(measure_graph(graph, weights), "mean_distance", progress = progress,
+  res <- run_measure(measure_graph(graph, weights, "cuRnet_mean_distance"), "mean_distance", progress = progress,
                      directed = isTRUE(directed), unconnected = isTRUE(unconnected), details = TRUE)
   if (isTRUE(details)) list(res = res[[1]], unconnected = res[[2]]) else res[[1]]
 }
@@ -179,10 +180,18 @@ cuRnet_ego_size <- function(graph, order = 1, nodes = igraph::V(graph), mode = c
 }
 
 # The engine graph of an igraph object, with igraph's weights convention (see igraph_weights).
-measure_graph <- function(graph, weights) {
+# Weighted measures refuse negative weights, as igraph's do (`measure` names the caller).
+measure_graph <- function(graph, weights, measure = NULL) {
   if (!igraph::is_igraph(graph)) stop("this function takes an igraph object", call. = FALSE)
+  weights <- igraph_weights(graph, weights)
+  if (!is.null(measure) && is.numeric(weights) && length(weights) && any(weights < 0, na.rm = TRUE)) {
+    stop(sprintf(paste0("%s needs non-negative weights, as igraph's measures do (the smallest ",
+                        "weight here is %g); count hops instead (weights = NA), or use ",
+                        "cuRnet_distances(), which takes negative weights on a directed graph"),
+                 measure, min(weights, na.rm = TRUE)), call. = FALSE)
+  }
   edges <- igraph::as_edgelist(graph, names = FALSE)
-  engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, igraph_weights(graph, weights),
+  engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, weights,
                igraph::is_directed(graph), igraph::V(graph)$name, n = igraph::vcount(graph),
                ids_are_names = FALSE)
 }
@@ -203,7 +212,7 @@ run_measure <- function(g, name, vertices = NULL, progress = FALSE, ...) {
 
 # A per-vertex measure of the vertices `vids`, named as igraph names them.
 per_vertex <- function(graph, name, vids, weights, progress, ...) {
-  g <- measure_graph(graph, weights)
+  g <- measure_graph(graph, weights, paste0("cuRnet_", name))
   ids <- vertex_selection(graph, vids)
   res <- as.numeric(run_measure(g, name, ids, progress, ...))
   if (!is.null(g$names)) names(res) <- g$names[if (is.null(ids)) seq_len(g$n) else ids + 1L]

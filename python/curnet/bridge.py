@@ -80,6 +80,16 @@ def read_graph(path, double=True, **kwargs) -> Graph:
     return read(path, dtype=np.float64 if double else np.float32, **kwargs)
 
 
+def read_graph_warned(path, double=True, **kwargs) -> list:
+    """read_graph, and what the reader warned (a line taken as a header, a column not taken
+    as weights) as a list of messages, for R to raise as its own warnings."""
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g = read_graph(path, double, **kwargs)
+    return [g, [str(w.message) for w in caught]]
+
+
 def summary(g: Graph) -> dict:
     """What R's print() shows, and what R keeps next to the graph."""
     return {"n": len(g), "m": int(g.num_edges), "directed": bool(g.directed),

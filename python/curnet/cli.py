@@ -10,6 +10,8 @@ import numpy as np
 
 from . import cli_analyses
 from . import cli_coexpression
+
+from .cli_input import add_input_options, graph_file, read_input
 from .sources import resolve_sources, sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
@@ -24,37 +26,6 @@ BACKEND_HELP = "auto (GPU if usable), cpu, cuda, cuda:N (GPU N), cuda:0,1 or cud
 OUT_EXTENSIONS = (".tsv", ".txt", ".parquet")
 
 
-def _column_spec(text: str):
-    """A column given on the command line: a 0-based index if it is a number, else a name."""
-    return int(text) if text.isdigit() else text
-
-
-def _add_reader_options(a) -> None:
-    """read_graph's options for edge-list files (TSV/CSV/Parquet/Arrow)."""
-    r = a.add_argument_group("reading the file (edge lists)")
-    r.add_argument("--src", type=_column_spec, default=0, metavar="COL",
-                   help="source column: 0-based index or header name (default 0)")
-    r.add_argument("--dst", type=_column_spec, default=1, metavar="COL",
-                   help="target column: 0-based index or header name (default 1)")
-    w = r.add_mutually_exclusive_group()
-    w.add_argument("--weight", type=_column_spec, metavar="COL",
-                   help="weight column: index or name (default: the third column if it holds numbers)")
-    w.add_argument("--unweighted", action="store_true", help="ignore any weights in the file")
-    r.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
-                   help="the first line is (--header) or is not (--no-header) a header; default: detected")
-    r.add_argument("--delimiter", help="field separator (default: tab, else comma, else spaces)")
-    r.add_argument("--comment", default="#", help="lines starting with this are skipped (default '#')")
-    r.add_argument("--ids-as-names", action="store_true",
-                   help="numeric ids are vertex names (e.g. Entrez ids), not 0-based indices")
-
-
-def _reader_options(args) -> dict:
-    weights = False if args.unweighted else args.weight
-    return {"src": args.src, "dst": args.dst, "weights": weights, "header": args.header,
-            "delimiter": args.delimiter, "comment": args.comment,
-            "ids": "names" if args.ids_as_names else "auto"}
-
-
 def _parser() -> argparse.ArgumentParser:
     from . import __version__
     p = argparse.ArgumentParser(prog="curnet", description="GPU/CPU graph analytics for biological networks")
@@ -62,12 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     for name in ALGORITHMS:
         a = sub.add_parser(name, help=f"run {name} on a graph file")
-        a.add_argument("file", help="edge list (TSV/CSV/SNAP), .mtx, .gr, .graph, .parquet, .arrow; .gz too")
-        a.add_argument("--format", help="file format, if the extension does not say")
-        a.add_argument("--undirected", action="store_true", help="treat edges as undirected")
+        add_input_options(a)
         a.add_argument("--backend", default="auto", help=BACKEND_HELP)
         a.add_argument("--out", help="write results to FILE.tsv or FILE.parquet (long format)")
-        _add_reader_options(a)
         if name != "scc":
             src = a.add_mutually_exclusive_group()
             src.add_argument("--sources", help="comma-separated vertex names or ids, or @FILE: "
@@ -150,16 +118,13 @@ def _ids(parts: list[str]) -> list[int]:
     except ValueError:
         bad = next(s for s in parts if not s.lstrip("-").isdigit())
         raise ValueError(f"this graph has no vertex names, so sources are 0-based ids, and {bad!r} "
-                         f"is not one (use --ids-as-names if the file's ids are names)") from None
+                         f"is not one (leave out --ids-as-index to read the file's ids as names)") from None
 
 
 def run_algorithm(args) -> None:
     import curnet
     check_out(args.out)
-    t0 = time.perf_counter()
-    g = curnet.read_graph(args.file, format=args.format, directed=False if args.undirected else None,
-                          **_reader_options(args))
-    print(f"read {g} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
+    g = read_input(args)
     t0 = time.perf_counter()
     if args.command == "scc":
         labels = curnet.scc(g, backend=args.backend)
@@ -200,8 +165,7 @@ def run_on_cluster(args, g, sources, t0) -> None:
     distributed._dask()
     logging.getLogger("distributed").setLevel(logging.WARNING)   # Dask's own INFO lines
     kind = args.command.replace("-", "_")
-    graph = distributed.GraphFile(args.file, format=args.format,
-                                  directed=False if args.undirected else None) if args.shared_file else g
+    graph = graph_file(args) if args.shared_file else g
     engine = distributed.ClusterEngine(args.scheduler)
     if args.out and args.out.endswith(".parquet"):
         rows = engine.to_parquet(graph, sources, args.out, kind, backend=args.backend, progress=None)

@@ -8,6 +8,8 @@ import time
 
 import numpy as np
 
+from .cli_input import add_input_options, read_input
+
 VERTEX_MEASURES = ("closeness", "harmonic", "eccentricity", "ego-size")
 COMMANDS = VERTEX_MEASURES + ("distance-table", "paths", "proximity", "pcsf")
 
@@ -20,9 +22,7 @@ def add_parsers(sub, backend_help: str) -> None:
     """The subcommands, on the `curnet` parser's subparsers."""
     def command(name, help):
         a = sub.add_parser(name, help=help)
-        a.add_argument("file", help="edge list (TSV/CSV/SNAP), .mtx, .gr, .graph, .parquet, .arrow; .gz too")
-        a.add_argument("--format", help="file format, if the extension does not say")
-        a.add_argument("--undirected", action="store_true", help="treat edges as undirected")
+        add_input_options(a)
         a.add_argument("--backend", default="auto", help=backend_help)
         a.add_argument("--out", help="write the table to FILE.tsv or FILE.parquet (default: TSV on stdout)")
         return a
@@ -78,12 +78,11 @@ def run(args) -> None:
     from .outputs import TableWriter, check_path, to_table
     if args.out:
         check_path(args.out)
-    t0 = time.perf_counter()
     if args.command == "pcsf":      # undirected, costs in double precision as the package's
-        g = curnet.read_graph(args.file, format=args.format, directed=False, weights=True, dtype=np.float64)
+        g = read_input(args, directed=False, dtype=np.float64,
+                       weights=True if args.weight is None else args.weight)
     else:
-        g = curnet.read_graph(args.file, format=args.format, directed=False if args.undirected else None)
-    print(f"read {g} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
+        g = read_input(args)
     t0 = time.perf_counter()
     cols = _compute(curnet, g, args)
     print(f"{args.command}: {time.perf_counter() - t0:.3f} s", file=sys.stderr)

@@ -79,6 +79,12 @@ def _factorize(src_names: np.ndarray, dst_names: np.ndarray, names):
     return ids[:m].astype(np.int32), ids[m:].astype(np.int32), names
 
 
+def _ordinal(k: int) -> str:
+    """1st, 2nd, 3rd, 4th, ..., 11th, 12th, 13th, 21st: positions that R and Python users read alike."""
+    suffix = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{suffix}"
+
+
 class Graph:
     """A directed or undirected graph in CSR form, built once and reused.
 
@@ -148,8 +154,9 @@ class Graph:
         w = None if weights is None else _weights(weights, m, dtype)
         if w is not None and not directed and m and w.min() < 0:
             i = int(np.argmin(w))
-            raise ValueError(f"negative weight {w[i]} on edge {i} of an undirected graph: every "
-                             "undirected negative edge is a negative cycle; use a directed graph")
+            raise ValueError(f"negative weight {w[i]:g} on the {_ordinal(i + 1)} edge (index {i}) of "
+                             "an undirected graph: every undirected negative edge is a negative "
+                             "cycle; use a directed graph")
         edge = np.arange(m, dtype=np.int32 if m <= INT32_MAX else np.int64)
         if not directed:
             s, d, edge = np.concatenate([s, d]), np.concatenate([d, s]), np.concatenate([edge, edge])
@@ -250,10 +257,27 @@ class Graph:
             src, dst, w = self.edges()
             if mode == "in":
                 src, dst = dst, src
+            if mode == "all" and w is not None and len(w) and w.min() < 0:
+                i = int(np.argmin(w))
+                raise ValueError(f"mode 'all' ignores edge directions, and a negative edge without "
+                                 f"a direction is a negative cycle (the {_ordinal(i + 1)} edge, index "
+                                 f"{i}, weighs {w[i]:g}): follow the directions (mode 'out' or 'in'), "
+                                 "or count hops")
             self._oriented[mode] = Graph.from_edges(
                 src, dst, w, directed=mode == "in", num_vertices=len(self), names=self.names,
                 dtype=self.weight_dtype)
         return self._oriented[mode]
+
+    def without_weights(self) -> "Graph":
+        """The same arcs without weights (hops), built once and kept with its own device
+        copies; this graph itself if it has no weights."""
+        if self.weights is None:
+            return self
+        if "unweighted" not in self._oriented:
+            self._oriented["unweighted"] = Graph(
+                self.indptr, self.indices, None, directed=self.directed, names=self.names,
+                num_edges=self.num_edges, arc_edges=self.arc_edges)
+        return self._oriented["unweighted"]
 
     def name_index(self) -> dict:
         if self.names is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import warnings
 import zlib
 from dataclasses import dataclass
 
@@ -22,7 +23,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
-from .graph import Graph
+from .graph import INT32_MAX, Graph
+from .memory import check_fits
 
 __all__ = ["read_graph", "from_arrow", "GraphFormatError", "FORMATS"]
 
@@ -57,38 +59,43 @@ _SPACE_TO_TAB = bytes.maketrans(b" ", b"\t")
 
 # -- public API ---------------------------------------------------------------
 def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, header=None,
-               delimiter=None, comment="#", ids="auto", dtype=np.float32, **options) -> Graph:
+               delimiter=None, comment="#", ids="names", dtype=np.float32, **options) -> Graph:
     """Read a graph file; the format comes from the extension (after any .gz) unless given.
 
     directed: None keeps the format's own convention (edge lists, DIMACS: directed;
         METIS and symmetric Matrix Market: undirected).
-    weights: None uses weights when the file has them (for TSV/CSV/Parquet/Arrow:
-        the third column, if its first value is a number); True requires them;
+    weights: None uses weights when the file has them (for TSV/CSV/Parquet/Arrow: the
+        first column with a weight-like name (WEIGHT_NAMES), or in a file without a header
+        the third column if its first value is a number; a third column of another name is
+        left out, with a warning); True requires them;
         False ignores them; a column name or index picks the weight column
         (TSV/CSV/Parquet/Arrow only).
     src, dst: the endpoint columns, by index or by name (TSV/CSV/Parquet/Arrow only).
         Columns of names (non-numeric ids) become vertex names.
     header: TSV/CSV only. None detects one: the first line is a header when src,
         dst or weights is given by name, or when one of its src/dst/weight fields
-        is not a number while the next line's field is. Give header=True for a
-        header over columns of names (e.g. "source,target").
+        is not a number while the next line's field is, or when its src and dst fields
+        are column labels ("gene1 gene2", "source target") naming no vertex elsewhere
+        in the file (with a warning). header=True / False decides.
     delimiter: TSV/CSV only. None picks tab if the first line has one, else comma
         if it has one (or the format is csv), else runs of spaces/tabs; " " means
         runs of spaces/tabs.
     comment: lines starting with this are skipped (TSV/CSV/SNAP; the other text
         formats have fixed comment markers: % for Matrix Market and METIS, c for DIMACS).
-    ids: "auto" takes numeric ids as 0-based vertex indices (as the formats define
-        them: Matrix Market, DIMACS and METIS count from 1) and other ids as names;
-        "names" takes every id as a vertex name (e.g. Entrez ids 7157, 4193): edge
-        lists (TSV/CSV/SNAP/Parquet/Arrow) number their vertices in order of first
-        appearance, as for names, while Matrix Market, DIMACS and METIS keep their
-        vertices 1..n and name each by its number in the file.
+    ids: "names" (the default, as R's cuRnet_graph and the `curnet` command read files)
+        takes every id as a vertex name (e.g. Entrez ids 7157, 4193): edge lists
+        (TSV/CSV/SNAP/Parquet/Arrow) number their vertices in order of first appearance,
+        while Matrix Market, DIMACS and METIS keep their vertices 1..n and name each by its
+        number in the file. "index" takes numeric ids as 0-based vertex indices (as the
+        formats define them: Matrix Market, DIMACS and METIS count from 1; no names) and
+        other ids as names; "auto" is its earlier name. See docs/ids.md for how sources
+        are then given.
     Other keyword arguments (num_vertices, names) go to Graph.from_edges.
     """
     path = os.fspath(path)
     fmt = _format_of(path, format)
-    if ids not in ("auto", "names"):
-        raise ValueError(f'ids must be "auto" or "names", got {ids!r}')
+    if ids not in ("names", "index", "auto"):
+        raise ValueError(f'ids must be "names" or "index", got {ids!r}')
     data = _read_bytes(path)
     try:
         return _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comment,
@@ -117,6 +124,9 @@ def _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comme
         edges.u, edges.v = as_names(edges.u), as_names(edges.v)
     elif id_names:  # the format numbers its vertices 1..n: each is named by its number
         n = edges.n if edges.n is not None else int(max(edges.u.max(initial=-1), edges.v.max(initial=-1))) + 1
+        if n > INT32_MAX:   # checked before the names are made (a header alone can claim 3e9)
+            raise ValueError(f"the file has {n:,} vertices, beyond the int32 range cuRnet supports")
+        check_fits(n * 4 * len(str(n)), f"the names of {n:,} vertices", "read it with ids=\"index\"")
         options = {**options, "names": np.arange(1, n + 1).astype(str)}
     return _build(edges, path, directed, weights, dtype, options)
 
@@ -224,7 +234,8 @@ def _is_numeric(t) -> bool:
 
 
 def _table_graph(table, path, src, dst, weights, directed, id_names, dtype, options) -> Graph:
-    weight = _weight_spec(weights, table.num_columns, lambda: _is_numeric(table.column(2).type), path)
+    weight = _weight_spec(weights, table.num_columns, lambda: _is_numeric(table.column(2).type), path,
+                          names=table.column_names)
     if id_names:
         s, d = (as_names(_column(table, c, what)) for c, what in ((src, "src"), (dst, "dst")))
         w = None if weight is None else _column(table, weight, "weight")
@@ -234,13 +245,33 @@ def _table_graph(table, path, src, dst, weights, directed, id_names, dtype, opti
                       dtype=dtype, **options)
 
 
-def _weight_spec(weights, num_columns: int, third_is_number, path=None):
-    """The weight column: an explicit spec, or column 2 for None/True when it holds numbers."""
+# Column names read as weights without being asked (case aside), as igraph reads `weight`: a
+# third column of another name (an evidence count, a confidence score) is no length.
+WEIGHT_NAMES = ("weight", "weights", "w", "distance", "dist", "length", "cost")
+
+
+def weight_named(names) -> int | None:
+    """The index of the first column whose name is weight-like, or None."""
+    return next((i for i, n in enumerate(names) if str(n).strip().lower() in WEIGHT_NAMES), None)
+
+
+def _weight_spec(weights, num_columns: int, third_is_number, path=None, names=None):
+    """The weight column: an explicit spec; for None/True, a weight-like column when the columns
+    have names (`names`), else column 2 when it holds numbers (the edge list's own layout)."""
     if weights is False:
         return None
     if weights is True and num_columns < 3:
         raise GraphFormatError(path, None, "weights=True but there is no third column")
     if weights is None or weights is True:
+        if names is not None and num_columns > 2:
+            named = weight_named(names)
+            if named is not None or weights is True:
+                return 2 if named is None else named
+            if third_is_number():
+                warnings.warn(f"column {names[2]!r} is not read as weights: only a weight-like name "
+                              f"({', '.join(WEIGHT_NAMES)}) is; give weights={names[2]!r} to use it"
+                              + (f" ({path})" if path else ""), stacklevel=5)
+            return None
         return 2 if num_columns > 2 and (weights is True or third_is_number()) else None
     return weights
 
@@ -261,14 +292,15 @@ def _read_delimited(data, path, fmt, src, dst, weights, header, delimiter, comme
     table = _parse_csv(data, path, delimiter)
     by_name = any(isinstance(c, str) for c in (src, dst, weights))
     if header is None:
-        header = by_name or _looks_like_header(table, src, dst, weights)
+        header = by_name or _looks_like_header(table, src, dst, weights) or _header_of_names(table, src, dst, path)
     if header:
         table = _apply_header(table)
     elif by_name:
         raise ValueError(f"columns chosen by name need a header line, and header=False ({path})")
     line_of = _RowLines(data, skip=1 if header else 0)
     weight = _weight_spec(weights, table.num_columns, lambda: table.num_rows > 0 and
-                          _is_number(table.column(2)[0].as_py()), path)
+                          _is_number(table.column(2)[0].as_py()), path,
+                          names=table.column_names if header else None)
     cols = [_column(table, c, what) for c, what in ((src, "src"), (dst, "dst"), (weight, "weights"))
             if c is not None]
     for col, what in zip(cols, ("src", "dst", "weights")):
@@ -385,7 +417,32 @@ def _looks_like_header(table, src, dst, weights) -> bool:
             col = table.column(spec)
             if not _is_number(col[0].as_py()) and _is_number(col[1].as_py()):
                 return True
-    return False
+    # a weight-like label over numbers, in any column ("a,b,kind,weight")
+    return any(str(col[0].as_py()).strip().lower() in WEIGHT_NAMES and _is_number(col[1].as_py())
+               for col in table.columns)
+
+
+# First-line words that label a column of vertices: "gene1 gene2", "source target", "protein_a".
+HEADER_WORD = re.compile(r"(?i)^(from|to|source|target|src|dst|node|vertex|gene|protein|"
+                         r"interactor|symbol|entrez|id|name)[ _.-]?([0-9]|[ab]|id|name|s)?$")
+
+
+def _header_of_names(table, src, dst, path) -> bool:
+    """A first line of two column labels over columns of names, where the number rule cannot
+    see it: both fields are label words ("gene1 gene2") and neither is a vertex elsewhere in
+    the file. Said (a warning), since the line could be an edge; header=False keeps it one."""
+    if table.num_rows < 2 or not all(isinstance(c, int) and -table.num_columns <= c < table.num_columns
+                                     for c in (src, dst)):
+        return False
+    first = [table.column(c)[0].as_py() for c in (src, dst)]
+    if not all(isinstance(v, str) and HEADER_WORD.match(v.strip()) for v in first):
+        return False
+    rest = [pc.cast(table.column(c).slice(1), pa.string()) for c in (src, dst)]
+    if any(pc.any(pc.is_in(col, value_set=pa.array(first))).as_py() for col in rest):
+        return False
+    warnings.warn(f"the first line ({first[0]}, {first[1]}) is read as a header; header=False "
+                  f"reads it as an edge ({path})", stacklevel=5)
+    return True
 
 
 def _apply_header(table) -> pa.Table:

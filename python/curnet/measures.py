@@ -49,13 +49,27 @@ def _cutoff(cutoff):
     return None if cutoff < 0 else cutoff
 
 
-def _stats(g, mode, vertices, weighted, backend, progress, **kwargs) -> SourceStats:
+def _nonnegative(g: Graph, measure: str) -> None:
+    """igraph refuses negative weights in its distance measures ("Weight vector must be
+    positive" / "non-negative"): a shortest path with negative edges is no distance to sum,
+    and on an undirected graph every negative edge is a negative cycle."""
+    if g.min_weight < 0:
+        raise ValueError(f"{measure} needs non-negative weights, as igraph's measures do (the "
+                         f"smallest weight here is {g.min_weight:g}); count hops instead "
+                         "(weights = NA in R, weighted=False in Python), or use shortest paths "
+                         "(cuRnet_distances / curnet.sssp), which take negative weights on a directed graph")
+
+
+def _stats(g, mode, vertices, weighted, backend, progress, *, measure: str, **kwargs) -> SourceStats:
     """Per-source statistics of the distances from `vertices` (None: all) in `g` along `mode`."""
-    g = g.oriented(mode)
+    weighted = _uses_weights(g, weighted)
+    if weighted:
+        _nonnegative(g, measure)
+    g = (g if weighted else g.without_weights()).oriented(mode)
     ids = _vertex_ids(g, vertices)
     sink = SourceStats(len(ids), **kwargs)
     if len(ids):
-        if _uses_weights(g, weighted):
+        if weighted:
             sssp_blocks(g, ids, sink, backend=backend, progress=progress)
         else:
             bfs_blocks(g, ids, sink, backend=backend, progress=progress)
@@ -95,7 +109,8 @@ def closeness(g: Graph, vertices=None, *, mode="all", cutoff=None, weighted=None
     >>> curnet.closeness(g, backend="cpu").round(3).tolist()
     [0.667, 1.0, 0.667, 1.0, 1.0, nan]
     """
-    s = _stats(g, mode, vertices, weighted, backend, progress, upto=_cutoff(cutoff), want=("count", "total"))
+    s = _stats(g, mode, vertices, weighted, backend, progress,
+               measure="closeness", upto=_cutoff(cutoff), want=("count", "total"))
     reached = s.count - 1                          # the vertex itself is at distance 0
     with np.errstate(divide="ignore", invalid="ignore"):
         score = (reached if normalized else 1.0) / s.total
@@ -120,7 +135,8 @@ def harmonic_centrality(g: Graph, vertices=None, *, mode="all", cutoff=None, wei
     >>> curnet.harmonic_centrality(g, normalized=False, backend="cpu").tolist()
     [1.5, 2.0, 1.5, 1.0, 1.0, 0.0]
     """
-    s = _stats(g, mode, vertices, weighted, backend, progress, upto=_cutoff(cutoff), want=("inverse",))
+    s = _stats(g, mode, vertices, weighted, backend, progress,
+               measure="harmonic_centrality", upto=_cutoff(cutoff), want=("inverse",))
     return s.inverse / max(len(g) - 1, 1) if normalized else s.inverse   # igraph: 0 on one vertex
 
 
@@ -147,7 +163,8 @@ def eccentricity(g: Graph, vertices=None, *, mode="out", weighted=None, backend=
     >>> curnet.eccentricity(g, backend="cpu").tolist()
     [3.0, 2.0, 1.0, 0.0]
     """
-    return _stats(g, mode, vertices, weighted, backend, progress, want=("farthest",)).farthest
+    return _stats(g, mode, vertices, weighted, backend, progress, measure="eccentricity",
+                  want=("farthest",)).farthest
 
 
 def radius(g: Graph, *, mode="out", weighted=None, backend="auto", progress=None) -> float:
@@ -187,11 +204,11 @@ def farthest_points(g: Graph, *, directed=True, unconnected=True, weighted=None,
     >>> curnet.farthest_points(curnet.Graph.from_edges([0, 1], [1, 2], directed=False), backend="cpu")
     (0, 2, 2.0)
     """
-    view = g.oriented("out" if directed else "all")
-    n = len(view)
+    n = len(g)
     if n == 0:
         return None, None, float("nan")
-    s = _stats(g, "out" if directed else "all", None, weighted, backend, progress, want=("count", "farthest"))
+    s = _stats(g, "out" if directed else "all", None, weighted, backend, progress,
+               measure="farthest_points", want=("count", "farthest"))
     if not unconnected and (s.count < n).any():
         return None, None, float("inf")
     source = int(np.argmax(s.farthest))
@@ -240,9 +257,9 @@ def mean_distance(g: Graph, *, directed=True, unconnected=True, weighted=None, d
     >>> curnet.mean_distance(g, details=True, backend="cpu")
     (1.25, 22)
     """
-    view = g.oriented("out" if directed else "all")
-    n = len(view)
-    s = _stats(g, "out" if directed else "all", None, weighted, backend, progress, want=("count", "total"))
+    n = len(g)
+    s = _stats(g, "out" if directed else "all", None, weighted, backend, progress,
+               measure="mean_distance", want=("count", "total"))
     pairs = int((s.count - 1).sum())
     missing = n * (n - 1) - pairs
     if missing and not unconnected:
@@ -315,5 +332,6 @@ def ego_size(g: Graph, vertices=None, *, order=1, mode="all", mindist=0, backend
         raise ValueError(f"order and mindist must be whole numbers, got {order!r} and {mindist!r}")
     if order < 0 or not 0 <= mindist <= order:
         raise ValueError(f"need 0 <= mindist <= order, got mindist={mindist}, order={order}")
-    return _stats(g, mode, vertices, False, backend, progress, upto=int(order), mindist=int(mindist),
+    return _stats(g, mode, vertices, False, backend, progress, measure="ego_size",
+                  upto=int(order), mindist=int(mindist),
                   want=("count",)).count

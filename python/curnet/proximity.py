@@ -107,8 +107,9 @@ def proximity(g, sets, module, *, measures=("closest",), n_random=1000, bin_size
     Parameters
     ----------
     g : Graph
-    sets : vertex ids or names, or a list of such sets
+    sets : vertex ids or names, a list of such sets, or a dict of them by name
         The query set(s) T (e.g. drug targets). A list of lists gives a list of results,
+        a dict ({"drug": [...], ...}, R's named list) a dict of results by the same names,
         all from one traversal.
     module : vertex ids or names
         The set S (e.g. disease genes).
@@ -141,6 +142,12 @@ def proximity(g, sets, module, *, measures=("closest",), n_random=1000, bin_size
         raise ValueError(f"measures must be among {', '.join(MEASURES)} (or 'all'), got {bad or measures}")
     if n_random < 0:
         raise ValueError(f"n_random must be 0 or more, got {n_random}")
+    if isinstance(sets, dict):
+        if not sets:
+            raise ValueError("sets is an empty dict: give at least one named set")
+        results = proximity(g, list(sets.values()), module, measures=measures, n_random=n_random,
+                            bin_size=bin_size, seed=seed, weighted=weighted, backend=backend)
+        return dict(zip(sets.keys(), results))
     be = get_backend(backend)
     many = _is_list_of_sets(sets)
     query = [_members(g, s, "set") for s in (sets if many else [sets])]
@@ -255,7 +262,8 @@ def _measures_chunked(xp, d, mod_sets, q_sets, measures) -> dict:
 def _measures(xp, d, S, T, measures) -> dict:
     """Each measure for R set pairs at once: S (R, |S|), T (R, |T|) row/column positions
     in `d`; d[s, t] is the distance from s to t."""
-    with np.errstate(invalid="ignore"):          # inf - inf: sets in different components
+    # sets in different components: inf - inf (separation), log(0) (kernel: inf, as it should)
+    with np.errstate(invalid="ignore", divide="ignore"):
         return _measures_of(xp, d, xp.asarray(S), xp.asarray(T), measures)
 
 

@@ -7,9 +7,22 @@ from .columns import is_string_column, to_numpy
 
 
 def resolve_sources(g, sources) -> np.ndarray:
-    """`sources` as int32 vertex ids; repeated sources are kept (their rows repeat)."""
+    """`sources` as int32 vertex ids; repeated sources are kept (their rows repeat).
+
+    The rule (docs/ids.md): strings are vertex names; integers are 0-based positions. On a
+    graph whose names are numbers (a file of Entrez ids), Python ints (a scalar, a list, a
+    tuple) could mean either, and are refused: give names as strings, or positions as a
+    NumPy (or Arrow) integer array, the engine's own ids."""
     if isinstance(sources, (str, bytes)) or np.isscalar(sources):
         sources = [sources]
+    if isinstance(sources, (list, tuple, range)) and _has_numeric_names(g):
+        ints = [s for s in sources if isinstance(s, (int, np.integer)) and not isinstance(s, bool)]
+        if ints:
+            raise ValueError(
+                f"this graph's vertex names are numbers (e.g. {_numeric_name(g)!r}), so the integer "
+                f"source {ints[0]!r} could be the vertex named {str(ints[0])!r} or the vertex at "
+                f"position {ints[0]}: give names as strings ([{str(ints[0])!r}]) or positions as a "
+                f"NumPy integer array (np.array([{ints[0]}]))")
     if is_string_column(sources):
         names = to_numpy(sources, "sources").astype(str)
         index = g.name_index()
@@ -48,3 +61,20 @@ def sample_sources(g, k: int, seed: int = 0) -> np.ndarray:
 
 def source_name(g, vertex: int):
     return None if g.names is None else str(g.names[vertex])
+
+
+def _numeric_name(g):
+    """The first vertex name that is a whole number ("7157"), or None; computed once a graph."""
+    if g.names is None:
+        return None
+
+    def find():
+        names = np.asarray(g.names).astype(str)
+        digits = np.char.isdigit(np.char.lstrip(names, "-")) if len(names) else np.zeros(0, bool)
+        hit = np.flatnonzero(digits)
+        return (str(names[hit[0]]),) if len(hit) else (None,)
+    return g.cache("numeric name", find)[0]
+
+
+def _has_numeric_names(g) -> bool:
+    return _numeric_name(g) is not None

@@ -74,7 +74,7 @@ def test_predecessors_of_an_unnamed_graph_are_integers(tmp_path):
     edges = [(0, 1, 2.0), (1, 2, 1.0), (0, 2, 5.0), (2, 3, 1.0), (4, 0, 1.0)]
     f.write_text("".join(f"{u}\t{v}\t{w}\n" for u, v, w in edges))
     out = tmp_path / "sp.parquet"
-    assert main(["sssp", str(f), "--sources", "0,4", "--backend", "cpu", "--out", str(out)]) == 0
+    assert main(["sssp", str(f), "--sources", "0,4", "--ids-as-index", "--backend", "cpu", "--out", str(out)]) == 0
     t = pq.read_table(out)
     assert all(str(t.schema.field(c).type).startswith("int") for c in ("source", "target", "predecessor"))
     a = sp.csr_matrix(([w for *_, w in edges], ([u for u, *_ in edges], [v for _, v, _ in edges])), shape=(5, 5))
@@ -88,7 +88,7 @@ def test_predecessors_of_an_unnamed_graph_are_integers(tmp_path):
         else:
             assert d == pytest.approx(dist[row, p] + best[(p, v)])   # valid, not equal
     tsv = tmp_path / "sp.tsv"
-    assert main(["sssp", str(f), "--sources", "0", "--backend", "cpu", "--out", str(tsv)]) == 0
+    assert main(["sssp", str(f), "--sources", "0", "--ids-as-index", "--backend", "cpu", "--out", str(tsv)]) == 0
     rows = [l.split("\t") for l in tsv.read_text().splitlines()]
     assert ["0", "0", "0", ""] in rows and ["0", "3", "4", "2"] in rows
 
@@ -103,15 +103,16 @@ def test_reader_options_columns_weights_header(tmp_path, capsys):
     assert main(["sssp-dists", str(f), "--src", "2", "--dst", "1", "--header", "--unweighted",
                  "--sources", "a", "--backend", "cpu", "--out", str(out)]) == 0
     assert ["a", "c", "2"] in [l.split("\t") for l in out.read_text().splitlines()]
-    # numeric ids as names; a space-separated file with a comment marker of its own
+    # numeric ids are names (the default); a space-separated file with a comment marker of its own
     g = tmp_path / "entrez.txt"
     g.write_text("% Entrez\n7157 4193\n4193 10\n")
-    assert main(["bfs", str(g), "--delimiter", " ", "--comment", "%", "--no-header", "--ids-as-names",
-                 "--sources", "7157", "--backend", "cpu", "--out", str(out)]) == 0
-    assert [l.split("\t") for l in out.read_text().splitlines()][1:] == [
-        ["7157", "7157", "0"], ["7157", "4193", "1"], ["7157", "10", "2"]]
-    assert main(["bfs", str(g), "--comment", "%", "--sources", "x", "--backend", "cpu"]) == 2
-    assert "--ids-as-names" in capsys.readouterr().err
+    for names in ([], ["--ids-as-names"]):
+        assert main(["bfs", str(g), "--delimiter", " ", "--comment", "%", "--no-header", *names,
+                     "--sources", "7157", "--backend", "cpu", "--out", str(out)]) == 0
+        assert [l.split("\t") for l in out.read_text().splitlines()][1:] == [
+            ["7157", "7157", "0"], ["7157", "4193", "1"], ["7157", "10", "2"]]
+    assert main(["bfs", str(g), "--comment", "%", "--ids-as-index", "--sources", "x", "--backend", "cpu"]) == 2
+    assert "leave out --ids-as-index" in capsys.readouterr().err
 
 
 def test_sources_from_a_file(tmp_path):

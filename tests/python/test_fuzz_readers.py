@@ -83,7 +83,7 @@ def render(fmt, n, u, v, w) -> bytes:
 def read(tmp_path, fmt, data, compress):
     path = tmp_path / ("fuzz" + EXT[fmt] + (".gz" if compress else ""))
     path.write_bytes(gzip.compress(data, mtime=0) if compress else data)
-    return path, read_graph(path, "snap" if fmt == "snap" else None)
+    return path, read_graph(path, "snap" if fmt == "snap" else None, ids="index")
 
 
 def arcs(g):

@@ -12,9 +12,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from curnet.graph import Graph
-from curnet.io import FORMATS, GraphFormatError, from_arrow, read_graph
+from curnet import io
+from curnet.io import FORMATS, GraphFormatError, from_arrow
 
 DATA = Path(__file__).parent / "data" / "io"
+
+
+def read_graph(path, *args, **kw):
+    """Most tests here check each format's own vertex numbering: they read numeric ids as
+    indices (ids="index"); the default, ids as names, has its own tests."""
+    kw.setdefault("ids", "index")
+    return io.read_graph(path, *args, **kw)
 
 
 def arcs(g: Graph):
@@ -80,13 +88,14 @@ def test_csv_columns_by_name_and_index():
     assert arcs(by_name) == [("B", "A", 3.0), ("C", "B", 1.0)]
     by_index = read_graph(DATA / "header_cols.csv", src=1, dst=0, weights=2, header=True)
     assert arcs(by_index) == arcs(by_name)
-    # weights=None: third column "score" holds numbers, so it is the weight
-    assert read_graph(DATA / "header_cols.csv").weighted
+    # weights=None: a third column named "score" is no weight (only weight-like names are)
+    with pytest.warns(UserWarning, match="column 'score' is not read as weights.*weights='score'"):
+        assert not read_graph(DATA / "header_cols.csv").weighted
 
 
 def test_csv_unknown_column_name():
     with pytest.raises(ValueError, match="nope"):
-        read_graph(DATA / "header_cols.csv", src="nope")
+        read_graph(DATA / "header_cols.csv", src="nope", weights=False)
 
 
 def test_header_true_on_numeric_ids(tmp_path):
@@ -458,15 +467,15 @@ def test_ids_as_names_keep_each_id_as_its_name(tmp_path, edges, fmt):
 def test_ids_as_names_with_header_and_in_numbered_formats(tmp_path):
     csv = tmp_path / "h.csv"
     csv.write_text("source,target,score\n7157,4193,0.5\n4193,10,1.5\n")
-    g = read_graph(csv, ids="names")
+    g = read_graph(csv, ids="names", weights="score")
     assert g.names.tolist() == ["7157", "4193", "10"] and g.weighted
     mtx = tmp_path / "g.mtx"
     mtx.write_text("%%MatrixMarket matrix coordinate pattern general\n4 4 2\n3 1\n1 2\n")
     g = read_graph(mtx, ids="names")
     assert g.names.tolist() == ["1", "2", "3", "4"]             # the file's own numbering
     assert _edges_by_name(g) == [("1", "2", 1.0), ("3", "1", 1.0)]
-    with pytest.raises(ValueError, match='ids must be "auto" or "names"'):
-        read_graph(mtx, ids="index")
+    with pytest.raises(ValueError, match='ids must be "names" or "index"'):
+        read_graph(mtx, ids="position")
 
 
 def test_bridge_arrow_table_ids_as_names():
@@ -475,3 +484,51 @@ def test_bridge_arrow_table_ids_as_names():
     g = bridge.graph_from_table(t, True, "weight", id_names=True)
     assert g.names.tolist() == ["7157", "4193", "10"] and g.weighted
     assert bridge.graph_from_table(t, True, "weight").names is None
+
+
+def test_ids_in_files_are_names_by_default(tmp_path):
+    """One rule with R's cuRnet_graph and the `curnet` command: a file of Entrez ids is three
+    vertices, not 7,158; ids="index" asks for the engine's numbering."""
+    path = tmp_path / "entrez.tsv"
+    path.write_text("7157\t4193\n4193\t10\n")
+    g = io.read_graph(path)
+    assert len(g) == 3 and g.names.tolist() == ["7157", "4193", "10"]
+    assert len(io.read_graph(path, ids="index")) == 7158
+    mtx = tmp_path / "g.mtx"
+    mtx.write_text("%%MatrixMarket matrix coordinate pattern general\n4 4 2\n3 1\n1 2\n")
+    assert io.read_graph(mtx).names.tolist() == ["1", "2", "3", "4"]
+    assert io.read_graph(mtx, ids="index").names is None
+
+
+def test_a_third_column_is_weights_only_under_a_weight_like_name(tmp_path):
+    """An evidence count (0..N) is no length: igraph reads only `weight`; cuRnet reads
+    weight-like names, a headerless file's third column, or the column asked for."""
+    evidence = write(tmp_path, "reg.csv", "tf,target,evidence\nA,B,0\nB,C,3\n")
+    with pytest.warns(UserWarning, match="column 'evidence' is not read as weights"):
+        assert not io.read_graph(evidence).weighted
+    assert arcs(io.read_graph(evidence, weights="evidence")) == [("A", "B", 0.0), ("B", "C", 3.0)]
+    named = write(tmp_path, "w.csv", "a,b,kind,Weight\nA,B,pp,0.5\nB,C,pd,3\n")
+    assert arcs(io.read_graph(named)) == [("A", "B", 0.5), ("B", "C", 3.0)]     # any position
+    assert arcs(io.read_graph(write(tmp_path, "n.tsv", "A\tB\t2\nB\tC\t3\n"))) == [
+        ("A", "B", 2.0), ("B", "C", 3.0)]                       # no header: the layout src dst weight
+    pq.write_table(pa.table({"a": ["A"], "b": ["B"], "evidence": [2.0]}), tmp_path / "e.parquet")
+    with pytest.warns(UserWarning, match="'evidence'"):
+        assert not io.read_graph(tmp_path / "e.parquet").weighted
+    pq.write_table(pa.table({"a": ["A"], "b": ["B"], "distance": [2.0]}), tmp_path / "d.parquet")
+    assert io.read_graph(tmp_path / "d.parquet").weighted
+
+
+def test_a_header_of_two_column_labels_is_detected_and_said(tmp_path):
+    """"gene1 gene2" over columns of names: the number rule cannot see it."""
+    path = write(tmp_path, "genes.tsv", "gene1\tgene2\nTP53\tMDM2\nMDM2\tATM\n")
+    with pytest.warns(UserWarning, match=r"first line \(gene1, gene2\) is read as a header"):
+        g = io.read_graph(path)
+    assert g.names.tolist() == ["TP53", "MDM2", "ATM"] and g.num_edges == 2
+    assert io.read_graph(path, header=False).num_edges == 3
+    for first in ("source\ttarget", "Protein_A\tprotein_b", "from\tto"):
+        with pytest.warns(UserWarning, match="read as a header"):
+            assert io.read_graph(write(tmp_path, "h.tsv", first + "\nA\tB\nB\tC\n")).num_edges == 2
+    # label-like words that are vertices elsewhere in the file make an edge
+    edge = write(tmp_path, "e.tsv", "gene1\tgene2\ngene2\tgene3\n")
+    assert io.read_graph(edge).num_edges == 2
+    assert io.read_graph(write(tmp_path, "p.tsv", "TP53\tMDM2\nMDM2\tATM\n")).num_edges == 2

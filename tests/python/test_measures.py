@@ -231,3 +231,19 @@ def test_mouseliver_whole_graph_measures_against_igraph():
     assert counts.tolist() == [c for _, _, c in hist.bins()] and unconnected == hist.unconnected
     same(curnet.diameter(g, backend="cpu"), G.diameter())
     same(curnet.mean_distance(g, backend="cpu"), G.average_path_length())
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_negative_weights_are_refused_as_igraph_refuses_them(directed):
+    """igraph: "Weight vector must be positive" (closeness) / "non-negative" (distances).
+    `directed=False` ignores directions, where the negative edge would be a negative cycle."""
+    g = curnet.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, -1.0, 1.0], directed=True)
+    calls = [lambda: curnet.measures.closeness(g, backend="cpu"), lambda: curnet.measures.closeness(g, mode="out", backend="cpu"),
+             lambda: curnet.measures.harmonic_centrality(g, backend="cpu"), lambda: curnet.measures.eccentricity(g, backend="cpu"),
+             lambda: curnet.measures.radius(g, backend="cpu"), lambda: curnet.measures.diameter(g, directed=directed, backend="cpu"),
+             lambda: curnet.measures.farthest_points(g, directed=directed, backend="cpu"),
+             lambda: curnet.measures.mean_distance(g, directed=directed, backend="cpu")]
+    for call in calls:
+        with pytest.raises(ValueError, match="non-negative weights.*smallest weight here is -1"):
+            call()
+    assert curnet.measures.mean_distance(g, weighted=False, directed=directed, backend="cpu") > 0

@@ -364,3 +364,109 @@ def test_measures_against_networkx(G, weighted, wf):
     assert A.eccentricity(cg, first, weight=w) == pytest.approx(want[first])
     assert A.diameter(cg, weight=w) == pytest.approx(nx.diameter(G, weight=w))
     assert A.radius(cg, weight=w) == pytest.approx(nx.radius(G, weight=w))
+
+
+# -- a weighted conversion never answers an unweighted call ------------------------
+# Each dispatched function, called so that it reads no weights (weight/distance None, or a
+# function without one). NetworkX hands a cached weighted conversion to calls that ask for no
+# edge attribute, so each must pick its weights by its own argument.
+UNWEIGHTED_CALLS = {
+    "single_source_shortest_path_length": (("a",), {}),
+    "all_pairs_shortest_path_length": ((), {}),
+    "bfs_layers": (("a",), {}),
+    "descendants_at_distance": (("a", 2), {}),
+    "single_source_shortest_path": (("a",), {}),
+    "single_source_dijkstra_path_length": (("a",), {"weight": None}),
+    "single_source_dijkstra_path": (("a",), {"weight": None}),
+    "all_pairs_dijkstra_path_length": ((), {"weight": None}),
+    "multi_source_dijkstra_path_length": (({"a", "d"},), {"weight": None}),
+    "single_source_bellman_ford_path_length": (("a",), {"weight": None}),
+    "all_pairs_bellman_ford_path_length": ((), {"weight": None}),
+    "bellman_ford_predecessor_and_distance": (("a",), {"weight": None}),
+    "negative_edge_cycle": ((), {"weight": None}),
+    "johnson": ((), {"weight": None}),
+    "strongly_connected_components": ((), {}),
+    "number_strongly_connected_components": ((), {}),
+    "is_strongly_connected": ((), {}),
+    "closeness_centrality": ((), {"distance": None}),
+    "eccentricity": ((), {}),
+    "diameter": ((), {}),
+    "radius": ((), {}),
+}
+
+
+def test_every_function_call_lists_its_unweighted_call():
+    assert set(UNWEIGHTED_CALLS) == set(_curnet_nx.FUNCTIONS)
+
+
+def test_weighted_conversion_does_not_leak_into_unweighted_calls(site, tmp_path):
+    code = textwrap.dedent(f"""
+        import networkx as nx
+        nx.config.warnings_to_ignore.add("cache")
+        CALLS = {UNWEIGHTED_CALLS!r}
+
+        def plain(name, value):
+            if name in ("single_source_shortest_path", "single_source_dijkstra_path"):
+                return {{v: len(p) for v, p in value.items()}}     # equal-length paths may differ
+            if name == "johnson":
+                return {{s: {{v: len(p) for v, p in d.items()}} for s, d in value.items()}}
+            if name == "strongly_connected_components":
+                return sorted(sorted(c) for c in value)
+            if name == "bfs_layers":
+                return [sorted(layer) for layer in value]
+            if name in ("all_pairs_shortest_path_length", "all_pairs_dijkstra_path_length",
+                        "all_pairs_bellman_ford_path_length"):
+                return dict(value)
+            return value
+
+        # a cycle a-b-c-d-a with a shortcut and a negative edge: weighted and unweighted
+        # answers differ for every function that reads weights
+        G = nx.DiGraph()
+        G.add_weighted_edges_from([("a", "b", 5), ("b", "c", 5), ("a", "c", 20), ("c", "d", 1),
+                                   ("d", "a", 1), ("d", "b", -7)])
+        assert nx.negative_edge_cycle(G, backend="curnet")          # the weighted conversion
+        bad = []
+        for name, (args, kwargs) in CALLS.items():
+            f = getattr(nx, name)
+            want = plain(name, f(G, *args, **kwargs, backend="networkx"))
+            got = plain(name, f(G, *args, **kwargs, backend="curnet"))
+            if got != want:
+                bad.append((name, got, want))
+        assert not bad, bad
+        # the issue's case: undirected, after a weighted all-pairs call
+        U = nx.Graph()
+        U.add_weighted_edges_from([("a", "b", 5.), ("b", "c", 5.), ("a", "c", 20.), ("c", "d", 1.)])
+        dict(nx.all_pairs_dijkstra_path_length(U, backend="curnet"))
+        assert nx.eccentricity(U, backend="curnet") == {{"a": 2, "b": 2, "c": 1, "d": 2}}
+        assert nx.eccentricity(U, weight="weight", backend="curnet") == {{"a": 11., "b": 6., "c": 10., "d": 11.}}
+        print("ok")
+    """)
+    r = run_python(site, ["-c", code], tmp_path, env={"CURNET_NX_BACKEND": "cpu"})
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
+
+
+def test_diameter_under_backend_priority_after_a_weighted_call(site, tmp_path):
+    """NETWORKX_BACKEND_PRIORITY=curnet: nx.diameter (and NetworkX's own diameter, whose inner
+    eccentricity dispatches to cuRnet) count hops after a weighted call cached its conversion."""
+    code = textwrap.dedent("""
+        import random
+        import networkx as nx
+        nx.config.warnings_to_ignore.add("cache")
+        G = nx.watts_strogatz_graph(200, 4, 0.1, seed=1)
+        rng = random.Random(1)
+        for u, v in G.edges:
+            G[u][v]["weight"] = rng.uniform(1, 5)
+        H = G.copy()
+        H.__networkx_cache__ = None
+        want = nx.diameter(H, backend="networkx")
+        dict(nx.all_pairs_dijkstra_path_length(G))                  # dispatched: weighted
+        assert "curnet" in G.__networkx_cache__["backends"]
+        got = (nx.diameter(G), nx.diameter(G, backend="networkx"), nx.radius(G))
+        assert got == (want, want, nx.radius(H, backend="networkx")), (got, want)
+        weighted = nx.diameter(G, weight="weight"), nx.diameter(H, weight="weight", backend="networkx")
+        assert abs(weighted[0] - weighted[1]) < 1e-9 and weighted[0] > want, weighted
+        print("ok")
+    """)
+    r = run_python(site, ["-c", code], tmp_path,
+                   env={"CURNET_NX_BACKEND": "cpu", "NETWORKX_BACKEND_PRIORITY": "curnet"})
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]

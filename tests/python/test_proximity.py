@@ -171,3 +171,20 @@ def test_gpu_proximity_matches_cpu():
         for m in a.distance:
             np.testing.assert_allclose(a.distance[m], b.distance[m], rtol=1e-5)   # NaN == NaN here
             np.testing.assert_allclose(a.reference[m], b.reference[m], rtol=1e-5)
+
+
+def test_a_dict_of_named_sets_and_no_numpy_warnings():
+    """R's named list has a Python twin: a dict of sets gives a dict of results. Sets in
+    different components give inf, without NumPy's divide-by-zero warning."""
+    import warnings
+    g = curnet.Graph.from_edges(["a", "b", "c", "x"], ["b", "c", "d", "y"], directed=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = curnet.proximity(g, {"near": ["a"], "far": ["x", "y"]}, ["c", "d"], measures="all",
+                               n_random=5, bin_size=2, backend="cpu")
+    assert list(got) == ["near", "far"]
+    assert got["near"].distance["closest"] == 2.0
+    assert got["far"].distance["kernel"] == np.inf and got["far"].distance["closest"] == np.inf
+    one = curnet.proximity(g, ["a"], ["c", "d"], measures="all", n_random=5, bin_size=2, backend="cpu")
+    assert got["near"].distance == pytest.approx(one.distance, nan_ok=True)
+    assert got["near"].z == pytest.approx(one.z, nan_ok=True)

@@ -69,7 +69,10 @@ CATALOGUE = {
     "complex weights": (lambda: curnet.Graph.from_edges([0], [1], [1 + 2j]), TypeError, "numeric"),
     # negative weights on an undirected graph (names the edge)
     "negative undirected, edge named": (lambda: curnet.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0], directed=False),
-                                        ValueError, "edge 1"),
+                                        ValueError, "2nd edge (index 1)"),
+    # mode "all" on a directed graph with a negative edge: said in terms of the mode
+    "negative edge under mode all": (lambda: curnet.Graph.from_edges([0, 1], [1, 2], [1.0, -2.0]).oriented("all"),
+        ValueError, "mode 'all' ignores edge directions"),
     # mismatched column lengths
     "names, src/dst lengths": (lambda: curnet.Graph.from_edges(["a", "b"], ["c"]), ValueError, "2 vs 1"),
     "names, weights length": (lambda: curnet.Graph.from_edges(["a", "b"], ["c", "d"], [1.0]), ValueError, "length 1"),
@@ -125,7 +128,7 @@ def test_file_naming_a_huge_vertex_is_refused_before_allocating(tmp_path, monkey
     p = tmp_path / "huge.txt"
     p.write_text(f"0 {2**31 - 2}\n")
     with pytest.raises(curnet.OutputTooLargeError, match=r"2,147,483,647 vertices needs 32\.00 GiB"):
-        read_graph(p, "snap")
+        read_graph(p, "snap", ids="index")
     with pytest.raises(curnet.OutputTooLargeError, match="GiB"):
         curnet.Graph.from_edges([0], [2**31 - 2])
 

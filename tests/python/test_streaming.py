@@ -178,14 +178,14 @@ def test_cli_streams_an_all_pairs_job_larger_than_its_memory(tmp_path):
     graph_file = tmp_path / "ring.tsv"
     write_ring_graph(graph_file, n, 2 * n)
     out = tmp_path / "all.parquet"
-    base = cli("bfs", str(graph_file), "--backend", "cpu", "--sources", "0", "--out", str(tmp_path / "one.parquet"),
+    base = cli("bfs", str(graph_file), "--ids-as-index", "--backend", "cpu", "--sources", "0", "--out", str(tmp_path / "one.parquet"),
                threads="1")
     _, err = base.communicate(timeout=600)
     assert base.returncode == 0, err
     baseline = peak_rss(err)
     # one worker thread: the blocks in flight are then one computing, one queued, one being
     # written (about 75 MB here); with more threads each adds a block (and allocator slack)
-    job = cli("bfs", str(graph_file), "--backend", "cpu", "--fraction", "1", "--out", str(out), threads="1")
+    job = cli("bfs", str(graph_file), "--ids-as-index", "--backend", "cpu", "--fraction", "1", "--out", str(out), threads="1")
     _, err = job.communicate(timeout=600)
     assert job.returncode == 0, err
     matrix = n * n * 4                 # the int32 depth matrix the job never holds
@@ -199,7 +199,7 @@ def test_cli_ctrl_c_leaves_a_valid_file_of_finished_row_groups(tmp_path):
     graph_file = tmp_path / "ring.tsv"
     write_ring_graph(graph_file, n, 2 * n, seed=1)
     out = tmp_path / "part.parquet"
-    job = cli("bfs", str(graph_file), "--backend", "cpu", "--fraction", "1", "--out", str(out))
+    job = cli("bfs", str(graph_file), "--ids-as-index", "--backend", "cpu", "--fraction", "1", "--out", str(out))
     deadline = time.monotonic() + 300
     while not (out.exists() and out.stat().st_size > 1 << 16):   # a piece is on its way to disk
         assert job.poll() is None and time.monotonic() < deadline, job.stderr.read()

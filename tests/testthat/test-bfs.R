@@ -65,7 +65,7 @@ test_that("sources: unknown names, NA, out of range, unnamed graphs", {
   expect_null(dimnames(cuRnet_bfs(u, 1)))
   expect_equal(cuRnet_bfs(u, 2)[1, ], c(4, 0, 1, 2, 3))
   # the engine checks ids (0-based in its words: index 6 is id 5)
-  expect_error(cuRnet_bfs(u, 6), "source id 5 is out of range: the graph has 5 vertices", class = "cuRnet_error")
+  expect_error(cuRnet_bfs(u, 6), "source 6 is not a vertex index: the graph has 5 vertices", class = "cuRnet_error")
   expect_error(cuRnet_bfs(u, 1.5), "sources must be integer vertex ids")
   expect_error(cuRnet_bfs(u, "a"), "no vertex names")
 })

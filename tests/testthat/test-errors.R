@@ -32,16 +32,16 @@ test_that("sources out of range or not in the graph are named (sssp, sssp_dists)
   expect_error(cuRnet_sssp(g, "zz"), "not in the graph: 'zz'")
   expect_error(cuRnet_sssp_dists(g, c("a", "zz", "yy")), "not in the graph: 'zz', 'yy'")
   expect_error(cuRnet_sssp(g, 5), "not in the graph: '5'")  # numbers are names here
-  # indices are checked by the engine, which counts from 0 (R's index 6 is its id 5)
+  # indices are checked in R's 1-based words (not the engine's "id 5")
   u <- cuRnet_graph(igraph::make_ring(5, directed = TRUE))
   for (f in list(cuRnet_sssp, cuRnet_sssp_dists, cuRnet_bfs)) {
-    expect_error(f(u, 6), "source id 5 is out of range: the graph has 5 vertices \\(ids 0..4\\)")
-    expect_error(f(u, c(1, 0)), "source id -1 is out of range")
+    expect_error(f(u, 6), "source 6 is not a vertex index: the graph has 5 vertices \\(1..5\\)")
+    expect_error(f(u, c(1, 0)), "source 0 is not a vertex index")
     for (bad in list(Inf, 2.5)) expect_error(f(u, bad), "sources must be integer vertex ids")
     expect_error(f(u, c(1, NaN)), "sources has 1 missing value")
     expect_error(f(u, c(1, NA)), "sources has 1 missing value")
   }
-  expect_error(cuRnet_bfs(u, 1, to = 7), "target id 6 is out of range")
+  expect_error(cuRnet_bfs(u, 1, to = 7), "target 7 is not a vertex index")
   expect_error(cuRnet_bfs(u, TRUE), "sources must be vertex names or 1-based vertex indices")
   expect_error(cuRnet_bfs(u, 1, to = list(2)), "targets must be vertex names or 1-based vertex indices")
   expect_error(cuRnet_bfs(u, NA), "sources has 1 missing value")
@@ -195,4 +195,31 @@ test_that("a result larger than the available memory is refused by the engine be
   expect_error(cuRnet_sssp(g, src), "fewer sources per call")
   expect_error(cuRnet_sssp(g, src, predecessors = "index"), "needs 11175.87 GiB")  # 8 + 4 bytes a cell
   expect_equal(dim(cuRnet_bfs(g, src[1:3], to = c(1, 5))), c(3L, 2L))  # small ones run
+})
+
+test_that("errors speak R's words: 1-based positions, the mode asked for, no empty message", {
+  skip_if_no_engine()
+  g <- igraph::make_ring(4, directed = TRUE)
+  igraph::E(g)$weight <- c(1, -3, 1, 1)              # a negative cycle
+  # igraph's default mode "all" on a directed graph: not "use a directed graph"
+  e <- tryCatch(cuRnet_distances(g), error = identity)
+  expect_match(conditionMessage(e), "mode 'all' ignores edge directions.*2nd edge")
+  expect_no_match(conditionMessage(e), "use a directed graph")
+  # a measure meets the negative edge before any cycle, and says so
+  e <- tryCatch(cuRnet_closeness(g, mode = "out"), error = identity)
+  expect_match(conditionMessage(e), "non-negative weights")
+  expect_error(cuRnet_graph(data.frame(from = c("a", "b"), to = c("b", "c"), weight = c(1, -2)),
+                            directed = FALSE), "2nd edge \\(index 1\\)")
+  expect_error(cuRnet_bfs(cuRnet_graph(g), 10), "source 10 is not a vertex index: the graph has 4 vertices \\(1..4\\)")
+  expect_error(cuRnet_bfs(cuRnet_graph(g), 0), "source 0 is not a vertex index")
+})
+
+test_that("igraph's edge-list matrix is a graph, as a data frame of its columns", {
+  skip_if_no_engine()
+  ig <- igraph::graph_from_literal(A - B, B - C)
+  g <- cuRnet_graph(igraph::as_edgelist(ig), directed = FALSE)
+  expect_equal(g$names, c("A", "B", "C"))
+  expect_equal(cuRnet_bfs(g, "A")[1, ], c(A = 0, B = 1, C = 2))
+  expect_equal(cuRnet_graph(igraph::as_edgelist(ig, names = FALSE))$names, c("1", "2", "3"))
+  expect_error(cuRnet_graph(cbind(1:2, 2:3, 3:4)), "two columns")
 })

@@ -18,12 +18,15 @@ test_that("data frames of names, factors and numbers become graphs", {
   expect_equal(unname(cuRnet_bfs(gn, 10)[1, ]), c(0, 1, 2))
 })
 
-test_that("weights come from `weight`, a numeric third column, or the argument", {
+test_that("weights come from a weight-like column, or the argument", {
   skip_if_no_engine()
   df <- data.frame(from = c("a", "b"), to = c("b", "c"), score = c(0.5, 0.25))
-  expect_true(cuRnet_graph(df)$weighted)
+  # an evidence count or a confidence score is no length: left out, with a message
+  expect_message(g <- cuRnet_graph(df), "column 'score' is not read as weights.*weights = \"score\"")
+  expect_false(g$weighted)
   expect_false(cuRnet_graph(df, weights = NA)$weighted)
-  expect_equal(cuRnet_sssp_dists(cuRnet_graph(df), "a")[1, "c"], 0.75)
+  expect_equal(cuRnet_sssp_dists(cuRnet_graph(df, weights = "score"), "a")[1, "c"], 0.75)
+  expect_equal(cuRnet_sssp_dists(cuRnet_graph(data.frame(df, Distance = c(1, 4))), "a")[1, "c"], 5)
   expect_equal(cuRnet_sssp_dists(cuRnet_graph(df, weights = c(2, 3)), "a")[1, "c"], 5)
   expect_error(cuRnet_graph(df, weights = 1), "1 weights for 2 edges")
 })
@@ -93,15 +96,17 @@ test_that("Matrix Market vertices are named by their number in the file", {
   expect_equal(cuRnet_bfs(g, 3)[1, ], c(`1` = 1, `2` = 2, `3` = 0, `4` = Inf))
 })
 
-test_that("a third column that is not numbers is an error, never dropped quietly", {
+test_that("a weight column that is not numbers is an error, never dropped quietly", {
   skip_if_no_engine()
-  df <- data.frame(from = c("a", "b"), to = c("b", "c"), score = c("0.5", "x"))
-  expect_error(cuRnet_graph(df), "must be numeric: column 'score' holds text such as 'x'")
+  df <- data.frame(from = c("a", "b"), to = c("b", "c"), weight = c("0.5", "x"))
+  expect_error(cuRnet_graph(df), "must be numeric: column 'weight' holds text such as 'x'")
   expect_false(cuRnet_graph(df, weights = NA)$weighted)
-  expect_error(cuRnet_graph(transform(df, score = c("0.5", "2"))), "numbers stored as text")
-  num <- cuRnet_graph(transform(df, score = as.numeric(c("0.5", "2"))))
+  expect_error(cuRnet_graph(transform(df, weight = c("0.5", "2"))), "numbers stored as text")
+  num <- cuRnet_graph(transform(df, weight = as.numeric(c("0.5", "2"))))
   expect_equal(cuRnet_sssp_dists(num, "a")[1, "c"], 2.5)
-  expect_error(cuRnet_graph(transform(df, score = c(TRUE, FALSE))), "TRUE/FALSE")
+  expect_error(cuRnet_graph(transform(df, weight = c(TRUE, FALSE))), "TRUE/FALSE")
+  expect_error(cuRnet_graph(transform(df, weight = NULL, score = c("0.5", "x")), weights = "score"),
+               "column 'score' holds text")
   expect_error(cuRnet_graph(data.frame(from = "a", to = "b", weight = "1")), "column 'weight'")
   expect_error(cuRnet_graph(data.frame(from = "a", to = "b", type = "binding", score = 2),
                             weights = "type"), "column 'type'")
@@ -186,4 +191,40 @@ test_that("precision: every way to build a graph stores its weights as asked, an
   # beyond the single-precision range is an error, not an infinite weight
   expect_error(cuRnet_graph(transform(df, weight = c(1, 1e39, 1)), precision = "single"),
                "beyond the float32 range")
+})
+
+test_that("unknown arguments are errors, and weights = NA is unweighted for every input", {
+  skip_if_no_engine()
+  df <- data.frame(from = c("a", "b"), to = c("b", "c"), weight = c(2, 3))
+  expect_error(cuRnet_graph(df, directd = FALSE), "does not take `directd` \\(did you mean `directed`\\?\\)")
+  expect_error(cuRnet_graph(df, weight = NA), "does not take `weight` \\(did you mean `weights`\\?\\)")
+  ig <- igraph::graph_from_data_frame(df)
+  expect_error(cuRnet_graph(ig, weight = NA), "does not take `weight`")
+  expect_error(cuRnet_graph(cuRnet_graph(df), weights = NA), "does not take `weights`")
+  expect_error(cuRnet_graph(cuRnet_graph(df), directed = FALSE), "directed; build it again")
+
+  path <- tempfile(fileext = ".csv")
+  on.exit(unlink(path))
+  utils::write.csv(df, path, row.names = FALSE)
+  expect_true(cuRnet_graph(path)$weighted)
+  for (x in list(df, ig, path)) expect_false(cuRnet_graph(x, weights = NA)$weighted)
+  expect_error(cuRnet_graph(path, directd = FALSE), "does not take `directd` \\(did you mean `directed`\\?\\)")
+  expect_error(cuRnet_graph(path, weight = NA), "did you mean `weights`")
+  # a file's vertices, in the order given, with isolated ones (no Python TypeError)
+  g <- cuRnet_graph(path, vertices = c("c", "b", "a", "z"))
+  expect_equal(g$names, c("c", "b", "a", "z"))
+  expect_equal(cuRnet_sssp_dists(g, "a")[1, ], c(c = 5, b = 2, a = 0, z = Inf))
+})
+
+
+test_that("a file's header of two column labels is detected, its third column read by name", {
+  skip_if_no_engine()
+  path <- tempfile(fileext = ".tsv")
+  on.exit(unlink(path))
+  writeLines(c("gene1\tgene2\tevidence", "TP53\tMDM2\t0", "MDM2\tATM\t3"), path)
+  expect_warning(g <- cuRnet_graph(path), "not read as weights|read as a header")
+  expect_equal(g$names, c("TP53", "MDM2", "ATM"))
+  expect_false(g$weighted)
+  expect_true(suppressWarnings(cuRnet_graph(path, weights = "evidence"))$weighted)
+  expect_equal(suppressWarnings(cuRnet_graph(path, header = FALSE, weights = NA))$m, 3)
 })

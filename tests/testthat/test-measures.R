@@ -122,3 +122,24 @@ test_that("on STRING's sample network the measures are igraph's", {
   expect_equal(cuRnet_mean_distance(g, weights = NA), igraph::mean_distance(g, weights = NA))
   expect_equal(cuRnet_diameter(g), igraph::diameter(g))
 })
+
+test_that("negative weights are refused, as igraph refuses them", {
+  skip_if_no_engine()
+  for (directed in c(FALSE, TRUE)) {
+    g <- igraph::make_ring(3, directed = directed)
+    w <- c(1, -1, 1)
+    expect_error(igraph::closeness(g, weights = w), "positive")
+    why <- "non-negative weights.*smallest weight here is -1"
+    expect_error(cuRnet_closeness(g, weights = w), why)
+    expect_error(cuRnet_closeness(g, weights = w, mode = "all"), why)
+    expect_error(cuRnet_harmonic_centrality(g, weights = w), why)
+    expect_error(cuRnet_eccentricity(g, weights = w), why)
+    expect_error(cuRnet_radius(g, weights = w), why)
+    expect_error(cuRnet_diameter(g, weights = w), why)
+    expect_error(cuRnet_farthest_vertices(g, weights = w), why)
+    expect_error(cuRnet_mean_distance(g, weights = w), why)
+    igraph::E(g)$weight <- w                          # the weight attribute, too
+    expect_error(cuRnet_mean_distance(g), why)
+    expect_equal(cuRnet_mean_distance(g, weights = NA), igraph::mean_distance(g, weights = NA))  # hops
+  }
+})

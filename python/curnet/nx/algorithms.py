@@ -94,25 +94,26 @@ def _hops(cutoff):
     return math.ceil(cutoff + 1) - 1
 
 
-def _nonnegative(G, name: str) -> None:
-    w = G.graph.weights
+def _nonnegative(g, name: str) -> None:
+    w = g.weights
     if w is not None and len(w) and float(w.min()) < 0:
         raise NotImplementedError(f"{name} with negative weights: NetworkX's Dijkstra is undefined "
                                   "there; use the Bellman-Ford functions (cuRnet runs them on the GPU too)")
 
 
-def _dists(G, ids, with_pred=False):
+def _dists(g, ids, with_pred=False):
     """Shortest-path distances (and predecessors) from ids; NetworkXUnbounded on a negative cycle."""
     try:
         if with_pred:
-            return engine.sssp(G.graph, ids, backend=engine_backend())
-        return engine.sssp_dists(G.graph, ids, backend=engine_backend()), None
+            return engine.sssp(g, ids, backend=engine_backend())
+        return engine.sssp_dists(g, ids, backend=engine_backend()), None
     except NegativeCycleError:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from None
 
 
-def _is_int(G) -> bool:
-    return G.graph.weights is None or G.integral
+def _is_int(G, g) -> bool:
+    """Distances are ints where NetworkX gives ints: no weights read, or integer weights."""
+    return g.weights is None or G.integral
 
 
 def _paths(G, source: int, parent: np.ndarray, order: np.ndarray) -> dict:
@@ -185,15 +186,17 @@ def single_source_shortest_path(G, source, cutoff=None):
 # -- weighted -----------------------------------------------------------------------
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     s = _source(G, source, message="Node {} not found in graph")
-    _nonnegative(G, "single_source_dijkstra_path_length")
-    dist = _dists(G, [s])[0][0]
-    return _as_dict(G, dist, _within(dist, dist < np.inf, cutoff, s), _is_int(G), s)
+    g = G.read_as(weight)
+    _nonnegative(g, "single_source_dijkstra_path_length")
+    dist = _dists(g, [s])[0][0]
+    return _as_dict(G, dist, _within(dist, dist < np.inf, cutoff, s), _is_int(G, g), s)
 
 
 def single_source_dijkstra_path(G, source, cutoff=None, weight="weight"):
     s = _source(G, source, message="Node {} not found in graph")
-    _nonnegative(G, "single_source_dijkstra_path")
-    dist, pred = _dists(G, [s], with_pred=True)
+    g = G.read_as(weight)
+    _nonnegative(g, "single_source_dijkstra_path")
+    dist, pred = _dists(g, [s], with_pred=True)
     dist, pred = dist[0], pred[0]
     keep = _within(dist, dist < np.inf, cutoff, s)
     ids = np.flatnonzero(keep)
@@ -204,35 +207,38 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     if not sources:
         raise ValueError("sources must not be empty")
     ids = [_source(G, s, message="Node {} not found in graph") for s in sources]
-    _nonnegative(G, "multi_source_dijkstra_path_length")
+    g = G.read_as(weight)
+    _nonnegative(g, "multi_source_dijkstra_path_length")
     n = len(G)
-    dist = engine.sssp_dists(with_super_source(G.graph, ids), [n], backend=engine_backend())[0, :n]
+    dist = engine.sssp_dists(with_super_source(g, ids), [n], backend=engine_backend())[0, :n]
     keep = _within(dist, dist < np.inf, cutoff, None)
     keep[ids] = True
-    return _as_dict(G, dist, keep, _is_int(G))
+    return _as_dict(G, dist, keep, _is_int(G, g))
 
 
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
-    _nonnegative(G, "all_pairs_dijkstra_path_length")
-    return _all_pairs_lengths(G, cutoff)
+    g = G.read_as(weight)
+    _nonnegative(g, "all_pairs_dijkstra_path_length")
+    return _all_pairs_lengths(G, g, cutoff)
 
 
 def single_source_bellman_ford_path_length(G, source, weight="weight"):
     s = _source(G, source, message="Source {} not in G")
-    dist = _dists(G, [s])[0][0]
-    return _as_dict(G, dist, _within(dist, dist < np.inf, None, s), _is_int(G), s)
+    g = G.read_as(weight)
+    dist = _dists(g, [s])[0][0]
+    return _as_dict(G, dist, _within(dist, dist < np.inf, None, s), _is_int(G, g), s)
 
 
 def all_pairs_bellman_ford_path_length(G, weight="weight"):
-    return _all_pairs_lengths(G, None)
+    return _all_pairs_lengths(G, G.read_as(weight), None)
 
 
-def _all_pairs_lengths(G, cutoff):
-    integral = _is_int(G)
+def _all_pairs_lengths(G, g, cutoff):
+    integral = _is_int(G, g)
 
     def pairs():
         for ids in _batches(G, 8):
-            dist = _dists(G, ids)[0]
+            dist = _dists(g, ids)[0]
             for row, s in zip(dist, ids.tolist()):
                 yield G.nodes[s], _as_dict(G, row, _within(row, row < np.inf, cutoff, s), integral, s)
     return pairs()
@@ -240,14 +246,14 @@ def _all_pairs_lengths(G, cutoff):
 
 def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight", heuristic=False):
     s = _source(G, source, message="Node {} is not found in the graph")
-    g = G.graph
+    g = G.read_as(weight)
     tails = np.repeat(np.arange(len(G), dtype=np.int64), np.diff(g.indptr))
     w = g.weights if g.weights is not None else np.ones(len(g.indices))
     if ((g.indices == tails) & (w < 0)).any():       # NetworkX checks negative self-loops first
         raise nx.NetworkXUnbounded("Negative cycle detected.")
     if len(G) == 1:
         return {source: []}, {source: 0}
-    dist = _dists(G, [s])[0][0].astype(np.float64)
+    dist = _dists(g, [s])[0][0].astype(np.float64)
     # every predecessor on a shortest path, as NetworkX lists them: u -> v with d[u] + w == d[v]
     heads = g.indices
     tight = (dist[tails] < np.inf) & (dist[tails] + w == dist[heads])
@@ -256,20 +262,21 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
     for u, v in zip(tails[tight].tolist(), heads[tight].tolist()):
         pred[nodes[v]].append(nodes[u])
     reached = dist < np.inf
-    dists = _as_dict(G, dist, reached, _is_int(G), s)
+    dists = _as_dict(G, dist, reached, _is_int(G, g), s)
     return {v: pred[v] for v in dists}, dists
 
 
 def negative_edge_cycle(G, weight="weight", heuristic=True):
-    return has_negative_cycle(G.graph, backend=engine_backend())
+    return has_negative_cycle(G.read_as(weight), backend=engine_backend())
 
 
 def johnson(G, weight="weight"):
-    if has_negative_cycle(G.graph, backend=engine_backend()):
+    g = G.read_as(weight)
+    if has_negative_cycle(g, backend=engine_backend()):
         raise nx.NetworkXUnbounded("Negative cycle detected.")
     out = {}
     for ids in _batches(G, 12):
-        dist, pred = _dists(G, ids, with_pred=True)
+        dist, pred = _dists(g, ids, with_pred=True)
         for d, p, s in zip(dist, pred, ids.tolist()):
             reached = np.flatnonzero(d < np.inf)
             out[G.nodes[s]] = _paths(G, s, p, reached[np.argsort(d[reached], kind="stable")])
@@ -332,16 +339,17 @@ def _nbunch(G, v) -> list:
 
 
 def eccentricity(G, v=None, sp=None, weight=None):
-    weighted = G.graph.weights is not None
+    g = G.read_as(weight)
+    weighted = g.weights is not None
     if weighted:
-        _nonnegative(G, "eccentricity")
+        _nonnegative(g, "eccentricity")
     ids = _nbunch(G, v)
-    s = _source_stats(G.graph, ids, weighted, ("count", "farthest"))
+    s = _source_stats(g, ids, weighted, ("count", "farthest"))
     if len(ids) and s.count.min() != len(G):
         raise nx.NetworkXError(
             "Found infinite path length because the digraph is not strongly connected"
             if G.is_directed() else "Found infinite path length because the graph is not connected")
-    far = s.farthest.astype(np.int64).tolist() if _is_int(G) else s.farthest.tolist()
+    far = s.farthest.astype(np.int64).tolist() if _is_int(G, g) else s.farthest.tolist()
     e = dict(zip(G.node_array[ids].tolist(), far))
     return e[v] if v in G else e
 
@@ -357,14 +365,15 @@ def radius(G, e=None, usebounds=False, weight=None):
 def closeness_centrality(G, u=None, distance=None, wf_improved=True):
     """NetworkX's closeness: incoming distances on a directed graph, (reached - 1) / (sum of
     distances), scaled by (reached - 1) / (n - 1) when wf_improved; 0 where nothing is reached."""
-    weighted = G.graph.weights is not None
+    g = G.read_as(distance)
+    weighted = g.weights is not None
     if weighted:
-        _nonnegative(G, "closeness_centrality")
+        _nonnegative(g, "closeness_centrality")
     if u is not None:
         ids = [_source(G, u, message="Source {} is not in G")]
     else:
         ids = list(range(len(G)))
-    s = _source_stats(G.graph.oriented("in"), ids, weighted, ("count", "total"))
+    s = _source_stats(g.oriented("in"), ids, weighted, ("count", "total"))
     n = len(G)
     reached = s.count - 1.0
     with np.errstate(divide="ignore", invalid="ignore"):

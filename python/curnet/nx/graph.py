@@ -29,6 +29,23 @@ class CurnetGraph:
         self.__networkx_cache__ = {}
         self._index = None
         self._node_array = None
+        self._views = {weight: graph}
+
+    def read_as(self, weight) -> Graph:
+        """The engine graph a call with this `weight` (or `distance`) argument reads.
+
+        NetworkX hands any cached conversion to a call that asks for no edge attribute, so a
+        graph converted for a weighted call also reaches the unweighted ones: `weight=None`
+        gets the same arcs without weights (built once, kept under the key None, so its device
+        copies are kept too). A weight attribute other than the one converted is refused."""
+        view = self._views.get(weight)
+        if view is None:
+            if weight is not None:
+                raise ValueError(
+                    f"this graph was converted with weights {self.weight!r}, not {weight!r}; "
+                    f"call the function on the NetworkX graph (or convert with edge_attrs={{{weight!r}: 1}})")
+            view = self._views.setdefault(None, self.graph.without_weights())
+        return view
 
     def is_directed(self) -> bool:
         return self.graph.directed

@@ -1,0 +1,89 @@
+"""One rule for vertex ids across Python, the CLI and R (docs/ids.md): ids in files are names
+unless asked otherwise; strings are names, integers positions, and where an integer could be
+either (a graph whose names are numbers) Python refuses it."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import curnet
+from curnet.cli import _parser, main
+from curnet.cli_analyses import COMMANDS
+from curnet.cli_input import graph_file, read_input, reader_options
+
+
+@pytest.fixture
+def entrez(tmp_path):
+    path = tmp_path / "entrez.tsv"
+    path.write_text("7157\t4193\n4193\t10\n1\t7157\n")
+    return path
+
+
+def test_a_file_of_numeric_ids_is_a_graph_of_names(entrez, capsys):
+    g = curnet.read_graph(entrez)
+    assert g.names.tolist() == ["7157", "4193", "1", "10"]       # sources, then targets
+    assert main(["scc", str(entrez), "--backend", "cpu"]) == 0
+    assert "scc: 4 components" in capsys.readouterr().out           # not 7,158
+    assert main(["scc", str(entrez), "--ids-as-index", "--backend", "cpu"]) == 0
+    assert "scc: 7,158 components" in capsys.readouterr().out
+
+
+def test_integer_sources_on_numeric_names_are_refused_not_guessed(entrez):
+    g = curnet.read_graph(entrez)
+    by_name = curnet.bfs(g, ["1"], backend="cpu")[0]
+    assert by_name.tolist() == [1, 2, 0, 3]                           # from the vertex named "1"
+    assert curnet.bfs(g, np.array([2]), backend="cpu")[0].tolist() == by_name.tolist()  # position 2
+    for ambiguous in ([1], 1, (1,), [np.int64(1)], ["1", 3]):
+        with pytest.raises(ValueError, match=r"vertex named '1'|vertex named '3'"):
+            curnet.bfs(g, ambiguous, backend="cpu")
+    with pytest.raises(ValueError, match="integer source 0"):
+        curnet.sssp_dists(g, [0], backend="cpu")
+    with pytest.raises(ValueError, match="integer source 2"):
+        curnet.closeness(g, [2], backend="cpu")
+    # names that are not numbers leave integers unambiguous: positions
+    h = curnet.Graph.from_edges(["a", "b"], ["b", "c"])
+    assert curnet.bfs(h, [1], backend="cpu")[0].tolist() == [-1, 0, 1]
+
+
+def test_python_and_the_cli_agree_on_a_source(entrez, tmp_path):
+    out = tmp_path / "bfs.tsv"
+    assert main(["bfs", str(entrez), "--sources", "1", "--backend", "cpu", "--out", str(out)]) == 0
+    rows = {r.split("\t")[1]: int(r.split("\t")[2]) for r in out.read_text().splitlines()[1:]}
+    g = curnet.read_graph(entrez)
+    depth = curnet.bfs(g, ["1"], backend="cpu")[0]
+    assert rows == {name: int(d) for name, d in zip(g.names.tolist(), depth) if d >= 0}
+
+
+def test_every_subcommand_takes_the_same_input_options(entrez, tmp_path, capsys):
+    """closeness, harmonic, eccentricity, ego-size, distance-table, paths and proximity read
+    the file as bfs does (they refused --ids-as-names, and read Entrez ids as indices)."""
+    commands = ("bfs", "sssp", "sssp-dists", "scc") + COMMANDS
+    p = _parser()
+    for name in commands:
+        extra = {"paths": ["--from", "1"], "proximity": ["--set", "1", "--module", "10"]}.get(name, [])
+        args = p.parse_args([name, str(entrez), "--ids-as-index", "--unweighted", "--no-header",
+                             "--src", "0", "--dst", "1", "--comment", "%", *extra])
+        assert reader_options(args) == {"format": None, "directed": None, "src": 0, "dst": 1,
+                                         "weights": False, "header": False, "delimiter": None,
+                                         "comment": "%", "ids": "index"}, name
+    out = tmp_path / "c.tsv"
+    assert main(["closeness", str(entrez), "--vertices", "7157,1", "--backend", "cpu", "--out", str(out)]) == 0
+    rows = [r.split("\t") for r in out.read_text().splitlines()]
+    g = curnet.read_graph(entrez)
+    want = curnet.closeness(g, ["7157", "1"], backend="cpu")
+    assert [r[0] for r in rows[1:]] == ["7157", "1"]
+    assert [float(r[1]) for r in rows[1:]] == pytest.approx(want.tolist())
+
+
+def test_shared_file_workers_read_with_the_callers_options(tmp_path):
+    """--shared-file: the GraphFile each worker reads gets read_graph's very options."""
+    path = tmp_path / "g.csv"
+    path.write_text("score,target,source\n2,b,a\n3,c,b\n")
+    args = _parser().parse_args(["sssp", str(path), "--src", "source", "--dst", "target",
+                                 "--weight", "score", "--sources", "a", "--shared-file",
+                                 "--scheduler", "tcp://unused:1"])
+    shared = graph_file(args)
+    assert shared.read_kwargs == reader_options(args)
+    mine, theirs = read_input(args), shared.load()
+    assert theirs.names.tolist() == mine.names.tolist() == ["a", "b", "c"]
+    assert [a.tolist() for a in theirs.edges()] == [a.tolist() for a in mine.edges()]
