@@ -46,8 +46,9 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
   ids <- vertex_ids(graph, sources)
   targets <- target_ids(graph, to)
   depth <- result_matrix(if (integer) "integer" else "double", length(ids), graph, targets)
-  engine_call(bridge()$bfs_into(graph$py, as_arrow(ids), data_address(depth), typeof(depth),
-                                progress_hook(progress, "BFS"), backend, mode, arrow_ids(targets)))
+  with_prefault(list(depth),
+    engine_call(bridge()$bfs_into(graph$py, as_arrow(ids), data_address(depth), typeof(depth),
+                                  progress_hook(progress, "BFS"), backend, mode, arrow_ids(targets))))
   shape_result(depth, graph, ids, format, "depth", targets)
 }
 
@@ -277,11 +278,12 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
 
 run_sssp <- function(graph, ids, dist, pred, progress, backend, mode, targets,
                      pred_none = NA_integer_, source_self = FALSE) {
-  engine_call(bridge()$sssp_into(graph$py, as_arrow(ids), data_address(dist),
-                                 if (!is.null(pred)) data_address(pred),
-                                 progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets),
-                                 pred_none = pred_none, source_self = source_self),
-              graph$names)
+  with_prefault(list(dist, pred),
+    engine_call(bridge()$sssp_into(graph$py, as_arrow(ids), data_address(dist),
+                                   if (!is.null(pred)) data_address(pred),
+                                   progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets),
+                                   pred_none = pred_none, source_self = source_self),
+                graph$names))
 }
 
 # Predecessor names from the engine's 1-based indices (n + 1: none, ""), in one index.

@@ -13,6 +13,20 @@ data_address <- function(x) .Call(C_curnet_data_address, x)
 # A k x n "integer" or "double" matrix, left uninitialised: the engine fills it.
 new_result <- function(type, k, n) .Call(C_curnet_alloc_matrix, type, as.integer(k), as.integer(n))
 
+# Evaluate `expr` (the engine filling `results`, fresh matrices) while background threads
+# touch the results' pages (src/handoff.c: a value-preserving atomic add a page), so the
+# first-touch faults overlap the engine's traversal instead of its copy. Results under
+# getOption("cuRnet.prefault_bytes") (16 MiB) are left alone; getOption("cuRnet.prefault_threads")
+# threads each (4; 0 turns it off).
+with_prefault <- function(results, expr) {
+  threads <- getOption("cuRnet.prefault_threads", 4L)
+  least <- getOption("cuRnet.prefault_bytes", 16 * 2^20)
+  handles <- lapply(Filter(Negate(is.null), results),
+                    function(m) .Call(C_curnet_prefault_start, m, as.integer(threads), as.double(least)))
+  on.exit(for (h in handles) .Call(C_curnet_prefault_join, h), add = TRUE)
+  expr
+}
+
 # The engine's progress hook: draws a bar (or calls the user's function) and tells
 # the engine to stop, between batches, when the user pressed Ctrl-C.
 progress_hook <- function(progress, label) {

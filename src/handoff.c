@@ -16,6 +16,10 @@
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
+#if defined(__linux__) || defined(__APPLE__)
+#include <pthread.h>
+#define CURNET_PREFAULT 1
+#endif
 
 #define ARROW_FLAG_NULLABLE 2
 
@@ -224,4 +228,93 @@ static void check_interrupt(void *unused) {
  * so that the engine can stop between batches. */
 SEXP curnet_interrupt_pending(void) {
   return ScalarLogical(!R_ToplevelExec(check_interrupt, NULL));
+}
+
+/* Prefaulting a fresh result while the engine computes. A fresh allocation's pages are
+ * mapped on first write; the engine's copy into the result would take those faults on the
+ * critical path (inside the driver's pageable copy on a GPU). Worker threads touch one
+ * byte of each page first, by an atomic add of zero: it maps the page and leaves its
+ * value as it is, so it may run while the engine writes the same memory (a store before
+ * the add is read and written back unchanged, one after it wins). */
+#ifdef CURNET_PREFAULT
+#define PREFAULT_MAX_THREADS 16
+#define PAGE_BYTES 4096
+
+struct prefault_part {
+  unsigned char *start;
+  size_t bytes;
+};
+
+struct prefault {
+  pthread_t threads[PREFAULT_MAX_THREADS];
+  struct prefault_part parts[PREFAULT_MAX_THREADS];
+  int started;
+};
+
+static void *prefault_part(void *arg) {
+  struct prefault_part *part = arg;
+  for (size_t at = 0; at < part->bytes; at += PAGE_BYTES)
+    __atomic_fetch_add(part->start + at, (unsigned char) 0, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+static void prefault_join(struct prefault *pf) {
+  for (int i = 0; i < pf->started; i++) pthread_join(pf->threads[i], NULL);
+  pf->started = 0;
+}
+
+static void prefault_finalize(SEXP handle) {
+  struct prefault *pf = R_ExternalPtrAddr(handle);
+  if (pf) {
+    prefault_join(pf);
+    free(pf);
+    R_ClearExternalPtr(handle);
+  }
+}
+#endif
+
+/* Start touching the pages of vector x on up to `threads` threads (x's bytes split in
+ * page-aligned parts); NULL when x is under min_bytes or threads < 1 (nothing to gain).
+ * The handle keeps x alive; curnet_prefault_join (or the handle's finalizer) waits. */
+SEXP curnet_prefault_start(SEXP x, SEXP threads, SEXP min_bytes) {
+#ifdef CURNET_PREFAULT
+  if (TYPEOF(x) != INTSXP && TYPEOF(x) != REALSXP) error("cuRnet: prefault needs an integer or double vector");
+  int k = asInteger(threads);
+  double least = asReal(min_bytes);
+  size_t bytes = (size_t) XLENGTH(x) * (TYPEOF(x) == INTSXP ? sizeof(int) : sizeof(double));
+  if (k == NA_INTEGER || k < 1 || bytes == 0 || (double) bytes < least) return R_NilValue;
+  if (k > PREFAULT_MAX_THREADS) k = PREFAULT_MAX_THREADS;
+  struct prefault *pf = calloc(1, sizeof *pf);
+  if (!pf) return R_NilValue;
+  SEXP handle = PROTECT(R_MakeExternalPtr(pf, R_NilValue, x));
+  R_RegisterCFinalizerEx(handle, prefault_finalize, TRUE);
+  unsigned char *base = (unsigned char *) data_pointer(x);
+  size_t pages = (bytes + PAGE_BYTES - 1) / PAGE_BYTES, per = (pages + k - 1) / k;
+  for (int i = 0; i < k; i++) {
+    size_t first = (size_t) i * per * PAGE_BYTES;
+    if (first >= bytes) break;
+    size_t end = first + per * PAGE_BYTES < bytes ? first + per * PAGE_BYTES : bytes;
+    pf->parts[i].start = base + first;
+    pf->parts[i].bytes = end - first;
+    if (pthread_create(&pf->threads[i], NULL, prefault_part, &pf->parts[i]) != 0) break;
+    pf->started++;
+  }
+  UNPROTECT(1);
+  return handle;
+#else
+  return R_NilValue;
+#endif
+}
+
+/* Wait for a prefault's threads (NULL: nothing to wait for); TRUE when there were any. */
+SEXP curnet_prefault_join(SEXP handle) {
+#ifdef CURNET_PREFAULT
+  if (TYPEOF(handle) == EXTPTRSXP) {
+    struct prefault *pf = R_ExternalPtrAddr(handle);
+    int had = pf && pf->started > 0;
+    prefault_finalize(handle);
+    return ScalarLogical(had);
+  }
+#endif
+  return ScalarLogical(FALSE);
 }

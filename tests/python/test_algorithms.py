@@ -256,6 +256,43 @@ def test_scc_view_holds_each_arc_once_in_degree_order(g):
 
 
 @given(scc_shaped_graphs())
+def test_scc_plain_view_breaks_every_repeat(g):
+    """The first call's matrix: the reversed arcs in the graph's ids, where no row names a
+    vertex other than itself twice in a row (SciPy's Pearce loops forever on that); the
+    repeats became self-loops, which change no component."""
+    hg = get_backend("cpu").device_graph(g)
+    matrix = hg.scc_plain_matrix()
+    n = len(g)
+    rows = np.repeat(np.arange(n), np.diff(matrix.indptr))
+    heads = matrix.indices
+    same = (heads[1:] == heads[:-1]) & (rows[1:] == rows[:-1])
+    assert (heads[1:][same] == rows[1:][same]).all()
+    arcs = set(zip(heads.tolist(), rows.tolist()))
+    given_arcs = set(zip(g.edge_sources().tolist(), g.indices.tolist()))
+    if not g.directed:
+        given_arcs |= {(v, u) for u, v in given_arcs}
+    assert given_arcs <= arcs and all(u == v for u, v in arcs - given_arcs)
+
+
+@given(scc_shaped_graphs())
+def test_scc_first_call_plain_then_degree_ordered(g):
+    """The first call runs on the plain view, the second builds the degree-ordered one and
+    keeps it; every call gives the same labels."""
+    hg = get_backend("cpu").device_graph(g)
+    first = curnet.scc(g, backend="cpu")
+    assert hg._scc is None
+    assert np.array_equal(curnet.scc(g, backend="cpu"), first) and hg._scc is not None
+    assert np.array_equal(curnet.scc(g, backend="cpu"), first)
+
+
+def test_scc_parallel_arcs_side_by_side():
+    """Rows that name a head three times, and self-loops beside them: the first call ends and
+    is right."""
+    g = curnet.Graph.from_edges([0, 0, 0, 1, 1, 2, 2, 3, 3], [1, 1, 1, 0, 0, 2, 3, 2, 2], num_vertices=4)
+    assert curnet.scc(g, backend="cpu").tolist() == [0, 0, 1, 1]
+
+
+@given(scc_shaped_graphs())
 def test_scc_labels_equal_scipys_and_igraphs(g):
     labels = curnet.scc(g, backend="cpu")
     assert labels.dtype == np.int32

@@ -52,6 +52,7 @@ class HostGraph:
     _reverse: sp.csr_matrix | None = None
     _scc: tuple | None = None
     _arc_counts: tuple | None = None
+    _scc_calls: int = 0
 
     def arc_count_matrices(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
         """(A, A^T) with A[u, v] the number of arcs u -> v (parallel arcs are distinct paths):
@@ -89,6 +90,39 @@ class HostGraph:
             self._reverse = sp.csr_matrix((np.broadcast_to(1.0, len(self.in_src)), self.in_src, self.in_ptr),
                                           shape=(self.n, self.n))
         return self._reverse
+
+    def scc_view(self) -> tuple[sp.csr_matrix, np.ndarray | None]:
+        """(matrix, order or None) for SciPy's strong components, lazily: the first call on a
+        graph reads the arcs as they are (`scc_plain_matrix`, built in tens of ms), later
+        calls the degree-ordered view (`scc_matrix`, built on the second call and kept),
+        whose Pearce runs ~1.6x faster but which takes longer to build than it saves once.
+        R-MAT 20 on 2 cores: docs/gpu-notes.md."""
+        self._scc_calls += 1
+        if self._scc is None and self._scc_calls == 1:
+            return self.scc_plain_matrix(), None
+        return self.scc_matrix()
+
+    def scc_plain_matrix(self) -> sp.csr_matrix:
+        """The arcs reversed, in the graph's own ids, for SciPy's strong components (a graph and
+        its reverse have the same components): the in-arc arrays themselves (rows of sorted
+        tails; an undirected graph's rows are sorted first), but for a tail that repeats its
+        left neighbour, which becomes a self-loop of its row. Not kept.
+
+        csgraph's Pearce pushes each unvisited head of a row onto its DFS stack; a head pushed
+        again while it is still the stack's top (a repeat with nothing but visited vertices
+        between) is linked to itself and the search never ends. A self-loop is never pushed
+        (a row is read after its vertex is visited), so rows where each other vertex appears
+        once are safe, and sorted rows have their repeats side by side."""
+        n, ptr, tails = self.n, self.in_ptr, self.in_src
+        if not rows_sorted(ptr, tails):        # undirected: the CSR is its own reverse
+            ptr, tails = compress(self.out_idx, n, self.out_src)
+        repeat = np.flatnonzero(tails[1:] == tails[:-1]) + 1
+        row = np.searchsorted(ptr, repeat, side="right") - 1
+        inside = ptr[row] != repeat                # equal to the previous row's last: kept
+        if inside.any():
+            tails = tails.copy()
+            tails[repeat[inside]] = row[inside]
+        return sp.csr_matrix((np.broadcast_to(1.0, len(tails)), tails, ptr), shape=(n, n))
 
     def scc_matrix(self) -> tuple[sp.csr_matrix, np.ndarray]:
         """(matrix, order): the graph's arcs for SciPy's strong components, vertex i of the
@@ -502,8 +536,10 @@ class CPUBackend:
 
     def scc_labels(self, hg: HostGraph) -> np.ndarray:
         """Any SCC labelling (Pearce's algorithm in SciPy); the driver canonicalises it."""
-        matrix, order = hg.scc_matrix()
+        matrix, order = hg.scc_view()
         _, found = csgraph.connected_components(matrix, directed=True, connection="strong")
+        if order is None:
+            return found.astype(np.int32, copy=False)
         labels = np.empty(hg.n, np.int32)
         labels[order] = found
         return labels
