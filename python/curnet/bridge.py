@@ -351,3 +351,13 @@ def betweenness_for_r(g, kind, selection=None, directed=True, weighted=False, no
     if kind == "edge":
         return plain(edge_betweenness(g, selection, **options))
     raise ValueError(f"unknown betweenness kind {kind!r}")
+
+
+def edge_betweenness_removals_for_r(g, directed=True, weighted=False, progress=None, backend="auto"):
+    """R's cuRnet_cluster_edge_betweenness: the Girvan–Newman removal order (0-based edge ids)
+    and each removed edge's betweenness, as two lists."""
+    from .communities import edge_betweenness_removals
+    removed, values = edge_betweenness_removals(
+        g, directed=bool(directed), weighted=bool(weighted),
+        backend=_backend(backend, "edge betweenness communities"), progress=_progress(progress))
+    return plain([removed, values])
