@@ -81,7 +81,9 @@ run_betweenness <- function(g, kind, ids, directed, weights, normalized, cutoff,
 #' that lost the edge), until no edge is left; the removals replayed backwards give the
 #' dendrogram, and the division of highest modularity the membership, as igraph does. Edge
 #' betweenness values within 1e-9 (relative) of the largest count as ties, broken by the
-#' lowest edge id (igraph's first maximum).
+#' lowest edge id (igraph's first maximum). igraph compares its sums exactly, so where two
+#' edges tie exactly it takes whichever its rounding makes larger: the removal order may then
+#' differ among tied edges (each removal's betweenness does not).
 #'
 #' @param graph An igraph object.
 #' @param weights \code{NULL} uses the \code{weight} edge attribute, \code{NA} ignores

@@ -13,6 +13,7 @@ from .progress import Progress
 
 # Edge betweenness values this close (relative) are a tie, broken by the lowest edge id as
 # igraph's first maximum: sums of the same fractions in another order differ in the last bits.
+# (igraph compares its own sums exactly, so on exact ties its pick follows its rounding.)
 TIE = 1e-9
 
 
