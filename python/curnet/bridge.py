@@ -461,3 +461,12 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
     out.update(matched=f.matched if runs is None else u.matched,
                unmatched=f.unmatched if runs is None else u.unmatched)
     return plain(out)
+
+def edge_betweenness_removals_for_r(g, directed=True, weighted=False, progress=None, backend="auto"):
+    """R's cuRnet_cluster_edge_betweenness: the Girvan–Newman removal order (0-based edge ids)
+    and each removed edge's betweenness, as two lists."""
+    from .communities import edge_betweenness_removals
+    removed, values = edge_betweenness_removals(
+        g, directed=bool(directed), weighted=bool(weighted),
+        backend=_backend(backend, "edge betweenness communities"), progress=_progress(progress))
+    return plain([removed, values])
