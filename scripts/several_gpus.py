@@ -174,14 +174,9 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
             engine = distributed.ClusterEngine(cluster)
             for name, g, sources, call in job_list:
                 if sources is None:
-                    kind = "betweenness" if name.startswith("betweenness") else "closeness"
-                    if kind == "betweenness" and not hasattr(distributed, "betweenness"):
-                        continue
-                    if kind == "closeness":
-                        fn = lambda: engine.reduce(g, None, distributed.measure("closeness"),  # noqa: E731
-                                                   backend="cuda", progress=False)
-                    else:
-                        fn = lambda: distributed.betweenness(g, cluster=cluster, backend="cuda")  # noqa: E731
+                    reduction = (distributed.betweenness() if name.startswith("betweenness")
+                                 else distributed.measure("closeness"))
+                    fn = lambda: engine.reduce(g, None, reduction, backend="cuda", progress=False)  # noqa: E731
                 elif name.startswith("BFS"):
                     fn = lambda: engine.bfs(g, sources, backend="cuda", progress=False)  # noqa: E731
                     if workers == 1:      # the shared-memory route, for the record
