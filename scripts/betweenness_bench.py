@@ -99,8 +99,10 @@ def bench_string(args):
     sources = None
     if args.string_sources:
         sources = np.sort(np.random.default_rng(5).choice(len(g), args.string_sources, replace=False))
-    what = f"{len(sources):,} sources" if sources is not None else "exact"
     for weighted in (False, True):
+        if weighted and args.weighted_sources:   # igraph's weighted run is the slow one
+            sources = np.sort(np.random.default_rng(6).choice(len(g), args.weighted_sources, replace=False))
+        what = f"{len(sources):,} sources" if sources is not None else "exact"
         name = f"betweenness, STRING {what}, {'weighted (cost)' if weighted else 'hops'}"
         ours, t = timed(lambda: curnet.betweenness(g, weighted=weighted, sources=sources, backend=args.backend))
         weights = G.es["cost"] if weighted else None
@@ -203,6 +205,8 @@ def main():
     ap.add_argument("--only", default="string,rmat,networkx", help="comma-separated: string, rmat, networkx, gn")
     ap.add_argument("--string-file", default=string_file())
     ap.add_argument("--string-sources", type=int, default=0, help="0: exact (every vertex a source)")
+    ap.add_argument("--weighted-sources", type=int, default=0,
+                    help="the weighted STRING row from this many sources (0: as --string-sources)")
     ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (exact, hops)")
     ap.add_argument("--rmat-scale", type=int, default=20)
     ap.add_argument("--rmat-exact", action=argparse.BooleanOptionalAction, default=True)
