@@ -313,18 +313,24 @@ class _TerminalPaths(Sink):
         be.copy_to_host(block.reshape(len(hops), -1), host.reshape(len(hops), -1))
         self.hops[first_row] = host
 
-    def paths(self):
-        """All rows' hops as one (L, k, T + 1) array, -1 padded."""
-        L = max(h.shape[0] for h in self.hops.values())
-        out = np.full((L,) + self.targets.shape, -1, np.int32)
-        for first, h in self.hops.items():
-            out[:h.shape[0], first:first + h.shape[1]] = h
+    def paths(self, rows, cols):
+        """The paths of (rows[i], cols[i]) as an (L, len(rows)) array, -1 padded: only
+        those leave the batches' blocks (a job of 1,000 terminals holds a million paths)."""
+        firsts = np.array(sorted(self.hops))
+        block = np.searchsorted(firsts, rows, side="right") - 1
+        L = max(self.hops[f].shape[0] for f in firsts)
+        out = np.full((L, len(rows)), -1, np.int32)
+        for i in np.unique(block):
+            h = self.hops[firsts[i]]
+            mine = np.flatnonzero(block == i)
+            out[:h.shape[0], mine] = h[:, rows[mine] - firsts[i], cols[mine]]
         return out
 
 
 def _shortest_paths(P: _Problem, run_costs, backend, progress):
-    """Distances (runs, T, T + 1) and paths (L, runs, T, T + 1) in each run's own vertex
-    ids, for the runs whose adjusted costs are `run_costs`: one batched call over a graph
+    """Distances (runs, T, T + 1) and, for each run, its paths: path(a, b) gives the (L, m)
+    paths from terminals a[i] to terminals (or the root, T) b[i] in the run's own vertex
+    ids; for the runs whose adjusted costs are `run_costs`, one batched call over a graph
     that holds every run's copy side by side (no edge joins two copies)."""
     R, N = len(run_costs), P.n + 1
     T = len(P.terminals)
@@ -338,9 +344,13 @@ def _shortest_paths(P: _Problem, run_costs, backend, progress):
     sources = (P.terminals[None, :] + offset).ravel()
     sink = _TerminalPaths(targets)
     sssp_blocks(big, sources, sink, backend=backend, with_pred=True, progress=progress)
-    hops = sink.paths()
-    hops = np.where(hops >= 0, hops - np.repeat(offset.ravel(), T)[None, :, None], -1)
-    return sink.dist.reshape(R, T, T + 1), hops.reshape(hops.shape[0], R, T, T + 1)
+
+    def run_paths(run):
+        def path(a, b):
+            h = sink.paths(run * T + np.asarray(a), np.asarray(b))
+            return np.where(h >= 0, h - run * N, -1)
+        return path
+    return sink.dist.reshape(R, T, T + 1), [run_paths(run) for run in range(R)]
 
 
 # -- steps 3 to 5, on the host ----------------------------------------------------------------
@@ -470,9 +480,9 @@ def _prune(nv, root, eu, ev, ecost, prize, candidates, root_cost):
     return keep, parent, up
 
 
-def _solve_run(P: _Problem, D, H, cost, improve=True):
-    """Steps 3-5 for one run: D (T, T + 1) distances, H (L, T, T + 1) paths, `cost` this
-    run's (unadjusted) edge costs. Returns (vertex ids, edge from, edge to, edge cost, trees)."""
+def _solve_run(P: _Problem, D, paths, cost, improve=True):
+    """Steps 3-5 for one run: D (T, T + 1) distances, paths(a, b) its shortest paths (see
+    `_shortest_paths`), `cost` this run's (unadjusted) edge costs. Returns (vertex ids, edge from, edge to, edge cost, trees)."""
     T = len(P.terminals)
     Dt = D[:, :T]
     # a pair's distance as the package takes it: from the search of the earlier terminal
@@ -482,7 +492,7 @@ def _solve_run(P: _Problem, D, H, cost, improve=True):
     members = _clusters(S, ct)
     a, b = _terminal_tree(np.column_stack([S, D[:, T]]), members)
     # expand each tree edge into its path (from the search of terminal a, a < b)
-    path = H[:, a, b]                                       # (L, edges)
+    path = paths(a, b)                                      # (L, edges)
     u, v = path[:-1].ravel(), path[1:].ravel()
     ok = v >= 0
     u, v = u[ok], v[ok]
@@ -578,7 +588,7 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     unless duplicates="last" (its last prize, as the PCSF package reads them)."""
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress)
-    vertices, ef, et, ec, trees = _solve_run(P, D[0], H[:, 0], P.cost, improve)
+    vertices, ef, et, ec, trees = _solve_run(P, D[0], H[0], P.cost, improve)
     return _forest(P, vertices, ef, et, ec, trees)
 
 
@@ -608,7 +618,7 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
         chunk = costs[start:start + step]
         D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall))
         for i, c in enumerate(chunk):
-            vertices, ef, et, ec, trees = _solve_run(P, D[i], H[:, i], c, improve)
+            vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
             forests.append(_forest(P, vertices, ef, et, ec, trees))
     allv = np.concatenate([f.vertices for f in forests])
     verts, count = np.unique(allv, return_counts=True)
