@@ -44,6 +44,10 @@
 #' @param dummies Vertices the root is joined to; missing: the terminals.
 #' @param improve \code{TRUE}: improve the package's forest (see Details);
 #'   \code{FALSE}: the package's forest.
+#' @param precision The shortest paths' arithmetic: \code{"double"} decides as
+#'   the package does; \code{"single"} lets a GPU use its faster float32 search
+#'   (the forest is still costed in double; equal-looking paths may then be
+#'   chosen differently).
 #' @param backend,progress As in \code{\link{cuRnet_sssp}}.
 #' @return An igraph object of class \code{c("PCSF", "igraph")}: vertex
 #'   attributes \code{prize} (b x value for terminals, -mu x degree for Steiner
@@ -61,10 +65,11 @@
 #' }
 #' @export
 cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, improve = TRUE,
+                        precision = c("double", "single"),
                         backend = getOption("cuRnet.backend", "auto"),
                         progress = getOption("cuRnet.progress", interactive())) {
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, NULL, NULL, NULL,
-                   improve, backend, progress)
+                   improve, match.arg(precision), backend, progress)
   v <- res$vertices
   e <- res$edges
   vertices <- data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v$prize)),
@@ -103,14 +108,15 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
 #' }
 #' @export
 cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu = 0.0005, dummies,
-                             seed, improve = TRUE, backend = getOption("cuRnet.backend", "auto"),
+                             seed, improve = TRUE, precision = c("double", "single"),
+                             backend = getOption("cuRnet.backend", "auto"),
                              progress = getOption("cuRnet.progress", interactive())) {
   if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1 || n != round(n)) {
     stop("n must be a positive whole number of runs", call. = FALSE)
   }
   if (missing(seed)) seed <- sample.int(.Machine$integer.max, 1)
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, as.integer(n), r, seed,
-                   improve, backend, progress)
+                   improve, match.arg(precision), backend, progress)
   v <- res$vertices
   e <- res$edges
   edges <- data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
@@ -159,7 +165,8 @@ cuRnet_interactome <- function(df) {
 }
 
 # The engine's call for both functions: checks, the matched-terminals message, the run.
-pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, improve, backend, progress) {
+pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, improve, precision, backend,
+                      progress) {
   if (missing(ppi) || !igraph::is_igraph(ppi)) {
     stop("the interaction network 'ppi' must be an igraph object (see cuRnet_interactome())", call. = FALSE)
   }
@@ -185,7 +192,7 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
     as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), names,
     names(terminals), as.double(unname(terminals)), w, b, mu,
     if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
-    progress_hook(progress, "PCSF"), backend, isTRUE(improve))))
+    progress_hook(progress, "PCSF"), backend, isTRUE(improve), precision)))
 }
 
 # The PCSF package's result: an igraph of class c("PCSF", "igraph"), vertices by name.

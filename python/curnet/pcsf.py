@@ -61,6 +61,10 @@ TERMINAL, STEINER = "Terminal", "Steiner"
 # improve=True: at most this many rounds of re-spanning the forest's vertices (each round
 # must lower the objective to go on; two or three do on STRING)
 IMPROVE_ROUNDS = 10
+# the shortest paths' precision: "double" decides as the package does (its Boost Dijkstra
+# sums doubles); "single" lets a GPU take its near-far search (float32 weights only), the
+# forest and its objective still costed in double
+_DTYPES = {"double": np.float64, "single": np.float32}
 
 
 # -- results ---------------------------------------------------------------------------
@@ -327,7 +331,7 @@ class _TerminalPaths(Sink):
         return out
 
 
-def _shortest_paths(P: _Problem, run_costs, backend, progress):
+def _shortest_paths(P: _Problem, run_costs, backend, progress, precision="double"):
     """Distances (runs, T, T + 1) and, for each run, its paths: path(a, b) gives the (L, m)
     paths from terminals a[i] to terminals (or the root, T) b[i] in the run's own vertex
     ids; for the runs whose adjusted costs are `run_costs`, one batched call over a graph
@@ -338,7 +342,7 @@ def _shortest_paths(P: _Problem, run_costs, backend, progress):
     src = (P.src[None, :] + offset).ravel()
     dst = (P.dst[None, :] + offset).ravel()
     big = Graph.from_edges(src, dst, np.concatenate(run_costs), directed=False,
-                           num_vertices=R * N, dtype=np.float64)
+                           num_vertices=R * N, dtype=_DTYPES[precision])
     local = np.append(P.terminals, P.root)
     targets = (local[None, :] + offset).reshape(R, 1, T + 1).repeat(T, axis=1).reshape(R * T, T + 1)
     sources = (P.terminals[None, :] + offset).ravel()
@@ -565,6 +569,11 @@ def _runs_per_call(backend, n_runs):
     return 1 if getattr(be, "name", "") == "cpu" else n_runs
 
 
+def _check_precision(precision):
+    if precision not in _DTYPES:
+        raise ValueError(f"precision must be 'double' or 'single', got {precision!r}")
+
+
 def _share_of(overall: Progress):
     """A progress callback for one call, adding its sources to the whole job's count."""
     seen = [0]
@@ -577,7 +586,7 @@ def _share_of(overall: Progress):
 
 # -- public --------------------------------------------------------------------------------
 def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, backend="auto",
-         progress=None, min_matched=0.05, duplicates="error") -> Forest:
+         progress=None, min_matched=0.05, duplicates="error", precision="double") -> Forest:
     """The prize-collecting Steiner forest of `prizes` (terminal name -> value) on the
     undirected network `g` (named vertices, positive costs), by the PCSF package's method
     (see the module's notes). Terminals not in the network are left out (`unmatched`); an
@@ -585,19 +594,23 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     forest (up to ties among equal costs); improve=True (the default) then spans the
     forest's vertices again over all the network's edges among them and prunes, while that
     lowers the objective. A terminal named twice is an error
-    unless duplicates="last" (its last prize, as the PCSF package reads them)."""
+    unless duplicates="last" (its last prize, as the PCSF package reads them).
+    precision="single" runs the shortest paths in float32 (see _DTYPES)."""
+    _check_precision(precision)
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
-    D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress)
+    D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, precision)
     vertices, ef, et, ec, trees = _solve_run(P, D[0], H[0], P.cost, improve)
     return _forest(P, vertices, ef, et, ec, trees)
 
 
 def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dummies=None,
               improve=True, backend="auto", progress=None, min_matched=0.05,
-              duplicates="error") -> ForestUnion:
+              duplicates="error", precision="double", runs_per_call=None) -> ForestUnion:
     """`n` forests, each on costs multiplied by (1 + U(0, r)) edge by edge (root edges keep
     cost w), and their union with each vertex's and edge's count of appearances. The runs'
-    shortest paths are batched: on a GPU all runs are one call."""
+    shortest paths are batched: on a GPU all runs are one call (`runs_per_call` caps it:
+    the call's graph holds that many copies of the network), on the CPU one a run."""
+    _check_precision(precision)
     if int(n) != n or n < 1:
         raise ValueError(f"n = {n}: the number of runs must be a positive integer")
     if not np.isfinite(r) or r < 0:
@@ -611,12 +624,14 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
         c = P.cost.copy()
         c[:m] = c[:m] * (1.0 + rng.uniform(0.0, r, m))
         costs.append(c)
-    step = _runs_per_call(backend, n)
+    step = _runs_per_call(backend, n) if runs_per_call is None else int(runs_per_call)
+    if step < 1:
+        raise ValueError(f"runs_per_call = {runs_per_call}: at least one run a call")
     overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
     forests = []
     for start in range(0, n, step):
         chunk = costs[start:start + step]
-        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall))
+        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
         for i, c in enumerate(chunk):
             vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
             forests.append(_forest(P, vertices, ef, et, ec, trees))

@@ -234,6 +234,25 @@ def test_pcsf_rand_runs_batched_in_one_call_equal_runs_one_by_one(monkeypatch):
     assert np.allclose(one.objectives, joint.objectives)
 
 
+def test_runs_per_call_caps_the_batched_copies(monkeypatch):
+    g, _, prizes = random_instance(10, n=12, terminals=5)
+    calls = []
+    real = pcsf_module.sssp_blocks
+    monkeypatch.setattr(pcsf_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    a = pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu", runs_per_call=2)
+    assert len(calls) == 3
+    assert union_key(a) == union_key(pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu"))
+
+
+def test_single_precision_paths_still_give_a_forest_costed_in_double():
+    g, edges, prizes = random_instance(4, n=10, terminals=5)
+    f = pcsf(g, prizes, mu=0.05, precision="single", backend="cpu")
+    check_forest(g, edges, f, prizes, 2.0, 1.0, 0.05)
+    assert f.objective == pytest.approx(pcsf(g, prizes, mu=0.05, backend="cpu").objective, rel=1e-6)
+    with pytest.raises(ValueError, match="precision"):
+        pcsf(g, prizes, precision="half")
+
+
 # -- bad input ----------------------------------------------------------------------------------
 def small():
     return curnet.Graph.from_edges(["a", "b"], ["b", "c"], [1.0, 1.0], directed=False, dtype=np.float64)
