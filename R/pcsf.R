@@ -171,8 +171,8 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
     stop("the interaction network 'ppi' must be an igraph object (see cuRnet_interactome())", call. = FALSE)
   }
   if (igraph::is_directed(ppi)) stop("the interaction network must be undirected", call. = FALSE)
-  names <- igraph::V(ppi)$name
-  if (is.null(names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
+  vertex_names <- igraph::V(ppi)$name
+  if (is.null(vertex_names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
   cost <- igraph::E(ppi)$weight
   if (is.null(cost)) stop("the interaction network has no edge costs (edge attribute 'weight')", call. = FALSE)
   if (!is.numeric(terminals) || is.null(names(terminals))) {
@@ -183,13 +183,13 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
     warning(sprintf("terminal names repeated: %s; the last prize of each is used, as PCSF() does",
                     show_some(dup)), call. = FALSE)
   }
-  found <- names(terminals) %in% names
+  found <- names(terminals) %in% vertex_names
   message(sprintf("  %d of %d terminals (%s%%) are in the interactome%s", sum(found), length(terminals),
                   signif(100 * mean(found), 4),
                   if (any(!found)) paste0("; not found: ", show_some(names(terminals)[!found])) else ""))
   el <- igraph::as_edgelist(ppi, names = FALSE)
   engine_call(reticulate::py_to_r(bridge()$pcsf_for_r(
-    as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), names,
+    as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), vertex_names,
     names(terminals), as.double(unname(terminals)), w, b, mu,
     if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
     progress_hook(progress, "PCSF"), backend, isTRUE(improve), precision)))
