@@ -325,6 +325,9 @@ def test_the_gpu_gives_the_cpu_forest(seed):
     rc = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cpu")
     rg = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cuda")   # one call for all 4 runs
     assert np.allclose(rc.objectives, rg.objectives, rtol=1e-9)
+    # float32 paths (near-far): still a forest of the network, its objective costed in double
+    single = pcsf(g, prizes, backend="cuda", precision="single")
+    check_forest(g, g.edges(), single, prizes, 2.0, 1.0, 0.0005)
 
 
 # -- the command line ---------------------------------------------------------------------------
