@@ -5,6 +5,7 @@ seeded noise runs, and bad input. The package's own forests on STRING: test_pcsf
 from __future__ import annotations
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -12,9 +13,10 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import curnet
-from curnet import pcsf as pcsf_module
 from curnet.backends import cuda_available
 from curnet.pcsf import pcsf, pcsf_rand
+
+pcsf_module = sys.modules["curnet.pcsf"]      # the module (curnet.pcsf is the function)
 
 
 def random_instance(seed, n=9, p=0.35, terminals=4):
