@@ -41,7 +41,8 @@
 #' @param w Cost of each tree (the root edges). Default 2.
 #' @param b Multiplier of the terminals' prizes. Default 1.
 #' @param mu Hub penalty per unit of degree for non-terminals. Default 0.0005.
-#' @param dummies Vertices the root is joined to; missing: the terminals.
+#' @param dummies Vertices the root is joined to; missing, \code{NULL} or
+#'   \code{NA}: the terminals.
 #' @param improve \code{TRUE}: improve the package's forest (see Details);
 #'   \code{FALSE}: the package's forest.
 #' @param precision The shortest paths' arithmetic: \code{"double"} decides as
@@ -171,6 +172,7 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
     stop("the interaction network 'ppi' must be an igraph object (see cuRnet_interactome())", call. = FALSE)
   }
   if (igraph::is_directed(ppi)) stop("the interaction network must be undirected", call. = FALSE)
+  if (!is.null(dummies) && all(is.na(dummies))) dummies <- NULL       # PCSF()'s reading of NA
   vertex_names <- igraph::V(ppi)$name
   if (is.null(vertex_names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
   cost <- igraph::E(ppi)$weight

@@ -109,3 +109,16 @@ test_that("precision = 'single' gives a forest costed in double", {
   expect_equal(igraph::graph_attr(f, "objective"), recompute_objective(f, ppi, toy_prizes()))
   expect_error(cuRnet_pcsf(ppi, toy_prizes(), precision = "half"), "should be one of")
 })
+
+test_that("dummies restrict the root edges; NULL or NA mean the terminals", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  all_t <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), backend = "cpu"))
+  for (d in list(NULL, NA)) {
+    same <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = d, backend = "cpu"))
+    expect_equal(igraph::graph_attr(same, "objective"), igraph::graph_attr(all_t, "objective"))
+  }
+  one <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = "A", backend = "cpu"))
+  expect_equal(igraph::components(one)$no, 1)
+  expect_error(suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = "nope", backend = "cpu")), "dummies not in")
+})
