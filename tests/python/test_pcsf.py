@@ -354,3 +354,17 @@ def test_the_pcsf_command_writes_the_forest(tmp_path):
     assert rows[0] == ["from", "to", "count"] and {r[2] for r in rows[1:]} <= {"3"}
     pz.write_text("a\tb\tc\n")
     assert main(["pcsf", str(net), str(pz), "--backend", "cpu"]) == 2
+
+
+def test_an_isolated_terminal_and_parts_without_a_dummy():
+    """A terminal without edges is a tree of its own when its prize pays for the root edge;
+    with dummies, the parts of the network that reach none of them are left out (prizes lost)."""
+    names = np.array(list("abcdefgz"))
+    g = curnet.Graph.from_edges(list("abdef"), list("bcefg"), [0.5] * 5, directed=False, names=names,
+                                dtype=np.float64)
+    prizes = {"a": 3.0, "c": 3.0, "d": 3.0, "g": 3.0, "z": 5.0}
+    f = pcsf(g, prizes, mu=0.0, backend="cpu")
+    assert f.trees == 3 and f.names.tolist() == names.tolist()
+    assert f.objective == pytest.approx(1.0 + 1.5 + 3 * 2.0)
+    f = pcsf(g, prizes, mu=0.0, dummies=["a"], backend="cpu")
+    assert f.names.tolist() == ["a", "b", "c"] and f.objective == pytest.approx(1.0 + 2.0 + 11.0)
