@@ -50,6 +50,7 @@ Everything after the shortest paths is O(terminals^2 + forest size) NumPy and Sc
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -90,6 +91,9 @@ class Forest:
     objective: float
     matched: int = 0
     unmatched: list = field(default_factory=list)
+    # where the call's time went: "setup" (checks, prizes, costs), "paths" (the batched
+    # shortest paths and their hand-off), "host" (clustering, trees, pruning, improving)
+    seconds: dict = field(default_factory=dict)
 
     def vertex_table(self) -> dict:
         return {"name": self.names, "prize": self.prize, "type": self.type}
@@ -117,6 +121,7 @@ class ForestUnion:
     forests: list              # each run's Forest
     matched: int = 0
     unmatched: list = field(default_factory=list)
+    seconds: dict = field(default_factory=dict)   # as Forest's, over all runs
 
     def vertex_table(self) -> dict:
         return {"name": self.names, "count": self.count, "type": self.type}
@@ -605,10 +610,15 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     unless duplicates="last" (its last prize, as the PCSF package reads them).
     precision="single" runs the shortest paths in float32 (see _DTYPES)."""
     _check_precision(precision)
+    t0 = time.perf_counter()
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
+    t1 = time.perf_counter()
     D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, precision)
+    t2 = time.perf_counter()
     vertices, ef, et, ec, trees = _solve_run(P, D[0], H[0], P.cost, improve)
-    return _forest(P, vertices, ef, et, ec, trees)
+    f = _forest(P, vertices, ef, et, ec, trees)
+    f.seconds = {"setup": t1 - t0, "paths": t2 - t1, "host": time.perf_counter() - t2}
+    return f
 
 
 def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dummies=None,
@@ -624,6 +634,7 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
     if not np.isfinite(r) or r < 0:
         raise ValueError(f"r = {r}: the noise must be non-negative")
     n = int(n)
+    t0 = time.perf_counter()
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     rng = np.random.default_rng(seed)
     m = P.num_network_edges
@@ -637,12 +648,17 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
         raise ValueError(f"runs_per_call = {runs_per_call}: at least one run a call")
     overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
     forests = []
+    seconds = {"setup": time.perf_counter() - t0, "paths": 0.0, "host": 0.0}
     for start in range(0, n, step):
         chunk = costs[start:start + step]
+        t1 = time.perf_counter()
         D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
+        t2 = time.perf_counter()
         for i, c in enumerate(chunk):
             vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
             forests.append(_forest(P, vertices, ef, et, ec, trees))
+        seconds["paths"] += t2 - t1
+        seconds["host"] += time.perf_counter() - t2
     allv = np.concatenate([f.vertices for f in forests])
     verts, count = np.unique(allv, return_counts=True)
     N = P.n + 1
@@ -653,4 +669,5 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
                        type=np.where(P.is_terminal[verts], TERMINAL, STEINER), count=count,
                        edge_from=ekeys // N, edge_to=ekeys % N, edge_count=ecount, runs=n,
                        objectives=np.array([f.objective for f in forests]), forests=forests,
+                       seconds=seconds,
                        matched=P.matched, unmatched=P.unmatched)

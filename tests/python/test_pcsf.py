@@ -368,3 +368,11 @@ def test_an_isolated_terminal_and_parts_without_a_dummy():
     assert f.objective == pytest.approx(1.0 + 1.5 + 3 * 2.0)
     f = pcsf(g, prizes, mu=0.0, dummies=["a"], backend="cpu")
     assert f.names.tolist() == ["a", "b", "c"] and f.objective == pytest.approx(1.0 + 2.0 + 11.0)
+
+
+def test_the_time_split_is_reported():
+    g, _, prizes = random_instance(6)
+    f = pcsf(g, prizes, backend="cpu")
+    u = pcsf_rand(g, prizes, n=2, backend="cpu")
+    for s in (f.seconds, u.seconds):
+        assert set(s) == {"setup", "paths", "host"} and all(v >= 0 for v in s.values())
