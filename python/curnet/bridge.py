@@ -435,7 +435,8 @@ def pick_soft_threshold_for_r(values, nrow, ncol, genes_in_rows, backend="auto",
                   "columns": list(fit["fitIndices"])})
 
 def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummies=None,
-               runs=None, noise=0.1, seed=None, progress=None, backend="auto", improve=True) -> dict:
+               runs=None, noise=0.1, seed=None, progress=None, backend="auto", improve=True,
+               precision="double") -> dict:
     """cuRnet_pcsf / cuRnet_pcsf_rand: the network as 0-based Arrow id columns with costs and
     its vertex names, the terminals' names and prizes; runs=None is one forest (vertex
     name, prize, type; edges from, to, cost; objective, trees), else `runs` noisy runs'
@@ -448,7 +449,7 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
                          names=vertex_names, dtype=np.float64)
     prizes = (strings(terminals).tolist(), np.atleast_1d(np.asarray(prizes, dtype=np.float64)))
     options = dict(w=float(w), b=float(b), mu=float(mu), dummies=None if dummies is None else strings(dummies).tolist(),
-                   improve=bool(improve),
+                   improve=bool(improve), precision=str(precision),
                    backend=_backend(backend, "pcsf"), progress=_progress(progress), duplicates="last")
     if runs is None:
         f = pcsf(g, prizes, **options)
