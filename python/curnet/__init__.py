@@ -31,3 +31,4 @@ __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "g
            "bfs_batches", "sssp_batches", "shortest_paths", "proximity",
            "closeness", "harmonic_centrality", "eccentricity", "radius", "diameter", "farthest_points",
            "mean_distance", "distance_table", "ego_size"]
+from . import coexpression  # co-expression networks and WGCNA's quantities (curnet.coexpression)

@@ -236,7 +236,10 @@ class Correlations:
     # -- pairs with missing values ------------------------------------------------------
     def _pairwise_rows(self) -> np.ndarray:
         """The full correlation rows of the genes with missing values, each pair on the
-        samples both genes have (len(missing) x n, float64)."""
+        samples both genes have (len(missing) x n, float64). Genes sharing one pattern of
+        missing samples are prepared together against all complete genes; each pair of two
+        genes with missing values is prepared on its own (a host loop: meant for data with
+        a few hundred such genes, not thousands; impute those)."""
         x = self.expr.values
         n = self.genes
         rows = len(self.missing)
