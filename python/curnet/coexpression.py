@@ -308,9 +308,13 @@ class Correlations:
             d = xp.arange(lo, hi)
             r[d - rows[0], d - cols[0]] = 1.0
         if self.undefined.any():
-            und = xp.asarray(self.undefined)
-            r[und[rows[0]:rows[1]]] = xp.nan
-            r[:, und[cols[0]:cols[1]]] = xp.nan
+            und = np.flatnonzero(self.undefined)
+            in_rows = und[(und >= rows[0]) & (und < rows[1])]
+            in_cols = und[(und >= cols[0]) & (und < cols[1])]
+            if len(in_rows):
+                r[xp.asarray(in_rows - rows[0])] = xp.nan
+            if len(in_cols):
+                r[:, xp.asarray(in_cols - cols[0])] = xp.nan
         if self.fixed is not None:
             m = self.missing
             sel = np.flatnonzero((m >= rows[0]) & (m < rows[1]))
@@ -448,7 +452,9 @@ def _top_k_pairs(c: Correlations, k: int, signed: bool):
             cand_j = xp.concatenate([best_j, xp.broadcast_to(xp.arange(cols[0], cols[1]),
                                                              score.shape)], axis=1)
             # the k best, ties to the lower gene id (stable sort over ids in order)
-            order = xp.argsort(-cand_v, axis=1, kind="stable")[:, :k]
+            # (CuPy's argsort is always stable and takes no kind)
+            order = (np.argsort(-cand_v, axis=1, kind="stable") if xp is np
+                     else xp.argsort(-cand_v, axis=1))[:, :k]
             best_v = xp.take_along_axis(cand_v, order, axis=1)
             best_j = xp.take_along_axis(cand_j, order, axis=1)
         ok = xp.isfinite(best_v)
