@@ -541,6 +541,8 @@ def connectivity_by_power(c: Correlations, powers, network_type: str = "unsigned
     from one pass over the tiles: genes x powers, float64."""
     xp = c.xp
     powers = np.asarray(powers, dtype=np.float64)
+    if (np.diff(powers) < 0).any():
+        raise ValueError("powers must be in ascending order")
     k = np.zeros((c.genes, len(powers)))
     for rows in c.blocks():
         acc = xp.zeros((rows[1] - rows[0], len(powers)), dtype=np.float64)
@@ -551,8 +553,15 @@ def connectivity_by_power(c: Correlations, powers, network_type: str = "unsigned
                 d = xp.arange(lo, hi)
                 a[d - rows[0], d - cols[0]] = 1.0
             a = xp.where(xp.isnan(a), 0.0, a)
-            for p, power in enumerate(powers):
-                acc[:, p] += (a ** power).sum(axis=1)
+            # a^p for ascending powers as a running product of a^(step), as WGCNA does:
+            # one multiply a power instead of one pow (exp and log) an entry
+            steps = {}
+            current = None
+            for p, step in enumerate(np.diff(powers, prepend=0.0)):
+                if step not in steps:
+                    steps[step] = a if step == 1 else a * a if step == 2 else a ** step
+                current = steps[step] if current is None else current * steps[step]
+                acc[:, p] += current.sum(axis=1)
         k[rows[0]:rows[1]] = c.to_host(acc) - 1.0
     return k
 
