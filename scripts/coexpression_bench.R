@@ -1,5 +1,5 @@
 # WGCNA's side of scripts/coexpression_bench.py. Usage:
-#   Rscript scripts/coexpression_bench.R DIR [THREADS]
+#   Rscript scripts/coexpression_bench.R DIR [THREADS] [notom]
 # Reads DIR/expr.bin + DIR/expr.dim (doubles, samples x genes, column-major), times WGCNA 1.72's
 # correlation network (|r| >= 0.8), pickSoftThreshold over powers 1..20 and
 # TOMsimilarityFromExpr (its defaults), and writes DIR/wgcna.json with the times and what the
@@ -39,6 +39,8 @@ r <- timed(suppressWarnings({
   f
 }))
 out$pick_soft_threshold <- list(seconds = r$seconds, fit = as.list(r$value$fitIndices))
-r <- timed(TOMsimilarityFromExpr(x, verbose = 0))
-out$tom <- list(seconds = r$seconds, rows = as.vector(r$value[1:20, ]), total = sum(r$value))
+if (!identical(args[3], "notom")) {
+  r <- timed(TOMsimilarityFromExpr(x, verbose = 0))
+  out$tom <- list(seconds = r$seconds, rows = as.vector(r$value[1:20, ]), total = sum(r$value))
+}
 writeLines(jsonlite::toJSON(out, digits = NA, auto_unbox = TRUE), file.path(dir, "wgcna.json"))

@@ -101,8 +101,9 @@ def bench_dataset(name, x, args, be, rows):
             write_for_r(Path(tmp), x)
             env = dict(os.environ)
             env.pop("LD_LIBRARY_PATH", None)
-            subprocess.run(["Rscript", str(HERE / "coexpression_bench.R"), tmp, str(args.threads)],
-                           check=True, env=env)
+            tom = not args.skip_tom and n <= args.tom_max_genes
+            subprocess.run(["Rscript", str(HERE / "coexpression_bench.R"), tmp, str(args.threads)]
+                           + ([] if tom else ["notom"]), check=True, env=env)
             wgcna = json.loads((Path(tmp) / "wgcna.json").read_text())
 
     def row(job, seconds, check, tool=f"cuRnet {args.backend}"):
@@ -149,7 +150,7 @@ def bench_dataset(name, x, args, be, rows):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--backend", default="auto")
-    ap.add_argument("--genes", type=int, default=20_000)
+    ap.add_argument("--genes", type=int, default=20_000, help="synthetic genes (0: no synthetic rows)")
     ap.add_argument("--samples", type=int, default=100)
     ap.add_argument("--all", action="store_true", help="also Bioconductor's ALL (needs R with ALL)")
     ap.add_argument("--large", type=int, default=0, help="also the tiled network of this many genes")
@@ -185,7 +186,8 @@ def main(argv=None) -> int:
         print(f"{rows[-1]['row']:70s} {'cuRnet':14s} {t:9.3f} s  {check}", flush=True)
         save(args, be, rows)
         del x, e
-    bench_dataset("synthetic", synthetic(args.genes, args.samples), args, be, rows)
+    if args.genes:
+        bench_dataset("synthetic", synthetic(args.genes, args.samples), args, be, rows)
     if args.all:
         with tempfile.TemporaryDirectory() as tmp:
             x = export_all(Path(tmp))

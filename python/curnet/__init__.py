@@ -38,3 +38,5 @@ __all__ += ["betweenness", "edge_betweenness"]
 
 from .pcsf import pcsf, pcsf_rand   # the module stays importable as curnet.pcsf (sys.modules)
 __all__ += ["pcsf", "pcsf_rand"]
+
+from . import coexpression  # co-expression networks and WGCNA's quantities (curnet.coexpression)

@@ -236,7 +236,10 @@ class Correlations:
     # -- pairs with missing values ------------------------------------------------------
     def _pairwise_rows(self) -> np.ndarray:
         """The full correlation rows of the genes with missing values, each pair on the
-        samples both genes have (len(missing) x n, float64)."""
+        samples both genes have (len(missing) x n, float64). Genes sharing one pattern of
+        missing samples are prepared together against all complete genes; each pair of two
+        genes with missing values is prepared on its own (a host loop: meant for data with
+        a few hundred such genes, not thousands; impute those)."""
         x = self.expr.values
         n = self.genes
         rows = len(self.missing)
@@ -305,9 +308,13 @@ class Correlations:
             d = xp.arange(lo, hi)
             r[d - rows[0], d - cols[0]] = 1.0
         if self.undefined.any():
-            und = xp.asarray(self.undefined)
-            r[und[rows[0]:rows[1]]] = xp.nan
-            r[:, und[cols[0]:cols[1]]] = xp.nan
+            und = np.flatnonzero(self.undefined)
+            in_rows = und[(und >= rows[0]) & (und < rows[1])]
+            in_cols = und[(und >= cols[0]) & (und < cols[1])]
+            if len(in_rows):
+                r[xp.asarray(in_rows - rows[0])] = xp.nan
+            if len(in_cols):
+                r[:, xp.asarray(in_cols - cols[0])] = xp.nan
         if self.fixed is not None:
             m = self.missing
             sel = np.flatnonzero((m >= rows[0]) & (m < rows[1]))
@@ -445,7 +452,9 @@ def _top_k_pairs(c: Correlations, k: int, signed: bool):
             cand_j = xp.concatenate([best_j, xp.broadcast_to(xp.arange(cols[0], cols[1]),
                                                              score.shape)], axis=1)
             # the k best, ties to the lower gene id (stable sort over ids in order)
-            order = xp.argsort(-cand_v, axis=1, kind="stable")[:, :k]
+            # (CuPy's argsort is always stable and takes no kind)
+            order = (np.argsort(-cand_v, axis=1, kind="stable") if xp is np
+                     else xp.argsort(-cand_v, axis=1))[:, :k]
             best_v = xp.take_along_axis(cand_v, order, axis=1)
             best_j = xp.take_along_axis(cand_j, order, axis=1)
         ok = xp.isfinite(best_v)
@@ -532,6 +541,8 @@ def connectivity_by_power(c: Correlations, powers, network_type: str = "unsigned
     from one pass over the tiles: genes x powers, float64."""
     xp = c.xp
     powers = np.asarray(powers, dtype=np.float64)
+    if (np.diff(powers) < 0).any():
+        raise ValueError("powers must be in ascending order")
     k = np.zeros((c.genes, len(powers)))
     for rows in c.blocks():
         acc = xp.zeros((rows[1] - rows[0], len(powers)), dtype=np.float64)
@@ -542,8 +553,15 @@ def connectivity_by_power(c: Correlations, powers, network_type: str = "unsigned
                 d = xp.arange(lo, hi)
                 a[d - rows[0], d - cols[0]] = 1.0
             a = xp.where(xp.isnan(a), 0.0, a)
-            for p, power in enumerate(powers):
-                acc[:, p] += (a ** power).sum(axis=1)
+            # a^p for ascending powers as a running product of a^(step), as WGCNA does:
+            # one multiply a power instead of one pow (exp and log) an entry
+            steps = {}
+            current = None
+            for p, step in enumerate(np.diff(powers, prepend=0.0)):
+                if step not in steps:
+                    steps[step] = a if step == 1 else a * a if step == 2 else a ** step
+                current = steps[step] if current is None else current * steps[step]
+                acc[:, p] += current.sum(axis=1)
         k[rows[0]:rows[1]] = c.to_host(acc) - 1.0
     return k
 
