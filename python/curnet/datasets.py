@@ -523,30 +523,22 @@ def _build_hpo_genes() -> None:
     _save("hpo_genes", t["gene_symbol"].to_numpy(), t["hpo_id"].to_numpy())
 
 
-def _parse_metis(text: str):
-    """Undirected edges (u < v, 0-based) of an unweighted METIS graph file."""
-    lines = [ln for ln in text.splitlines() if not ln.startswith("%")]
-    head = lines[0].split()
-    n, m = int(head[0]), int(head[1])
-    fmt = head[2] if len(head) > 2 else "0"
-    if fmt.strip("0") != "":
-        raise DatasetError(f"METIS file with weights (fmt {fmt}) is not supported here")
-    body = lines[1:1 + n]
-    if len(body) != n:
-        raise DatasetError(f"METIS file promises {n} vertices, holds {len(body)} lines")
-    counts = np.array([len(ln.split()) for ln in body], dtype=np.int64)
-    nbrs = np.array(" ".join(body).split(), dtype=np.int64) - 1
-    src = np.repeat(np.arange(n, dtype=np.int64), counts)
-    keep = src < nbrs
-    src, dst = src[keep], nbrs[keep]
-    if len(src) != m:
-        raise DatasetError(f"METIS file promises {m} edges, holds {len(src)}")
-    return n, src, dst
+def _parse_metis(text: str, where: str = "METIS file"):
+    """Undirected edges (u < v, 0-based) of an unweighted METIS graph file, read by the
+    engine's own METIS parser (curnet.io); its errors become DatasetError."""
+    from .io import GraphFormatError, _parse_metis as parse
+    try:
+        edges = parse(text.encode("utf-8"), where)
+    except GraphFormatError as e:
+        raise DatasetError(str(e)) from None
+    if edges.w is not None:
+        raise DatasetError(f"{where}: a METIS file with edge weights is not supported here")
+    return edges.n, edges.u.astype(np.int64), edges.v.astype(np.int64)
 
 
 def _build_metis(name: str, filename: str) -> None:
     root = _apt_extract("libmetis-doc")
-    n, src, dst = _parse_metis(_package_file(root, filename).decode("utf-8"))
+    n, src, dst = _parse_metis(_package_file(root, filename).decode("utf-8"), filename)
     names = np.arange(1, n + 1).astype(str)
     _save(name, None, None, names=names, src=src, dst=dst)
 

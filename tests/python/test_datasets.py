@@ -35,7 +35,7 @@ def test_parse_metis():
     n, src, dst = datasets._parse_metis(text)
     assert n == 4
     assert sorted(zip(src.tolist(), dst.tolist())) == [(0, 1), (0, 2), (1, 2), (2, 3)]
-    with pytest.raises(datasets.DatasetError, match="promises 5 edges"):
+    with pytest.raises(datasets.DatasetError, match="declares 5 edges"):
         datasets._parse_metis("4 5\n2 3\n1 3\n1 2 4\n3\n")
 
 
