@@ -526,7 +526,8 @@ def _build_hpo_genes() -> None:
 def _parse_metis(text: str, where: str = "METIS file"):
     """Undirected edges (u < v, 0-based) of an unweighted METIS graph file, read by the
     engine's own METIS parser (curnet.io); its errors become DatasetError."""
-    from .io import GraphFormatError, _parse_metis as parse
+    from .io.errors import GraphFormatError
+    from .io.formats import _parse_metis as parse
     try:
         edges = parse(text.encode("utf-8"), where)
     except GraphFormatError as e:
