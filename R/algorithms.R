@@ -265,9 +265,7 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
     return(matrix(numeric(0), 0L, length(to),
                   dimnames = if (!is.null(names)) list(character(0), names[to])))
   }
-  edges <- igraph::as_edgelist(graph, names = FALSE)
-  g <- engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, w, igraph::is_directed(graph), names,
-                    n = igraph::vcount(graph), ids_are_names = FALSE, precision = precision)
+  g <- igraph_engine_graph(graph, w, precision = precision)
   all_to <- identical(to, seq_len(g$n))
   if (is.null(w)) {
     cuRnet_bfs(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)

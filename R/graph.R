@@ -166,11 +166,7 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
 cuRnet_graph.igraph <- function(x, directed = igraph::is_directed(x), ..., weights = NULL,
                                 precision = c("double", "single")) {
   no_other_arguments(...)
-  precision <- match_precision(precision)
-  if (directed && !igraph::is_directed(x)) x <- igraph::as.directed(x, mode = "mutual")
-  edges <- igraph::as_edgelist(x, names = FALSE)
-  engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, igraph_weights(x, weights), directed,
-               igraph::V(x)$name, n = igraph::vcount(x), ids_are_names = FALSE, precision = precision)
+  igraph_engine_graph(x, igraph_weights(x, weights), directed, match_precision(precision))
 }
 
 #' @rdname cuRnet_graph

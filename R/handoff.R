@@ -61,11 +61,19 @@ cuRnet_error <- function(message, class = NULL, ...) {
 # The engine's NegativeCycleError as a condition that carries its source (1-based, and its name).
 # The engine counts vertices from 0 and may not know R's names, so the R vertex is added.
 negative_cycle <- function(message, graph_names) {
-  source <- reticulate::py_to_r(bridge()$last_run)$negative_cycle_source + 1L
-  name <- if (!is.null(graph_names)) graph_names[source]
-  label <- if (is.null(name)) sprintf("vertex %d", source) else sprintf("'%s' (vertex %d)", name, source)
-  cuRnet_error(sprintf("%s [in R: source %s]", message, label), "cuRnet_negative_cycle",
-               source = source, source_name = name)
+  source <- reticulate::py_to_r(bridge()$last_run)$negative_cycle_source
+  if (is.null(source)) {   # calls other than sssp_into (paths): the engine's message names it
+    found <- regmatches(message, regexec("reachable from source ([0-9]+)", message))[[1]]
+    source <- if (length(found) == 2) as.integer(found[2]) else NA_integer_
+  }
+  source <- source + 1L
+  name <- if (!is.null(graph_names) && !is.na(source)) graph_names[source]
+  label <- if (is.na(source)) "a source" else if (is.null(name)) sprintf("source vertex %d", source) else
+    sprintf("source '%s' (vertex %d)", name, source)
+  # said in R's 1-based words only (the engine's message counts from 0)
+  cuRnet_error(sprintf(paste0("NegativeCycleError: a negative-weight cycle is reachable from %s: ",
+                              "shortest paths from it are undefined"), label),
+               "cuRnet_negative_cycle", source = source, source_name = name)
 }
 
 # Runs a bridge call; a Python exception becomes an R error with the engine's message

@@ -190,10 +190,7 @@ measure_graph <- function(graph, weights, measure = NULL) {
                         "cuRnet_distances(), which takes negative weights on a directed graph"),
                  measure, min(weights, na.rm = TRUE)), call. = FALSE)
   }
-  edges <- igraph::as_edgelist(graph, names = FALSE)
-  engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, weights,
-               igraph::is_directed(graph), igraph::V(graph)$name, n = igraph::vcount(graph),
-               ids_are_names = FALSE)
+  igraph_engine_graph(graph, weights)
 }
 
 # igraph's "total" is "all".

@@ -90,10 +90,7 @@ cuRnet_shortest_paths <- function(graph, from, to = NULL, mode = c("out", "all",
 # and weights (igraph's convention); anything else goes through cuRnet_graph().
 paths_graph <- function(graph, weights) {
   if (igraph::is_igraph(graph)) {
-    edges <- igraph::as_edgelist(graph, names = FALSE)
-    w <- igraph_weights(graph, weights)
-    return(engine_graph(edges[, 1] - 1L, edges[, 2] - 1L, w, igraph::is_directed(graph),
-                        igraph::V(graph)$name, n = igraph::vcount(graph), ids_are_names = FALSE))
+    return(igraph_engine_graph(graph, igraph_weights(graph, weights)))
   }
   if (is.numeric(weights)) {
     stop("weights as a vector need an igraph object; build the cuRnet graph with them", call. = FALSE)

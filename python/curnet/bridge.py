@@ -282,7 +282,8 @@ def shortest_paths_for_r(g, source, targets, mode, weighted, output, predecessor
     cuRnet_shortest_paths: each path list flattened with its lengths (one conversion each
     instead of one a path); vertex and edge ids 0-based; -1 for none in the trees."""
     from .paths import shortest_paths
-    p = shortest_paths(g, [int(source)], targets, mode=mode, weighted=weighted, output=output,
+    # an array: R's ids are positions, even on a graph whose names are numbers (docs/ids.md)
+    p = shortest_paths(g, np.array([int(source)]), targets, mode=mode, weighted=weighted, output=output,
                        predecessors=predecessors, inbound_edges=inbound_edges,
                        backend=_backend(backend, "shortest_paths"))
     out = {}

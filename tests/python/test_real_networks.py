@@ -51,8 +51,11 @@ def test_scnet_against_igraph(scnet):
 def test_scnet_by_name(scnet):
     names = scnet.names[sample(scnet, 3)]
     by_name = curnet.bfs(scnet, names, backend="cpu")
-    by_id = curnet.bfs(scnet, [scnet.name_index()[x] for x in names], backend="cpu")
+    # scNET's names are Entrez ids: positions go as a NumPy array (a list of ints is refused)
+    by_id = curnet.bfs(scnet, np.array([scnet.name_index()[x] for x in names]), backend="cpu")
     np.testing.assert_array_equal(by_name, by_id)
+    with pytest.raises(ValueError, match="could be the vertex named"):
+        curnet.bfs(scnet, [scnet.name_index()[x] for x in names], backend="cpu")
 
 
 def test_mouseliver_scc_and_bfs(mouseliver):

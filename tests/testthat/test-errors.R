@@ -223,3 +223,16 @@ test_that("igraph's edge-list matrix is a graph, as a data frame of its columns"
   expect_equal(cuRnet_graph(igraph::as_edgelist(ig, names = FALSE))$names, c("1", "2", "3"))
   expect_error(cuRnet_graph(cbind(1:2, 2:3, 3:4)), "two columns")
 })
+
+test_that("a negative cycle met by shortest paths says which source, in R's words", {
+  skip_if_no_engine()
+  g <- igraph::make_ring(4, directed = TRUE)
+  igraph::E(g)$weight <- c(1, -4, 1, 1)             # a cycle of length -1
+  for (f in list(function() cuRnet_shortest_paths(g, 2), function() cuRnet_sssp(cuRnet_graph(g), 2))) {
+    e <- tryCatch(f(), error = identity)
+    expect_s3_class(e, "cuRnet_negative_cycle")
+    expect_equal(conditionMessage(e), paste0("NegativeCycleError: a negative-weight cycle is reachable ",
+                                             "from source vertex 2: shortest paths from it are undefined"))
+    expect_equal(e$source, 2L)
+  }
+})

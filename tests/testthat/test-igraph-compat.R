@@ -95,3 +95,37 @@ test_that("weak and strong components, and cuRnet_components in igraph's shape",
   e <- cuRnet_components(cuRnet_graph(data.frame(from = character(), to = character())))
   expect_equal(e$no, 0L)
 })
+
+test_that("an igraph object is converted once, and again only when it changes", {
+  skip_if_no_engine()
+  set.seed(3)
+  ig <- igraph::sample_gnm(50, 120, directed = TRUE)
+  igraph::V(ig)$name <- sprintf("g%02d", 1:50)
+  igraph::E(ig)$weight <- stats::runif(120, 1, 2)
+  count <- new.env()
+  count$n <- 0L
+  trace("engine_graph", function() count$n <- count$n + 1L, print = FALSE, where = asNamespace("cuRnet"))
+  on.exit(untrace("engine_graph", where = asNamespace("cuRnet")))
+  a <- cuRnet_ego_size(ig, 1)
+  cuRnet_components(ig)
+  cuRnet_closeness(ig, weights = NA)
+  cuRnet_eccentricity(ig)               # hops: the same conversion as weights = NA
+  d <- cuRnet_distances(ig, mode = "out")
+  expect_equal(count$n, 2L)               # once without weights, once with them
+  cuRnet_graph(ig)
+  expect_equal(count$n, 2L)
+  # a changed attribute (same igraph environment) is a new conversion, never a stale one
+  igraph::E(ig)$weight <- igraph::E(ig)$weight * 2
+  expect_equal(cuRnet_distances(ig, mode = "out"), 2 * d)
+  expect_equal(count$n, 3L)
+  igraph::V(ig)$name[1] <- "renamed"
+  expect_equal(names(cuRnet_closeness(ig, weights = NA))[1], "renamed")
+  # a structural change is another igraph object: its own conversion
+  h <- igraph::add_edges(ig, c(1, 2), weight = 1)
+  expect_equal(cuRnet_ego_size(h, 1, mode = "out")[1], igraph::ego_size(h, 1, mode = "out")[1])
+  # an undirected graph asked for directed edges gets both directions, weights with them
+  u <- igraph::make_graph(c(1, 2, 2, 2, 2, 3), directed = FALSE)
+  gd <- cuRnet_graph(u, directed = TRUE, weights = c(1, 5, 2))
+  expect_equal(gd$m, 6)
+  expect_equal(unname(cuRnet_sssp_dists(gd, 3)[1, ]), c(3, 2, 0))
+})

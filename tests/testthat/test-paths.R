@@ -106,3 +106,14 @@ test_that("cuRnet_proximity matches distances from igraph", {
   expect_equal(z, cuRnet_proximity(ig, sets, module, n_random = 200, bin_size = 20, seed = 1,
                                    backend = "cpu"))
 })
+
+test_that("paths on a graph whose names are numbers (Entrez ids) start at the named vertex", {
+  skip_if_no_engine()
+  path <- tempfile(fileext = ".tsv")
+  on.exit(unlink(path))
+  writeLines(c("7157\t4193", "4193\t10"), path)   # read by the engine, which keeps the names
+  for (g in list(cuRnet_graph(data.frame(from = c(7157, 4193), to = c(4193, 10))), cuRnet_graph(path))) {
+    p <- cuRnet_shortest_paths(g, 7157, to = 10)
+    expect_equal(as.numeric(unlist(p$vpath)), c(1, 2, 3))     # positions of 7157, 4193, 10
+  }
+})

@@ -48,7 +48,7 @@ test_that("negative weights: allowed on directed graphs, cycles reported by name
   expect_equal(res$predecessors[1, ], c(s = "", a = "b", b = "s", c = "a"))
   cyc <- rbind(df, data.frame(from = "c", to = "b", weight = -1))
   g <- cuRnet_graph(cyc)
-  e <- expect_error(cuRnet_sssp(g, c("c", "s")), "negative-weight cycle is reachable from source 3.*source 'c' \\(vertex 4\\)",
+  e <- expect_error(cuRnet_sssp(g, c("c", "s")), "negative-weight cycle is reachable from source 'c' \\(vertex 4\\)",
                     class = "cuRnet_negative_cycle")
   expect_equal(e$source, 4L)
   expect_equal(e$source_name, "c")
