@@ -13,6 +13,7 @@ import numpy as np
 import cupy as cp
 
 from ..arrays import pred_has_cycle
+from ..contract import SccMethod, SsspMethod
 from ..cpu import CPUBackend
 from .batches import BatchRunner, CallState, Counters
 from .bfs import BfsStrategy
@@ -38,7 +39,7 @@ class CUDABackend:
         self.props, self.sms, self.max_blocks = self.launcher.props, self.launcher.sms, self.launcher.max_blocks
         self.stats = Counters(rounds=0, arcs=0)   # Bellman-Ford rounds and arcs relaxed, push levels, ...
         self._call = CallState()                  # the calling thread's state (see batches.py)
-        self._cpu = None
+        self._cpu: CPUBackend | None = None
         self.batches = BatchRunner(self.device, None, self._call, self.stats)
         self.bfs_strategy = BfsStrategy(self.launcher, None, self.stats, self.cpu)
         self.bf_strategy = BellmanFord(self.launcher, None, self.stats, self._call)
@@ -74,7 +75,7 @@ class CUDABackend:
                 "cuda_driver": f"{drv // 1000}.{(drv % 1000) // 10}"}
 
     @property
-    def members(self) -> list:
+    def members(self) -> list[CUDABackend]:
         return [self]
 
     def device_scope(self):
@@ -159,7 +160,7 @@ class CUDABackend:
     def max_bf_rounds(self) -> int:
         return self.tuning.long_levels
 
-    def sssp_method(self, hg: DeviceGraph, kb: int, with_pred: bool) -> str:
+    def sssp_method(self, hg: DeviceGraph, kb: int, with_pred: bool) -> SsspMethod:
         """"near_far" (non-negative float32 or float64 weights, few sources: each arc relaxed
         ~1-2 times instead of Bellman-Ford's ~5; see gpu_routes.near_far_suits) or
         "bellman_ford" (negative weights; float32 predecessors over zero weights)."""
@@ -204,7 +205,7 @@ class CUDABackend:
         return pred_has_cycle(cp, pred)
 
     # -- strongly connected components ----------------------------------------
-    def scc_method(self, hg: DeviceGraph) -> str:
+    def scc_method(self, hg: DeviceGraph) -> SccMethod:
         """Forward-backward reachability from the primitives below (the driver's)."""
         return "reachability"
 

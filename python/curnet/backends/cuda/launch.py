@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import cupy as cp
 
+from ...graph import Graph
 from .. import log
 
 KERNEL_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "kernels")
@@ -124,7 +125,7 @@ class DeviceGraph:
     heavy_in: cp.ndarray                 # vertices of in-degree over heavy_degree (SCC: a warp each)
     heavy_out: cp.ndarray
     heavy_degree: int
-    graph: object = None                 # the host Graph, for host routes
+    graph: Graph                         # the host Graph, for host routes
     long_diameter: bool = False
     extra: dict = field(default_factory=dict)
 
