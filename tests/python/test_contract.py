@@ -84,3 +84,19 @@ def test_sssp_method_is_the_one_decision():
     neg = Graph.from_edges([0, 1], [1, 2], [1.0, -1.0])
     assert be.sssp_method(be.device_graph(neg), 3, True) == "bellman_ford"
     assert be.scc_method(be.device_graph(g)) == "native"
+
+
+def test_backends_delegate_explicitly():
+    """No backend class forwards unknown attributes (`__getattr__`): what each offers is
+    written out, so the type checker sees it (MultiCUDABackend's members, its tuning)."""
+    backends = os.path.join(ALGORITHMS, "..", "backends")
+    found = []
+    for dirpath, _, files in os.walk(backends):
+        for fname in files:
+            if fname.endswith(".py"):
+                with open(os.path.join(dirpath, fname)) as f:
+                    tree = ast.parse(f.read())
+                found += [f"{fname}:{node.name}" for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+                          for item in node.body
+                          if isinstance(item, ast.FunctionDef) and item.name in ("__getattr__", "__getattribute__")]
+    assert found == []

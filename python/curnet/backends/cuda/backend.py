@@ -22,7 +22,7 @@ from .launch import DeviceGraph, Launcher, build_device_graph, mark_long_diamete
 from .near_far import NearFar
 from .reduce import DepthReductions
 from .scc import SccPrimitives
-from .sssp import BellmanFord, SPState, class_heads
+from .sssp import BellmanFord, SPState
 from .tuning import CudaTuning
 
 
@@ -37,7 +37,8 @@ class CUDABackend:
         self.launcher = Launcher(device if device is not None else cp.cuda.runtime.getDevice())
         self.device = self.launcher.device
         self.props, self.sms, self.max_blocks = self.launcher.props, self.launcher.sms, self.launcher.max_blocks
-        self.stats = Counters(rounds=0, arcs=0)   # Bellman-Ford rounds and arcs relaxed, push levels, ...
+        # Bellman-Ford rounds and arcs relaxed, push levels, batches split after running out of memory ("splits"), ...
+        self.stats = Counters(rounds=0, arcs=0)
         self._call = CallState()                  # the calling thread's state (see batches.py)
         self._cpu: CPUBackend | None = None
         self.batches = BatchRunner(self.device, None, self._call, self.stats)
@@ -92,16 +93,6 @@ class CUDABackend:
             self._cpu = CPUBackend()
         return self._cpu
 
-    @property
-    def splits(self) -> int:
-        """Batches split after running out of device memory (over all calls)."""
-        return self.stats.get("splits", 0)
-
-    @property
-    def _copies(self):
-        """The calling thread's queued copies inside an overlapping map_batches, else None."""
-        return self._call.copies
-
     # -- data movement --------------------------------------------------------
     def device_graph(self, g) -> DeviceGraph:
         """The graph's arrays on this backend's GPU (built once, kept with the graph)."""
@@ -137,12 +128,6 @@ class CUDABackend:
     def bfs_batch_size(self, n: int, k: int) -> int:
         return self.bfs_strategy.batch_size(n, k)
 
-    def seed_bits(self, n: int, sources) -> cp.ndarray:
-        return self.bfs_strategy.seed_bits(n, sources)
-
-    def padding_bits(self, k: int) -> cp.ndarray:
-        return self.bfs_strategy.padding_bits(k)
-
     def bits_start(self, hg: DeviceGraph, ids, depth, unreachable) -> dict:
         return self.bfs_strategy.bits_start(hg, ids, depth, unreachable)
 
@@ -172,15 +157,9 @@ class CUDABackend:
     def sssp_parallel(self, dijkstra: bool) -> bool:
         return False
 
-    def near_far_ok(self, hg: DeviceGraph, kb: int, with_pred: bool) -> bool:
-        return self.nf_strategy.suits(hg, kb, with_pred)
-
     def near_far(self, hg: DeviceGraph, ids, with_pred: bool):
         """(dist, pred or None), (kb, n) on the device: near-far SSSP (non-negative weights)."""
         return self.nf_strategy.run(hg, ids, with_pred)
-
-    def class_heads(self, hg: DeviceGraph):
-        return class_heads(hg, self.tuning)
 
     def sp_start(self, hg: DeviceGraph, ids, track_pred: bool):
         return self.bf_strategy.start(hg, ids, track_pred)
