@@ -202,7 +202,7 @@ def _compute(curnet, g, args) -> dict:
                                     for r in rows], dtype=np.float64),
                 "vpath": np.array([";".join(map(str, _label(g, r[2]).tolist())) for r in rows], dtype=str),
                 "epath": np.array([";".join(map(str, r[3].tolist())) for r in rows], dtype=str)}
-    from .proximity import as_columns
+    from .network_proximity import as_columns
     names, sets = [], []
     for i, spec in enumerate(args.sets):
         name, _, members = spec.rpartition("=")

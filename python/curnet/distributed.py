@@ -26,7 +26,8 @@ import weakref
 
 import numpy as np
 
-from . import algorithms, device_gather
+from . import device_gather
+from .algorithms import bfs as bfs_driver, sssp as sssp_driver
 from .algorithms.common import result_buffer
 from .memory import available_host_memory
 from .algorithms.bfs import OUT_DTYPES
@@ -212,21 +213,21 @@ def _chunk(graph, kind: str, ids: np.ndarray, rows, backend: str, unreachable, d
         return reduction.chunk(g, ids, backend)      # it runs its own traversal
     if shared == DEVICE:
         if kind == "bfs":
-            return device_gather.keep_on_device(lambda sink: algorithms.bfs_blocks(
+            return device_gather.keep_on_device(lambda sink: bfs_driver.bfs_blocks(
                 g, ids, sink, backend=backend, unreachable=unreachable, progress=False))
-        return device_gather.keep_on_device(lambda sink: algorithms.sssp_blocks(
+        return device_gather.keep_on_device(lambda sink: sssp_driver.sssp_blocks(
             g, ids, sink, backend=backend, with_pred=kind == "sssp", progress=False))
     a, b = rows
     outs = [SharedMatrix.open(spec)[a:b] for spec in shared] if shared else [None, None]
     if kind == "bfs":
         depth = outs[0] if shared else np.empty((len(ids), len(g)), dtype=depth_dtype, order="F")
-        values, pred = algorithms.bfs(g, ids, backend=backend, out=depth, unreachable=unreachable,
+        values, pred = bfs_driver.bfs(g, ids, backend=backend, out=depth, unreachable=unreachable,
                                       progress=False), None
     elif kind == "sssp":
-        values, pred = algorithms.sssp(g, ids, backend=backend, out_dist=outs[0], out_pred=outs[1],
+        values, pred = sssp_driver.sssp(g, ids, backend=backend, out_dist=outs[0], out_pred=outs[1],
                                        progress=False)
     else:
-        values, pred = algorithms.sssp_dists(g, ids, backend=backend, out=outs[0], progress=False), None
+        values, pred = sssp_driver.sssp_dists(g, ids, backend=backend, out=outs[0], progress=False), None
     if reduction is not None:
         return reduction.chunk(g, ids, (values, pred) if kind == "sssp" else values)
     return None if shared else (values, pred)
