@@ -5,7 +5,8 @@ import os
 import numpy as np
 import pytest
 
-from curnet.backends.contract import OPTIONAL, Backend, GraphArrays, contract_names, missing
+from contract_names import OPTIONAL, contract_names, missing
+from curnet.backends.contract import Backend, GraphArrays
 from curnet.backends.cpu import CPUBackend
 
 ALGORITHMS = os.path.join(os.path.dirname(__file__), "..", "..", "python", "curnet", "algorithms")

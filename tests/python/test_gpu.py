@@ -186,7 +186,7 @@ def test_relax_twin(gpu, cpu, dtype, jacobi, with_pred):
 
 
 def test_cuda_backends_have_the_whole_contract(gpu):
-    from curnet.backends.contract import missing
+    from contract_names import missing
     assert missing(gpu) == [] and hasattr(gpu, "near_far")
     assert gpu.scc_method(None) == "reachability" and gpu.members == [gpu]
     assert gpu.to_host(gpu.xp.arange(3)).tolist() == [0, 1, 2]
@@ -879,7 +879,8 @@ def test_split_on_one_gpu(gpu, monkeypatch):
     tuning = CudaTuning(batch_limit=128, stage_min=1 << 10, stage_chunk=1 << 16)
     split = MultiCUDABackend([0, 0], tuning)
     # a contract.Backend, not a device: its primitives are its members'
-    from curnet.backends.contract import Backend, missing
+    from contract_names import missing
+    from curnet.backends.contract import Backend
     assert missing(split, Backend) == [] and not hasattr(split, "device_graph")
     assert split.tuning is tuning and all(m.tuning is tuning for m in split.members)
     monkeypatch.setitem(backends._instances, "cuda:0,0", split)

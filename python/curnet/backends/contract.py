@@ -115,24 +115,3 @@ class NearFar(Protocol):
 @runtime_checkable
 class SccLabels(Protocol):
     def scc_labels(self, hg) -> Any: ...      # scc_method "native"
-
-
-OPTIONAL = ("dijkstra", "near_far", "scc_labels")
-
-
-def contract_names(protocol: type | None = None) -> list:
-    """The names of a protocol's attributes and methods (its bases' included); by default
-    everything a driver may call on a device (Device and the optional primitives)."""
-    if protocol is None:
-        return sorted(set(contract_names(Device)) | set(OPTIONAL))
-    names: set = set()
-    for cls in protocol.__mro__:
-        if cls.__module__ == __name__:
-            names |= set(cls.__dict__.get("__annotations__", {}))
-            names |= {k for k in vars(cls) if not k.startswith("_") and k not in ("_is_protocol",)}
-    return sorted(names)
-
-
-def missing(backend, protocol: type | None = None) -> list:
-    """The protocol's members `backend` lacks (an empty list for a complete one)."""
-    return [n for n in contract_names(protocol) if n not in OPTIONAL and not hasattr(backend, n)]

@@ -145,16 +145,6 @@ class DeviceGraph:
             deg = self.extra["in_degree"] = cp.diff(self.in_ptr)
         return deg
 
-    @property
-    def nbytes(self) -> int:
-        arrays = [self.out_ptr, self.out_idx, self.out_w, self.in_ptr, self.in_src, self.in_dst, self.in_w]
-        seen, total = set(), 0
-        for a in arrays:
-            if a is not None and id(a) not in seen:
-                seen.add(id(a))
-                total += a.nbytes
-        return total
-
 
 def build_device_graph(launcher: Launcher, g, heavy_degree: int) -> DeviceGraph:
     """The graph's arrays on the launcher's GPU (the current device)."""
