@@ -73,3 +73,90 @@ run_betweenness <- function(g, kind, ids, directed, weights, normalized, cutoff,
     g$py, kind, if (!is.null(ids)) as_arrow(ids), isTRUE(directed), weighted, isTRUE(normalized),
     cutoff, progress_hook(progress, what), backend)))
 }
+
+#' Communities by edge betweenness (Girvan-Newman)
+#'
+#' A drop-in for \code{igraph::cluster_edge_betweenness()}: the edge of highest edge
+#' betweenness is removed and the betweenness recomputed (on the engine, for the component
+#' that lost the edge), until no edge is left; the removals replayed backwards give the
+#' dendrogram, and the division of highest modularity the membership, as igraph does. Edge
+#' betweenness values within 1e-9 (relative) of the largest count as ties, broken by the
+#' lowest edge id (igraph's first maximum). igraph compares its sums exactly, so where two
+#' edges tie exactly it takes whichever its rounding makes larger: the removal order may then
+#' differ among tied edges (each removal's betweenness does not).
+#'
+#' @param graph An igraph object.
+#' @param weights \code{NULL} uses the \code{weight} edge attribute, \code{NA} ignores
+#'   weights, or a numeric vector: lengths for the betweenness, weights for the modularity.
+#' @param directed,edge.betweenness,merges,bridges,modularity,membership As in igraph.
+#' @param backend As in \code{\link{cuRnet_bfs}}.
+#' @param progress As in \code{\link{cuRnet_bfs}} (one step an edge removed).
+#' @return An igraph \code{communities} object.
+#' @examples
+#' if (cuRnet_available()) {
+#'   g <- igraph::make_graph("Zachary")
+#'   igraph::membership(cuRnet_cluster_edge_betweenness(g))
+#' }
+#' @export
+cuRnet_cluster_edge_betweenness <- function(graph, weights = NULL, directed = TRUE, edge.betweenness = TRUE,
+                                            merges = TRUE, bridges = TRUE, modularity = TRUE,
+                                            membership = TRUE,
+                                            backend = getOption("cuRnet.backend", "auto"),
+                                            progress = getOption("cuRnet.progress", interactive())) {
+  if (!igraph::is_igraph(graph)) stop("cuRnet_cluster_edge_betweenness() takes an igraph object", call. = FALSE)
+  if (is.null(weights) && "weight" %in% igraph::edge_attr_names(graph)) weights <- igraph::E(graph)$weight
+  weights <- if (!is.null(weights) && any(!is.na(weights))) as.numeric(weights) else NULL
+  if (!is.null(weights) && (membership || modularity)) {       # igraph's own two warnings
+    warning("Membership vector will be selected based on the highest modularity score.", call. = FALSE)
+    warning("Modularity calculation with weighted edge betweenness community detection might not ",
+            "make sense -- modularity treats edge weights as similarities while edge betwenness ",
+            "treats them as distances.", call. = FALSE)
+  }
+  g <- paths_graph(graph, if (is.null(weights)) NA else weights)
+  res <- engine_call(reticulate::py_to_r(bridge()$edge_betweenness_removals_for_r(
+    g$py, isTRUE(directed), !is.null(weights), progress_hook(progress, "edge removals"), backend)))
+  removed <- as.numeric(unlist(res[[1]]))
+  replay <- replay_removals(graph, removed, weights, isTRUE(directed) && igraph::is_directed(graph))
+  out <- list(removed.edges = removed + 1,
+              edge.betweenness = if (edge.betweenness) as.numeric(unlist(res[[2]])),
+              merges = if (merges) replay$merges,
+              bridges = if (bridges) replay$bridges,
+              modularity = if (modularity) replay$modularity,
+              membership = if (membership) replay$membership)
+  if (igraph::igraph_opt("add.vertex.names") && igraph::is_named(graph)) out$names <- igraph::V(graph)$name
+  out$vcount <- igraph::vcount(graph)
+  out$algorithm <- "edge betweenness"
+  class(out) <- "communities"
+  out
+}
+
+# igraph's replay of a removal order (its community_eb_get_merges): backwards, each removed edge
+# that joins two clusters is a merge into a new cluster n, n + 1, ...; the modularity after each
+# merge; the membership of the first division of highest modularity, renumbered by first
+# appearance. Returned 1-based, as igraph's R interface gives them.
+replay_removals <- function(graph, removed, weights, directed) {
+  n <- igraph::vcount(graph)
+  ends <- igraph::ends(graph, removed + 1, names = FALSE)
+  current <- seq_len(n) - 1
+  best <- current
+  top <- igraph::modularity(graph, current + 1, weights = weights, directed = directed)
+  mods <- top
+  merges <- list()
+  bridges <- numeric(0)
+  for (i in rev(seq_along(removed))) {
+    a <- current[ends[i, 1]]
+    b <- current[ends[i, 2]]
+    if (a == b) next
+    merges[[length(merges) + 1]] <- c(b, a)          # igraph 1.3 lists the later end first
+    bridges <- c(bridges, i)
+    current[current == a | current == b] <- n + length(merges) - 1
+    q <- igraph::modularity(graph, current + 1, weights = weights, directed = directed)
+    mods <- c(mods, q)
+    if (q > top) {
+      top <- q
+      best <- current
+    }
+  }
+  list(merges = matrix(unlist(merges) + 1, ncol = 2, byrow = TRUE), bridges = bridges + 1,
+       modularity = mods, membership = match(best, unique(best)))
+}

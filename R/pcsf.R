@@ -41,9 +41,14 @@
 #' @param w Cost of each tree (the root edges). Default 2.
 #' @param b Multiplier of the terminals' prizes. Default 1.
 #' @param mu Hub penalty per unit of degree for non-terminals. Default 0.0005.
-#' @param dummies Vertices the root is joined to; missing: the terminals.
+#' @param dummies Vertices the root is joined to; missing, \code{NULL} or
+#'   \code{NA}: the terminals.
 #' @param improve \code{TRUE}: improve the package's forest (see Details);
 #'   \code{FALSE}: the package's forest.
+#' @param precision The shortest paths' arithmetic: \code{"double"} decides as
+#'   the package does; \code{"single"} lets a GPU use its faster float32 search
+#'   (the forest is still costed in double; equal-looking paths may then be
+#'   chosen differently).
 #' @param backend,progress As in \code{\link{cuRnet_sssp}}.
 #' @return An igraph object of class \code{c("PCSF", "igraph")}: vertex
 #'   attributes \code{prize} (b x value for terminals, -mu x degree for Steiner
@@ -61,10 +66,11 @@
 #' }
 #' @export
 cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, improve = TRUE,
+                        precision = c("double", "single"),
                         backend = getOption("cuRnet.backend", "auto"),
                         progress = getOption("cuRnet.progress", interactive())) {
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, NULL, NULL, NULL,
-                   improve, backend, progress)
+                   improve, match.arg(precision), backend, progress)
   v <- res$vertices
   e <- res$edges
   vertices <- data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v$prize)),
@@ -103,14 +109,15 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
 #' }
 #' @export
 cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu = 0.0005, dummies,
-                             seed, improve = TRUE, backend = getOption("cuRnet.backend", "auto"),
+                             seed, improve = TRUE, precision = c("double", "single"),
+                             backend = getOption("cuRnet.backend", "auto"),
                              progress = getOption("cuRnet.progress", interactive())) {
   if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1 || n != round(n)) {
     stop("n must be a positive whole number of runs", call. = FALSE)
   }
   if (missing(seed)) seed <- sample.int(.Machine$integer.max, 1)
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, as.integer(n), r, seed,
-                   improve, backend, progress)
+                   improve, match.arg(precision), backend, progress)
   v <- res$vertices
   e <- res$edges
   edges <- data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
@@ -159,13 +166,15 @@ cuRnet_interactome <- function(df) {
 }
 
 # The engine's call for both functions: checks, the matched-terminals message, the run.
-pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, improve, backend, progress) {
+pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, improve, precision, backend,
+                      progress) {
   if (missing(ppi) || !igraph::is_igraph(ppi)) {
     stop("the interaction network 'ppi' must be an igraph object (see cuRnet_interactome())", call. = FALSE)
   }
   if (igraph::is_directed(ppi)) stop("the interaction network must be undirected", call. = FALSE)
-  names <- igraph::V(ppi)$name
-  if (is.null(names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
+  if (!is.null(dummies) && all(is.na(dummies))) dummies <- NULL       # PCSF()'s reading of NA
+  vertex_names <- igraph::V(ppi)$name
+  if (is.null(vertex_names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
   cost <- igraph::E(ppi)$weight
   if (is.null(cost)) stop("the interaction network has no edge costs (edge attribute 'weight')", call. = FALSE)
   if (!is.numeric(terminals) || is.null(names(terminals))) {
@@ -176,16 +185,16 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
     warning(sprintf("terminal names repeated: %s; the last prize of each is used, as PCSF() does",
                     show_some(dup)), call. = FALSE)
   }
-  found <- names(terminals) %in% names
+  found <- names(terminals) %in% vertex_names
   message(sprintf("  %d of %d terminals (%s%%) are in the interactome%s", sum(found), length(terminals),
                   signif(100 * mean(found), 4),
                   if (any(!found)) paste0("; not found: ", show_some(names(terminals)[!found])) else ""))
   el <- igraph::as_edgelist(ppi, names = FALSE)
   engine_call(reticulate::py_to_r(bridge()$pcsf_for_r(
-    as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), names,
+    as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), vertex_names,
     names(terminals), as.double(unname(terminals)), w, b, mu,
     if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
-    progress_hook(progress, "PCSF"), backend, isTRUE(improve))))
+    progress_hook(progress, "PCSF"), backend, isTRUE(improve), precision)))
 }
 
 # The PCSF package's result: an igraph of class c("PCSF", "igraph"), vertices by name.

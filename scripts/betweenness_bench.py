@@ -12,7 +12,10 @@ Rows:
     each source's component, summed over the sources, per second), checked against the CPU
     backend on --check-sources sources; --sweep times it against the number of sources;
   * scNET, betweenness_centrality(G, k, seed) through NetworkX's dispatch (backend="curnet")
-    against plain NetworkX with the same seed (the same sampled sources): --nx-k (1000).
+    against plain NetworkX with the same seed (the same sampled sources): --nx-k (1000);
+  * Girvan-Newman (communities.edge_betweenness_removals) on a --gn-vertices STRING
+    sub-network (the first vertices a BFS from the best-connected one reaches, induced),
+    against R igraph's cluster_edge_betweenness: the same removal order asked.
 
 Writes JSON to --json (default $OUT/betweenness_bench.json if OUT is set); prints one line a row.
 """
@@ -96,8 +99,10 @@ def bench_string(args):
     sources = None
     if args.string_sources:
         sources = np.sort(np.random.default_rng(5).choice(len(g), args.string_sources, replace=False))
-    what = f"{len(sources):,} sources" if sources is not None else "exact"
     for weighted in (False, True):
+        if weighted and args.weighted_sources:   # igraph's weighted run is the slow one
+            sources = np.sort(np.random.default_rng(6).choice(len(g), args.weighted_sources, replace=False))
+        what = f"{len(sources):,} sources" if sources is not None else "exact"
         name = f"betweenness, STRING {what}, {'weighted (cost)' if weighted else 'hops'}"
         ours, t = timed(lambda: curnet.betweenness(g, weighted=weighted, sources=sources, backend=args.backend))
         weights = G.es["cost"] if weighted else None
@@ -150,18 +155,65 @@ def bench_networkx(args):
         agree([ours[v] for v in G], [theirs[v] for v in G]) + " with NetworkX", speedup=round(t_nx / t, 1))
 
 
+R_GIRVAN_NEWMAN = r"""
+suppressPackageStartupMessages(library(igraph))
+a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
+con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
+g <- add_edges(make_empty_graph(n, directed = FALSE), e + 1L)
+t <- proc.time()[["elapsed"]]
+c <- cluster_edge_betweenness(g, weights = NA)
+t <- proc.time()[["elapsed"]] - t
+con <- file(a[4], "wb"); writeBin(c(as.double(c$removed.edges - 1), c$edge.betweenness), con); close(con)
+cat(t, "\n")
+"""
+
+
+def bench_girvan_newman(args):
+    """Girvan-Newman on a STRING sub-network, cuRnet beside R igraph's cluster_edge_betweenness
+    (the same removal order asked of both)."""
+    from curnet.communities import edge_betweenness_removals
+    G, _ = load_string(args.string_file)
+    hub = int(np.argmax(G.degree()))
+    sub = G.induced_subgraph(G.bfs(hub)[0][:args.gn_vertices])
+    e = np.array(sub.get_edgelist(), np.int32)
+    gs = Graph.from_edges(e[:, 0], e[:, 1], directed=False, num_vertices=sub.vcount())
+    name = f"Girvan-Newman, STRING {sub.vcount():,} vertices, {sub.ecount():,} edges"
+    (removed, values), t = timed(lambda: edge_betweenness_removals(gs, weighted=False, backend=args.backend))
+    with tempfile.TemporaryDirectory() as tmp:
+        edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "gn.bin", "gn.R"))
+        e.tofile(edges)
+        with open(script, "w") as f:
+            f.write(R_GIRVAN_NEWMAN)
+        out = subprocess.run(["Rscript", script, edges, str(sub.vcount()), str(len(e)), result],
+                             check=True, capture_output=True, text=True)
+        got = np.fromfile(result, np.float64)
+        theirs, their_values, t_r = got[:len(e)].astype(np.int64), got[len(e):], float(out.stdout.split()[-1])
+    if np.array_equal(theirs, removed):
+        check = "same removal order as R igraph"
+    elif np.allclose(values, their_values, rtol=1e-9):
+        # equal maxima: cuRnet takes the lowest edge id, igraph whichever its rounding favours
+        check = f"same betweenness at every removal; order differs at {int((theirs != removed).sum())} tied steps"
+    else:
+        check = "REMOVALS DIFFER"
+    row(name, "R igraph", t_r, "reference")
+    row(name, f"cuRnet {args.backend}", t, check, speedup=round(t_r / t, 1))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--backend", default="cpu")
-    ap.add_argument("--only", default="string,rmat,networkx", help="comma-separated: string, rmat, networkx")
+    ap.add_argument("--only", default="string,rmat,networkx", help="comma-separated: string, rmat, networkx, gn")
     ap.add_argument("--string-file", default=string_file())
     ap.add_argument("--string-sources", type=int, default=0, help="0: exact (every vertex a source)")
+    ap.add_argument("--weighted-sources", type=int, default=0,
+                    help="the weighted STRING row from this many sources (0: as --string-sources)")
     ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (exact, hops)")
     ap.add_argument("--rmat-scale", type=int, default=20)
     ap.add_argument("--rmat-exact", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument("--sweep", default="", help="comma-separated source counts to time on R-MAT")
     ap.add_argument("--check-sources", type=int, default=32)
     ap.add_argument("--nx-k", type=int, default=1000)
+    ap.add_argument("--gn-vertices", type=int, default=2000)
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "betweenness_bench.json")
                     if os.environ.get("OUT") else None)
     args = ap.parse_args()
@@ -175,6 +227,8 @@ def main():
         bench_rmat(args)
     if "networkx" in only:
         bench_networkx(args)
+    if "gn" in only:
+        bench_girvan_newman(args)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"when": when, "host": platform.node(), "cpus": os.cpu_count(),

@@ -34,3 +34,16 @@ fi
 
 R CMD INSTALL --no-test-load . >/dev/null
 echo "r-setup: cuRnet $(Rscript -e 'cat(as.character(packageVersion("cuRnet")))') installed"
+
+# The PCSF package, the comparator of cuRnet_pcsf (not on CRAN or Debian), where its tarball is
+# at hand: the PCSF tests and scripts/pcsf_bench.R skip or stop without it.
+pcsf_tarball="${CURNET_PCSF_TARBALL:-../shared/pcsf/PCSF_0.99.1.tar.gz}"
+if [ -f "$pcsf_tarball" ] && ! Rscript -e 'quit(status = !requireNamespace("PCSF", quietly = TRUE))' 2>/dev/null; then
+  for p in r-cran-bh r-cran-rcpp; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || {
+      sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$p"; }
+  done
+  R CMD INSTALL "$pcsf_tarball" >/dev/null 2>&1 && echo "r-setup: PCSF installed (the comparator)" \
+    || echo "r-setup: PCSF did not install from $pcsf_tarball; its tests will skip" >&2
+fi

@@ -39,3 +39,6 @@ __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "g
 from .betweenness_centrality import betweenness, edge_betweenness  # noqa: E402
 
 __all__ += ["betweenness", "edge_betweenness"]
+
+from .pcsf import pcsf, pcsf_rand   # the module stays importable as curnet.pcsf (sys.modules)
+__all__ += ["pcsf", "pcsf_rand"]

@@ -143,23 +143,27 @@ class BetweennessJob:
                             target_weight=self.target_weight, cutoff=self.cutoff, **kwargs)
 
     def rescale(self, raw, N: int, normalized: bool, sampled_apart: bool) -> np.ndarray:
-        """NetworkX's `_rescale`: N pairs' ends (n - 1 without endpoints, n with them or for
-        edges); k sampled sources scale the sums by N / k, and, for vertices without
-        endpoints, a sampled vertex (never between its own paths) by N / (k - 1)."""
-        if N < 2:
-            return raw
-        k = N if self.sampled is None else len(self.sampled)
-        halve = 2 if self.undirected else 1
+        return rescale(raw, N, normalized, self.undirected, self.sampled, sampled_apart)
 
-        def factor(kk):
-            if kk < 1:
-                return math.nan      # one sampled source: nothing is known about it
-            return 1 / (kk * (N - 1)) if normalized else N / (kk * halve)
 
-        out = raw * factor(k)
-        if self.sampled is not None and sampled_apart:
-            out[self.sampled] = raw[self.sampled] * factor(k - 1)
-        return out
+def rescale(raw, N: int, normalized: bool, undirected: bool, sampled=None, sampled_apart=False):
+    """NetworkX's `_rescale`: N pairs' ends (n - 1 without endpoints, n with them or for
+    edges); k sampled sources scale the sums by N / k, and, for vertices without endpoints,
+    a sampled vertex (never between its own paths) by N / (k - 1). Undirected sums halve."""
+    if N < 2:
+        return raw
+    k = N if sampled is None else len(sampled)
+    halve = 2 if undirected else 1
+
+    def factor(kk):
+        if kk < 1:
+            return math.nan      # one sampled source: nothing is known about it
+        return 1 / (kk * (N - 1)) if normalized else N / (kk * halve)
+
+    out = raw * factor(k)
+    if sampled is not None and sampled_apart:
+        out[sampled] = raw[sampled] * factor(k - 1)
+    return out
 
 
 def sample(n: int, k, seed) -> np.ndarray:

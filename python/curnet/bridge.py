@@ -439,7 +439,8 @@ def pick_soft_threshold_for_r(values, nrow, ncol, genes_in_rows, backend="auto",
                   "columns": list(fit["fitIndices"])})
 
 def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummies=None,
-               runs=None, noise=0.1, seed=None, progress=None, backend="auto", improve=True) -> dict:
+               runs=None, noise=0.1, seed=None, progress=None, backend="auto", improve=True,
+               precision="double") -> dict:
     """cuRnet_pcsf / cuRnet_pcsf_rand: the network as 0-based Arrow id columns with costs and
     its vertex names, the terminals' names and prizes; runs=None is one forest (vertex
     name, prize, type; edges from, to, cost; objective, trees), else `runs` noisy runs'
@@ -452,7 +453,7 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
                          names=vertex_names, dtype=np.float64)
     prizes = (strings(terminals).tolist(), np.atleast_1d(np.asarray(prizes, dtype=np.float64)))
     options = dict(w=float(w), b=float(b), mu=float(mu), dummies=None if dummies is None else strings(dummies).tolist(),
-                   improve=bool(improve),
+                   improve=bool(improve), precision=str(precision),
                    backend=_backend(backend, "pcsf"), progress=_progress(progress), duplicates="last")
     if runs is None:
         f = pcsf(g, prizes, **options)
@@ -465,3 +466,12 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
     out.update(matched=f.matched if runs is None else u.matched,
                unmatched=f.unmatched if runs is None else u.unmatched)
     return plain(out)
+
+def edge_betweenness_removals_for_r(g, directed=True, weighted=False, progress=None, backend="auto"):
+    """R's cuRnet_cluster_edge_betweenness: the Girvan–Newman removal order (0-based edge ids)
+    and each removed edge's betweenness, as two lists."""
+    from .communities import edge_betweenness_removals
+    removed, values = edge_betweenness_removals(
+        g, directed=bool(directed), weighted=bool(weighted),
+        backend=_backend(backend, "edge betweenness communities"), progress=_progress(progress))
+    return plain([removed, values])

@@ -150,6 +150,7 @@ def _pcsf(g, args) -> dict:
         print(f"pcsf: {f.matched} of {f.matched + len(f.unmatched)} distinct terminals in the network; union of {f.runs} "
               f"runs: {len(f.vertices)} vertices, {len(f.edge_from)} edges; objectives "
               f"{f.objectives.min():.10g} to {f.objectives.max():.10g}", file=sys.stderr)
+    print("pcsf: seconds " + ", ".join(f"{k} {v:.3f}" for k, v in f.seconds.items()), file=sys.stderr)
     if f.unmatched:
         print(f"pcsf: not in the network: {', '.join(f.unmatched[:10])}"
               + (f" and {len(f.unmatched) - 10} more" if len(f.unmatched) > 10 else ""), file=sys.stderr)

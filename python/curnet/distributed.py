@@ -165,9 +165,10 @@ def _worker_graph(graph) -> Graph:
 
 
 def _bare(g: Graph) -> Graph:
-    """The graph's arrays only (no device copies or caches) to send to the workers."""
+    """The graph's arrays only (no device copies or caches) to send to the workers; the arcs'
+    edge ids too (edge betweenness speaks of the caller's edges)."""
     return Graph(g.indptr, g.indices, g.weights, directed=g.directed, names=g.names,
-                 num_edges=g.num_edges)
+                 num_edges=g.num_edges, arc_edges=g.arc_edges)
 
 
 def _describe(worker) -> str:
@@ -688,3 +689,31 @@ def reduce(g, sources, reduction: Reduction, *, cluster=None, **kwargs):
 def to_parquet(g, sources, path, kind="bfs", *, cluster=None, **kwargs) -> int:
     """Stream a many-source result from a Dask cluster to Parquet (ClusterEngine.to_parquet)."""
     return ClusterEngine(cluster).to_parquet(g, sources, path, kind, **kwargs)
+
+
+class betweenness(Reduction):
+    """Betweenness (curnet.betweenness; edge betweenness with edges=True) summed over the
+    chunks' sources: each worker runs Brandes on its device over its chunk and returns the raw
+    (n,) or (edges,) sums; the caller adds them and scales once, so
+    reduce(g, None, betweenness(), cluster=...) equals curnet.betweenness(g). `sources` other
+    than all vertices give the subset betweenness of those sources."""
+
+    kind = None
+
+    def __init__(self, *, edges=False, directed=True, weighted=None, normalized=False, cutoff=None,
+                 targets=None):
+        self.edges, self.normalized = edges, normalized
+        self.options = dict(directed=directed, weighted=weighted, cutoff=cutoff, targets=targets)
+
+    def chunk(self, g, ids, backend):
+        from .betweenness import BetweennessJob
+        job = BetweennessJob(g, sources=ids, **self.options)
+        vertex, arc = job.sums(edges=self.edges, backend=backend, progress=False)
+        raw = np.bincount(job.graph.arc_edges, weights=arc, minlength=g.num_edges) if self.edges else vertex
+        return raw, len(g), job.undirected
+
+    def combine(self, partials):
+        from .betweenness import rescale
+        raw = np.sum([p[0] for p in partials], axis=0)
+        _, n, undirected = partials[0]
+        return rescale(raw, n if self.edges else n - 1, self.normalized, undirected)

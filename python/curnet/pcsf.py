@@ -39,12 +39,18 @@ A second departure, on by default (improve=True) and off for the package's own f
 forest's vertices are spanned again by a minimum spanning tree over every network edge among
 them (the package's second tree sees only the edges of the expanded paths) and pruned again,
 round after round while the objective falls. A spanning tree of the same vertices no heavier
-than the forest, pruned at best, never raises the objective; on STRING it lowers it by 3-7%.
+than the forest, pruned at best, never raises the objective; on STRING it lowers it by 2-7%.
+
+The objective as reported counts a Steiner vertex's hub penalty when it is in the forest and
+a terminal's prize when it is not. The package's solver reports the same minus a constant
+(it adds every vertex's prize, penalties included, left out of the forest), so both rank
+forests alike.
 
 Everything after the shortest paths is O(terminals^2 + forest size) NumPy and SciPy.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,6 +67,10 @@ TERMINAL, STEINER = "Terminal", "Steiner"
 # improve=True: at most this many rounds of re-spanning the forest's vertices (each round
 # must lower the objective to go on; two or three do on STRING)
 IMPROVE_ROUNDS = 10
+# the shortest paths' precision: "double" decides as the package does (its Boost Dijkstra
+# sums doubles); "single" lets a GPU take its near-far search (float32 weights only), the
+# forest and its objective still costed in double
+_DTYPES = {"double": np.float64, "single": np.float32}
 
 
 # -- results ---------------------------------------------------------------------------
@@ -81,6 +91,9 @@ class Forest:
     objective: float
     matched: int = 0
     unmatched: list = field(default_factory=list)
+    # where the call's time went: "setup" (checks, prizes, costs), "paths" (the batched
+    # shortest paths and their hand-off), "host" (clustering, trees, pruning, improving)
+    seconds: dict = field(default_factory=dict)
 
     def vertex_table(self) -> dict:
         return {"name": self.names, "prize": self.prize, "type": self.type}
@@ -90,8 +103,7 @@ class Forest:
                 "cost": self.edge_cost}
 
     def names_of(self, ids) -> np.ndarray:
-        where = {int(v): i for i, v in enumerate(self.vertices)}
-        return self.names[[where[int(v)] for v in ids]] if len(ids) else self.names[:0]
+        return _names_at(self.vertices, self.names, ids)
 
 
 @dataclass
@@ -109,14 +121,19 @@ class ForestUnion:
     forests: list              # each run's Forest
     matched: int = 0
     unmatched: list = field(default_factory=list)
+    seconds: dict = field(default_factory=dict)   # as Forest's, over all runs
 
     def vertex_table(self) -> dict:
         return {"name": self.names, "count": self.count, "type": self.type}
 
     def edge_table(self) -> dict:
-        where = {int(v): i for i, v in enumerate(self.vertices)}
-        pick = lambda ids: self.names[[where[int(v)] for v in ids]] if len(ids) else self.names[:0]
-        return {"from": pick(self.edge_from), "to": pick(self.edge_to), "count": self.edge_count}
+        return {"from": _names_at(self.vertices, self.names, self.edge_from),
+                "to": _names_at(self.vertices, self.names, self.edge_to), "count": self.edge_count}
+
+
+def _names_at(vertices, names, ids) -> np.ndarray:
+    """The names of `ids`, each one of the sorted `vertices` that `names` names."""
+    return names[np.searchsorted(vertices, np.asarray(ids, dtype=np.int64))]
 
 
 # -- the problem: prizes, dummies, adjusted costs -----------------------------------------
@@ -313,18 +330,24 @@ class _TerminalPaths(Sink):
         be.copy_to_host(block.reshape(len(hops), -1), host.reshape(len(hops), -1))
         self.hops[first_row] = host
 
-    def paths(self):
-        """All rows' hops as one (L, k, T + 1) array, -1 padded."""
-        L = max(h.shape[0] for h in self.hops.values())
-        out = np.full((L,) + self.targets.shape, -1, np.int32)
-        for first, h in self.hops.items():
-            out[:h.shape[0], first:first + h.shape[1]] = h
+    def paths(self, rows, cols):
+        """The paths of (rows[i], cols[i]) as an (L, len(rows)) array, -1 padded: only
+        those leave the batches' blocks (a job of 1,000 terminals holds a million paths)."""
+        firsts = np.array(sorted(self.hops))
+        block = np.searchsorted(firsts, rows, side="right") - 1
+        L = max(self.hops[f].shape[0] for f in firsts)
+        out = np.full((L, len(rows)), -1, np.int32)
+        for i in np.unique(block):
+            h = self.hops[firsts[i]]
+            mine = np.flatnonzero(block == i)
+            out[:h.shape[0], mine] = h[:, rows[mine] - firsts[i], cols[mine]]
         return out
 
 
-def _shortest_paths(P: _Problem, run_costs, backend, progress):
-    """Distances (runs, T, T + 1) and paths (L, runs, T, T + 1) in each run's own vertex
-    ids, for the runs whose adjusted costs are `run_costs`: one batched call over a graph
+def _shortest_paths(P: _Problem, run_costs, backend, progress, precision="double"):
+    """Distances (runs, T, T + 1) and, for each run, its paths: path(a, b) gives the (L, m)
+    paths from terminals a[i] to terminals (or the root, T) b[i] in the run's own vertex
+    ids; for the runs whose adjusted costs are `run_costs`, one batched call over a graph
     that holds every run's copy side by side (no edge joins two copies)."""
     R, N = len(run_costs), P.n + 1
     T = len(P.terminals)
@@ -332,15 +355,19 @@ def _shortest_paths(P: _Problem, run_costs, backend, progress):
     src = (P.src[None, :] + offset).ravel()
     dst = (P.dst[None, :] + offset).ravel()
     big = Graph.from_edges(src, dst, np.concatenate(run_costs), directed=False,
-                           num_vertices=R * N, dtype=np.float64)
+                           num_vertices=R * N, dtype=_DTYPES[precision])
     local = np.append(P.terminals, P.root)
     targets = (local[None, :] + offset).reshape(R, 1, T + 1).repeat(T, axis=1).reshape(R * T, T + 1)
     sources = (P.terminals[None, :] + offset).ravel()
     sink = _TerminalPaths(targets)
     sssp_blocks(big, sources, sink, backend=backend, with_pred=True, progress=progress)
-    hops = sink.paths()
-    hops = np.where(hops >= 0, hops - np.repeat(offset.ravel(), T)[None, :, None], -1)
-    return sink.dist.reshape(R, T, T + 1), hops.reshape(hops.shape[0], R, T, T + 1)
+
+    def run_paths(run):
+        def path(a, b):
+            h = sink.paths(run * T + np.asarray(a), np.asarray(b))
+            return np.where(h >= 0, h - run * N, -1)
+        return path
+    return sink.dist.reshape(R, T, T + 1), [run_paths(run) for run in range(R)]
 
 
 # -- steps 3 to 5, on the host ----------------------------------------------------------------
@@ -470,9 +497,9 @@ def _prune(nv, root, eu, ev, ecost, prize, candidates, root_cost):
     return keep, parent, up
 
 
-def _solve_run(P: _Problem, D, H, cost, improve=True):
-    """Steps 3-5 for one run: D (T, T + 1) distances, H (L, T, T + 1) paths, `cost` this
-    run's (unadjusted) edge costs. Returns (vertex ids, edge from, edge to, edge cost, trees)."""
+def _solve_run(P: _Problem, D, paths, cost, improve=True):
+    """Steps 3-5 for one run: D (T, T + 1) distances, paths(a, b) its shortest paths (see
+    `_shortest_paths`), `cost` this run's (unadjusted) edge costs. Returns (vertex ids, edge from, edge to, edge cost, trees)."""
     T = len(P.terminals)
     Dt = D[:, :T]
     # a pair's distance as the package takes it: from the search of the earlier terminal
@@ -482,7 +509,7 @@ def _solve_run(P: _Problem, D, H, cost, improve=True):
     members = _clusters(S, ct)
     a, b = _terminal_tree(np.column_stack([S, D[:, T]]), members)
     # expand each tree edge into its path (from the search of terminal a, a < b)
-    path = H[:, a, b]                                       # (L, edges)
+    path = paths(a, b)                                      # (L, edges)
     u, v = path[:-1].ravel(), path[1:].ravel()
     ok = v >= 0
     u, v = u[ok], v[ok]
@@ -555,6 +582,11 @@ def _runs_per_call(backend, n_runs):
     return 1 if getattr(be, "name", "") == "cpu" else n_runs
 
 
+def _check_precision(precision):
+    if precision not in _DTYPES:
+        raise ValueError(f"precision must be 'double' or 'single', got {precision!r}")
+
+
 def _share_of(overall: Progress):
     """A progress callback for one call, adding its sources to the whole job's count."""
     seen = [0]
@@ -567,7 +599,7 @@ def _share_of(overall: Progress):
 
 # -- public --------------------------------------------------------------------------------
 def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, backend="auto",
-         progress=None, min_matched=0.05, duplicates="error") -> Forest:
+         progress=None, min_matched=0.05, duplicates="error", precision="double") -> Forest:
     """The prize-collecting Steiner forest of `prizes` (terminal name -> value) on the
     undirected network `g` (named vertices, positive costs), by the PCSF package's method
     (see the module's notes). Terminals not in the network are left out (`unmatched`); an
@@ -575,24 +607,34 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     forest (up to ties among equal costs); improve=True (the default) then spans the
     forest's vertices again over all the network's edges among them and prunes, while that
     lowers the objective. A terminal named twice is an error
-    unless duplicates="last" (its last prize, as the PCSF package reads them)."""
+    unless duplicates="last" (its last prize, as the PCSF package reads them).
+    precision="single" runs the shortest paths in float32 (see _DTYPES)."""
+    _check_precision(precision)
+    t0 = time.perf_counter()
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
-    D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress)
-    vertices, ef, et, ec, trees = _solve_run(P, D[0], H[:, 0], P.cost, improve)
-    return _forest(P, vertices, ef, et, ec, trees)
+    t1 = time.perf_counter()
+    D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, precision)
+    t2 = time.perf_counter()
+    vertices, ef, et, ec, trees = _solve_run(P, D[0], H[0], P.cost, improve)
+    f = _forest(P, vertices, ef, et, ec, trees)
+    f.seconds = {"setup": t1 - t0, "paths": t2 - t1, "host": time.perf_counter() - t2}
+    return f
 
 
 def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dummies=None,
               improve=True, backend="auto", progress=None, min_matched=0.05,
-              duplicates="error") -> ForestUnion:
+              duplicates="error", precision="double", runs_per_call=None) -> ForestUnion:
     """`n` forests, each on costs multiplied by (1 + U(0, r)) edge by edge (root edges keep
     cost w), and their union with each vertex's and edge's count of appearances. The runs'
-    shortest paths are batched: on a GPU all runs are one call."""
+    shortest paths are batched: on a GPU all runs are one call (`runs_per_call` caps it:
+    the call's graph holds that many copies of the network), on the CPU one a run."""
+    _check_precision(precision)
     if int(n) != n or n < 1:
         raise ValueError(f"n = {n}: the number of runs must be a positive integer")
     if not np.isfinite(r) or r < 0:
         raise ValueError(f"r = {r}: the noise must be non-negative")
     n = int(n)
+    t0 = time.perf_counter()
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     rng = np.random.default_rng(seed)
     m = P.num_network_edges
@@ -601,15 +643,22 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
         c = P.cost.copy()
         c[:m] = c[:m] * (1.0 + rng.uniform(0.0, r, m))
         costs.append(c)
-    step = _runs_per_call(backend, n)
+    step = _runs_per_call(backend, n) if runs_per_call is None else int(runs_per_call)
+    if step < 1:
+        raise ValueError(f"runs_per_call = {runs_per_call}: at least one run a call")
     overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
     forests = []
+    seconds = {"setup": time.perf_counter() - t0, "paths": 0.0, "host": 0.0}
     for start in range(0, n, step):
         chunk = costs[start:start + step]
-        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall))
+        t1 = time.perf_counter()
+        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
+        t2 = time.perf_counter()
         for i, c in enumerate(chunk):
-            vertices, ef, et, ec, trees = _solve_run(P, D[i], H[:, i], c, improve)
+            vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
             forests.append(_forest(P, vertices, ef, et, ec, trees))
+        seconds["paths"] += t2 - t1
+        seconds["host"] += time.perf_counter() - t2
     allv = np.concatenate([f.vertices for f in forests])
     verts, count = np.unique(allv, return_counts=True)
     N = P.n + 1
@@ -620,4 +669,5 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
                        type=np.where(P.is_terminal[verts], TERMINAL, STEINER), count=count,
                        edge_from=ekeys // N, edge_to=ekeys % N, edge_count=ecount, runs=n,
                        objectives=np.array([f.objective for f in forests]), forests=forests,
+                       seconds=seconds,
                        matched=P.matched, unmatched=P.unmatched)

@@ -404,3 +404,13 @@ def test_engine_writes_a_row_block_of_a_fortran_matrix():
     np.testing.assert_array_equal(pred[:9], want[1])
     with pytest.raises(ValueError, match="contiguous"):
         curnet.bfs(g, sources[:5], out=full[::2][:5])       # every other row: not a block
+
+
+def test_betweenness_partials_summed_on_the_caller(engine):
+    g = random_graph(200, 900, 13, directed=False)
+    np.testing.assert_allclose(engine.reduce(g, None, cd.betweenness(), chunk_size=30),
+                               curnet.betweenness(g), rtol=1e-9)
+    np.testing.assert_allclose(engine.reduce(g, None, cd.betweenness(edges=True, normalized=True), chunk_size=30),
+                               curnet.edge_betweenness(g, normalized=True), rtol=1e-9)
+    np.testing.assert_allclose(engine.reduce(g, np.arange(0, 200, 3), cd.betweenness(), chunk_size=16),
+                               curnet.betweenness(g, sources=np.arange(0, 200, 3)), rtol=1e-9)

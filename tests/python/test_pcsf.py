@@ -5,6 +5,7 @@ seeded noise runs, and bad input. The package's own forests on STRING: test_pcsf
 from __future__ import annotations
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -12,9 +13,10 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import curnet
-from curnet import pcsf as pcsf_module
 from curnet.backends import cuda_available
 from curnet.pcsf import pcsf, pcsf_rand
+
+pcsf_module = sys.modules["curnet.pcsf"]      # the module (curnet.pcsf is the function)
 
 
 def random_instance(seed, n=9, p=0.35, terminals=4):
@@ -234,6 +236,25 @@ def test_pcsf_rand_runs_batched_in_one_call_equal_runs_one_by_one(monkeypatch):
     assert np.allclose(one.objectives, joint.objectives)
 
 
+def test_runs_per_call_caps_the_batched_copies(monkeypatch):
+    g, _, prizes = random_instance(10, n=12, terminals=5)
+    calls = []
+    real = pcsf_module.sssp_blocks
+    monkeypatch.setattr(pcsf_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    a = pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu", runs_per_call=2)
+    assert len(calls) == 3
+    assert union_key(a) == union_key(pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu"))
+
+
+def test_single_precision_paths_still_give_a_forest_costed_in_double():
+    g, edges, prizes = random_instance(4, n=10, terminals=5)
+    f = pcsf(g, prizes, mu=0.05, precision="single", backend="cpu")
+    check_forest(g, edges, f, prizes, 2.0, 1.0, 0.05)
+    assert f.objective == pytest.approx(pcsf(g, prizes, mu=0.05, backend="cpu").objective, rel=1e-6)
+    with pytest.raises(ValueError, match="precision"):
+        pcsf(g, prizes, precision="half")
+
+
 # -- bad input ----------------------------------------------------------------------------------
 def small():
     return curnet.Graph.from_edges(["a", "b"], ["b", "c"], [1.0, 1.0], directed=False, dtype=np.float64)
@@ -306,6 +327,9 @@ def test_the_gpu_gives_the_cpu_forest(seed):
     rc = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cpu")
     rg = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cuda")   # one call for all 4 runs
     assert np.allclose(rc.objectives, rg.objectives, rtol=1e-9)
+    # float32 paths (near-far): still a forest of the network, its objective costed in double
+    single = pcsf(g, prizes, backend="cuda", precision="single")
+    check_forest(g, g.edges(), single, prizes, 2.0, 1.0, 0.0005)
 
 
 # -- the command line ---------------------------------------------------------------------------
@@ -330,3 +354,25 @@ def test_the_pcsf_command_writes_the_forest(tmp_path):
     assert rows[0] == ["from", "to", "count"] and {r[2] for r in rows[1:]} <= {"3"}
     pz.write_text("a\tb\tc\n")
     assert main(["pcsf", str(net), str(pz), "--backend", "cpu"]) == 2
+
+
+def test_an_isolated_terminal_and_parts_without_a_dummy():
+    """A terminal without edges is a tree of its own when its prize pays for the root edge;
+    with dummies, the parts of the network that reach none of them are left out (prizes lost)."""
+    names = np.array(list("abcdefgz"))
+    g = curnet.Graph.from_edges(list("abdef"), list("bcefg"), [0.5] * 5, directed=False, names=names,
+                                dtype=np.float64)
+    prizes = {"a": 3.0, "c": 3.0, "d": 3.0, "g": 3.0, "z": 5.0}
+    f = pcsf(g, prizes, mu=0.0, backend="cpu")
+    assert f.trees == 3 and f.names.tolist() == names.tolist()
+    assert f.objective == pytest.approx(1.0 + 1.5 + 3 * 2.0)
+    f = pcsf(g, prizes, mu=0.0, dummies=["a"], backend="cpu")
+    assert f.names.tolist() == ["a", "b", "c"] and f.objective == pytest.approx(1.0 + 2.0 + 11.0)
+
+
+def test_the_time_split_is_reported():
+    g, _, prizes = random_instance(6)
+    f = pcsf(g, prizes, backend="cpu")
+    u = pcsf_rand(g, prizes, n=2, backend="cpu")
+    for s in (f.seconds, u.seconds):
+        assert set(s) == {"setup", "paths", "host"} and all(v >= 0 for v in s.values())

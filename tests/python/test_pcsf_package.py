@@ -4,7 +4,7 @@ worse than PCSF()'s; identical forests are counted and every difference is expla
 
 Runs where R and the package are installed (`R_LIBS`, or `CURNET_PCSF_LIB` naming the library
 it was installed into: `R CMD INSTALL --library=DIR PCSF_0.99.1.tar.gz`); skipped otherwise.
-The package's run takes about 15 s of this test on the 2-core machine, cuRnet's CPU backend 5 s."""
+On the 2-core machine: the package's runs about 15 s, cuRnet's (both modes, CPU) about 35 s."""
 from __future__ import annotations
 
 import os

@@ -101,3 +101,24 @@ test_that("on STRING with the Tgfb prizes: PCSF()'s forest with improve = FALSE,
   expect_equal(igraph::graph_attr(better, "objective"), recompute_objective(better, ppi, env$Tgfb_phospho))
   expect_equal(igraph::graph_attr(f, "objective"), recompute_objective(f, ppi, env$Tgfb_phospho))
 })
+
+test_that("precision = 'single' gives a forest costed in double", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  f <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), precision = "single", backend = "cpu"))
+  expect_equal(igraph::graph_attr(f, "objective"), recompute_objective(f, ppi, toy_prizes()))
+  expect_error(cuRnet_pcsf(ppi, toy_prizes(), precision = "half"), "should be one of")
+})
+
+test_that("dummies restrict the root edges; NULL or NA mean the terminals", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  all_t <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), backend = "cpu"))
+  for (d in list(NULL, NA)) {
+    same <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = d, backend = "cpu"))
+    expect_equal(igraph::graph_attr(same, "objective"), igraph::graph_attr(all_t, "objective"))
+  }
+  one <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = "A", backend = "cpu"))
+  expect_equal(igraph::components(one)$no, 1)
+  expect_error(suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = "nope", backend = "cpu")), "dummies not in")
+})

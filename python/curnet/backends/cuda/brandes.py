@@ -58,22 +58,32 @@ class BrandesSweeps:
                 raise ValueError("Brandes' kernels read C-ordered (n, kb) blocks")
 
     def levels(self, hg, dist) -> cp.ndarray:
-        """The (n, kb) int32 DAG levels of a distance block (inf where not reached)."""
+        """The (n, kb) int32 DAG levels of a distance block (inf where not reached), by Kahn's
+        order: each entry's DAG in-arcs counted, then released a level at a time."""
         self._check(dist)
         n, kb = dist.shape
-        level = cp.where(cp.isfinite(dist), 0, -1).astype(np.int32)
-        changed = cp.zeros(1, np.uint32)
-        w = self._weights(hg.in_w, dist)
-        for _ in range(n + 1):
+        count, blocks = self._grid(n * kb)
+        eps = self._eps(dist)
+        waiting = cp.zeros((n, kb), np.int32)
+        self.launcher.launch("betweenness", self._kernel("bc_dag_in_arcs", dist), count,
+                             (i64(n), i32(kb), hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), dist,
+                              waiting, eps), max_blocks=blocks)
+        level = cp.where(cp.isfinite(dist) & (waiting == 0), 0, -1).astype(np.int32)   # the sources
+        placed = cp.zeros(1, np.uint32)
+        out_w = self._weights(hg.out_w, dist)
+        at = 0
+        while True:
             tally("betweenness level rounds")
-            changed.fill(0)
-            count, blocks = self._grid(n * kb)
-            self.launcher.launch("betweenness", self._kernel("bc_levels_round", dist), count,
-                                 (i64(n), i32(kb), hg.in_ptr, hg.in_src, w, dist, level, changed, self._eps(dist)),
-                                 max_blocks=blocks)
-            if not int(changed[0]):
-                return level
-        raise RuntimeError("the shortest-path DAG levels did not settle: is a weight zero or negative?")
+            placed.fill(0)
+            self.launcher.launch("betweenness", self._kernel("bc_dag_release", dist), count,
+                                 (i64(n), i32(kb), hg.out_ptr, hg.out_idx, out_w, dist, level, waiting,
+                                  i32(at), placed, eps), max_blocks=blocks)
+            if not int(placed[0]):
+                break
+            at += 1
+        if bool((waiting > 0).any()):
+            raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
+        return level
 
     def sigma_level(self, hg, level, dist, sigma, at: int) -> None:
         self._check(level, dist, sigma)

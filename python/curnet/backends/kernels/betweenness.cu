@@ -12,41 +12,64 @@
 // Each kernel exists for float and double distances (suffix _f32 / _f64); BFS uses _f32 with
 // dist and the weights nullptr.
 
+__device__ __forceinline__ bool same_length(double reach, double dv, double eps)
+{
+    return reach == dv || fabs(reach - dv) < eps * (fabs(reach) + fabs(dv));
+}
+
 template <typename D>
 __device__ __forceinline__ bool dag_arc(int lu, int lv, const D* __restrict__ dist, i64 iu, i64 iv,
                                         const D* __restrict__ w, i64 arc, double eps)
 {
     if (lu < 0 || lv < 0) return false;
     if (dist == nullptr) return lv == lu + 1;
-    const double reach = (double)dist[iu] + (double)w[arc];
-    const double dv = (double)dist[iv];
-    return reach == dv || fabs(reach - dv) < eps * (fabs(reach) + fabs(dv));
+    return same_length((double)dist[iu] + (double)w[arc], (double)dist[iv], eps);
 }
 
-// One round of the weighted DAG levels: level[v] = max(level[v], level[u] + 1 over v's DAG
-// in-arcs u -> v). Levels only grow, so updating in place converges to the twin's (Kahn's order);
-// *changed is set when any entry grew.
+// The weighted DAG levels by Kahn's order, as the twin: first each reached entry's number of
+// DAG in-arcs (`waiting`); then, a level at a time, the entries at level `at` release their DAG
+// out-arcs' heads, and a head whose last DAG in-arc that was is placed at level at + 1. Each
+// DAG arc is visited twice in all, not once a level.
 template <typename D>
-__device__ __forceinline__ void levels_round(i64 n, int kb, const i64* __restrict__ in_ptr,
-                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
-                                             const D* __restrict__ dist, int* level, unsigned int* changed,
-                                             double eps)
+__device__ __forceinline__ void dag_in_arcs(i64 n, int kb, const i64* __restrict__ in_ptr,
+                                            const int* __restrict__ in_src, const D* __restrict__ in_w,
+                                            const D* __restrict__ dist, int* waiting, double eps)
 {
     const i64 entries = n * kb;
     for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
-        const int lv = level[t];
-        if (lv < 0) continue;
+        const double dv = (double)dist[t];
+        if (!isfinite(dv)) continue;
         const i64 v = t / kb;
         const int j = (int)(t - v * kb);
-        int best = lv;
+        int count = 0;
         for (i64 p = in_ptr[v], e = in_ptr[v + 1]; p < e; ++p) {
-            const i64 iu = (i64)in_src[p] * kb + j;
-            const int lu = level[iu];
-            if (lu >= best && dag_arc(lu, lv, dist, iu, t, in_w, p, eps)) best = lu + 1;
+            const double du = (double)dist[(i64)in_src[p] * kb + j];
+            if (isfinite(du) && same_length(du + (double)in_w[p], dv, eps)) ++count;
         }
-        if (best > lv) {
-            level[t] = best;
-            *changed = 1u;
+        waiting[t] = count;
+    }
+}
+
+template <typename D>
+__device__ __forceinline__ void dag_release(i64 n, int kb, const i64* __restrict__ out_ptr,
+                                            const int* __restrict__ out_idx, const D* __restrict__ out_w,
+                                            const D* __restrict__ dist, int* level, int* waiting, int at,
+                                            unsigned int* placed, double eps)
+{
+    const i64 entries = n * kb;
+    for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
+        if (level[t] != at) continue;
+        const i64 u = t / kb;
+        const int j = (int)(t - u * kb);
+        const double du = (double)dist[t];
+        for (i64 p = out_ptr[u], e = out_ptr[u + 1]; p < e; ++p) {
+            const i64 iv = (i64)out_idx[p] * kb + j;
+            const double dv = (double)dist[iv];
+            if (!isfinite(dv) || !same_length(du + (double)out_w[p], dv, eps)) continue;
+            if (atomicSub(waiting + iv, 1) == 1) {       // its last DAG in-arc
+                level[iv] = at + 1;
+                *placed = 1u;
+            }
         }
     }
 }
@@ -123,9 +146,13 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
 }
 
 #define BC_KERNELS(SUFFIX, D)                                                                       \
-extern "C" __global__ void bc_levels_round##SUFFIX(i64 n, int kb, const i64* in_ptr, const int* in_src, \
-        const D* in_w, const D* dist, int* level, unsigned int* changed, double eps)                \
-{ levels_round<D>(n, kb, in_ptr, in_src, in_w, dist, level, changed, eps); }                       \
+extern "C" __global__ void bc_dag_in_arcs##SUFFIX(i64 n, int kb, const i64* in_ptr, const int* in_src, \
+        const D* in_w, const D* dist, int* waiting, double eps)                                     \
+{ dag_in_arcs<D>(n, kb, in_ptr, in_src, in_w, dist, waiting, eps); }                               \
+extern "C" __global__ void bc_dag_release##SUFFIX(i64 n, int kb, const i64* out_ptr, const int* out_idx, \
+        const D* out_w, const D* dist, int* level, int* waiting, int at, unsigned int* placed,      \
+        double eps)                                                                                 \
+{ dag_release<D>(n, kb, out_ptr, out_idx, out_w, dist, level, waiting, at, placed, eps); }         \
 extern "C" __global__ void bc_sigma_level##SUFFIX(i64 n, int kb, const i64* in_ptr, const int* in_src, \
         const D* in_w, const int* level, const D* dist, double* sigma, int at, double eps)          \
 { sigma_level<D>(n, kb, in_ptr, in_src, in_w, level, dist, sigma, at, eps); }                      \

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# On a GPU machine: the benchmark rows of the analyses built over the traversals, in one call,
+# each checked against its comparator in the same run. Logs and JSON go to $OUT (else a
+# temporary folder, printed).
+#   betweenness   scripts/betweenness_bench.py: PCSF's STRING exact (hops) and weighted against
+#                 python-igraph, R-MAT 20 against the number of sources, NetworkX's k sampling
+#   coexpression  scripts/coexpression_bench.py: 20,000 x 100 network, pickSoftThreshold, TOM;
+#                 40,000 genes tiled
+#   pcsf, R       with R (the bundle in .device-r, see its README.md) and the PCSF package built
+#                 for it in .pcsf-lib: scripts/pcsf_bench.R (cuRnet_pcsf beside PCSF()), and
+#                 scripts/r_results_bench.R (R end-to-end BFS, results kept and dropped)
+# Usage: scripts/gpu-analyses.sh [--no-r] [--nx-k K] [--rand-runs N] [--pcsf-sizes LIST]
+# Needs python-igraph (carry its wheel: the device README's .whl route), ../shared/pcsf or
+# shared/pcsf for STRING, and scNET in $CURNET_DATA (default .data).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+with_r=1 nx_k=50 rand_runs=20 sizes=20,100,500,1000
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-r) with_r=0; shift ;;
+    --nx-k) nx_k=$2; shift 2 ;;
+    --rand-runs) rand_runs=$2; shift 2 ;;
+    --pcsf-sizes) sizes=$2; shift 2 ;;
+    *) echo "unknown option $1"; exit 2 ;;
+  esac
+done
+PY=$(command -v "${PYTHON:-python3}")
+export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
+export CURNET_DATA=${CURNET_DATA:-$PWD/.data}
+LOGS=${OUT:-$(mktemp -d)}; mkdir -p "$LOGS"
+step() { echo "== $(date -u +%H:%M:%S) $*"; }
+status=0
+if [ $with_r = 1 ]; then      # R's setup runs on the CPU beside the GPU rows
+  SKIP_SMOKE=1 bash .device-r/setup.sh . "$PY" >"$LOGS/r_setup.log" 2>&1 &
+  r_setup=$!
+fi
+# NetworkX finds backends through entry points: the engine installed (editable, offline)
+"$PY" -m pip install -q --no-deps --no-build-isolation -e . >"$LOGS/pip.log" 2>&1 || tail -3 "$LOGS/pip.log"
+step "betweenness"
+timeout 330 "$PY" scripts/betweenness_bench.py --backend cuda --only string,rmat,networkx --rmat-scale 20 \
+  --no-rmat-exact --check-sources 8 --sweep 1024,4096,16384 --weighted-sources 1000 --nx-k "$nx_k" \
+  --json "$LOGS/betweenness_gpu.json" || status=1
+step "coexpression"
+timeout 180 "$PY" scripts/coexpression_bench.py --backend cuda --genes 20000 --large 40000 \
+  --json "$LOGS/coexpression_gpu.json" || status=1
+if [ $with_r = 1 ]; then
+  wait $r_setup && source "${RROOT:-/tmp/rroot}/env.sh" || { tail -5 "$LOGS/r_setup.log"; exit 1; }
+  export RETICULATE_PYTHON=$PY
+  step "R: results kept and dropped (scripts/r_results_bench.R)"
+  timeout 120 Rscript scripts/r_results_bench.R "" cuda 0.2 20 || status=1
+  step "R: cuRnet_pcsf beside PCSF() (scripts/pcsf_bench.R)"
+  timeout 300 Rscript scripts/pcsf_bench.R --backend cuda --pcsf-lib "$PWD/.pcsf-lib" --sizes "$sizes" \
+    --rand-runs "$rand_runs" --out "$LOGS/pcsf_gpu.json" || status=1
+fi
+step "done (exit $status); logs in $LOGS"
+exit $status
