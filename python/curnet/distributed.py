@@ -706,14 +706,14 @@ class betweenness(Reduction):
         self.options = dict(directed=directed, weighted=weighted, cutoff=cutoff, targets=targets)
 
     def chunk(self, g, ids, backend):
-        from .betweenness import BetweennessJob
+        from .betweenness_centrality import BetweennessJob
         job = BetweennessJob(g, sources=ids, **self.options)
         vertex, arc = job.sums(edges=self.edges, backend=backend, progress=False)
         raw = np.bincount(job.graph.arc_edges, weights=arc, minlength=g.num_edges) if self.edges else vertex
         return raw, len(g), job.undirected
 
     def combine(self, partials):
-        from .betweenness import rescale
+        from .betweenness_centrality import rescale
         raw = np.sum([p[0] for p in partials], axis=0)
         _, n, undirected = partials[0]
         return rescale(raw, n if self.edges else n - 1, self.normalized, undirected)
