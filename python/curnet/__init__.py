@@ -40,5 +40,5 @@ from .betweenness_centrality import betweenness, edge_betweenness  # noqa: E402
 
 __all__ += ["betweenness", "edge_betweenness"]
 
-from .pcsf import pcsf, pcsf_rand   # the module stays importable as curnet.pcsf (sys.modules)
+from .steiner_forest import pcsf, pcsf_rand
 __all__ += ["pcsf", "pcsf_rand"]

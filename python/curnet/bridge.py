@@ -445,7 +445,7 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
     its vertex names, the terminals' names and prizes; runs=None is one forest (vertex
     name, prize, type; edges from, to, cost; objective, trees), else `runs` noisy runs'
     union (vertex and edge counts) with each run's objective."""
-    from .pcsf import pcsf, pcsf_rand
+    from .steiner_forest import pcsf, pcsf_rand
     # R's character vectors arrive as lists of str, or as a str when of length one
     strings = lambda x: np.atleast_1d(np.asarray(x, dtype=str))
     vertex_names = strings(vertex_names)

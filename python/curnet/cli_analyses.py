@@ -135,7 +135,7 @@ def read_prizes(path) -> tuple[list, list]:
 
 
 def _pcsf(g, args) -> dict:
-    from .pcsf import pcsf, pcsf_rand
+    from .steiner_forest import pcsf, pcsf_rand
     prizes = read_prizes(args.prizes)
     options = dict(w=args.w, b=args.b, mu=args.mu, backend=args.backend, duplicates=args.duplicates,
                    improve=not args.package_forest,

@@ -22,7 +22,7 @@ LAYERS = [
     ("above the drivers",
      {"curnet.measures", "curnet.paths", "curnet.network_proximity", "curnet.betweenness_centrality",
       "curnet.streaming", "curnet.outputs", "curnet.distributed", "curnet.device_gather", "curnet.csgraph",
-      "curnet.pcsf", "curnet.coexpression", "curnet.communities", "curnet.engine_info"}),
+      "curnet.steiner_forest", "curnet.coexpression", "curnet.communities", "curnet.engine_info"}),
     ("front doors",
      {"curnet", "curnet.bridge", "curnet.cli", "curnet.cli_input", "curnet.cli_analyses",
       "curnet.cli_coexpression", "curnet.nx", "_curnet_nx"}),
