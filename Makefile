@@ -8,14 +8,14 @@ R_STAMP := $(VENV)/.cuRnet-R-installed
 export RETICULATE_PYTHON := $(abspath $(PY))
 export PYTHONPATH := $(abspath python)
 
-.PHONY: demo test setup setup-r test-python test-r test-r-numpy2 bench bench-smoke gpu-check clean
+.PHONY: demo test setup setup-r test-python test-r test-r-numpy2 bench bench-smoke gpu-check clean typecheck
 
 demo: setup $(R_STAMP)
 	$(PY) -m curnet.cli demo
 	@echo; echo "== the same job from R (scripts/demo.R)"
 	Rscript scripts/demo.R
 
-test: setup-r test-python test-numpy2 test-r test-r-numpy2
+test: setup-r typecheck test-python test-numpy2 test-r test-r-numpy2
 
 # Debian's R packages first: rpy2 (in requirements-dev.txt) compiles against R's headers.
 setup-r:
@@ -32,6 +32,11 @@ $(STAMP): setup.py requirements-dev.txt
 
 test-python: setup
 	$(PY) -m pytest -q
+
+# The backend contract (backends/contract.py) checked by mypy over backends/ and algorithms/
+# (its settings: setup.cfg). A few seconds.
+typecheck: setup
+	$(PY) -m mypy
 
 # The engine must also run on NumPy 2 (the R-facing .venv is pinned below 2 for reticulate).
 VENV2 := .venv-numpy2

@@ -5,7 +5,7 @@ from pathlib import Path
 from setuptools import find_packages, setup
 
 version = re.search(r'__version__ = "([^"]+)"',
-                    Path("python/curnet/__init__.py").read_text()).group(1)
+                    Path("python/curnet/_version.py").read_text()).group(1)
 
 setup(
     name="curnet",

@@ -1,4 +1,4 @@
-# Betweenness centrality by the engine (python/curnet/betweenness.py): Brandes' algorithm over
+# Betweenness centrality by the engine (python/curnet/betweenness_centrality.py): Brandes' algorithm over
 # batches of sources on the GPU or the CPU. These wrappers convert arguments and results.
 
 #' Vertex and edge betweenness

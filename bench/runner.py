@@ -299,6 +299,7 @@ def engine_call(algorithm, g, sources, backend):
     for member in be.members:             # the graph on the device(s) before any timing
         with member.device_scope():
             member.device_graph(g)
+    to_host = be.members[0].to_host       # a device's copy to the host (any of its GPUs' blocks)
 
     if algorithm == "bfs":
         def run():
@@ -307,7 +308,7 @@ def engine_call(algorithm, g, sources, backend):
             return sink.ordered()
 
         def host(blocks):
-            return np.ascontiguousarray(np.hstack([be.to_host(b) for b in blocks]).T)
+            return np.ascontiguousarray(np.hstack([to_host(b) for b in blocks]).T)
         return run, host
     if algorithm in ("sssp", "sssp_dists"):
         with_pred = algorithm == "sssp"
@@ -318,10 +319,10 @@ def engine_call(algorithm, g, sources, backend):
             return sink.ordered()
 
         def host(blocks):                 # each block is (dist, pred or None), (n, kb)
-            d = np.vstack([be.to_host(x[0]).T for x in blocks])
+            d = np.vstack([to_host(x[0]).T for x in blocks])
             if not with_pred:
                 return d
-            return d, np.vstack([be.to_host(x[1]).T for x in blocks])
+            return d, np.vstack([to_host(x[1]).T for x in blocks])
         return run, host
     if algorithm == "scc":
         from curnet.algorithms.common import primary

@@ -26,7 +26,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
 
 import cupy as cp  # noqa: E402
 from curnet import generators  # noqa: E402
-from curnet.algorithms import bfs, scc, sssp, sssp_dists  # noqa: E402
+from curnet.algorithms.bfs import bfs  # noqa: E402
+from curnet.algorithms.scc import scc  # noqa: E402
+from curnet.algorithms.sssp import sssp, sssp_dists  # noqa: E402
 from curnet.algorithms.bfs import bfs_blocks  # noqa: E402
 from curnet.algorithms.scc import scc_by_reachability  # noqa: E402
 from curnet.algorithms.sinks import DiscardSink  # noqa: E402

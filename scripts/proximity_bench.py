@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 import curnet  # noqa: E402
 from curnet import datasets  # noqa: E402
-from curnet.proximity import pool_distances  # noqa: E402
+from curnet.network_proximity import pool_distances  # noqa: E402
 
 
 def largest_component(g):
@@ -63,7 +63,7 @@ def main() -> int:
     total = time.perf_counter() - t0
 
     # the traversal's share: the same pool of vertices, distances only
-    from curnet.proximity import degree_bins
+    from curnet.network_proximity import degree_bins
     bins = degree_bins(g.oriented("all").out_degree(), 100)
     touched = np.unique(np.concatenate([bins[module]] + [bins[s] for s in sets]))
     pool = np.flatnonzero(np.isin(bins, touched)).astype(np.int32)

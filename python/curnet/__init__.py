@@ -6,16 +6,20 @@
     dist, pred = curnet.sssp(g, ["a"])
     labels = curnet.scc(g)
 """
-__version__ = "2.0.0"  # the R package's version (DESCRIPTION): they ship together
-
+# No function is exported here under the name of its own module (`curnet.info` the function
+# would hide the module `curnet.info`): modules are named for their concept and imported by
+# their path (`from curnet.network_proximity import degree_bins`).
+from ._version import __version__
 from . import datasets, generators
-from .algorithms import bfs, scc, sssp, sssp_dists
+from .algorithms.bfs import bfs
+from .algorithms.scc import scc
+from .algorithms.sssp import sssp, sssp_dists
 from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeError
 from .graph import Graph
-from .info import info
+from .engine_info import info
 from .work import WorkBoundExceeded, count_work
 from .paths import shortest_paths
-from .proximity import proximity
+from .network_proximity import proximity
 from .streaming import bfs_batches, sssp_batches
 from .measures import (closeness, diameter, distance_table, eccentricity, ego_size,
                        farthest_points, harmonic_centrality, mean_distance, radius)
@@ -32,11 +36,11 @@ __all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "g
            "closeness", "harmonic_centrality", "eccentricity", "radius", "diameter", "farthest_points",
            "mean_distance", "distance_table", "ego_size"]
 
-from .betweenness import betweenness, edge_betweenness  # noqa: E402
+from .betweenness_centrality import betweenness, edge_betweenness  # noqa: E402
 
 __all__ += ["betweenness", "edge_betweenness"]
 
-from .pcsf import pcsf, pcsf_rand   # the module stays importable as curnet.pcsf (sys.modules)
+from .steiner_forest import pcsf, pcsf_rand
 __all__ += ["pcsf", "pcsf_rand"]
 
 from . import coexpression  # co-expression networks and WGCNA's quantities (curnet.coexpression)

@@ -15,15 +15,18 @@ Vertex ids here are 0-based, as everywhere in the engine; the R side converts.
 from __future__ import annotations
 
 import ctypes
+import types
 
 import numpy as np
 import pyarrow as pa
 
-from . import algorithms, info as _info
+from .algorithms.bfs import bfs
 from .algorithms.common import check_fits
+from .algorithms.scc import scc as _scc
 from .algorithms.sinks import MatrixSink
-from .algorithms.sssp import sssp_blocks
+from .algorithms.sssp import sssp, sssp_blocks, sssp_dists
 from .backends import auto_reason, get_backend
+from .engine_info import info as _info
 from .errors import NegativeCycleError
 from .graph import Graph
 from .sources import resolve_sources
@@ -115,7 +118,8 @@ def _progress(r_callback):
 
 
 #: The engine the many-source calls run on: this process, or a Dask cluster (use_cluster).
-_engine = algorithms
+LOCAL = types.SimpleNamespace(bfs=bfs, sssp=sssp, sssp_dists=sssp_dists)
+_engine = LOCAL
 _local_cluster = None   # a cluster use_cluster started, closed when it is left
 
 
@@ -129,7 +133,7 @@ def use_cluster(cluster=None, workers=None, gpu=False, timeout=30):
     if _local_cluster is not None:
         _local_cluster.close()
         _local_cluster = None
-    _engine = algorithms
+    _engine = LOCAL
     if cluster is None and workers is None:
         return None
     if cluster is None:
@@ -239,7 +243,7 @@ def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backen
     ids = resolve_sources(g, sources)
     sink = MatrixSink(full_dist, full_pred, pred_base=1, pred_none=int(pred_none))
     try:
-        if _engine is algorithms:
+        if _engine is LOCAL:
             sssp_blocks(g, ids, sink, backend=name, with_pred=pred is not None,
                         progress=_progress(progress))
         elif pred is None:          # on a Dask cluster: the rows come back, R's form made here
@@ -269,7 +273,7 @@ def scc_into(g, address, r_type, base=1, backend="auto", mode="strong") -> None:
         raise ValueError(f"mode must be 'strong' or 'weak', got {mode!r}")
     out = r_array(address, (1, len(g)), r_type)
     g = view(g, "weak") if mode == "weak" else g
-    np.add(algorithms.scc(g, backend=_backend(backend, "scc")), base, out=out[0], casting="unsafe")
+    np.add(_scc(g, backend=_backend(backend, "scc")), base, out=out[0], casting="unsafe")
 
 
 def info() -> dict:
@@ -304,7 +308,7 @@ def proximity_for_r(g, sets, module, measures, n_random, bin_size, seed, weighte
                     backend="auto") -> dict:
     """cuRnet_proximity: 0-based sets (a list) against a 0-based module, one row per set
     and measure, as columns."""
-    from .proximity import as_columns, proximity
+    from .network_proximity import as_columns, proximity
     results = proximity(g, [np.atleast_1d(np.asarray(s, dtype=np.int64)) for s in sets],
                         np.atleast_1d(np.asarray(module, dtype=np.int64)),
                         measures=list(np.atleast_1d(measures)), n_random=int(n_random), bin_size=int(bin_size),
@@ -351,7 +355,7 @@ def betweenness_for_r(g, kind, selection=None, directed=True, weighted=False, no
                       cutoff=-1.0, progress=None, backend="auto"):
     """R's cuRnet_betweenness (`kind` "vertex") and cuRnet_edge_betweenness ("edge"): the
     values of the 0-based vertex or edge ids `selection` (None: all), as a list of floats."""
-    from .betweenness import betweenness, edge_betweenness
+    from .betweenness_centrality import betweenness, edge_betweenness
     options = dict(directed=bool(directed), weighted=bool(weighted), cutoff=float(cutoff),
                    backend=_backend(backend, f"{kind} betweenness"), progress=_progress(progress))
     if selection is not None:
@@ -442,7 +446,7 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
     its vertex names, the terminals' names and prizes; runs=None is one forest (vertex
     name, prize, type; edges from, to, cost; objective, trees), else `runs` noisy runs'
     union (vertex and edge counts) with each run's objective."""
-    from .pcsf import pcsf, pcsf_rand
+    from .steiner_forest import pcsf, pcsf_rand
     # R's character vectors arrive as lists of str, or as a str when of length one
     strings = lambda x: np.atleast_1d(np.asarray(x, dtype=str))
     vertex_names = strings(vertex_names)

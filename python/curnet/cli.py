@@ -27,7 +27,7 @@ OUT_EXTENSIONS = (".tsv", ".txt", ".parquet")
 
 
 def _parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from ._version import __version__
     p = argparse.ArgumentParser(prog="curnet", description="GPU/CPU graph analytics for biological networks")
     p.add_argument("--version", action="version", version=f"curnet {__version__}")
     sub = p.add_subparsers(dest="command", required=True)

@@ -135,7 +135,7 @@ def read_prizes(path) -> tuple[list, list]:
 
 
 def _pcsf(g, args) -> dict:
-    from .pcsf import pcsf, pcsf_rand
+    from .steiner_forest import pcsf, pcsf_rand
     prizes = read_prizes(args.prizes)
     options = dict(w=args.w, b=args.b, mu=args.mu, backend=args.backend, duplicates=args.duplicates,
                    improve=not args.package_forest,
@@ -203,7 +203,7 @@ def _compute(curnet, g, args) -> dict:
                                     for r in rows], dtype=np.float64),
                 "vpath": np.array([";".join(map(str, _label(g, r[2]).tolist())) for r in rows], dtype=str),
                 "epath": np.array([";".join(map(str, r[3].tolist())) for r in rows], dtype=str)}
-    from .proximity import as_columns
+    from .network_proximity import as_columns
     names, sets = [], []
     for i, spec in enumerate(args.sets):
         name, _, members = spec.rpartition("=")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .betweenness import edge_betweenness
+from .betweenness_centrality import edge_betweenness
 from .graph import Graph
 from .measures import _uses_weights
 from .progress import Progress

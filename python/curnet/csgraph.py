@@ -27,7 +27,9 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import NegativeCycleError
 from scipy.sparse.csgraph._validation import validate_graph
 
-from .algorithms import bfs, scc, sssp, sssp_dists
+from .algorithms.bfs import bfs
+from .algorithms.scc import scc
+from .algorithms.sssp import sssp, sssp_dists
 from .algorithms.order import bfs_order
 from .algorithms.supersource import has_negative_cycle, tree_roots, with_super_source
 from .errors import NegativeCycleError as _EngineNegativeCycle

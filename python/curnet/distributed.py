@@ -26,7 +26,8 @@ import weakref
 
 import numpy as np
 
-from . import algorithms, device_gather
+from . import device_gather
+from .algorithms import bfs as bfs_driver, sssp as sssp_driver
 from .algorithms.common import result_buffer
 from .memory import available_host_memory
 from .algorithms.bfs import OUT_DTYPES
@@ -213,21 +214,21 @@ def _chunk(graph, kind: str, ids: np.ndarray, rows, backend: str, unreachable, d
         return reduction.chunk(g, ids, backend)      # it runs its own traversal
     if shared == DEVICE:
         if kind == "bfs":
-            return device_gather.keep_on_device(lambda sink: algorithms.bfs_blocks(
+            return device_gather.keep_on_device(lambda sink: bfs_driver.bfs_blocks(
                 g, ids, sink, backend=backend, unreachable=unreachable, progress=False))
-        return device_gather.keep_on_device(lambda sink: algorithms.sssp_blocks(
+        return device_gather.keep_on_device(lambda sink: sssp_driver.sssp_blocks(
             g, ids, sink, backend=backend, with_pred=kind == "sssp", progress=False))
     a, b = rows
     outs = [SharedMatrix.open(spec)[a:b] for spec in shared] if shared else [None, None]
     if kind == "bfs":
         depth = outs[0] if shared else np.empty((len(ids), len(g)), dtype=depth_dtype, order="F")
-        values, pred = algorithms.bfs(g, ids, backend=backend, out=depth, unreachable=unreachable,
+        values, pred = bfs_driver.bfs(g, ids, backend=backend, out=depth, unreachable=unreachable,
                                       progress=False), None
     elif kind == "sssp":
-        values, pred = algorithms.sssp(g, ids, backend=backend, out_dist=outs[0], out_pred=outs[1],
+        values, pred = sssp_driver.sssp(g, ids, backend=backend, out_dist=outs[0], out_pred=outs[1],
                                        progress=False)
     else:
-        values, pred = algorithms.sssp_dists(g, ids, backend=backend, out=outs[0], progress=False), None
+        values, pred = sssp_driver.sssp_dists(g, ids, backend=backend, out=outs[0], progress=False), None
     if reduction is not None:
         return reduction.chunk(g, ids, (values, pred) if kind == "sssp" else values)
     return None if shared else (values, pred)
@@ -705,14 +706,14 @@ class betweenness(Reduction):
         self.options = dict(directed=directed, weighted=weighted, cutoff=cutoff, targets=targets)
 
     def chunk(self, g, ids, backend):
-        from .betweenness import BetweennessJob
+        from .betweenness_centrality import BetweennessJob
         job = BetweennessJob(g, sources=ids, **self.options)
         vertex, arc = job.sums(edges=self.edges, backend=backend, progress=False)
         raw = np.bincount(job.graph.arc_edges, weights=arc, minlength=g.num_edges) if self.edges else vertex
         return raw, len(g), job.undirected
 
     def combine(self, partials):
-        from .betweenness import rescale
+        from .betweenness_centrality import rescale
         raw = np.sum([p[0] for p in partials], axis=0)
         _, n, undirected = partials[0]
         return rescale(raw, n if self.edges else n - 1, self.normalized, undirected)

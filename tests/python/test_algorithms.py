@@ -50,7 +50,8 @@ def test_bfs_many_batches_on_rmat():
 
 def test_blocks_entry_points_hand_every_batch_to_the_sink():
     """bfs_blocks / sssp_blocks: every source row once, in batches, equal to the SciPy oracle."""
-    from curnet.algorithms import bfs_blocks, sssp_blocks
+    from curnet.algorithms.bfs import bfs_blocks
+    from curnet.algorithms.sssp import sssp_blocks
     from curnet.algorithms.sinks import CollectSink
     g = rmat(9, 6, seed=3, weighted=True)
     sources = np.random.default_rng(1).choice(len(g), 700, replace=True)   # > 1 batch (512 on the CPU)

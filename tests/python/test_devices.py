@@ -13,7 +13,8 @@ from scipy.sparse import csgraph
 
 import curnet
 from curnet import generators
-from curnet.algorithms import bfs, sssp, sssp_dists
+from curnet.algorithms.bfs import bfs
+from curnet.algorithms.sssp import sssp, sssp_dists
 from curnet.backends import get_backend
 from curnet.backends.cpu import CPUBackend
 from curnet.errors import NegativeCycleError

@@ -17,7 +17,9 @@ from curnet.backends import cuda_available, get_backend
 from curnet.errors import NegativeCycleError
 from curnet.graph import Graph
 from curnet import generators
-from curnet.algorithms import bfs, sssp, sssp_dists, scc
+from curnet.algorithms.bfs import bfs
+from curnet.algorithms.scc import scc
+from curnet.algorithms.sssp import sssp, sssp_dists
 from curnet.algorithms.scc import canonical_labels
 from curnet.backends.arrays import tight_predecessors
 from oracles import check_preds_exact, f64_graph
@@ -118,9 +120,9 @@ def test_bits_primitives(gpu, cpu, k, directed):
     hc, hd = cpu.device_graph(g), gpu.device_graph(g)
     sources = rng.integers(0, 300, k).astype(np.int32)
     seen_c = cpu.seed_bits(300, sources)
-    seen_g = gpu.seed_bits(300, sources)
+    seen_g = gpu.bfs_strategy.seed_bits(300, sources)
     assert np.array_equal(seen_c, seen_g.get())
-    assert np.array_equal(cpu.padding_bits(k), gpu.padding_bits(k).get())
+    assert np.array_equal(cpu.padding_bits(k), gpu.bfs_strategy.padding_bits(k).get())
     # random frontier and seen words, some rows full
     W = seen_c.shape[1]
     frontier = rng.integers(0, 2**63, (300, W), dtype=np.uint64) & rng.integers(0, 2**63, (300, W), dtype=np.uint64)
@@ -184,7 +186,7 @@ def test_relax_twin(gpu, cpu, dtype, jacobi, with_pred):
 
 
 def test_cuda_backends_have_the_whole_contract(gpu):
-    from curnet.backends.contract import missing
+    from contract_names import missing
     assert missing(gpu) == [] and hasattr(gpu, "near_far")
     assert gpu.scc_method(None) == "reachability" and gpu.members == [gpu]
     assert gpu.to_host(gpu.xp.arange(3)).tolist() == [0, 1, 2]
@@ -417,7 +419,7 @@ def test_oom_rebatches(gpu, monkeypatch):
     g = generators.rmat(14, seed=3)
     sources = np.random.default_rng(0).integers(0, len(g), 2048)
     ref = bfs(g, sources, backend="cpu")
-    splits = gpu.splits
+    splits = gpu.stats.get("splits", 0)
     pool = cp.get_default_memory_pool()
     gpu.device_graph(g)
     pool.free_all_blocks()
@@ -429,12 +431,12 @@ def test_oom_rebatches(gpu, monkeypatch):
         got = bfs(g, sources, backend="cuda")
     finally:
         pool.set_limit(size=old)
-    assert gpu.splits > splits          # the batch ran out of memory and was split
+    assert gpu.stats.get("splits", 0) > splits          # the batch ran out of memory and was split
     assert np.array_equal(got, ref)
 
 
 def test_cuda_error_is_python_exception(gpu):
-    from curnet.backends.cuda import KernelError, launch
+    from curnet.backends.cuda.launch import KernelError, launch
     with pytest.raises(KernelError, match="seed_bits"):
         launch("bfs", "seed_bits", 10, (cp.zeros(1, np.int32), np.int32(0), np.int32(1),
                                          cp.zeros(1, np.uint64)), threads=4096)
@@ -513,7 +515,7 @@ def test_near_far_twin(gpu, cpu, monkeypatch, directed, heavy):
         g = Graph.from_edges(g.edge_sources(), g.indices, w, directed=True, num_vertices=n)
         hd = gpu.device_graph(g)
         ids = rng.integers(0, n, kb).astype(np.int32)
-        assert gpu.near_far_ok(hd, kb, False) and not gpu.near_far_ok(hd, kb, True)
+        assert gpu.nf_strategy.suits(hd, kb, False) and not gpu.nf_strategy.suits(hd, kb, True)
         ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids)
         for with_pred in (True, False):
             d, p = gpu.near_far(hd, ids, with_pred)
@@ -636,7 +638,7 @@ def test_batches_overlap_bfs(gpu, monkeypatch, stage):
         out = np.full((300, 3000), 7, dtype=dtype, order=order)
         bfs(g, sources, backend="cuda", out=out)
         assert np.array_equal(out, ref)
-    assert gpu._copies is None
+    assert gpu.batches.call.copies is None
 
 
 def test_batches_overlap_sssp(gpu, monkeypatch):
@@ -664,7 +666,7 @@ def test_batches_overlap_errors(gpu, monkeypatch):
     g = Graph.from_edges([3, 0, 1, 2, 4], [0, 1, 2, 0, 5], [1.0, 1.0, 1.0, -3.0, 1.0], num_vertices=6)
     with pytest.raises(NegativeCycleError) as e:
         sssp(g, [4, 5, 4, 3], backend="cuda")
-    assert e.value.source == 3 and gpu._copies is None
+    assert e.value.source == 3 and gpu.batches.call.copies is None
 
     def interrupt(done, total):
         if done > 64:
@@ -675,7 +677,7 @@ def test_batches_overlap_errors(gpu, monkeypatch):
     monkeypatch.setattr(gpu.tuning, "batch_limit", 64)
     with pytest.raises(KeyboardInterrupt):
         bfs(g2, s2, backend="cuda", progress=interrupt)
-    assert gpu._copies is None
+    assert gpu.batches.call.copies is None
     assert np.array_equal(bfs(g2, s2, backend="cuda"), scipy_depths(g2, s2))
 
 
@@ -685,7 +687,7 @@ def test_batches_overlap_oom(gpu, monkeypatch):
     g = generators.rmat(14, seed=3)
     sources = np.random.default_rng(0).integers(0, len(g), 2048)
     ref = bfs(g, sources, backend="cpu")
-    splits = gpu.splits
+    splits = gpu.stats.get("splits", 0)
     pool = cp.get_default_memory_pool()
     gpu.device_graph(g)
     pool.free_all_blocks()
@@ -696,7 +698,7 @@ def test_batches_overlap_oom(gpu, monkeypatch):
         got = bfs(g, sources, backend="cuda")
     finally:
         pool.set_limit(size=old)
-    assert gpu.splits > splits
+    assert gpu.stats.get("splits", 0) > splits
     assert np.array_equal(got, ref)
 
 
@@ -731,7 +733,7 @@ def test_two_threads_share_one_backend(gpu, monkeypatch):
                 check_preds(g, s[:40], dist, pred, rtol=1e-4)
                 d, _ = bellman_ford(gpu, hd, s[:8], False)
                 np.testing.assert_allclose(d.get(), want[i][1][:8], rtol=1e-4, atol=1e-4)
-            assert gpu._copies is None
+            assert gpu.batches.call.copies is None
         except BaseException as e:          # reported by the main thread
             errors.append(e)
 
@@ -816,6 +818,7 @@ def test_edge_classes_change_nothing(gpu, monkeypatch, directed):
     distances and predecessors as without the classes, on a graph with many of each."""
     import curnet.backends.cuda as cuda_mod
     from curnet.algorithms.sssp import bellman_ford
+    from curnet.backends.cuda.sssp import class_heads
     rng = np.random.default_rng(5)
     n = 5000
     src = np.r_[rng.integers(0, n, 12000), np.arange(0, n, 7), rng.integers(0, n // 2, 3000)]
@@ -823,7 +826,7 @@ def test_edge_classes_change_nothing(gpu, monkeypatch, directed):
     w = (rng.random(len(src)) + 0.01).astype(np.float32)
     g = Graph.from_edges(src, dst, w, directed=directed, num_vertices=n)
     hd = gpu.device_graph(g)
-    heads, flagged = gpu.class_heads(hd)
+    heads, flagged = class_heads(hd, gpu.tuning)
     if not directed:                                    # classes are for directed graphs only
         assert flagged == 0
         return
@@ -840,7 +843,7 @@ def test_edge_classes_change_nothing(gpu, monkeypatch, directed):
     monkeypatch.setattr(gpu.tuning, "edge_classes", False)
     g._device.clear()
     hp = gpu.device_graph(g)
-    assert gpu.class_heads(hp)[1] == 0
+    assert class_heads(hp, gpu.tuning)[1] == 0
     without = [bellman_ford(gpu, hp, sources, True), gpu.near_far(hp, sources, True),
                (gpu.near_far(hp, sources, False)[0], None)]
     ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=sources)
@@ -875,6 +878,11 @@ def test_split_on_one_gpu(gpu, monkeypatch):
     monkeypatch.setattr(transfers, "host_copy", no_temporary)
     tuning = CudaTuning(batch_limit=128, stage_min=1 << 10, stage_chunk=1 << 16)
     split = MultiCUDABackend([0, 0], tuning)
+    # a contract.Backend, not a device: its primitives are its members'
+    from contract_names import missing
+    from curnet.backends.contract import Backend
+    assert missing(split, Backend) == [] and not hasattr(split, "device_graph")
+    assert split.tuning is tuning and all(m.tuning is tuning for m in split.members)
     monkeypatch.setitem(backends._instances, "cuda:0,0", split)
     ran = []                                          # which member ran each share
     for m in split.members:

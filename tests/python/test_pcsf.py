@@ -5,7 +5,6 @@ seeded noise runs, and bad input. The package's own forests on STRING: test_pcsf
 from __future__ import annotations
 
 import itertools
-import sys
 
 import numpy as np
 import pytest
@@ -14,9 +13,8 @@ from scipy.sparse import csgraph
 
 import curnet
 from curnet.backends import cuda_available
-from curnet.pcsf import pcsf, pcsf_rand
-
-pcsf_module = sys.modules["curnet.pcsf"]      # the module (curnet.pcsf is the function)
+import curnet.steiner_forest as pcsf_module
+from curnet.steiner_forest import pcsf, pcsf_rand
 
 
 def random_instance(seed, n=9, p=0.35, terminals=4):

@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import curnet
-from curnet.pcsf import _Problem, pcsf
+from curnet.steiner_forest import _Problem, pcsf
 
 SIZES = (20, 40, 60, 100, 200, 500)
 LIB = os.environ.get("CURNET_PCSF_LIB", "")

@@ -94,7 +94,7 @@ test_that("cuRnet_install() installs the engine shipped in the package and is re
   expect_length(install, 1)
   expect_match(install, "curnet-engine-")                  # a copy of inst/python, not a name on PyPI
   # the copy pip got is this package's engine, at this package's version
-  init <- readLines(file.path(tmp, "engine", "python", "curnet", "__init__.py"))
+  init <- readLines(file.path(tmp, "engine", "python", "curnet", "_version.py"))
   version <- sub('.*"([^"]+)".*', "\\1", grep("^__version__", init, value = TRUE))
   expect_equal(version, as.character(utils::packageVersion("cuRnet")))
   expect_true(file.exists(file.path(tmp, "engine", "setup.py")))

@@ -1,6 +1,12 @@
-"""The algorithm drivers: each validates, batches the sources, calls the backend's primitives."""
-from .bfs import bfs, bfs_blocks
-from .scc import scc
-from .sssp import sssp, sssp_blocks, sssp_dists
+"""The algorithm drivers: each validates, batches the sources, calls the backend's primitives.
 
-__all__ = ["bfs", "sssp", "sssp_dists", "scc", "bfs_blocks", "sssp_blocks"]
+    bfs.py     bfs, bfs_blocks: many-source BFS (joint bit traversal)
+    sssp.py    sssp, sssp_dists, sssp_blocks: shortest paths (Dijkstra, near-far, Bellman-Ford)
+    scc.py     scc: strongly connected components
+    brandes.py brandes_sums: betweenness by Brandes' algorithm over batches of sources
+    sinks.py, reductions.py, common.py, order.py, supersource.py: what they share
+
+Import a driver by its module's path (`from curnet.algorithms.bfs import bfs`; the public
+name is `curnet.bfs`): nothing is exported here, since a function `bfs` in this package
+would hide its module `curnet.algorithms.bfs`.
+"""

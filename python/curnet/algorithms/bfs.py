@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import get_backend
+from ..backends.contract import Device, GraphArrays
 from ..progress import Progress
 from ..sources import resolve_sources
 from ..work import tally
@@ -37,7 +38,7 @@ def bfs_blocks(g, sources, sink, *, backend="auto", unreachable=-1, progress=Non
     ids = resolve_sources(g, sources)
     n, k = len(g), len(ids)
 
-    def work(dev, row0, share, report):
+    def work(dev: Device, row0: int, share: np.ndarray, report) -> None:
         hg = dev.device_graph(g)
 
         def run(batch):
@@ -55,7 +56,7 @@ def bfs_blocks(g, sources, sink, *, backend="auto", unreachable=-1, progress=Non
     over_devices(be, ids, work, Progress(progress, k, "bfs"))
 
 
-def traverse(be, hg, ids, depth, unreachable) -> None:
+def traverse(be: Device, hg: GraphArrays, ids, depth, unreachable) -> None:
     """Fill depth (n, kb) with the BFS levels of each source, `unreachable` where none.
 
     On the CPU `depth` comes pre-set to `unreachable`; a backend whose output_block does not

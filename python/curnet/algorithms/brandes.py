@@ -9,6 +9,7 @@ The per-level primitives are the backend's (`bc_levels`, `bc_sigma_level`, `bc_d
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +32,8 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
     be = get_backend(backend)
     n = len(g)
     weight = np.ones(n) if target_weight is None else np.asarray(target_weight, np.float64)
-    parts, lock = [], threading.Lock()
+    parts: list[tuple[np.ndarray, Any]] = []     # each device's (vertex sums, arc sums or None)
+    lock = threading.Lock()
 
     def work(dev, row0, share, report):
         xp = dev.xp
@@ -47,7 +49,7 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
             v, a = dependencies(dev, hg, ids, level, dist, on_device, edges, endpoints)
             with add:
                 vertex[...] += v
-                if edges:
+                if arc is not None:
                     arc[...] += a
             return len(ids)
 

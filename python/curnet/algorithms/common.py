@@ -3,10 +3,12 @@ sources over several GPUs."""
 from __future__ import annotations
 
 import threading
+from typing import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
 
+from ..backends.contract import Backend, Device
 from ..memory import check_fits
 
 
@@ -37,7 +39,7 @@ def batches_of(sources: np.ndarray, size: int) -> list:
     return [(i, sources[i:i + size]) for i in range(0, len(sources), size)]
 
 
-def primary(be):
+def primary(be: Backend) -> Device:
     """The backend that runs whole-graph work (SCC): the first GPU of a multi-GPU backend."""
     return be.members[0]
 
@@ -46,7 +48,8 @@ class _Stopped(Exception):
     """Raised inside a share's thread when another share failed or the caller interrupted."""
 
 
-def over_devices(be, ids: np.ndarray, work, bar) -> None:
+def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.ndarray, Callable], None],
+                 bar) -> None:
     """work(member, first_row, share_ids, report) over the GPUs of `be`: one contiguous share
     of the sources a GPU, each in its own thread (every GPU holds the whole graph), or the
     whole job on the one device. report(done) after each batch; the progress bar (which may

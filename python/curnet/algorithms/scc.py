@@ -5,6 +5,7 @@ import numpy as np
 
 from ..backends import get_backend
 from ..backends.arrays import canonical_labels  # noqa: F401  (the drivers' name for it)
+from ..backends.contract import Device, GraphArrays, SccLabels
 from ..work import tally
 from .common import primary
 
@@ -17,15 +18,18 @@ def scc(g, *, backend="auto"):
     be = primary(get_backend(backend))
     with be.device_scope():
         hg = be.device_graph(g)
-        if be.scc_method(hg) == "native":
+        method = be.scc_method(hg)
+        if method == "native" and isinstance(be, SccLabels):
             tally("scc whole-graph runs")
             labels = be.scc_labels(hg)
-        else:
+        elif method == "reachability":
             labels = scc_by_reachability(be, hg)
+        else:
+            raise TypeError(f"the {be.name} backend chose {method!r} but has no such primitive")
         return be.canonical_labels(labels)
 
 
-def scc_by_reachability(be, hg):
+def scc_by_reachability(be: Device, hg: GraphArrays):
     """Trim, peel the giant component by forward-backward reachability (two BFS from its
     pivot), colour the rest.
 

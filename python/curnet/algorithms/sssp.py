@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import get_backend
+from ..backends.contract import Device, Dijkstra, GraphArrays, NearFar
 from ..errors import NegativeCycleError
 from ..progress import Progress
 from ..sources import resolve_sources, source_name
@@ -44,7 +45,7 @@ def sssp_blocks(g, sources, sink, *, backend="auto", with_pred=False, progress=N
     ids = resolve_sources(g, sources)
     n, k = len(g), len(ids)
 
-    def work(dev, row0, share, report):
+    def work(dev: Device, row0: int, share: np.ndarray, report) -> None:
         hg = dev.device_graph(g)
         use_dijkstra = dev.sssp_method(hg, len(share), with_pred) == "dijkstra"
 
@@ -64,20 +65,22 @@ def sssp_blocks(g, sources, sink, *, backend="auto", with_pred=False, progress=N
     over_devices(be, ids, work, Progress(progress, k, "sssp"))
 
 
-def solve_batch(be, hg, ids, with_pred):
+def solve_batch(be: Device, hg: GraphArrays, ids, with_pred: bool) -> tuple:
     """One batch of sources on the backend's device: (dist, pred or None), by the method the
     backend picks for it (`sssp_method`): SciPy's Dijkstra on the CPU for non-negative
     weights, near-far on the GPU for non-negative weights and few sources,
     frontier Bellman-Ford otherwise (negative weights included)."""
     method = be.sssp_method(hg, len(ids), with_pred)
-    if method == "dijkstra":
+    if method == "dijkstra" and isinstance(be, Dijkstra):
         return be.dijkstra(hg, ids, with_pred)
-    if method == "near_far":
+    if method == "near_far" and isinstance(be, NearFar):
         return be.near_far(hg, ids, with_pred)
+    if method != "bellman_ford":
+        raise TypeError(f"the {be.name} backend chose {method!r} but has no such primitive")
     return bellman_ford(be, hg, ids, with_pred)
 
 
-def bellman_ford(be, hg, ids, with_pred):
+def bellman_ford(be: Device, hg: GraphArrays, ids, with_pred: bool) -> tuple:
     """Frontier Bellman-Ford for a batch of sources; raises NegativeCycleError naming a source.
 
     The batch's state lives in the backend (`sp_start` .. `sp_finish`): the CUDA backend packs
@@ -104,3 +107,4 @@ def bellman_ford(be, hg, ids, with_pred):
             if cyclic.any():
                 raise NegativeCycleError(int(ids[int(np.flatnonzero(cyclic)[0])]))
     return be.sp_finish(state, with_pred)
+

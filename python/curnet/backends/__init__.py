@@ -1,22 +1,26 @@
 """Backends: the primitives the algorithm drivers call, one implementation per device.
 
-Every backend exposes the primitives of `contract.Backend` (`cpu.CPUBackend`'s NumPy code
-is the reference for each of them) over its own array module `xp` (NumPy or CuPy). The
-drivers in `curnet.algorithms` are written once against this interface, so the CPU run in
-CI exercises the very driver code the GPU runs. The CUDA backend (the `cuda` package)
+`get_backend` returns a `contract.Backend`, whose `members` are `contract.Device`s: each
+exposes the primitives of `contract.Device` (`cpu.CPUBackend`'s NumPy code is the reference
+for each of them) over its own array module `xp` (NumPy or CuPy). The drivers in
+`curnet.algorithms` are written once against this interface, so the CPU run in CI exercises
+the very driver code the GPU runs. The CUDA backend (the `cuda` package)
 is imported only when a GPU is asked for.
 """
 from __future__ import annotations
 
 import logging
 import os
+import threading
 
 from ..errors import BackendUnavailableError
+from .contract import Backend
 
 log = logging.getLogger("curnet")
 
 BACKENDS = ("auto", "cpu", "cuda")
-_instances: dict = {}
+_instances: dict[str, Backend] = {}
+_auto_on_cpu_said = threading.Event()      # the log line of 'auto' falling back, once a process
 _cuda_problem: str | None = None
 
 
@@ -52,7 +56,7 @@ def auto_reason() -> str:
     return f"no usable GPU ({_cuda_problem}), so 'auto' runs on the CPU"
 
 
-def parse_devices(name: str):
+def parse_devices(name: str) -> list[int] | None:
     """The GPU ids a backend name asks for: None for "cuda" (the current GPU), else the ids of
     "cuda:N", "cuda:N,M,..." or "cuda:all"."""
     if name == "cuda":
@@ -73,7 +77,7 @@ def parse_devices(name: str):
     return ids
 
 
-def get_backend(name: str = "auto"):
+def get_backend(name: str = "auto") -> Backend:
     """The backend object for "cpu", "cuda" or "auto" (CUDA when a GPU is usable, else CPU).
     "cuda:N" picks GPU N; "cuda:0,1" or "cuda:all" split many-source jobs over several GPUs."""
     if not isinstance(name, str) or not (name in BACKENDS or name.startswith("cuda:")):
@@ -81,8 +85,8 @@ def get_backend(name: str = "auto"):
                          f"(or 'cuda:N', 'cuda:0,1', 'cuda:all'), got {name!r}")
     if name == "auto":
         name = "cuda" if cuda_available() else "cpu"
-        if name == "cpu" and "auto-note" not in _instances:
-            _instances["auto-note"] = True
+        if name == "cpu" and not _auto_on_cpu_said.is_set():
+            _auto_on_cpu_said.set()
             log.info("curnet: backend 'auto' runs on the CPU (no usable GPU: %s)", _cuda_problem)
     if name not in _instances:
         if name.startswith("cuda"):

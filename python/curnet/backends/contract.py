@@ -1,31 +1,62 @@
-"""The backend contract: exactly what the drivers in `curnet.algorithms` (and the sinks)
-call on a backend. `cpu.CPUBackend` is its reference (NumPy, each primitive the twin of a
-CUDA kernel), `cuda.CUDABackend` its GPU implementation; `cuda.MultiCUDABackend` is a
-facade whose `members` are CUDABackends. Arrays are of the backend's array module `xp`.
-`hg` is the backend's own copy of a graph's arrays (`device_graph`)."""
+"""The backend contract, checked by the type checker (`make typecheck`: mypy over backends/ and
+algorithms/) and by tests/python/test_contract.py.
+
+`Backend` is what `get_backend()` returns: a name, a description and its `members`, one
+`Device` each. `Device` is exactly what the drivers in `curnet.algorithms` (and the sinks)
+call on one device: `cpu.CPUBackend` is its reference (NumPy, each primitive the twin of a
+CUDA kernel), `cuda.CUDABackend` its GPU implementation; each is a Backend whose only member
+is itself. `cuda.MultiCUDABackend` is a Backend whose members are CUDABackends: the drivers
+split a job's sources over `members` (`algorithms.common.over_devices`) and run whole-graph
+work on the first (`primary`). Arrays are of the device's array module `xp`.
+
+`hg` is a device's own copy of a graph's arrays (`device_graph`); the fields the drivers
+read of it are `GraphArrays`. The primitives take it as `Any`, so that each device's methods
+may name its own class (`HostGraph`, `DeviceGraph`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, ContextManager, Iterator, Literal, Protocol
+from typing import Any, Callable, ContextManager, Iterator, Literal, Protocol, Sequence, runtime_checkable
 
 SsspMethod = Literal["dijkstra", "near_far", "bellman_ford"]
 SccMethod = Literal["native", "reachability"]
+Array = Any                                   # numpy.ndarray or cupy.ndarray (CuPy has no stubs)
+
+
+class GraphArrays(Protocol):
+    """The fields of a device's graph copy that the drivers read (read-only)."""
+    @property
+    def n(self) -> int: ...                   # vertices
+    @property
+    def min_weight(self) -> float: ...        # < 0: Bellman-Ford, and the cycle search
+    @property
+    def out_ptr(self) -> Array: ...           # CSR offsets (n + 1) of the out-arcs
+    @property
+    def out_idx(self) -> Array: ...           # heads of the out-arcs, in CSR order
+    @property
+    def in_ptr(self) -> Array: ...            # offsets (n + 1) of the in-arcs (sorted by head)
 
 
 class Backend(Protocol):
-    name: str
-    xp: Any                                   # numpy or cupy
-    max_joint_levels: int                     # a joint BFS batch past this finishes per source
-    max_bf_rounds: int | None                 # a Bellman-Ford batch past this goes to sp_long
-
-    # description and devices
+    """What `get_backend()` returns."""
+    @property
+    def name(self) -> str: ...                # "cpu" or "cuda"
     def describe(self) -> str: ...
     def info(self) -> dict: ...
     @property
-    def members(self) -> list: ...            # one backend a device ([self] for one device)
-    def device_scope(self) -> ContextManager: ...   # the device made current for this thread
+    def members(self) -> Sequence[Device]: ...   # one a device ([self] for one device)
+    def device_scope(self) -> ContextManager: ...   # the (first) device made current for this thread
+
+
+class Device(Backend, Protocol):
+    """The primitives of one device, all the drivers call."""
+    @property
+    def xp(self) -> Any: ...                  # numpy or cupy
+    @property
+    def max_joint_levels(self) -> int: ...    # a joint BFS batch past this finishes per source
+    @property
+    def max_bf_rounds(self) -> int | None: ...   # a Bellman-Ford batch past this goes to sp_long
 
     # data movement and batches
-    def device_graph(self, g) -> Any: ...     # kept with the graph (Graph.cache)
+    def device_graph(self, g) -> GraphArrays: ...   # kept with the graph (Graph.cache)
     def to_host(self, a) -> Any: ...
     def output_block(self, view, fill) -> Any: ...
     def finish_block(self, block, view) -> None: ...
@@ -43,8 +74,6 @@ class Backend(Protocol):
     def sssp_method(self, hg, kb: int, with_pred: bool) -> SsspMethod: ...
     def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int: ...
     def sssp_parallel(self, dijkstra: bool) -> bool: ...
-    def dijkstra(self, hg, ids, with_pred: bool) -> tuple: ...      # where sssp_method says so
-    def near_far(self, hg, ids, with_pred: bool) -> tuple: ...      # where sssp_method says so
     def sp_start(self, hg, ids, track_pred: bool) -> tuple: ...
     def sp_relax(self, hg, state, active) -> Any: ...
     def sp_preds(self, state) -> Any: ...
@@ -54,7 +83,6 @@ class Backend(Protocol):
 
     # strongly connected components (algorithms.scc)
     def scc_method(self, hg) -> SccMethod: ...
-    def scc_labels(self, hg) -> Any: ...      # where scc_method says "native"
     def trim(self, hg, alive) -> Any: ...
     def propagate_max(self, hg, values, alive, colors=None, backward: bool = False) -> Any: ...
     def canonical_labels(self, labels) -> Any: ...
@@ -72,17 +100,18 @@ class Backend(Protocol):
     def bc_edge_dependency(self, hg, level, dist, sigma, delta, weight, out) -> None: ...
 
 
-# Primitives a backend has only where its sssp_method / scc_method can name them.
-OPTIONAL = ("dijkstra", "near_far", "scc_labels")
+# Primitives a device has only where its sssp_method / scc_method can name them: the driver
+# asks the method, then checks the device has the primitive (isinstance) before calling it.
+@runtime_checkable
+class Dijkstra(Protocol):
+    def dijkstra(self, hg, ids, with_pred: bool) -> tuple: ...      # sssp_method "dijkstra"
 
 
-def contract_names() -> list:
-    """The names of the contract's attributes and methods."""
-    names = set(Backend.__annotations__)
-    names |= {k for k in vars(Backend) if not k.startswith("_")}
-    return sorted(names)
+@runtime_checkable
+class NearFar(Protocol):
+    def near_far(self, hg, ids, with_pred: bool) -> tuple: ...      # sssp_method "near_far"
 
 
-def missing(backend) -> list:
-    """The contract's members `backend` lacks (an empty list for a complete backend)."""
-    return [n for n in contract_names() if n not in OPTIONAL and not hasattr(backend, n)]
+@runtime_checkable
+class SccLabels(Protocol):
+    def scc_labels(self, hg) -> Any: ...      # scc_method "native"

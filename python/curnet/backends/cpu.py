@@ -23,6 +23,7 @@ from ..graph import compress
 from ..work import tally
 from . import brandes
 from .arrays import canonical_labels, depth_histogram, depth_stats, pred_has_cycle
+from .contract import SccMethod, SsspMethod
 from .host_routes import depths_from_tree, worklist_paths
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -241,7 +242,7 @@ class CPUBackend:
         self.workers = workers or int(os.environ.get("CURNET_THREADS", 0)) or os.cpu_count() or 1
         # the threads the calling thread's batch may use inside a level (see map_batches)
         self._share = threading.local()
-        self._pool = None
+        self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
     def level_threads(self) -> int:
@@ -265,7 +266,7 @@ class CPUBackend:
         return {"backend": "cpu", "device": f"CPU, {os.cpu_count()} cores", "threads": self.workers}
 
     @property
-    def members(self) -> list:
+    def members(self) -> list[CPUBackend]:
         return [self]
 
     def device_scope(self):
@@ -403,7 +404,7 @@ class CPUBackend:
             return np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little")[:, :kb]
 
         def rows(a, b):
-            level = np.zeros((b - a, kb), np.uint8 if len(history) <= 255 else np.uint16)
+            level: np.ndarray = np.zeros((b - a, kb), np.uint8 if len(history) <= 255 else np.uint16)
             for seen in history[:-1]:
                 level += 1 - unpack(seen[a:b])
             np.copyto(depth[a:b], level, where=unpack(history[-1][a:b]).view(bool), casting="unsafe")
@@ -431,7 +432,7 @@ class CPUBackend:
         return depths_from_tree(order, pred, hg.n)
 
     # -- shortest-path primitives -------------------------------------------
-    def sssp_method(self, hg: HostGraph, kb: int, with_pred: bool) -> str:
+    def sssp_method(self, hg: HostGraph, kb: int, with_pred: bool) -> SsspMethod:
         """"dijkstra" (SciPy's) for non-negative weights, else "bellman_ford"."""
         return "dijkstra" if hg.min_weight >= 0 else "bellman_ford"
 
@@ -530,7 +531,7 @@ class CPUBackend:
         return pred_has_cycle(np, pred)
 
     # -- SCC primitives ----------------------------------------------------
-    def scc_method(self, hg: HostGraph) -> str:
+    def scc_method(self, hg: HostGraph) -> SccMethod:
         """"native": `scc_labels` (Pearce's algorithm in SciPy) labels the whole graph."""
         return "native"
 

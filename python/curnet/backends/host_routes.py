@@ -4,6 +4,7 @@ graph's traversals here once a traversal has shown it is long)."""
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 import numpy as np
 
@@ -26,6 +27,13 @@ def depths_from_tree(order: np.ndarray, pred: np.ndarray, n: int) -> np.ndarray:
     return depth
 
 
+def items(a: np.ndarray) -> Any:
+    """A memoryview of `a`: its items as Python numbers, read and written in place. Typed Any:
+    typeshed's memoryview takes int items only, and NumPy's stubs give ndarray the buffer
+    protocol (`__buffer__`) from Python 3.12 on."""
+    return memoryview(a)  # type: ignore[arg-type]  # an ndarray is a buffer (see above)
+
+
 def worklist_paths(hg, source: int, dist: np.ndarray, pred: np.ndarray) -> None:
     """Shortest paths from one source with negative weights, into rows dist (all inf) and pred
     (all -1): label-correcting with a FIFO queue (SPFA). A vertex is rescanned only when its
@@ -35,8 +43,8 @@ def worklist_paths(hg, source: int, dist: np.ndarray, pred: np.ndarray) -> None:
     # memoryviews index to Python numbers without copying the arrays. Storing into dist rounds
     # to the weight dtype, so each sum is the frontier twin's dist[u] + w in that dtype (a float64
     # sum of two float32 values, rounded to float32, is their float32 sum).
-    ptr, idx, w = (memoryview(np.ascontiguousarray(a)) for a in (hg.out_ptr, hg.out_idx, hg.out_w))
-    d, p = memoryview(dist), memoryview(pred)
+    ptr, idx, w = (items(np.ascontiguousarray(a)) for a in (hg.out_ptr, hg.out_idx, hg.out_w))
+    d, p = items(dist), items(pred)
     hops = [0] * n          # arcs on each vertex's current path: n of them repeat a vertex
     queued = bytearray(n)
     d[source] = 0.0

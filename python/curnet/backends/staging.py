@@ -44,7 +44,7 @@ def copy_through(rows: np.ndarray, bufs: list, start, wait, pool, threads: int) 
     only after the host copies out of it have finished."""
     row_bytes = rows.shape[1]
     chunks = chunk_rows(len(rows), row_bytes, len(bufs[0]))
-    pending = [[] for _ in bufs]           # buffer b's host copies still running
+    pending: list[list] = [[] for _ in bufs]   # buffer b's host copies still running
 
     def issue(c):
         b = c % len(bufs)

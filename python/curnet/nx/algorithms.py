@@ -12,11 +12,11 @@ import networkx as nx
 import numpy as np
 from _curnet_nx import default_config
 
-from .. import algorithms as engine
-from ..algorithms.bfs import bfs_blocks
+from ..algorithms.bfs import bfs as engine_bfs, bfs_blocks
 from ..algorithms.order import bfs_order
 from ..algorithms.reductions import SourceStats
-from ..algorithms.sssp import sssp_blocks
+from ..algorithms.scc import scc as engine_scc
+from ..algorithms.sssp import sssp as engine_sssp, sssp_blocks, sssp_dists as engine_sssp_dists
 from ..algorithms.supersource import has_negative_cycle, with_super_source
 from ..errors import NegativeCycleError
 
@@ -105,8 +105,8 @@ def _dists(g, ids, with_pred=False):
     """Shortest-path distances (and predecessors) from ids; NetworkXUnbounded on a negative cycle."""
     try:
         if with_pred:
-            return engine.sssp(g, ids, backend=engine_backend())
-        return engine.sssp_dists(g, ids, backend=engine_backend()), None
+            return engine_sssp(g, ids, backend=engine_backend())
+        return engine_sssp_dists(g, ids, backend=engine_backend()), None
     except NegativeCycleError:
         raise nx.NetworkXUnbounded("Negative cycle detected.") from None
 
@@ -133,7 +133,7 @@ def _paths(G, source: int, parent: np.ndarray, order: np.ndarray) -> dict:
 # -- unweighted -------------------------------------------------------------------
 def single_source_shortest_path_length(G, source, cutoff=None):
     s = _source(G, source)
-    depth = engine.bfs(G.graph, [s], backend=engine_backend())[0]
+    depth = engine_bfs(G.graph, [s], backend=engine_backend())[0]
     return _as_dict(G, depth, _within(depth, depth >= 0, _hops(cutoff), s), True)
 
 
@@ -142,7 +142,7 @@ def all_pairs_shortest_path_length(G, cutoff=None):
 
     def pairs():
         for ids in _batches(G, 4):
-            depth = engine.bfs(G.graph, ids, backend=engine_backend())
+            depth = engine_bfs(G.graph, ids, backend=engine_backend())
             for row, s in zip(depth, ids.tolist()):
                 yield G.nodes[s], _as_dict(G, row, _within(row, row >= 0, hops, s), True)
     return pairs()
@@ -170,7 +170,7 @@ def descendants_at_distance(G, source, distance):
     s = _source(G, source, nx.NetworkXError, "The node {} is not in the graph.")
     if distance < 0:
         return set()
-    depth = engine.bfs(G.graph, [s], backend=engine_backend())[0]
+    depth = engine_bfs(G.graph, [s], backend=engine_backend())[0]
     return set(G.node_array[depth == distance].tolist())
 
 
@@ -210,7 +210,7 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     g = G.read_as(weight)
     _nonnegative(g, "multi_source_dijkstra_path_length")
     n = len(G)
-    dist = engine.sssp_dists(with_super_source(g, ids), [n], backend=engine_backend())[0, :n]
+    dist = engine_sssp_dists(with_super_source(g, ids), [n], backend=engine_backend())[0, :n]
     keep = _within(dist, dist < np.inf, cutoff, None)
     keep[ids] = True
     return _as_dict(G, dist, keep, _is_int(G, g))
@@ -287,7 +287,7 @@ def johnson(G, weight="weight"):
 def _scc_labels(G) -> np.ndarray:
     if len(G) == 0:
         return np.zeros(0, np.int32)
-    return np.asarray(engine.scc(G.graph, backend=engine_backend()))
+    return np.asarray(engine_scc(G.graph, backend=engine_backend()))
 
 
 def strongly_connected_components(G):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..algorithms.brandes import brandes_sums
-from ..betweenness import BetweennessJob
+from ..betweenness_centrality import BetweennessJob
 from .algorithms import engine_backend
 
 

@@ -20,10 +20,11 @@ except ImportError as e:  # pragma: no cover - depends on the machine
                       f"wheel for your CUDA version): {e}") from e
 
 from .backend import CUDABackend
-from .launch import DeviceGraph, KernelError, kernel, launch
+from .launch import DeviceGraph, KernelError, kernel
 from .multi import MultiCUDABackend
 from .sssp import CLASS_IN_ONE, CLASS_SINK
 from .tuning import CudaTuning
 
-__all__ = ["CUDABackend", "MultiCUDABackend", "CudaTuning", "DeviceGraph", "KernelError", "kernel", "launch",
+# not `launch` the function: it would hide the module launch.py (curnet.backends.cuda.launch)
+__all__ = ["CUDABackend", "MultiCUDABackend", "CudaTuning", "DeviceGraph", "KernelError", "kernel",
            "CLASS_SINK", "CLASS_IN_ONE"]

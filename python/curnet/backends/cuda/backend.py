@@ -13,6 +13,7 @@ import numpy as np
 import cupy as cp
 
 from ..arrays import pred_has_cycle
+from ..contract import SccMethod, SsspMethod
 from ..cpu import CPUBackend
 from .batches import BatchRunner, CallState, Counters
 from .bfs import BfsStrategy
@@ -21,7 +22,7 @@ from .launch import DeviceGraph, Launcher, build_device_graph, mark_long_diamete
 from .near_far import NearFar
 from .reduce import DepthReductions
 from .scc import SccPrimitives
-from .sssp import BellmanFord, SPState, class_heads
+from .sssp import BellmanFord, SPState
 from .tuning import CudaTuning
 
 
@@ -36,9 +37,10 @@ class CUDABackend:
         self.launcher = Launcher(device if device is not None else cp.cuda.runtime.getDevice())
         self.device = self.launcher.device
         self.props, self.sms, self.max_blocks = self.launcher.props, self.launcher.sms, self.launcher.max_blocks
-        self.stats = Counters(rounds=0, arcs=0)   # Bellman-Ford rounds and arcs relaxed, push levels, ...
+        # Bellman-Ford rounds and arcs relaxed, push levels, batches split after running out of memory ("splits"), ...
+        self.stats = Counters(rounds=0, arcs=0)
         self._call = CallState()                  # the calling thread's state (see batches.py)
-        self._cpu = None
+        self._cpu: CPUBackend | None = None
         self.batches = BatchRunner(self.device, None, self._call, self.stats)
         self.bfs_strategy = BfsStrategy(self.launcher, None, self.stats, self.cpu)
         self.bf_strategy = BellmanFord(self.launcher, None, self.stats, self._call)
@@ -74,7 +76,7 @@ class CUDABackend:
                 "cuda_driver": f"{drv // 1000}.{(drv % 1000) // 10}"}
 
     @property
-    def members(self) -> list:
+    def members(self) -> list[CUDABackend]:
         return [self]
 
     def device_scope(self):
@@ -90,16 +92,6 @@ class CUDABackend:
         if self._cpu is None:
             self._cpu = CPUBackend()
         return self._cpu
-
-    @property
-    def splits(self) -> int:
-        """Batches split after running out of device memory (over all calls)."""
-        return self.stats.get("splits", 0)
-
-    @property
-    def _copies(self):
-        """The calling thread's queued copies inside an overlapping map_batches, else None."""
-        return self._call.copies
 
     # -- data movement --------------------------------------------------------
     def device_graph(self, g) -> DeviceGraph:
@@ -136,12 +128,6 @@ class CUDABackend:
     def bfs_batch_size(self, n: int, k: int) -> int:
         return self.bfs_strategy.batch_size(n, k)
 
-    def seed_bits(self, n: int, sources) -> cp.ndarray:
-        return self.bfs_strategy.seed_bits(n, sources)
-
-    def padding_bits(self, k: int) -> cp.ndarray:
-        return self.bfs_strategy.padding_bits(k)
-
     def bits_start(self, hg: DeviceGraph, ids, depth, unreachable) -> dict:
         return self.bfs_strategy.bits_start(hg, ids, depth, unreachable)
 
@@ -159,7 +145,7 @@ class CUDABackend:
     def max_bf_rounds(self) -> int:
         return self.tuning.long_levels
 
-    def sssp_method(self, hg: DeviceGraph, kb: int, with_pred: bool) -> str:
+    def sssp_method(self, hg: DeviceGraph, kb: int, with_pred: bool) -> SsspMethod:
         """"near_far" (non-negative float32 or float64 weights, few sources: each arc relaxed
         ~1-2 times instead of Bellman-Ford's ~5; see gpu_routes.near_far_suits) or
         "bellman_ford" (negative weights; float32 predecessors over zero weights)."""
@@ -171,15 +157,9 @@ class CUDABackend:
     def sssp_parallel(self, dijkstra: bool) -> bool:
         return False
 
-    def near_far_ok(self, hg: DeviceGraph, kb: int, with_pred: bool) -> bool:
-        return self.nf_strategy.suits(hg, kb, with_pred)
-
     def near_far(self, hg: DeviceGraph, ids, with_pred: bool):
         """(dist, pred or None), (kb, n) on the device: near-far SSSP (non-negative weights)."""
         return self.nf_strategy.run(hg, ids, with_pred)
-
-    def class_heads(self, hg: DeviceGraph):
-        return class_heads(hg, self.tuning)
 
     def sp_start(self, hg: DeviceGraph, ids, track_pred: bool):
         return self.bf_strategy.start(hg, ids, track_pred)
@@ -204,7 +184,7 @@ class CUDABackend:
         return pred_has_cycle(cp, pred)
 
     # -- strongly connected components ----------------------------------------
-    def scc_method(self, hg: DeviceGraph) -> str:
+    def scc_method(self, hg: DeviceGraph) -> SccMethod:
         """Forward-backward reachability from the primitives below (the driver's)."""
         return "reachability"
 

@@ -5,6 +5,8 @@ calling thread, so that two threads sharing one backend cannot mix their calls."
 from __future__ import annotations
 
 import threading
+from concurrent.futures import Future
+from typing import Any
 
 import cupy as cp
 
@@ -14,9 +16,9 @@ from . import transfers
 class CallState(threading.local):
     """The calling thread's state on one backend."""
     # inside an overlapping map_batches: the current batch's copy futures (None otherwise)
-    copies = None
+    copies: list[Future] | None = None
     # (active array, its flatnonzero) from this thread's last sp_relax (see CUDABackend.any)
-    last_active = None
+    last_active: tuple | None = None
 
 
 class Counters(dict):
@@ -63,7 +65,7 @@ class BatchRunner:
             return
         call = self.call
         outer = call.copies              # a map_batches of this thread already open (nested)
-        prev = None                      # (result, copy futures) of the batch being copied
+        prev: tuple[Any, list[Future]] | None = None   # (result, copy futures) of the batch being copied
         call.copies = []
         try:
             for b in batches:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import cupy as cp
 
+from ...graph import Graph
 from .. import log
 
 KERNEL_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "kernels")
@@ -124,7 +125,7 @@ class DeviceGraph:
     heavy_in: cp.ndarray                 # vertices of in-degree over heavy_degree (SCC: a warp each)
     heavy_out: cp.ndarray
     heavy_degree: int
-    graph: object = None                 # the host Graph, for host routes
+    graph: Graph                         # the host Graph, for host routes
     long_diameter: bool = False
     extra: dict = field(default_factory=dict)
 
@@ -143,16 +144,6 @@ class DeviceGraph:
         if deg is None:
             deg = self.extra["in_degree"] = cp.diff(self.in_ptr)
         return deg
-
-    @property
-    def nbytes(self) -> int:
-        arrays = [self.out_ptr, self.out_idx, self.out_w, self.in_ptr, self.in_src, self.in_dst, self.in_w]
-        seen, total = set(), 0
-        for a in arrays:
-            if a is not None and id(a) not in seen:
-                seen.add(id(a))
-                total += a.nbytes
-        return total
 
 
 def build_device_graph(launcher: Launcher, g, heavy_degree: int) -> DeviceGraph:

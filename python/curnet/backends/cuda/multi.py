@@ -10,16 +10,35 @@ from .tuning import CudaTuning
 class MultiCUDABackend:
     """Each GPU holds the whole graph and takes a contiguous share of a many-source job's
     sources (BFS, shortest paths), in a thread of its own (`algorithms.common.over_devices`);
-    whole-graph work (SCC) and anything else runs on the first GPU. Sources are independent,
-    so one host needs no scheduler beyond that split. The GPUs share one CudaTuning."""
+    whole-graph work (SCC) runs on the first GPU (`algorithms.common.primary`). Sources are
+    independent, so one host needs no scheduler beyond that split. The GPUs share one
+    CudaTuning.
+
+    A `contract.Backend`, not a device: it has no primitives of its own. What runs on one GPU
+    is asked of a member (`members[i]`)."""
     name = "cuda"
 
     def __init__(self, devices, tuning: CudaTuning | None = None):
         tuning = tuning if tuning is not None else CudaTuning()
-        self.members = []
+        self._members: list[CUDABackend] = []
         for d in devices:
             with cp.cuda.Device(d):
-                self.members.append(CUDABackend(d, tuning))
+                self._members.append(CUDABackend(d, tuning))
+
+    @property
+    def members(self) -> list[CUDABackend]:
+        """One CUDABackend a GPU, in the order the devices were named."""
+        return self._members
+
+    @property
+    def tuning(self) -> CudaTuning:
+        """The knobs every GPU shares (`get_backend("cuda:all").tuning.batch_limit = 64`)."""
+        return self._members[0].tuning
+
+    @tuning.setter
+    def tuning(self, value: CudaTuning) -> None:
+        for m in self._members:
+            m.tuning = value
 
     def describe(self) -> str:
         return f"cuda x{len(self.members)} ({', '.join(m.launcher.device_name() for m in self.members)}, " \
@@ -34,9 +53,5 @@ class MultiCUDABackend:
         return out
 
     def device_scope(self):
-        return self.members[0].device_scope()
-
-    def __getattr__(self, attr):
-        if attr == "members":                       # not yet set (during __init__)
-            raise AttributeError(attr)
-        return getattr(self.members[0], attr)
+        """The first GPU made current for the calling thread."""
+        return self._members[0].device_scope()

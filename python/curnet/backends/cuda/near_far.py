@@ -54,6 +54,8 @@ class NearFar:
         f64 = hg.weight_dtype == np.float64
         # the key form (kernels/sssp.cu NfPacked32 / NfDist32 / NfDist64), its unreached and
         # source values, and the kernels' suffix
+        inf: np.unsignedinteger
+        zero: np.unsignedinteger
         if f64:
             suffix, inf, zero = "dist64", F64_INF, F64_ZERO
         elif with_pred:

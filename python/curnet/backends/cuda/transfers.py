@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 import cupy as cp
@@ -118,8 +119,8 @@ class CopyThread:
 
     def __init__(self, device: cp.cuda.Device):
         self.device = device
-        self._pool = None
-        self._stream = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._stream: Any = None              # a cupy.cuda.Stream, made with the pool
         self._lock = threading.Lock()
 
     def submit(self, block: cp.ndarray, view: np.ndarray, tuning):

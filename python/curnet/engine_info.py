@@ -8,7 +8,7 @@ import scipy
 
 
 def info() -> dict:
-    from . import __version__
+    from ._version import __version__
     from .backends import cuda_status, get_backend
     import pyarrow
     d = {"curnet": __version__, "python": platform.python_version(), "numpy": np.__version__,

@@ -1,0 +1,169 @@
+"""The layers of docs/design.md ("How the engine is laid out"): no module imports one of a
+layer above its own (lazy imports inside functions included), and every module imports alone
+in a fresh interpreter."""
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PYTHON = Path(__file__).resolve().parents[2] / "python"
+
+# Bottom to top; a module may import its own layer and those below. A package prefix
+# ("curnet.backends") covers the package and its modules.
+LAYERS = [
+    ("the graph and what all share",
+     {"curnet._version", "curnet.errors", "curnet.columns", "curnet.memory", "curnet.progress",
+      "curnet.work", "curnet.sources", "curnet.graph", "curnet.io", "curnet.datasets", "curnet.generators"}),
+    ("backends", {"curnet.backends"}),
+    ("drivers", {"curnet.algorithms"}),
+    ("above the drivers",
+     {"curnet.measures", "curnet.paths", "curnet.network_proximity", "curnet.betweenness_centrality",
+      "curnet.streaming", "curnet.outputs", "curnet.distributed", "curnet.device_gather", "curnet.csgraph",
+      "curnet.steiner_forest", "curnet.coexpression", "curnet.communities", "curnet.engine_info"}),
+    ("front doors",
+     {"curnet", "curnet.bridge", "curnet.cli", "curnet.cli_input", "curnet.cli_analyses",
+      "curnet.cli_coexpression", "curnet.nx", "_curnet_nx"}),
+]
+
+
+def layer_of(module: str) -> int:
+    for i, (_, names) in enumerate(LAYERS):
+        for name in names:
+            if module == name or (name not in ("curnet",) and module.startswith(name + ".")):
+                return i
+    raise AssertionError(f"{module} is in no layer: give it one in LAYERS and docs/design.md")
+
+
+def modules() -> dict:
+    """Each module of the engine, by name, and its file."""
+    found = {}
+    for path in sorted(PYTHON.rglob("*.py")):
+        parts = list(path.relative_to(PYTHON).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: dict) -> set:
+    """The engine's modules `name` imports anywhere in its file; `from pkg import x` counts as
+    the module pkg.x when there is one, else as pkg itself."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    targets = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base_name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                base_name = node.module or ""
+            for alias in node.names:
+                sub = f"{base_name}.{alias.name}"
+                targets.add(sub if sub in known else base_name)
+    return {t for t in targets if t in known}
+
+
+def test_no_import_runs_up_the_layers():
+    known = modules()
+    upward = []
+    for name, path in known.items():
+        mine = layer_of(name)
+        for target in imports_of(name, path, known):
+            if layer_of(target) > mine:
+                upward.append(f"{name} ({LAYERS[mine][0]}) imports {target} ({LAYERS[layer_of(target)][0]})")
+    assert upward == []
+
+
+def test_the_scan_sees_an_upward_import(tmp_path):
+    """The scan itself: a driver importing a front door, lazily, is caught."""
+    fake = tmp_path / "bad.py"
+    fake.write_text("def f():\n    from .. import bridge\n    from ..engine_info import info\n")
+    known = modules()
+    got = imports_of("curnet.algorithms.bad", fake, known)
+    assert got == {"curnet.bridge", "curnet.engine_info"}
+    assert all(layer_of(t) > layer_of("curnet.algorithms.bad") for t in got)
+
+
+def test_no_function_hides_its_module():
+    """No package exports a name that is also one of its modules (`curnet.info` the function
+    hid the module curnet/info.py): `import curnet.x as m` gives the module, and a test can
+    patch it by attribute."""
+    known = modules()
+    hidden = []
+    for name, path in known.items():
+        if path.name != "__init__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                for alias in node.names:
+                    exported = alias.asname or alias.name
+                    if f"{name}.{exported}" in known:
+                        hidden.append(f"{name}.{exported}: from .{node.module} import {alias.name}")
+    assert hidden == []
+    import curnet
+    assert callable(curnet.proximity) and callable(curnet.info) and callable(curnet.betweenness)
+
+
+# Each module is imported in a child forked from an interpreter that has imported the
+# third-party libraries the engine uses but none of the engine: as fresh as a new interpreter
+# for the engine's own imports, without paying NumPy's, SciPy's and Dask's import per module.
+_FORK_EACH = """
+import importlib, json, os, sys
+for lib in ("numpy", "scipy.sparse", "scipy.sparse.csgraph", "pyarrow", "pyarrow.csv", "pandas",
+            "networkx", "dask", "distributed"):
+    try:
+        importlib.import_module(lib)
+    except ImportError:
+        pass
+for m in [m for m in sys.modules if m.split(".")[0] in ("curnet", "_curnet_nx")]:
+    del sys.modules[m]                       # networkx reads its backends' info at import
+results = {}
+for name in json.loads(sys.argv[1]):
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            importlib.import_module(name)
+            msg = ""
+        except BaseException as e:
+            msg = f"{type(e).__name__}: {e}" or "failed"
+        os.write(w, msg.encode())
+        os._exit(0)
+    os.close(w)
+    with os.fdopen(r) as f:
+        results[name] = f.read()
+    os.waitpid(pid, 0)
+print(json.dumps(results))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks a child a module")
+def test_every_module_imports_alone():
+    """Each module alone, before any other of the engine: no import cycle that a given order
+    would hide. The CUDA modules need CuPy: without it each says so."""
+    import json
+    try:
+        import cupy  # noqa: F401
+        has_cupy = True
+    except ImportError:
+        has_cupy = False
+    names = sorted(modules())
+    res = subprocess.run([sys.executable, "-c", _FORK_EACH, json.dumps(names)], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(PYTHON)), timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    results = json.loads(res.stdout.strip().splitlines()[-1])
+    assert sorted(results) == names
+    failed = []
+    for name, error in results.items():
+        if name.startswith("curnet.backends.cuda") and not has_cupy:
+            if "CuPy" not in error:
+                failed.append(f"{name}: without CuPy, {error or 'imported'}")
+        elif error:
+            failed.append(f"{name}: {error}")
+    assert failed == []
