@@ -392,6 +392,9 @@ UNWEIGHTED_CALLS = {
     "eccentricity": ((), {}),
     "diameter": ((), {}),
     "radius": ((), {}),
+    "betweenness_centrality": ((), {"weight": None}),
+    "edge_betweenness_centrality": ((), {"weight": None}),
+    "betweenness_centrality_subset": ((["a"], ["d"]), {"weight": None}),
 }
 
 
