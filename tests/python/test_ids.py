@@ -60,7 +60,8 @@ def test_every_subcommand_takes_the_same_input_options(entrez, tmp_path, capsys)
     commands = ("bfs", "sssp", "sssp-dists", "scc") + COMMANDS
     p = _parser()
     for name in commands:
-        extra = {"paths": ["--from", "1"], "proximity": ["--set", "1", "--module", "10"]}.get(name, [])
+        extra = {"paths": ["--from", "1"], "proximity": ["--set", "1", "--module", "10"],
+                 "pcsf": ["prizes.tsv"]}.get(name, [])
         args = p.parse_args([name, str(entrez), "--ids-as-index", "--unweighted", "--no-header",
                              "--src", "0", "--dst", "1", "--comment", "%", *extra])
         assert reader_options(args) == {"format": None, "directed": None, "src": 0, "dst": 1,
