@@ -81,7 +81,7 @@ def floor_rows(nbytes: int, threads_list, reps: int) -> list:
                 dst = np.empty(nbytes, np.uint8)
                 fill(dst, threads)
                 return None
-            _, t = median_of(fresh, reps)
+            _, t = median_of(fresh, reps, warm=0)
             rows.append(dict(job="floor", route=f"fresh memory, {threads} threads, THP {'on' if thp else 'off'}",
                              times_s=t, gbps=nbytes / np.median(t) / 1e9))
             print(f"  floor fresh THP={thp} threads={threads}: {np.median(t):.3f} s", flush=True)
@@ -89,7 +89,7 @@ def floor_rows(nbytes: int, threads_list, reps: int) -> list:
     dst = np.empty(nbytes, np.uint8)
     fill(dst, max(threads_list))
     for threads in threads_list:
-        _, t = median_of(lambda: fill(dst, threads), reps)
+        _, t = median_of(lambda: fill(dst, threads), reps, warm=0)
         rows.append(dict(job="floor", route=f"touched memory, {threads} threads", times_s=t,
                          gbps=nbytes / np.median(t) / 1e9))
         print(f"  floor touched threads={threads}: {np.median(t):.3f} s", flush=True)
@@ -97,7 +97,7 @@ def floor_rows(nbytes: int, threads_list, reps: int) -> list:
     return rows
 
 
-def jobs(quick: bool) -> list:
+def jobs(quick: bool, betweenness: bool) -> list:
     """(name, graph, sources, call(backend) -> result) of each row. The all-vertex reductions
     of the larger graph are timed once (--big-reps), without a warm-up: the smaller graph's
     rows have compiled the kernels, and each run takes tens of seconds."""
@@ -115,7 +115,7 @@ def jobs(quick: bool) -> list:
     for g, scale in ((small_u, scale_small), (big, scale_big)):
         out.append((f"closeness R-MAT {scale} (all vertices)", g, None,
                     lambda g, s, be: curnet.closeness(g, backend=be, progress=False)))
-    if hasattr(curnet, "betweenness"):       # R-MAT 20 exact: hundreds of seconds, timed elsewhere
+    if betweenness:       # R-MAT 20 exact takes hundreds of seconds: timed by betweenness_bench
         for g, scale in ((small_u, scale_small),):
             out.append((f"betweenness R-MAT {scale} (exact)", g, None,
                         lambda g, s, be: curnet.betweenness(g, backend=be, progress=False)))
@@ -219,6 +219,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small graphs (a smoke run)")
     ap.add_argument("--big-reps", type=int, default=1, help="timed runs of the large all-vertex rows")
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--betweenness", action="store_true", help="also exact betweenness of R-MAT 18")
     ap.add_argument("--no-floor", action="store_true")
     ap.add_argument("--only", default="", help="run the jobs whose name contains this")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "several_gpus.json")
@@ -227,12 +228,12 @@ def main():
     BIG_REPS[0] = args.big_reps
     import cupy
     gpus = cupy.cuda.runtime.getDeviceCount()
-    job_list = [j for j in jobs(args.quick) if args.only in j[0]]
+    job_list = [j for j in jobs(args.quick, args.betweenness) if args.only in j[0]]
     if not args.no_floor and job_list and job_list[0][2] is not None:
         name, g, sources, _ = job_list[0]
         nbytes = len(sources) * len(g) * 4
         print(f"floor: {nbytes / 2**30:.1f} GiB", flush=True)
-        RESULTS.extend(floor_rows(nbytes, sorted({1, 8, os.cpu_count() or 1}), min(args.reps, 2)))
+        RESULTS.extend(floor_rows(nbytes, sorted({8, os.cpu_count() or 1}), min(args.reps, 2)))
     rows, want = in_process_rows(job_list, args.reps, gpus)
     RESULTS.extend(rows)
     if not args.no_dask:
