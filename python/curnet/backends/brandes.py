@@ -37,6 +37,26 @@ def tie_epsilon(dtype) -> float:
 PIECE_ENTRIES = 1 << 22
 
 
+# Arcs a GPU thread scans for one (vertex, source) entry in a level sweep: a longer adjacency
+# list (a hub: STRING has one of 9,289 arcs, R-MAT 20 ones of ~10^5) is cut into pieces of at
+# most this many arcs, each a thread of its own, so no warp walks a hub's whole list serially.
+ARC_PIECE = 256
+
+
+def arc_pieces(ptr, size: int = ARC_PIECE):
+    """The pieces of a CSR with offsets `ptr` (n + 1): (row int32, start int64), one piece per
+    `size` arcs of each row (none for a row without arcs), in row order; piece i covers arcs
+    start[i] .. min(start[i] + size, ptr[row[i] + 1]). The kernels of kernels/betweenness.cu
+    run a thread per (piece, source)."""
+    ptr = np.asarray(ptr, np.int64)
+    deg = np.diff(ptr)
+    count = (deg + size - 1) // size
+    row = np.repeat(np.arange(len(deg), dtype=np.int32), count)
+    first = np.cumsum(count) - count
+    start = ptr[:-1][row] + (np.arange(len(row), dtype=np.int64) - first[row]) * size
+    return row, start
+
+
 def on_path(xp, reach, dist_v, eps=TIE_EPSILON):
     """Whether the length `reach` = dist[u] + w of a path through arc u -> v equals dist[v]:
     igraph's igraph_cmp_epsilon(reach, dist_v, eps) == 0 (dist_v = 0 never is: positive

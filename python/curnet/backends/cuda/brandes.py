@@ -7,12 +7,15 @@ import numpy as np
 import cupy as cp
 
 from ...work import tally
-from ..brandes import tie_epsilon
+from ..brandes import ARC_PIECE, arc_pieces, tie_epsilon
 from .launch import i32, i64
 
 # A null pointer argument (CuPy passes None as 0xffffffff, cupy/cupy#9046): BFS levels have
 # no distances and no weights.
 NULL = np.uint64(0)
+# The weighted levels' Kahn rounds between two reads of the `placed` flag (host syncs): rounds
+# past the last one place nothing, so checking every few rounds costs at most a few idle scans.
+ROUNDS_PER_CHECK = 4
 
 
 class BrandesSweeps:
@@ -59,47 +62,51 @@ class BrandesSweeps:
 
     def levels(self, hg, dist) -> cp.ndarray:
         """The (n, kb) int32 DAG levels of a distance block (inf where not reached), by Kahn's
-        order: each entry's DAG in-arcs counted, then released a level at a time."""
+        order: each entry's DAG in-arcs counted, then released a level at a time (the `placed`
+        flag read every ROUNDS_PER_CHECK rounds)."""
         self._check(dist)
         n, kb = dist.shape
-        count, blocks = self._grid(n * kb)
         eps = self._eps(dist)
         waiting = cp.zeros((n, kb), np.int32)
-        self.launcher.launch("betweenness", self._kernel("bc_dag_in_arcs", dist), count,
-                             (i64(n), i32(kb), hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), dist,
-                              waiting, eps), max_blocks=blocks)
+        self._sweep(hg, "bc_dag_in_arcs", dist, kb, False,
+                    (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), dist, waiting, eps))
         level = cp.where(cp.isfinite(dist) & (waiting == 0), 0, -1).astype(np.int32)   # the sources
         placed = cp.zeros(1, np.uint32)
         out_w = self._weights(hg.out_w, dist)
         at = 0
         while True:
-            tally("betweenness level rounds")
             placed.fill(0)
-            self.launcher.launch("betweenness", self._kernel("bc_dag_release", dist), count,
-                                 (i64(n), i32(kb), hg.out_ptr, hg.out_idx, out_w, dist, level, waiting,
-                                  i32(at), placed, eps), max_blocks=blocks)
+            for _ in range(ROUNDS_PER_CHECK):
+                tally("betweenness level rounds")
+                self._sweep(hg, "bc_dag_release", dist, kb, True,
+                            (hg.out_ptr, hg.out_idx, out_w, dist, level, waiting, i32(at), placed, eps))
+                at += 1
             if not int(placed[0]):
                 break
-            at += 1
         if bool((waiting > 0).any()):
             raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
         return level
 
+    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args) -> None:
+        """Launch level sweep `name` over the (piece, source) entries of the out-arcs' pieces
+        (`out`) or the in-arcs' (see pieces)."""
+        row, start = pieces(hg, out)
+        count = len(row) * kb
+        self.launcher.launch("betweenness", self._kernel(name, dist), count,
+                             (i64(len(row)), i32(kb), row, start, i32(ARC_PIECE)) + tuple(args),
+                             max_blocks=self.launcher.max_blocks)
+
     def sigma_level(self, hg, level, dist, sigma, at: int) -> None:
         self._check(level, dist, sigma)
-        n, kb = level.shape
-        count, blocks = self._grid(n * kb)
-        self.launcher.launch("betweenness", self._kernel("bc_sigma_level", dist), count,
-                             (i64(n), i32(kb), hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist),
-                              level, self._dist(dist), sigma, i32(at), self._eps(dist)), max_blocks=blocks)
+        self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
+                    (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
+                     i32(at), self._eps(dist)))
 
     def delta_level(self, hg, level, dist, sigma, delta, weight, at: int) -> None:
         self._check(level, dist, sigma, delta)
-        n, kb = level.shape
-        count, blocks = self._grid(n * kb)
-        self.launcher.launch("betweenness", self._kernel("bc_delta_level", dist), count,
-                             (i64(n), i32(kb), hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist),
-                              level, self._dist(dist), sigma, delta, weight, i32(at), self._eps(dist)), max_blocks=blocks)
+        self._sweep(hg, "bc_delta_level", dist, level.shape[1], True,
+                    (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
+                     sigma, delta, weight, i32(at), self._eps(dist)))
 
     def edge_dependency(self, hg, level, dist, sigma, delta, weight, out) -> None:
         self._check(level, dist, sigma, delta)
@@ -121,3 +128,18 @@ def out_sources(launcher, hg) -> cp.ndarray:
                         max_blocks=launcher.max_blocks)
         hg.extra["out_src"] = tails
     return tails
+
+
+def pieces(hg, out: bool):
+    """(row, start) on the device: the pieces of at most ARC_PIECE arcs of the out-arcs' CSR
+    (`out`) or the in-arcs' (backends.brandes.arc_pieces), built once, kept with the graph."""
+    key = ("bc_pieces", out)
+    found = hg.extra.get(key)
+    if found is None:
+        if not out and hg.in_ptr is hg.out_ptr:          # undirected: the same CSR
+            found = pieces(hg, True)
+        else:
+            row, start = arc_pieces(cp.asnumpy(hg.out_ptr if out else hg.in_ptr))
+            found = (cp.asarray(row), cp.asarray(start))
+        hg.extra[key] = found
+    return found

@@ -26,46 +26,86 @@ __device__ __forceinline__ bool dag_arc(int lu, int lv, const D* __restrict__ di
     return same_length((double)dist[iu] + (double)w[arc], (double)dist[iv], eps);
 }
 
+// The level sweeps run a thread per (piece, source) entry, t = piece * kb + j: a piece is at
+// most `size` arcs of one vertex's adjacency list (piece_row, piece_start: curnet.backends.brandes
+// .arc_pieces), so a hub's list is walked by many threads, not one warp. A vertex of one piece
+// (the common case) stores its result; the pieces of a longer list add theirs atomically into
+// the zeroed entry (each entry is written at one level only). Adjacent threads are the sources
+// of one piece: a warp reads the rows of the same neighbour for 32 sources, coalesced.
+struct Piece {
+    i64 v, begin, end;     // the vertex, its arcs begin .. end
+    bool split;            // the vertex's list has more than one piece
+};
+
+__device__ __forceinline__ Piece piece_of(i64 p, const int* __restrict__ piece_row,
+                                          const i64* __restrict__ piece_start, int size,
+                                          const i64* __restrict__ ptr)
+{
+    Piece c;
+    c.v = piece_row[p];
+    c.begin = piece_start[p];
+    const i64 last = ptr[c.v + 1];
+    c.end = min(c.begin + (i64)size, last);
+    c.split = last - ptr[c.v] > size;
+    return c;
+}
+
+template <typename T>
+__device__ __forceinline__ void store_or_add(T* at, T value, bool split)
+{
+    if (split) atomicAdd(at, value);
+    else *at = value;
+}
+
 // The weighted DAG levels by Kahn's order, as the twin: first each reached entry's number of
-// DAG in-arcs (`waiting`); then, a level at a time, the entries at level `at` release their DAG
-// out-arcs' heads, and a head whose last DAG in-arc that was is placed at level at + 1. Each
-// DAG arc is visited twice in all, not once a level.
+// DAG in-arcs (`waiting`, zeroed); then, a level at a time, the entries at level `at` release
+// their DAG out-arcs' heads, and a head whose last DAG in-arc that was is placed at level
+// at + 1. Each DAG arc is visited twice in all, not once a level.
 template <typename D>
-__device__ __forceinline__ void dag_in_arcs(i64 n, int kb, const i64* __restrict__ in_ptr,
+__device__ __forceinline__ void dag_in_arcs(i64 pieces, int kb, const int* __restrict__ piece_row,
+                                            const i64* __restrict__ piece_start, int size,
+                                            const i64* __restrict__ in_ptr,
                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
                                             const D* __restrict__ dist, int* waiting, double eps)
 {
-    const i64 entries = n * kb;
+    const i64 entries = pieces * kb;
     for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
-        const double dv = (double)dist[t];
+        const i64 p = t / kb;
+        const int j = (int)(t - p * kb);
+        const Piece c = piece_of(p, piece_row, piece_start, size, in_ptr);
+        const i64 tv = c.v * kb + j;
+        const double dv = (double)dist[tv];
         if (!isfinite(dv)) continue;
-        const i64 v = t / kb;
-        const int j = (int)(t - v * kb);
         int count = 0;
-        for (i64 p = in_ptr[v], e = in_ptr[v + 1]; p < e; ++p) {
-            const double du = (double)dist[(i64)in_src[p] * kb + j];
-            if (isfinite(du) && same_length(du + (double)in_w[p], dv, eps)) ++count;
+        for (i64 a = c.begin; a < c.end; ++a) {
+            const double du = (double)dist[(i64)in_src[a] * kb + j];
+            if (isfinite(du) && same_length(du + (double)in_w[a], dv, eps)) ++count;
         }
-        waiting[t] = count;
+        store_or_add(waiting + tv, count, c.split);
     }
 }
 
 template <typename D>
-__device__ __forceinline__ void dag_release(i64 n, int kb, const i64* __restrict__ out_ptr,
+__device__ __forceinline__ void dag_release(i64 pieces, int kb, const int* __restrict__ piece_row,
+                                            const i64* __restrict__ piece_start, int size,
+                                            const i64* __restrict__ out_ptr,
                                             const int* __restrict__ out_idx, const D* __restrict__ out_w,
                                             const D* __restrict__ dist, int* level, int* waiting, int at,
                                             unsigned int* placed, double eps)
 {
-    const i64 entries = n * kb;
+    const i64 entries = pieces * kb;
     for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
-        if (level[t] != at) continue;
-        const i64 u = t / kb;
-        const int j = (int)(t - u * kb);
-        const double du = (double)dist[t];
-        for (i64 p = out_ptr[u], e = out_ptr[u + 1]; p < e; ++p) {
-            const i64 iv = (i64)out_idx[p] * kb + j;
+        const i64 p = t / kb;
+        const int j = (int)(t - p * kb);
+        const i64 u = piece_row[p];
+        const i64 tu = u * kb + j;
+        if (level[tu] != at) continue;
+        const Piece c = piece_of(p, piece_row, piece_start, size, out_ptr);
+        const double du = (double)dist[tu];
+        for (i64 a = c.begin; a < c.end; ++a) {
+            const i64 iv = (i64)out_idx[a] * kb + j;
             const double dv = (double)dist[iv];
-            if (!isfinite(dv) || !same_length(du + (double)out_w[p], dv, eps)) continue;
+            if (!isfinite(dv) || !same_length(du + (double)out_w[a], dv, eps)) continue;
             if (atomicSub(waiting + iv, 1) == 1) {       // its last DAG in-arc
                 level[iv] = at + 1;
                 *placed = 1u;
@@ -76,47 +116,55 @@ __device__ __forceinline__ void dag_release(i64 n, int kb, const i64* __restrict
 
 // sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`.
 template <typename D>
-__device__ __forceinline__ void sigma_level(i64 n, int kb, const i64* __restrict__ in_ptr,
+__device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __restrict__ piece_row,
+                                            const i64* __restrict__ piece_start, int size,
+                                            const i64* __restrict__ in_ptr,
                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
                                             const int* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, int at, double eps)
 {
-    const i64 entries = n * kb;
+    const i64 entries = pieces * kb;
     for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
-        if (level[t] != at) continue;
-        const i64 v = t / kb;
-        const int j = (int)(t - v * kb);
+        const i64 p = t / kb;
+        const int j = (int)(t - p * kb);
+        const i64 tv = (i64)piece_row[p] * kb + j;
+        if (level[tv] != at) continue;
+        const Piece c = piece_of(p, piece_row, piece_start, size, in_ptr);
         double s = 0.0;
-        for (i64 p = in_ptr[v], e = in_ptr[v + 1]; p < e; ++p) {
-            const i64 iu = (i64)in_src[p] * kb + j;
-            if (dag_arc(level[iu], at, dist, iu, t, in_w, p, eps)) s += sigma[iu];
+        for (i64 a = c.begin; a < c.end; ++a) {
+            const i64 iu = (i64)in_src[a] * kb + j;
+            if (dag_arc(level[iu], at, dist, iu, tv, in_w, a, eps)) s += sigma[iu];
         }
-        sigma[t] = s;
+        store_or_add(sigma + tv, s, c.split);
     }
 }
 
 // delta[u, j] = sum over u's DAG out-arcs u -> v of sigma[u, j] / sigma[v, j] * (weight[v] +
-// delta[v, j]), for the entries at level `at` (weight: 1.0 at the targets).
+// delta[v, j]), for the entries at level `at` (weight: 1.0 at the targets; delta zeroed).
 template <typename D>
-__device__ __forceinline__ void delta_level(i64 n, int kb, const i64* __restrict__ out_ptr,
+__device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
+                                            const i64* __restrict__ piece_start, int size,
+                                            const i64* __restrict__ out_ptr,
                                             const int* __restrict__ out_idx, const D* __restrict__ out_w,
                                             const int* __restrict__ level, const D* __restrict__ dist,
                                             const double* __restrict__ sigma, double* delta,
                                             const double* __restrict__ weight, int at, double eps)
 {
-    const i64 entries = n * kb;
+    const i64 entries = pieces * kb;
     for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
-        if (level[t] != at) continue;
-        const i64 u = t / kb;
-        const int j = (int)(t - u * kb);
+        const i64 p = t / kb;
+        const int j = (int)(t - p * kb);
+        const i64 tu = (i64)piece_row[p] * kb + j;
+        if (level[tu] != at) continue;
+        const Piece c = piece_of(p, piece_row, piece_start, size, out_ptr);
         double s = 0.0;
-        for (i64 p = out_ptr[u], e = out_ptr[u + 1]; p < e; ++p) {
-            const int v = out_idx[p];
+        for (i64 a = c.begin; a < c.end; ++a) {
+            const int v = out_idx[a];
             const i64 iv = (i64)v * kb + j;
-            if (dag_arc(at, level[iv], dist, t, iv, out_w, p, eps))
+            if (dag_arc(at, level[iv], dist, tu, iv, out_w, a, eps))
                 s += (weight[v] + delta[iv]) / sigma[iv];
         }
-        delta[t] = sigma[t] * s;
+        store_or_add(delta + tu, sigma[tu] * s, c.split);
     }
 }
 
@@ -145,21 +193,25 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
     }
 }
 
+#define PIECES i64 pieces, int kb, const int* piece_row, const i64* piece_start, int size
 #define BC_KERNELS(SUFFIX, D)                                                                       \
-extern "C" __global__ void bc_dag_in_arcs##SUFFIX(i64 n, int kb, const i64* in_ptr, const int* in_src, \
+extern "C" __global__ void bc_dag_in_arcs##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
         const D* in_w, const D* dist, int* waiting, double eps)                                     \
-{ dag_in_arcs<D>(n, kb, in_ptr, in_src, in_w, dist, waiting, eps); }                               \
-extern "C" __global__ void bc_dag_release##SUFFIX(i64 n, int kb, const i64* out_ptr, const int* out_idx, \
+{ dag_in_arcs<D>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, dist, waiting, eps); } \
+extern "C" __global__ void bc_dag_release##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
         const D* out_w, const D* dist, int* level, int* waiting, int at, unsigned int* placed,      \
         double eps)                                                                                 \
-{ dag_release<D>(n, kb, out_ptr, out_idx, out_w, dist, level, waiting, at, placed, eps); }         \
-extern "C" __global__ void bc_sigma_level##SUFFIX(i64 n, int kb, const i64* in_ptr, const int* in_src, \
+{ dag_release<D>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, dist, level,   \
+                 waiting, at, placed, eps); }                                                       \
+extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
         const D* in_w, const int* level, const D* dist, double* sigma, int at, double eps)          \
-{ sigma_level<D>(n, kb, in_ptr, in_src, in_w, level, dist, sigma, at, eps); }                      \
-extern "C" __global__ void bc_delta_level##SUFFIX(i64 n, int kb, const i64* out_ptr, const int* out_idx, \
+{ sigma_level<D>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, level, dist,      \
+                 sigma, at, eps); }                                                                 \
+extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
         const D* out_w, const int* level, const D* dist, const double* sigma, double* delta,        \
         const double* weight, int at, double eps)                                                   \
-{ delta_level<D>(n, kb, out_ptr, out_idx, out_w, level, dist, sigma, delta, weight, at, eps); }    \
+{ delta_level<D>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, level, dist,   \
+                 sigma, delta, weight, at, eps); }                                                  \
 extern "C" __global__ void bc_edge_dependency##SUFFIX(i64 m, int kb, const int* out_src, const int* out_idx, \
         const D* out_w, const int* level, const D* dist, const double* sigma, const double* delta,  \
         const double* weight, double* out, double eps)                                              \
