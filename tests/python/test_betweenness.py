@@ -251,3 +251,38 @@ def test_graph_arrays_left_untouched():
     before = g.indices.copy()
     curnet.edge_betweenness(g, backend="cpu")
     np.testing.assert_array_equal(g.indices, before)
+
+
+@given(st.lists(st.integers(0, 700), min_size=0, max_size=40), st.integers(1, 300))
+@settings(max_examples=60, deadline=None)
+def test_arc_pieces_cover_each_list_once(degrees, size):
+    """The GPU sweeps' pieces: every arc of every row in exactly one piece of its own row, at
+    most `size` arcs a piece, the pieces in row order."""
+    ptr = np.r_[0, np.cumsum(degrees)].astype(np.int64)
+    row, start = twins.arc_pieces(ptr, size)
+    end = np.minimum(start + size, ptr[row.astype(np.int64) + 1])
+    assert (end > start).all() and (np.diff(row) >= 0).all()
+    covered = np.zeros(ptr[-1], np.int64)
+    for r, a, b in zip(row.tolist(), start.tolist(), end.tolist()):
+        assert ptr[r] <= a < b <= ptr[r + 1]
+        covered[a:b] += 1
+    assert (covered == 1).all()
+    assert len(row) == sum(-(-d // size) for d in degrees)
+
+
+def test_sources_reordered_near_each_other_same_sums():
+    """Many sources are put in breadth-first order (a permutation, repeats kept); the sums do
+    not change."""
+    from curnet.algorithms.brandes import brandes_sums, near_sources_together
+    rng = np.random.default_rng(3)
+    g = curnet.Graph.from_edges(rng.integers(0, 300, 900), rng.integers(0, 300, 900), directed=True,
+                                num_vertices=300)
+    ids = np.r_[np.arange(300), np.arange(0, 300, 7)].astype(np.int32)     # repeats count twice
+    moved = near_sources_together(g, ids)
+    assert not np.array_equal(moved, ids) and np.array_equal(np.sort(moved), np.sort(ids))
+    few = ids[:20]
+    assert np.array_equal(near_sources_together(g, few), few)        # few sources: left alone
+    ours, _ = brandes_sums(g, ids, weighted=False, backend="cpu")
+    # chunks of 16 sources are not reordered: their sums add up to the same totals
+    chunks = sum(brandes_sums(g, ids[i:i + 16], weighted=False, backend="cpu")[0] for i in range(0, len(ids), 16))
+    np.testing.assert_allclose(ours, chunks, rtol=1e-12)
