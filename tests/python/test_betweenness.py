@@ -286,3 +286,20 @@ def test_sources_reordered_near_each_other_same_sums():
     # chunks of 16 sources are not reordered: their sums add up to the same totals
     chunks = sum(brandes_sums(g, ids[i:i + 16], weighted=False, backend="cpu")[0] for i in range(0, len(ids), 16))
     np.testing.assert_allclose(ours, chunks, rtol=1e-12)
+
+
+def test_sources_without_out_arcs_are_skipped():
+    """A source that reaches nothing adds nothing, so it costs no traversal: in a directed
+    star (the centre's arcs out to 200 leaves, one leaf on to a last vertex) only the centre
+    and that leaf are sources that run; the sums agree with NetworkX (endpoints too)."""
+    src = np.r_[np.zeros(200, np.int64), 1]
+    dst = np.r_[np.arange(1, 201), 201]
+    g = curnet.Graph.from_edges(src, dst, directed=True)
+    G = nx.DiGraph()
+    G.add_edges_from(zip(src.tolist(), dst.tolist()))
+    for endpoints in (False, True):
+        with count_work() as w:
+            ours = curnet.betweenness(g, endpoints=endpoints, backend="cpu")
+        theirs = nx.betweenness_centrality(G, normalized=False, endpoints=endpoints)
+        np.testing.assert_allclose(ours, [theirs[v] for v in range(202)])
+        assert w["bfs joint levels"] <= 3 and w["bfs one-source runs"] == 0   # one batch of 2
