@@ -63,6 +63,8 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
     # A source without out-arcs reaches no other vertex: its dependencies, its arcs' and its
     # path ends are all zero (R-MAT 20 has 402,111 isolated vertices of 1,048,576).
     ids = ids[np.diff(g.indptr)[ids] > 0]
+    if len(ids) == 0:
+        return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
     over_devices(be, near_sources_together(g, ids), work, Progress(progress, len(ids), "betweenness"))
     vertex = np.sum([p[0] for p in parts], axis=0) if parts else np.zeros(n)
     arc = (np.sum([p[1] for p in parts], axis=0) if parts else np.zeros(g.num_arcs)) if edges else None
