@@ -22,6 +22,7 @@ class BrandesSweeps:
     def __init__(self, launcher, tuning=None):
         self.launcher = launcher
         self.tuning = tuning
+        self.piece = ARC_PIECE       # arcs a thread walks in the level sweeps (see pieces)
 
     def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int) -> int:
         """Sources a batch: the blocks of one (level 4 bytes, sigma and delta 8 each, distances
@@ -90,10 +91,10 @@ class BrandesSweeps:
     def _sweep(self, hg, name: str, dist, kb: int, out: bool, args) -> None:
         """Launch level sweep `name` over the (piece, source) entries of the out-arcs' pieces
         (`out`) or the in-arcs' (see pieces)."""
-        row, start = pieces(hg, out)
+        row, start = pieces(hg, out, self.piece)
         count = len(row) * kb
         self.launcher.launch("betweenness", self._kernel(name, dist), count,
-                             (i64(len(row)), i32(kb), row, start, i32(ARC_PIECE)) + tuple(args),
+                             (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tuple(args),
                              max_blocks=self.launcher.max_blocks)
 
     def sigma_level(self, hg, level, dist, sigma, at: int) -> None:
@@ -130,16 +131,16 @@ def out_sources(launcher, hg) -> cp.ndarray:
     return tails
 
 
-def pieces(hg, out: bool):
-    """(row, start) on the device: the pieces of at most ARC_PIECE arcs of the out-arcs' CSR
+def pieces(hg, out: bool, size: int = ARC_PIECE):
+    """(row, start) on the device: the pieces of at most `size` arcs of the out-arcs' CSR
     (`out`) or the in-arcs' (backends.brandes.arc_pieces), built once, kept with the graph."""
-    key = ("bc_pieces", out)
+    key = ("bc_pieces", out, size)
     found = hg.extra.get(key)
     if found is None:
         if not out and hg.in_ptr is hg.out_ptr:          # undirected: the same CSR
-            found = pieces(hg, True)
+            found = pieces(hg, True, size)
         else:
-            row, start = arc_pieces(cp.asnumpy(hg.out_ptr if out else hg.in_ptr))
+            row, start = arc_pieces(cp.asnumpy(hg.out_ptr if out else hg.in_ptr), size)
             found = (cp.asarray(row), cp.asarray(start))
         hg.extra[key] = found
     return found
