@@ -68,21 +68,20 @@ __device__ __forceinline__ void dag_in_arcs(i64 pieces, int kb, const int* __res
                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
                                             const D* __restrict__ dist, int* waiting, double eps)
 {
-    const i64 entries = pieces * kb;
-    for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
+    for_each(pieces * kb, [&](i64 t) {
         const i64 p = t / kb;
         const int j = (int)(t - p * kb);
         const Piece c = piece_of(p, piece_row, piece_start, size, in_ptr);
         const i64 tv = c.v * kb + j;
         const double dv = (double)dist[tv];
-        if (!isfinite(dv)) continue;
+        if (!isfinite(dv)) return;
         int count = 0;
         for (i64 a = c.begin; a < c.end; ++a) {
             const double du = (double)dist[(i64)in_src[a] * kb + j];
             if (isfinite(du) && same_length(du + (double)in_w[a], dv, eps)) ++count;
         }
         store_or_add(waiting + tv, count, c.split);
-    }
+    });
 }
 
 template <typename D>
@@ -93,13 +92,12 @@ __device__ __forceinline__ void dag_release(i64 pieces, int kb, const int* __res
                                             const D* __restrict__ dist, int* level, int* waiting, int at,
                                             unsigned int* placed, double eps)
 {
-    const i64 entries = pieces * kb;
-    for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
+    for_each(pieces * kb, [&](i64 t) {
         const i64 p = t / kb;
         const int j = (int)(t - p * kb);
         const i64 u = piece_row[p];
         const i64 tu = u * kb + j;
-        if (level[tu] != at) continue;
+        if (level[tu] != at) return;
         const Piece c = piece_of(p, piece_row, piece_start, size, out_ptr);
         const double du = (double)dist[tu];
         for (i64 a = c.begin; a < c.end; ++a) {
@@ -111,7 +109,7 @@ __device__ __forceinline__ void dag_release(i64 pieces, int kb, const int* __res
                 *placed = 1u;
             }
         }
-    }
+    });
 }
 
 // sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`.
@@ -123,12 +121,11 @@ __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __res
                                             const int* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, int at, double eps)
 {
-    const i64 entries = pieces * kb;
-    for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
+    for_each(pieces * kb, [&](i64 t) {
         const i64 p = t / kb;
         const int j = (int)(t - p * kb);
         const i64 tv = (i64)piece_row[p] * kb + j;
-        if (level[tv] != at) continue;
+        if (level[tv] != at) return;
         const Piece c = piece_of(p, piece_row, piece_start, size, in_ptr);
         double s = 0.0;
         for (i64 a = c.begin; a < c.end; ++a) {
@@ -136,7 +133,7 @@ __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __res
             if (dag_arc(level[iu], at, dist, iu, tv, in_w, a, eps)) s += sigma[iu];
         }
         store_or_add(sigma + tv, s, c.split);
-    }
+    });
 }
 
 // delta[u, j] = sum over u's DAG out-arcs u -> v of sigma[u, j] / sigma[v, j] * (weight[v] +
@@ -150,12 +147,11 @@ __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __res
                                             const double* __restrict__ sigma, double* delta,
                                             const double* __restrict__ weight, int at, double eps)
 {
-    const i64 entries = pieces * kb;
-    for (i64 t = grid_thread(); t < entries; t += grid_threads()) {
+    for_each(pieces * kb, [&](i64 t) {
         const i64 p = t / kb;
         const int j = (int)(t - p * kb);
         const i64 tu = (i64)piece_row[p] * kb + j;
-        if (level[tu] != at) continue;
+        if (level[tu] != at) return;
         const Piece c = piece_of(p, piece_row, piece_start, size, out_ptr);
         double s = 0.0;
         for (i64 a = c.begin; a < c.end; ++a) {
@@ -165,7 +161,7 @@ __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __res
                 s += (weight[v] + delta[iv]) / sigma[iv];
         }
         store_or_add(delta + tu, sigma[tu] * s, c.split);
-    }
+    });
 }
 
 // out[p] += the dependency of arc p = u -> v summed over the batch's sources: a warp an arc,
