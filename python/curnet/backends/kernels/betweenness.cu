@@ -8,7 +8,9 @@
 // so a warp reads the rows of the same neighbour for 32 sources: coalesced.
 // Arc u -> v (weight w) is on source j's DAG when both ends are reached and
 //   BFS:      level[v] == level[u] + 1;
-//   weighted: dist[u] + w equals dist[v] by igraph's relative-epsilon comparison (in double).
+//   weighted: dist[u] + w equals dist[v] by igraph's relative-epsilon comparison (in double);
+//             with the levels final, level[v] > level[u] is tested first (as the twin), so
+//             an arc that does not climb costs no distance read.
 // Each kernel exists for float and double distances (suffix _f32 / _f64); BFS uses _f32 with
 // dist and the weights nullptr.
 
@@ -23,6 +25,7 @@ __device__ __forceinline__ bool dag_arc(int lu, int lv, const D* __restrict__ di
 {
     if (lu < 0 || lv < 0) return false;
     if (dist == nullptr) return lv == lu + 1;
+    if (lv <= lu) return false;        // DAG arcs climb (Kahn's levels): no distance read
     return same_length((double)dist[iu] + (double)w[arc], (double)dist[iv], eps);
 }
 
