@@ -303,3 +303,17 @@ def test_sources_without_out_arcs_are_skipped():
         theirs = nx.betweenness_centrality(G, normalized=False, endpoints=endpoints)
         np.testing.assert_allclose(ours, [theirs[v] for v in range(202)])
         assert w["bfs joint levels"] <= 3 and w["bfs one-source runs"] == 0   # one batch of 2
+
+
+def test_bfs_levels_narrowed_below_127_only():
+    """The BFS level block is int8 when its deepest level is below 127, else int32; either way
+    a path's betweenness is NetworkX's."""
+    from curnet.algorithms.brandes import shortest_path_dag
+    from curnet.backends import get_backend
+    cpu = get_backend("cpu")
+    for length, dtype in ((100, np.int8), (200, np.int32)):
+        g = curnet.Graph.from_edges(np.arange(length - 1), np.arange(1, length), directed=False)
+        level, _ = shortest_path_dag(cpu, cpu.device_graph(g), np.array([0, length // 2], np.int32), False, None)
+        assert level.dtype == dtype and level.max() == length - 1
+        theirs = nx.betweenness_centrality(nx.path_graph(length), normalized=False)
+        np.testing.assert_allclose(curnet.betweenness(g, backend="cpu"), [theirs[v] for v in range(length)])

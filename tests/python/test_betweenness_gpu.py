@@ -159,3 +159,12 @@ def test_gpu_batches_split_and_sum(gpu, cpu):
 def test_gpu_float32_weights_find_ties(gpu):
     g = curnet.Graph.from_edges([0, 1, 0], [1, 2, 2], [0.1, 0.2, 0.3], directed=True)
     assert curnet.betweenness(g, backend="cuda").tolist() == [0.0, 0.5, 0.0]
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_gpu_int8_and_int32_levels_match_cpu(gpu, cpu, directed):
+    """BFS levels narrowed to int8 (a path of 100) and kept int32 (a path of 200: 199 levels)."""
+    for length in (100, 200):
+        g = curnet.Graph.from_edges(np.arange(length - 1), np.arange(1, length), directed=directed)
+        close(curnet.betweenness(g, backend="cuda"), curnet.betweenness(g, backend="cpu"))
+        close(curnet.edge_betweenness(g, backend="cuda"), curnet.edge_betweenness(g, backend="cpu"))

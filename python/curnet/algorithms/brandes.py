@@ -100,13 +100,21 @@ def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
         traverse(be, hg, ids, level, -1)
         if cutoff is not None:
             level[level > cutoff] = -1
-        return level, None
+        return narrow(xp, level), None
     dist, _ = solve_batch(be, hg, ids, False)          # (kb, n)
     dist = xp.ascontiguousarray(dist.T)
     if cutoff is not None:
         # igraph drops a path longer than the cutoff by the same relative-epsilon comparison
         dist[(dist > cutoff) & ~on_path(xp, dist, cutoff, tie_epsilon(dist.dtype))] = np.inf
     return be.bc_levels(hg, dist), dist
+
+
+def narrow(xp, level):
+    """BFS levels below 127 as int8 (the usual case): the sweeps read a level for every
+    (arc, source) pair they test, a quarter of the bytes of int32 (one host sync)."""
+    if level.size and int(level.max()) < 127:
+        return level.astype(np.int8)
+    return level
 
 
 def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool):

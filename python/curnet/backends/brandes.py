@@ -3,7 +3,8 @@
 
 A batch of kb sources is described by (n, kb) blocks, a vertex's sources together:
 
-* ``level[v, j]``: v's level in source j's shortest-path DAG, -1 where v is not reached. For
+* ``level[v, j]``: v's level in source j's shortest-path DAG, -1 where v is not reached
+  (int32; int8 for BFS levels below 127, as the driver narrows them). For
   BFS it is the hop depth; for weighted graphs the largest number of arcs on a shortest path
   from the source (`dag_levels`), so each DAG arc goes from a lower level to a higher one;
 * ``dist[v, j]``: the distance (weighted graphs only, None for BFS);

@@ -33,8 +33,14 @@ class BrandesSweeps:
         size = max(32, (fit // 32) * 32)
         return max(1, min(size, k, traversal_size))
 
-    def _kernel(self, name: str, dist):
+    def _kernel(self, name: str, dist, level=None):
+        """The instance of kernel `name` for the distances' dtype and, for the sweeps, the
+        level block's: int8 BFS levels take the _l8 kernels."""
         suffix = "_f64" if dist is not None and dist.dtype == np.float64 else "_f32"
+        if level is not None and level.dtype == np.int8:
+            suffix += "_l8"
+        elif level is not None and level.dtype != np.int32:
+            raise TypeError(f"Brandes' kernels take int32 or int8 levels, not {level.dtype}")
         return name + suffix
 
     def _grid(self, count: int):
@@ -88,12 +94,12 @@ class BrandesSweeps:
             raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
         return level
 
-    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args) -> None:
+    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args, level=None) -> None:
         """Launch level sweep `name` over the (piece, source) entries of the out-arcs' pieces
         (`out`) or the in-arcs' (see pieces)."""
         row, start = pieces(hg, out, self.piece)
         count = len(row) * kb
-        self.launcher.launch("betweenness", self._kernel(name, dist), count,
+        self.launcher.launch("betweenness", self._kernel(name, dist, level), count,
                              (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tuple(args),
                              max_blocks=self.launcher.max_blocks)
 
@@ -101,20 +107,20 @@ class BrandesSweeps:
         self._check(level, dist, sigma)
         self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
                     (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
-                     i32(at), self._eps(dist)))
+                     i32(at), self._eps(dist)), level)
 
     def delta_level(self, hg, level, dist, sigma, delta, weight, at: int) -> None:
         self._check(level, dist, sigma, delta)
         self._sweep(hg, "bc_delta_level", dist, level.shape[1], True,
                     (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
-                     sigma, delta, weight, i32(at), self._eps(dist)))
+                     sigma, delta, weight, i32(at), self._eps(dist)), level)
 
     def edge_dependency(self, hg, level, dist, sigma, delta, weight, out) -> None:
         self._check(level, dist, sigma, delta)
         n, kb = level.shape
         m = len(hg.out_idx)
         count, blocks = self._grid(32 * m)          # a warp an arc
-        self.launcher.launch("betweenness", self._kernel("bc_edge_dependency", dist), count,
+        self.launcher.launch("betweenness", self._kernel("bc_edge_dependency", dist, level), count,
                              (i64(m), i32(kb), out_sources(self.launcher, hg), hg.out_idx,
                               self._weights(hg.out_w, dist), level, self._dist(dist), sigma, delta, weight, out,
                               self._eps(dist)), max_blocks=blocks)

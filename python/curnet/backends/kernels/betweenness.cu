@@ -116,12 +116,12 @@ __device__ __forceinline__ void dag_release(i64 pieces, int kb, const int* __res
 }
 
 // sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`.
-template <typename D>
+template <typename D, typename L>
 __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
                                             const i64* __restrict__ in_ptr,
                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
-                                            const int* __restrict__ level, const D* __restrict__ dist,
+                                            const L* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, int at, double eps)
 {
     for_each(pieces * kb, [&](i64 t) {
@@ -141,12 +141,12 @@ __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __res
 
 // delta[u, j] = sum over u's DAG out-arcs u -> v of sigma[u, j] / sigma[v, j] * (weight[v] +
 // delta[v, j]), for the entries at level `at` (weight: 1.0 at the targets; delta zeroed).
-template <typename D>
+template <typename D, typename L>
 __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
                                             const i64* __restrict__ out_ptr,
                                             const int* __restrict__ out_idx, const D* __restrict__ out_w,
-                                            const int* __restrict__ level, const D* __restrict__ dist,
+                                            const L* __restrict__ level, const D* __restrict__ dist,
                                             const double* __restrict__ sigma, double* delta,
                                             const double* __restrict__ weight, int at, double eps)
 {
@@ -169,10 +169,10 @@ __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __res
 
 // out[p] += the dependency of arc p = u -> v summed over the batch's sources: a warp an arc,
 // its lanes over the sources, summed across the warp (one writer an arc: no atomics).
-template <typename D>
+template <typename D, typename L>
 __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __restrict__ out_src,
                                                 const int* __restrict__ out_idx, const D* __restrict__ out_w,
-                                                const int* __restrict__ level, const D* __restrict__ dist,
+                                                const L* __restrict__ level, const D* __restrict__ dist,
                                                 const double* __restrict__ sigma, const double* __restrict__ delta,
                                                 const double* __restrict__ weight, double* out, double eps)
 {
@@ -193,7 +193,7 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
 }
 
 #define PIECES i64 pieces, int kb, const int* piece_row, const i64* piece_start, int size
-#define BC_KERNELS(SUFFIX, D)                                                                       \
+#define BC_DAG_KERNELS(SUFFIX, D)                                                                   \
 extern "C" __global__ void bc_dag_in_arcs##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
         const D* in_w, const D* dist, int* waiting, double eps)                                     \
 { dag_in_arcs<D>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, dist, waiting, eps); } \
@@ -201,20 +201,27 @@ extern "C" __global__ void bc_dag_release##SUFFIX(PIECES, const i64* out_ptr, co
         const D* out_w, const D* dist, int* level, int* waiting, int at, unsigned int* placed,      \
         double eps)                                                                                 \
 { dag_release<D>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, dist, level,   \
-                 waiting, at, placed, eps); }                                                       \
-extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
-        const D* in_w, const int* level, const D* dist, double* sigma, int at, double eps)          \
-{ sigma_level<D>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, level, dist,      \
-                 sigma, at, eps); }                                                                 \
-extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
-        const D* out_w, const int* level, const D* dist, const double* sigma, double* delta,        \
-        const double* weight, int at, double eps)                                                   \
-{ delta_level<D>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, level, dist,   \
-                 sigma, delta, weight, at, eps); }                                                  \
-extern "C" __global__ void bc_edge_dependency##SUFFIX(i64 m, int kb, const int* out_src, const int* out_idx, \
-        const D* out_w, const int* level, const D* dist, const double* sigma, const double* delta,  \
-        const double* weight, double* out, double eps)                                              \
-{ edge_dependency<D>(m, kb, out_src, out_idx, out_w, level, dist, sigma, delta, weight, out, eps); }
+                 waiting, at, placed, eps); }
 
-BC_KERNELS(_f32, float)
-BC_KERNELS(_f64, double)
+// The sweeps for a level block of type L: int (weighted DAG levels) or signed char (BFS
+// levels below 128, suffix _l8: a warp's 32 sources read one 32-byte sector, not 128 bytes).
+#define BC_SWEEP_KERNELS(SUFFIX, D, L)                                                              \
+extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
+        const D* in_w, const L* level, const D* dist, double* sigma, int at, double eps)            \
+{ sigma_level<D, L>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, level, dist,   \
+                    sigma, at, eps); }                                                              \
+extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
+        const D* out_w, const L* level, const D* dist, const double* sigma, double* delta,          \
+        const double* weight, int at, double eps)                                                   \
+{ delta_level<D, L>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, level, dist, \
+                    sigma, delta, weight, at, eps); }                                               \
+extern "C" __global__ void bc_edge_dependency##SUFFIX(i64 m, int kb, const int* out_src, const int* out_idx, \
+        const D* out_w, const L* level, const D* dist, const double* sigma, const double* delta,    \
+        const double* weight, double* out, double eps)                                              \
+{ edge_dependency<D, L>(m, kb, out_src, out_idx, out_w, level, dist, sigma, delta, weight, out, eps); }
+
+BC_DAG_KERNELS(_f32, float)
+BC_DAG_KERNELS(_f64, double)
+BC_SWEEP_KERNELS(_f32, float, int)
+BC_SWEEP_KERNELS(_f64, double, int)
+BC_SWEEP_KERNELS(_f32_l8, float, signed char)
