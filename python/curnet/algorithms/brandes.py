@@ -75,8 +75,9 @@ def near_sources_together(g, sources: np.ndarray) -> np.ndarray:
     """`sources` reordered so that neighbouring sources sit side by side in a batch (the sums do
     not depend on the order). A GPU warp takes one vertex for 32 adjacent sources and walks
     the vertex's arcs at every level any of them puts it on: sources near each other put it on
-    fewer levels (on STRING, 32 sources in id order put a vertex on 2.6x as many levels as 32
-    lanes need; in the order of a breadth-first search from the busiest vertex, 1.6x). Only
+    fewer levels (a batch of 4,096 STRING sources in id order walks 2.7x the arcs its lanes
+    need; in the order of a breadth-first search from the busiest vertex, 1.4x:
+    scripts/betweenness_counts.py). Only
     for many sources (at least an eighth of the vertices), where neighbours are among them;
     vertices the search does not reach keep their id order after those it does."""
     n = len(g)
