@@ -3,7 +3,7 @@
 // (common.cuh is put in front of this file by the loader.)
 //
 // A batch of kb sources is held in (n, kb) C-ordered blocks, entry v * kb + j for vertex v and
-// source j: `level` (int, -1 not reached), `dist` (weighted graphs; nullptr for BFS levels),
+// source j: `level` (-1 not reached; int, or signed char for BFS levels below 127), `dist` (weighted graphs; nullptr for BFS levels),
 // `sigma` (path counts) and `delta` (dependencies), both double. Threads take adjacent entries,
 // so a warp reads the rows of the same neighbour for 32 sources: coalesced.
 // Arc u -> v (weight w) is on source j's DAG when both ends are reached and
@@ -12,7 +12,7 @@
 //             with the levels final, level[v] > level[u] is tested first (as the twin), so
 //             an arc that does not climb costs no distance read.
 // Each kernel exists for float and double distances (suffix _f32 / _f64); BFS uses _f32 with
-// dist and the weights nullptr.
+// dist and the weights nullptr, and _f32_l8 for int8 levels (the sweeps, at the end).
 
 __device__ __forceinline__ bool same_length(double reach, double dv, double eps)
 {
