@@ -76,19 +76,31 @@ def near_sources_together(g, sources: np.ndarray) -> np.ndarray:
     not depend on the order). A GPU warp takes one vertex for 32 adjacent sources and walks
     the vertex's arcs at every level any of them puts it on: sources near each other put it on
     fewer levels (a batch of 4,096 STRING sources in id order walks 2.7x the arcs its lanes
-    need; in the order of a breadth-first search from the busiest vertex, 1.4x:
-    scripts/betweenness_counts.py). Only
-    for many sources (at least an eighth of the vertices), where neighbours are among them;
-    vertices the search does not reach keep their id order after those it does."""
-    n = len(g)
-    if len(sources) < 64 or len(sources) * 8 < n:
+    need, in the order of a breadth-first search from the busiest vertex 1.4x; 1,024 sampled
+    sources 2.8x and 1.7x: scripts/betweenness_counts.py). The order is found once a graph
+    (kept with it): on a large graph (over 2^22 arcs; R-MAT 20's search takes ~1-3 s on the
+    host) only for many sources (an eighth of the vertices); fewer than 64 sources (two warps)
+    are left as they are."""
+    if len(sources) < 64 or (g.num_arcs > 1 << 22 and len(sources) * 8 < len(g)):
         return sources
-    arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(n, n))
-    start = int(np.argmax(np.diff(g.indptr)))
-    order = breadth_first_order(arcs, start, directed=False, return_predecessors=False)
-    rank = np.arange(n, 2 * n, dtype=np.int64)
-    rank[order] = np.arange(len(order))
+    rank = g.cache("breadth-first rank", lambda: breadth_first_rank(g))
     return sources[np.argsort(rank[sources], kind="stable")]
+
+
+def breadth_first_rank(g) -> np.ndarray:
+    """Each vertex's position in a breadth-first search from the busiest vertex (arcs taken
+    both ways); vertices it does not reach after, in id order. SciPy on the host, O(n + m)."""
+    n = len(g)
+    arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(n, n))
+    start = int(np.argmax(np.diff(g.indptr))) if n else 0
+    # an undirected graph's CSR holds both directions already
+    order = breadth_first_order(arcs, start, directed=not g.directed, return_predecessors=False) \
+        if n else np.zeros(0, np.int64)
+    seen = np.zeros(n, bool)
+    seen[order] = True
+    rank = np.empty(n, np.int64)
+    rank[np.r_[order, np.flatnonzero(~seen)].astype(np.int64)] = np.arange(n)
+    return rank
 
 
 def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
