@@ -338,3 +338,24 @@ def test_bfs_levels_narrowed_below_127_only():
         assert level.dtype == dtype and level.max() == length - 1
         theirs = nx.betweenness_centrality(nx.path_graph(length), normalized=False)
         np.testing.assert_allclose(curnet.betweenness(g, backend="cpu"), [theirs[v] for v in range(length)])
+
+
+def test_every_kernel_the_cuda_backend_names_is_compiled():
+    """The names BrandesSweeps launches (kernel + dtype suffix, `_l8` for int8 levels) are the
+    extern "C" kernels betweenness.cu's macros make (read from nvcc's preprocessor output)."""
+    import os
+    import re
+    import shutil
+    import subprocess
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+    if nvcc is None:
+        pytest.skip("nvcc not found")
+    kernels = os.path.join(os.path.dirname(curnet.__file__), "backends", "kernels")
+    res = subprocess.run([nvcc, "-E", "-std=c++17", "-include", os.path.join(kernels, "common.cuh"),
+                          os.path.join(kernels, "betweenness.cu")], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    made = set(re.findall(r'extern "C" (?:__global__|__attribute__\(\(global\)\)) void (\w+)\(', res.stdout))
+    wanted = {f"bc_{k}_{d}" for k in ("dag_in_arcs", "dag_release") for d in ("f32", "f64")}
+    wanted |= {f"bc_{k}_{d}" for k in ("sigma_level", "delta_level", "edge_dependency")
+               for d in ("f32", "f64", "f32_l8")}
+    assert wanted <= made, wanted - made
