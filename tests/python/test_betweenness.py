@@ -251,3 +251,111 @@ def test_graph_arrays_left_untouched():
     before = g.indices.copy()
     curnet.edge_betweenness(g, backend="cpu")
     np.testing.assert_array_equal(g.indices, before)
+
+
+@given(st.lists(st.integers(0, 700), min_size=0, max_size=40), st.integers(1, 300))
+@settings(max_examples=60, deadline=None)
+def test_arc_pieces_cover_each_list_once(degrees, size):
+    """The GPU sweeps' pieces: every arc of every row in exactly one piece of its own row, at
+    most `size` arcs a piece, the pieces in row order."""
+    ptr = np.r_[0, np.cumsum(degrees)].astype(np.int64)
+    row, start = twins.arc_pieces(ptr, size)
+    end = np.minimum(start + size, ptr[row.astype(np.int64) + 1])
+    assert (end > start).all() and (np.diff(row) >= 0).all()
+    covered = np.zeros(ptr[-1], np.int64)
+    for r, a, b in zip(row.tolist(), start.tolist(), end.tolist()):
+        assert ptr[r] <= a < b <= ptr[r + 1]
+        covered[a:b] += 1
+    assert (covered == 1).all()
+    assert len(row) == sum(-(-d // size) for d in degrees)
+
+
+def test_sources_reordered_near_each_other_same_sums():
+    """Many sources are put in breadth-first order (a permutation, repeats kept); the sums do
+    not change."""
+    from curnet.algorithms.brandes import brandes_sums, near_sources_together
+    rng = np.random.default_rng(3)
+    g = curnet.Graph.from_edges(rng.integers(0, 300, 900), rng.integers(0, 300, 900), directed=True,
+                                num_vertices=300)
+    ids = np.r_[np.arange(300), np.arange(0, 300, 7)].astype(np.int32)     # repeats count twice
+    moved = near_sources_together(g, ids)
+    assert not np.array_equal(moved, ids) and np.array_equal(np.sort(moved), np.sort(ids))
+    few = ids[:63]
+    assert np.array_equal(near_sources_together(g, few), few)        # under two warps: left alone
+    ours, _ = brandes_sums(g, ids, weighted=False, backend="cpu")
+    # chunks of 16 sources are not reordered: their sums add up to the same totals
+    chunks = sum(brandes_sums(g, ids[i:i + 16], weighted=False, backend="cpu")[0] for i in range(0, len(ids), 16))
+    np.testing.assert_allclose(ours, chunks, rtol=1e-12)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_breadth_first_rank_is_a_search_order(directed):
+    """The batch order's ranks: a permutation; the busiest vertex first; the vertices its
+    component holds (arcs taken both ways) before the others; each reached vertex after
+    some neighbour (its parent in the search)."""
+    from curnet.algorithms.brandes import breadth_first_rank
+    rng = np.random.default_rng(4)
+    src, dst = rng.integers(0, 150, 200), rng.integers(0, 150, 200)
+    g = curnet.Graph.from_edges(src, dst, directed=directed, num_vertices=160)     # 150..159 isolated
+    rank = breadth_first_rank(g)
+    n = len(g)
+    assert np.array_equal(np.sort(rank), np.arange(n))
+    busiest = int(np.argmax(np.diff(g.indptr)))
+    assert rank[busiest] == 0
+    comp = nx.node_connected_component(nx.Graph(list(zip(src.tolist(), dst.tolist()))), busiest)
+    assert set(np.flatnonzero(rank < len(comp)).tolist()) == comp
+    pairs = list(zip(src.tolist(), dst.tolist()))
+    for v in comp - {busiest}:
+        assert any(rank[u] < rank[v] for a, b in pairs for u in ((a,) if b == v else (b,) if a == v else ()))
+
+
+def test_sources_without_out_arcs_are_skipped():
+    """A source that reaches nothing adds nothing, so it costs no traversal: in a directed
+    star (the centre's arcs out to 200 leaves, one leaf on to a last vertex) only the centre
+    and that leaf are sources that run; the sums agree with NetworkX (endpoints too)."""
+    src = np.r_[np.zeros(200, np.int64), 1]
+    dst = np.r_[np.arange(1, 201), 201]
+    g = curnet.Graph.from_edges(src, dst, directed=True)
+    G = nx.DiGraph()
+    G.add_edges_from(zip(src.tolist(), dst.tolist()))
+    for endpoints in (False, True):
+        with count_work() as w:
+            ours = curnet.betweenness(g, endpoints=endpoints, backend="cpu")
+        theirs = nx.betweenness_centrality(G, normalized=False, endpoints=endpoints)
+        np.testing.assert_allclose(ours, [theirs[v] for v in range(202)])
+        assert w["bfs joint levels"] <= 3 and w["bfs one-source runs"] == 0   # one batch of 2
+
+
+def test_bfs_levels_narrowed_below_127_only():
+    """The BFS level block is int8 when its deepest level is below 127, else int32; either way
+    a path's betweenness is NetworkX's."""
+    from curnet.algorithms.brandes import shortest_path_dag
+    from curnet.backends import get_backend
+    cpu = get_backend("cpu")
+    for length, dtype in ((100, np.int8), (200, np.int32)):
+        g = curnet.Graph.from_edges(np.arange(length - 1), np.arange(1, length), directed=False)
+        level, _ = shortest_path_dag(cpu, cpu.device_graph(g), np.array([0, length // 2], np.int32), False, None)
+        assert level.dtype == dtype and level.max() == length - 1
+        theirs = nx.betweenness_centrality(nx.path_graph(length), normalized=False)
+        np.testing.assert_allclose(curnet.betweenness(g, backend="cpu"), [theirs[v] for v in range(length)])
+
+
+def test_every_kernel_the_cuda_backend_names_is_compiled():
+    """The names BrandesSweeps launches (kernel + dtype suffix, `_l8` for int8 levels) are the
+    extern "C" kernels betweenness.cu's macros make (read from nvcc's preprocessor output)."""
+    import os
+    import re
+    import shutil
+    import subprocess
+    nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+    if nvcc is None:
+        pytest.skip("nvcc not found")
+    kernels = os.path.join(os.path.dirname(curnet.__file__), "backends", "kernels")
+    res = subprocess.run([nvcc, "-E", "-std=c++17", "-include", os.path.join(kernels, "common.cuh"),
+                          os.path.join(kernels, "betweenness.cu")], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    made = set(re.findall(r'extern "C" (?:__global__|__attribute__\(\(global\)\)) void (\w+)\(', res.stdout))
+    wanted = {f"bc_{k}_{d}" for k in ("dag_in_arcs", "dag_release") for d in ("f32", "f64")}
+    wanted |= {f"bc_{k}_{d}" for k in ("sigma_level", "delta_level", "edge_dependency")
+               for d in ("f32", "f64", "f32_l8")}
+    assert wanted <= made, wanted - made

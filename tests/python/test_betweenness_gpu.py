@@ -53,6 +53,51 @@ def test_kernels_match_their_twins(gpu, cpu, directed, weighted, dtype):
     rng = np.random.default_rng(7)
     g = random_graph(rng, 300, 1500, directed=directed, weighted=weighted, dtype=dtype)
     ids = rng.choice(300, 70, replace=False).astype(np.int32)     # kb not a multiple of 32
+    compare_kernels(gpu, cpu, g, ids, weighted, rng)
+
+
+def hub_graph(rng, n, m, hub_arcs, *, directed, weighted, dtype=np.float64):
+    """A random graph with a hub: vertex 0 with `hub_arcs` arcs out and in (several pieces of
+    ARC_PIECE arcs), integer weights (ties) when weighted."""
+    spokes = rng.integers(1, n, hub_arcs)
+    src = np.r_[rng.integers(0, n, m), np.zeros(hub_arcs, np.int64), spokes]
+    dst = np.r_[rng.integers(0, n, m), spokes, np.zeros(hub_arcs, np.int64)]
+    w = rng.integers(1, 4, len(src)).astype(dtype) if weighted else None
+    return curnet.Graph.from_edges(src, dst, w, directed=directed, num_vertices=n, dtype=dtype)
+
+
+@pytest.mark.parametrize("directed,weighted,dtype", CASES)
+def test_kernels_split_hub_lists_match_their_twins(gpu, cpu, directed, weighted, dtype):
+    """A hub's arcs in several pieces (added atomically): the same blocks as the twins."""
+    from curnet.backends.brandes import ARC_PIECE
+    rng = np.random.default_rng(17)
+    g = hub_graph(rng, 400, 1200, 3 * ARC_PIECE + 5, directed=directed, weighted=weighted, dtype=dtype)
+    ids = rng.choice(400, 100, replace=False).astype(np.int32)
+    compare_kernels(gpu, cpu, g, ids, weighted, rng)
+
+
+@pytest.mark.parametrize("directed,weighted,dtype", CASES)
+@pytest.mark.parametrize("cutoff", [None, 2])
+def test_gpu_hub_runs_in_several_batches_match_cpu(gpu, cpu, directed, weighted, dtype, cutoff):
+    """Whole runs on hub graphs, every source (reordered breadth-first) in batches of 64."""
+    from curnet.backends.brandes import ARC_PIECE
+    rng = np.random.default_rng(23)
+    g = hub_graph(rng, 600, 2500, 2 * ARC_PIECE + 1, directed=directed, weighted=weighted, dtype=dtype)
+    before = gpu.tuning.batch_limit
+    gpu.tuning.batch_limit = 64
+    try:
+        for kwargs in ({}, {"endpoints": True}, {"targets": list(range(1, 600, 2))}):
+            close(curnet.betweenness(g, cutoff=cutoff, backend="cuda", **kwargs),
+                  curnet.betweenness(g, cutoff=cutoff, backend="cpu", **kwargs))
+        close(curnet.edge_betweenness(g, cutoff=cutoff, backend="cuda"),
+              curnet.edge_betweenness(g, cutoff=cutoff, backend="cpu"))
+    finally:
+        gpu.tuning.batch_limit = before
+
+
+def compare_kernels(gpu, cpu, g, ids, weighted, rng):
+    """One batch: the DAG levels, sigma, delta a level at a time, and the arcs' dependencies,
+    each kernel against its twin."""
     hc, hd = cpu.device_graph(g), gpu.device_graph(g)
     level_c, dist_c = shortest_path_dag(cpu, hc, ids, weighted, None)
     level_d, dist_d = shortest_path_dag(gpu, hd, ids, weighted, None)
@@ -114,3 +159,12 @@ def test_gpu_batches_split_and_sum(gpu, cpu):
 def test_gpu_float32_weights_find_ties(gpu):
     g = curnet.Graph.from_edges([0, 1, 0], [1, 2, 2], [0.1, 0.2, 0.3], directed=True)
     assert curnet.betweenness(g, backend="cuda").tolist() == [0.0, 0.5, 0.0]
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_gpu_int8_and_int32_levels_match_cpu(gpu, cpu, directed):
+    """BFS levels narrowed to int8 (a path of 100) and kept int32 (a path of 200: 199 levels)."""
+    for length in (100, 200):
+        g = curnet.Graph.from_edges(np.arange(length - 1), np.arange(1, length), directed=directed)
+        close(curnet.betweenness(g, backend="cuda"), curnet.betweenness(g, backend="cpu"))
+        close(curnet.edge_betweenness(g, backend="cuda"), curnet.edge_betweenness(g, backend="cpu"))

@@ -3,7 +3,8 @@
 
 A batch of kb sources is described by (n, kb) blocks, a vertex's sources together:
 
-* ``level[v, j]``: v's level in source j's shortest-path DAG, -1 where v is not reached. For
+* ``level[v, j]``: v's level in source j's shortest-path DAG, -1 where v is not reached
+  (int32; int8 for BFS levels below 127, as the driver narrows them). For
   BFS it is the hop depth; for weighted graphs the largest number of arcs on a shortest path
   from the source (`dag_levels`), so each DAG arc goes from a lower level to a higher one;
 * ``dist[v, j]``: the distance (weighted graphs only, None for BFS);
@@ -35,6 +36,26 @@ def tie_epsilon(dtype) -> float:
     return TIE_EPSILON if np.dtype(dtype) == np.float64 else TIE_EPSILON_FLOAT32
 # Gathered (arc, source) entries per piece: keeps a level's temporaries near 100 MB.
 PIECE_ENTRIES = 1 << 22
+
+
+# Arcs a GPU thread scans for one (vertex, source) entry in a level sweep: a longer adjacency
+# list (a hub: STRING has one of 9,289 arcs, R-MAT 20 ones of ~10^5) is cut into pieces of at
+# most this many arcs, each a thread of its own, so no warp walks a hub's whole list serially.
+ARC_PIECE = 256
+
+
+def arc_pieces(ptr, size: int = ARC_PIECE):
+    """The pieces of a CSR with offsets `ptr` (n + 1): (row int32, start int64), one piece per
+    `size` arcs of each row (none for a row without arcs), in row order; piece i covers arcs
+    start[i] .. min(start[i] + size, ptr[row[i] + 1]). The kernels of kernels/betweenness.cu
+    run a thread per (piece, source)."""
+    ptr = np.asarray(ptr, np.int64)
+    deg = np.diff(ptr)
+    count = (deg + size - 1) // size
+    row = np.repeat(np.arange(len(deg), dtype=np.int32), count)
+    first = np.cumsum(count) - count
+    start = ptr[:-1][row] + (np.arange(len(row), dtype=np.int64) - first[row]) * size
+    return row, start
 
 
 def on_path(xp, reach, dist_v, eps=TIE_EPSILON):

@@ -7,18 +7,22 @@ import numpy as np
 import cupy as cp
 
 from ...work import tally
-from ..brandes import tie_epsilon
+from ..brandes import ARC_PIECE, arc_pieces, tie_epsilon
 from .launch import i32, i64
 
 # A null pointer argument (CuPy passes None as 0xffffffff, cupy/cupy#9046): BFS levels have
 # no distances and no weights.
 NULL = np.uint64(0)
+# The weighted levels' Kahn rounds between two reads of the `placed` flag (host syncs): rounds
+# past the last one place nothing, so checking every few rounds costs at most a few idle scans.
+ROUNDS_PER_CHECK = 4
 
 
 class BrandesSweeps:
     def __init__(self, launcher, tuning=None):
         self.launcher = launcher
         self.tuning = tuning
+        self.piece = ARC_PIECE       # arcs a thread walks in the level sweeps (see pieces)
 
     def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int) -> int:
         """Sources a batch: the blocks of one (level 4 bytes, sigma and delta 8 each, distances
@@ -29,8 +33,14 @@ class BrandesSweeps:
         size = max(32, (fit // 32) * 32)
         return max(1, min(size, k, traversal_size))
 
-    def _kernel(self, name: str, dist):
+    def _kernel(self, name: str, dist, level=None):
+        """The instance of kernel `name` for the distances' dtype and, for the sweeps, the
+        level block's: int8 BFS levels take the _l8 kernels."""
         suffix = "_f64" if dist is not None and dist.dtype == np.float64 else "_f32"
+        if level is not None and level.dtype == np.int8:
+            suffix += "_l8"
+        elif level is not None and level.dtype != np.int32:
+            raise TypeError(f"Brandes' kernels take int32 or int8 levels, not {level.dtype}")
         return name + suffix
 
     def _grid(self, count: int):
@@ -59,54 +69,58 @@ class BrandesSweeps:
 
     def levels(self, hg, dist) -> cp.ndarray:
         """The (n, kb) int32 DAG levels of a distance block (inf where not reached), by Kahn's
-        order: each entry's DAG in-arcs counted, then released a level at a time."""
+        order: each entry's DAG in-arcs counted, then released a level at a time (the `placed`
+        flag read every ROUNDS_PER_CHECK rounds)."""
         self._check(dist)
         n, kb = dist.shape
-        count, blocks = self._grid(n * kb)
         eps = self._eps(dist)
         waiting = cp.zeros((n, kb), np.int32)
-        self.launcher.launch("betweenness", self._kernel("bc_dag_in_arcs", dist), count,
-                             (i64(n), i32(kb), hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), dist,
-                              waiting, eps), max_blocks=blocks)
+        self._sweep(hg, "bc_dag_in_arcs", dist, kb, False,
+                    (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), dist, waiting, eps))
         level = cp.where(cp.isfinite(dist) & (waiting == 0), 0, -1).astype(np.int32)   # the sources
         placed = cp.zeros(1, np.uint32)
         out_w = self._weights(hg.out_w, dist)
         at = 0
         while True:
-            tally("betweenness level rounds")
             placed.fill(0)
-            self.launcher.launch("betweenness", self._kernel("bc_dag_release", dist), count,
-                                 (i64(n), i32(kb), hg.out_ptr, hg.out_idx, out_w, dist, level, waiting,
-                                  i32(at), placed, eps), max_blocks=blocks)
+            for _ in range(ROUNDS_PER_CHECK):
+                tally("betweenness level rounds")
+                self._sweep(hg, "bc_dag_release", dist, kb, True,
+                            (hg.out_ptr, hg.out_idx, out_w, dist, level, waiting, i32(at), placed, eps))
+                at += 1
             if not int(placed[0]):
                 break
-            at += 1
         if bool((waiting > 0).any()):
             raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
         return level
 
+    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args, level=None) -> None:
+        """Launch level sweep `name` over the (piece, source) entries of the out-arcs' pieces
+        (`out`) or the in-arcs' (see pieces)."""
+        row, start = pieces(hg, out, self.piece)
+        count = len(row) * kb
+        self.launcher.launch("betweenness", self._kernel(name, dist, level), count,
+                             (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tuple(args),
+                             max_blocks=self.launcher.max_blocks)
+
     def sigma_level(self, hg, level, dist, sigma, at: int) -> None:
         self._check(level, dist, sigma)
-        n, kb = level.shape
-        count, blocks = self._grid(n * kb)
-        self.launcher.launch("betweenness", self._kernel("bc_sigma_level", dist), count,
-                             (i64(n), i32(kb), hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist),
-                              level, self._dist(dist), sigma, i32(at), self._eps(dist)), max_blocks=blocks)
+        self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
+                    (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
+                     i32(at), self._eps(dist)), level)
 
     def delta_level(self, hg, level, dist, sigma, delta, weight, at: int) -> None:
         self._check(level, dist, sigma, delta)
-        n, kb = level.shape
-        count, blocks = self._grid(n * kb)
-        self.launcher.launch("betweenness", self._kernel("bc_delta_level", dist), count,
-                             (i64(n), i32(kb), hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist),
-                              level, self._dist(dist), sigma, delta, weight, i32(at), self._eps(dist)), max_blocks=blocks)
+        self._sweep(hg, "bc_delta_level", dist, level.shape[1], True,
+                    (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
+                     sigma, delta, weight, i32(at), self._eps(dist)), level)
 
     def edge_dependency(self, hg, level, dist, sigma, delta, weight, out) -> None:
         self._check(level, dist, sigma, delta)
         n, kb = level.shape
         m = len(hg.out_idx)
         count, blocks = self._grid(32 * m)          # a warp an arc
-        self.launcher.launch("betweenness", self._kernel("bc_edge_dependency", dist), count,
+        self.launcher.launch("betweenness", self._kernel("bc_edge_dependency", dist, level), count,
                              (i64(m), i32(kb), out_sources(self.launcher, hg), hg.out_idx,
                               self._weights(hg.out_w, dist), level, self._dist(dist), sigma, delta, weight, out,
                               self._eps(dist)), max_blocks=blocks)
@@ -121,3 +135,18 @@ def out_sources(launcher, hg) -> cp.ndarray:
                         max_blocks=launcher.max_blocks)
         hg.extra["out_src"] = tails
     return tails
+
+
+def pieces(hg, out: bool, size: int = ARC_PIECE):
+    """(row, start) on the device: the pieces of at most `size` arcs of the out-arcs' CSR
+    (`out`) or the in-arcs' (backends.brandes.arc_pieces), built once, kept with the graph."""
+    key = ("bc_pieces", out, size)
+    found = hg.extra.get(key)
+    if found is None:
+        if not out and hg.in_ptr is hg.out_ptr:          # undirected: the same CSR
+            found = pieces(hg, True, size)
+        else:
+            row, start = arc_pieces(cp.asnumpy(hg.out_ptr if out else hg.in_ptr), size)
+            found = (cp.asarray(row), cp.asarray(start))
+        hg.extra[key] = found
+    return found

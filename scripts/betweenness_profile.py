@@ -1,0 +1,110 @@
+"""Where GPU betweenness spends its time: one batch's phases timed apart (device synchronised
+around each), and whole runs, on PCSF's STRING (and R-MAT with --rmat-scale), each with the
+level sweeps' arc pieces (backends.brandes.ARC_PIECE) and without (a thread walks a hub's
+whole list, as before), and with the sources in id order and in breadth-first order
+(algorithms.brandes.near_sources_together). Needs CuPy and a GPU; warms up first.
+
+    python scripts/betweenness_profile.py                     # STRING, hops and weighted
+    python scripts/betweenness_profile.py --rmat-scale 20     # R-MAT too (generation ~1.5 min)
+
+Prints one line a measurement (machine and date first); see docs/gpu-notes.md (issue 25).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from betweenness_bench import load_string, string_file  # noqa: E402
+
+import cupy as cp  # noqa: E402
+
+import curnet  # noqa: E402
+from curnet import generators  # noqa: E402
+from curnet.algorithms.brandes import dependencies, near_sources_together, shortest_path_dag  # noqa: E402
+from curnet.algorithms.sssp import solve_batch  # noqa: E402
+from curnet.backends import get_backend  # noqa: E402
+from curnet.backends.brandes import ARC_PIECE  # noqa: E402
+
+NO_SPLIT = 1 << 30
+
+
+def clock(fn):
+    cp.cuda.Device().synchronize()
+    t = time.perf_counter()
+    out = fn()
+    cp.cuda.Device().synchronize()
+    return out, (time.perf_counter() - t) * 1e3
+
+
+def batch_phases(gpu, g, ids, weighted):
+    """ms of each phase of one batch: traversal (SSSP and DAG levels apart when weighted),
+    sigma+delta sweeps, arcs' dependencies."""
+    hg = gpu.device_graph(g)
+    out = {}
+    if weighted:
+        dist, out["sssp"] = clock(lambda: cp.ascontiguousarray(solve_batch(gpu, hg, ids, False)[0].T))
+        level, out["dag levels"] = clock(lambda: gpu.bc_levels(hg, dist))
+    else:
+        (level, dist), out["bfs"] = clock(lambda: shortest_path_dag(gpu, hg, ids, False, None))
+    weight = cp.ones(hg.n)
+    _, out["sigma+delta"] = clock(lambda: dependencies(gpu, hg, ids, level, dist, weight, False, False))
+    _, out["sigma+delta+arcs"] = clock(lambda: dependencies(gpu, hg, ids, level, dist, weight, True, False))
+    out["levels"] = int(level.max())
+    return out
+
+
+def report(name, values):
+    print(f"  {name:58s} " + "  ".join(f"{k} {v:8.1f} ms" if isinstance(v, float) else f"{k} {v}"
+                                        for k, v in values.items()), flush=True)
+
+
+def profile(gpu, g, label, weighted, sources):
+    n = len(g)
+    k = len(sources) if sources is not None else n
+    kb = gpu.bc_batch_size(n, k, weighted)
+    every = np.arange(n, dtype=np.int32) if sources is None else np.asarray(sources, np.int32)
+    ordered = near_sources_together(g, every)
+    what = "weighted" if weighted else "hops"
+    for piece in (NO_SPLIT, ARC_PIECE):
+        gpu.brandes.piece = piece
+        tag = "no pieces" if piece == NO_SPLIT else f"pieces of {piece}"
+        for order, ids in (("id order", every), ("bfs order", ordered)):
+            mid = max(0, min(len(ids) - kb, len(ids) // 2 - kb // 2))
+            report(f"{label} {what}, one batch of {kb}, {order}, {tag}", batch_phases(gpu, g, ids[mid:mid + kb], weighted))
+        _, t = clock(lambda: curnet.betweenness(g, weighted=weighted, sources=sources, backend="cuda"))
+        report(f"{label} {what}, whole run ({k:,} sources), {tag}", {"total": t})
+    gpu.brandes.piece = ARC_PIECE
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--string-file", default=string_file())
+    ap.add_argument("--weighted-sources", type=int, default=1000)
+    ap.add_argument("--rmat-scale", type=int, default=0, help="0: no R-MAT rows")
+    ap.add_argument("--rmat-sources", type=int, default=4096)
+    args = ap.parse_args()
+    gpu = get_backend("cuda")
+    when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    print(f"{when} on {platform.node()}, {gpu.describe()}", flush=True)
+    _, g = load_string(args.string_file)
+    few = np.arange(64)
+    _, t = clock(lambda: [curnet.betweenness(g, weighted=w, sources=few, backend="cuda") for w in (False, True)])
+    report("warm-up (compiles, graph copy)", {"total": t})
+    profile(gpu, g, "STRING", False, None)
+    ws = np.sort(np.random.default_rng(6).choice(len(g), args.weighted_sources, replace=False))
+    profile(gpu, g, "STRING", True, ws)
+    if args.rmat_scale:
+        r = generators.rmat(args.rmat_scale, seed=0)
+        ids = np.random.default_rng(args.rmat_sources).choice(len(r), args.rmat_sources, replace=False)
+        profile(gpu, r, f"R-MAT {args.rmat_scale}", False, ids)
+
+
+if __name__ == "__main__":
+    main()
