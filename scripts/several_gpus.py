@@ -138,26 +138,25 @@ def equal(a, b) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def in_process_rows(job_list, reps: int, gpus: int) -> tuple[list, dict]:
-    import cupy
+def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tuple[list, dict]:
     rows, want = [], {}
     for name, g, sources, call in job_list:
         print(f"{name}: {g}", flush=True)
         base = None
-        for be in ("cuda",) + (("cuda:all",) if gpus > 1 else ()):
+        for be in (one,) + ((every,) if gpus > 1 else ()):
             got, t = median_of(lambda: call(g, sources, be), *job_reps(name, g, reps))
-            if be == "cuda":
+            if be == one:
                 want[name], base = got, np.median(t)
-            row = dict(job=name, route=f"{be} ({1 if be == 'cuda' else gpus} GPU)", times_s=t,
+            row = dict(job=name, route=f"{be} ({1 if be == one else gpus} GPU)", times_s=t,
                        equal=equal(got, want[name]), speedup=base / np.median(t))
             rows.append(row)
             print(f"  {be}: {np.median(t):.3f} s ({row['speedup']:.2f}x, equal: {row['equal']})", flush=True)
             del got
-            cupy.get_default_memory_pool().free_all_blocks()
+            free_device_memory()
         if name.startswith("BFS"):
             # the same into a matrix touched before the call: what first touch costs each route
             out = np.zeros((len(sources), len(g)), np.int32, order="F")
-            for be in ("cuda",) + (("cuda:all",) if gpus > 1 else ()):
+            for be in (one,) + ((every,) if gpus > 1 else ()):
                 _, t = median_of(lambda: curnet.bfs(g, sources, backend=be, out=out, progress=False), reps)
                 rows.append(dict(job=name, route=f"{be}, into a matrix touched before", times_s=t,
                                  equal=equal(out, want[name]), speedup=base / np.median(t)))
@@ -205,6 +204,35 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
 RESULTS: list = []
 
 
+def free_device_memory() -> None:
+    try:
+        import cupy
+        cupy.get_default_memory_pool().free_all_blocks()
+    except ImportError:
+        pass
+
+
+def gpu_names() -> list:
+    try:
+        import cupy
+        return [cupy.cuda.runtime.getDeviceProperties(i)["name"].decode()
+                for i in range(cupy.cuda.runtime.getDeviceCount())]
+    except ImportError:
+        return []
+
+
+def host_pages() -> dict:
+    """The host's transparent huge page settings (private memory, and shared memory)."""
+    out = {}
+    for key in ("enabled", "shmem_enabled"):
+        try:
+            with open(f"/sys/kernel/mm/transparent_hugepage/{key}") as f:
+                out[key] = f.read().strip()
+        except OSError:
+            out[key] = None
+    return out
+
+
 def commit() -> str:
     try:
         return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -220,27 +248,30 @@ def main():
     ap.add_argument("--big-reps", type=int, default=1, help="timed runs of the large all-vertex rows")
     ap.add_argument("--no-dask", action="store_true")
     ap.add_argument("--betweenness", action="store_true", help="also exact betweenness of R-MAT 18")
+    ap.add_argument("--backends", default="cuda,cuda:all",
+                    help="the one-GPU and the all-GPU backend names (cpu,cpu: a dry run of the script)")
     ap.add_argument("--no-floor", action="store_true")
     ap.add_argument("--only", default="", help="run the jobs whose name contains this")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "several_gpus.json")
                     if os.environ.get("OUT") else None)
     args = ap.parse_args()
     BIG_REPS[0] = args.big_reps
-    import cupy
-    gpus = cupy.cuda.runtime.getDeviceCount()
+    one, every = args.backends.split(",")
+    devices = gpu_names()
+    gpus = len(devices) if one.startswith("cuda") else 2
     job_list = [j for j in jobs(args.quick, args.betweenness) if args.only in j[0]]
     if not args.no_floor and job_list and job_list[0][2] is not None:
         name, g, sources, _ = job_list[0]
         nbytes = len(sources) * len(g) * 4
         print(f"floor: {nbytes / 2**30:.1f} GiB", flush=True)
         RESULTS.extend(floor_rows(nbytes, sorted({8, os.cpu_count() or 1}), min(args.reps, 2)))
-    rows, want = in_process_rows(job_list, args.reps, gpus)
+    rows, want = in_process_rows(job_list, args.reps, gpus, one, every)
     RESULTS.extend(rows)
     if not args.no_dask:
         RESULTS.extend(dask_rows(job_list, want, args.reps, gpus))
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "devices": [cupy.cuda.runtime.getDeviceProperties(i)["name"].decode() for i in range(gpus)],
-            "host": platform.node(), "cpus": os.cpu_count(), "commit": commit(), "reps": args.reps}
+            "devices": devices or [one], "host": platform.node(), "cpus": os.cpu_count(),
+            "commit": commit(), "reps": args.reps, "host_pages": host_pages()}
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"meta": meta, "rows": RESULTS}, f, indent=1, default=float)
