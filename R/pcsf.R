@@ -159,9 +159,8 @@ cuRnet_interactome <- function(df) {
     stop(sprintf("edge %d (%s - %s) has cost %s: costs must be positive numbers (%d such edge(s))",
                  i, from[i], to[i], format(cost[i]), sum(bad)), call. = FALSE)
   }
-  g <- igraph::graph_from_data_frame(data.frame(from, to, stringsAsFactors = FALSE), directed = FALSE,
-                                     vertices = unique(c(from, to)))
-  igraph::E(g)$weight <- as.numeric(cost)
+  g <- igraph::graph_from_data_frame(data.frame(from, to, weight = as.numeric(cost), stringsAsFactors = FALSE),
+                                     directed = FALSE, vertices = unique(c(from, to)))
   igraph::simplify(g, edge.attr.comb = list(weight = "sum", "ignore"))
 }
 
@@ -175,7 +174,7 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
   if (!is.null(dummies) && all(is.na(dummies))) dummies <- NULL       # PCSF()'s reading of NA
   vertex_names <- igraph::V(ppi)$name
   if (is.null(vertex_names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
-  cost <- igraph::E(ppi)$weight
+  cost <- igraph_edge_weights(ppi)
   if (is.null(cost)) stop("the interaction network has no edge costs (edge attribute 'weight')", call. = FALSE)
   if (!is.numeric(terminals) || is.null(names(terminals))) {
     stop("terminals must be a named numeric vector of prizes, named as the network's vertices", call. = FALSE)

@@ -183,8 +183,14 @@ def _prize_table(prizes, duplicates="error"):
 
 
 def _check_network(g: Graph):
+    """The network's edges (src, dst, float64 cost), checked once and kept with the graph
+    (a network is solved for many terminal sets; the checks sort its edges)."""
     if not isinstance(g, Graph):
         raise TypeError(f"the network must be a curnet.Graph, got {type(g).__name__}")
+    return g.cache("pcsf: checked edges", lambda: _checked_edges(g))
+
+
+def _checked_edges(g: Graph):
     if g.directed:
         raise ValueError("the PCSF needs an undirected network (Graph.from_edges(..., directed=False))")
     if g.names is None:
@@ -261,10 +267,7 @@ class _Problem:
 
         # the package's vertex order (its tie-breaks follow it): the root, the dummies, then
         # the network's vertices as its edge list first names them
-        ends = np.column_stack([src, dst]).ravel()
-        first = np.full(n, len(ends), dtype=np.int64)
-        np.minimum.at(first, ends, np.arange(len(ends)))
-        rank = np.where(first < len(ends), first, len(ends) + np.arange(n)) + len(dummy_ids)
+        rank = g.cache("pcsf: first appearances", lambda: _first_appearances(src, dst, n)) + len(dummy_ids)
         rank[dummy_ids] = np.arange(len(dummy_ids))
         self.terminals = term_ids[np.argsort(rank[term_ids], kind="stable")]
 
@@ -275,12 +278,25 @@ class _Problem:
         self.num_network_edges = len(src)
         neg = np.minimum(c, 0.0)
         self.penalty = np.abs(neg[self.src] + neg[self.dst])
-        # (u, v) -> edge id + 1, both orientations
-        m = len(self.src)
-        ids = np.arange(1, m + 1)
-        self.edge_id = sparse.csr_matrix((np.concatenate([ids, ids]),
-                                          (np.concatenate([self.src, self.dst]),
-                                           np.concatenate([self.dst, self.src]))), shape=(n + 1, n + 1))
+        self.indptr, self.indices, self.arc_edge = _rooted_csr(g, dummy_ids, len(src))
+        # (u, v) -> edge id + 1, both orientations: the rooted CSR itself
+        self.edge_id = sparse.csr_matrix((self.arc_edge + 1, self.indices, self.indptr), shape=(n + 1, n + 1),
+                                         copy=True)
+        self.edge_id.sort_indices()
+
+    def run_graph(self, run_costs, dtype) -> Graph:
+        """The graph of the runs' shortest paths: one copy of the rooted network per run (run
+        r's vertices are r x (n + 1) + v), arc weights from the run's adjusted costs (edge
+        ids as `self.cost`). Tiled from the rooted CSR: no sort of the runs' arcs."""
+        R, N, A, M = len(run_costs), self.n + 1, len(self.indices), len(self.cost)
+        if R * N > np.iinfo(np.int32).max or R * A > np.iinfo(np.int32).max:
+            raise ValueError(f"{R} runs of a network of {N:,} vertices and {A:,} arcs do not fit one "
+                             "shortest-path call (int32 ids): give runs_per_call")
+        starts = (np.arange(R, dtype=np.int64) * A)[:, None] + self.indptr[None, :-1]
+        indptr = np.append(starts.ravel(), R * A).astype(np.int32)
+        indices = (self.indices[None, :] + (np.arange(R, dtype=np.int32) * N)[:, None]).ravel()
+        weights = np.stack([np.asarray(c, dtype)[self.arc_edge] for c in run_costs]).ravel()
+        return Graph(indptr, indices, weights, directed=False, num_edges=R * M)
 
     def lookup(self, u, v) -> np.ndarray:
         """Edge ids of the vertex pairs (u[i], v[i]), all of which are edges."""
@@ -297,6 +313,39 @@ class _Problem:
         lost = c[self.is_terminal[:-1] & ~inside[:-1]].sum()
         hubs = -c[~self.is_terminal[:-1] & inside[:-1]].sum()
         return float(np.sum(edge_cost) + self.w * trees + lost + hubs)
+
+
+def _first_appearances(src, dst, n):
+    """Each vertex's first position in the edge list (src[0], dst[0], src[1], ...), vertices
+    on no edge after all the others in id order."""
+    ends = np.column_stack([src, dst]).ravel()
+    first = np.full(n, len(ends), dtype=np.int64)
+    np.minimum.at(first, ends, np.arange(len(ends)))
+    return np.where(first < len(ends), first, len(ends) + np.arange(n))
+
+
+def _rooted_csr(g: Graph, dummies, m):
+    """The CSR (indptr, indices, arc's edge id) of the network plus the dummy root (vertex n)
+    joined to each dummy by edge m + i, laid out as Graph.from_edges lays out the network's
+    edges followed by the root edges: each dummy's row ends with its root arc, the root's
+    row lists the dummies in order. Made by shifting the network's arcs (no sort)."""
+    n = len(g)
+    deg = np.diff(g.indptr).astype(np.int64)
+    grown = deg.copy()
+    grown[dummies] += 1
+    indptr = np.zeros(n + 2, np.int64)
+    np.cumsum(np.append(grown, len(dummies)), out=indptr[1:])
+    indices = np.empty(indptr[-1], np.int32)
+    arc_edge = np.empty(indptr[-1], np.int64)
+    at = np.arange(len(g.indices)) + np.repeat(indptr[:n] - g.indptr[:-1], deg)
+    indices[at] = g.indices
+    arc_edge[at] = g.arc_edges
+    root_edges = m + np.arange(len(dummies))
+    indices[indptr[dummies + 1] - 1] = n
+    arc_edge[indptr[dummies + 1] - 1] = root_edges
+    indices[indptr[n]:] = dummies
+    arc_edge[indptr[n]:] = root_edges
+    return indptr, indices, arc_edge
 
 
 # -- step 2: the batched shortest paths --------------------------------------------------------
@@ -352,10 +401,7 @@ def _shortest_paths(P: _Problem, run_costs, backend, progress, precision="double
     R, N = len(run_costs), P.n + 1
     T = len(P.terminals)
     offset = (np.arange(R, dtype=np.int64) * N)[:, None]
-    src = (P.src[None, :] + offset).ravel()
-    dst = (P.dst[None, :] + offset).ravel()
-    big = Graph.from_edges(src, dst, np.concatenate(run_costs), directed=False,
-                           num_vertices=R * N, dtype=_DTYPES[precision])
+    big = P.run_graph(run_costs, _DTYPES[precision])
     local = np.append(P.terminals, P.root)
     targets = (local[None, :] + offset).reshape(R, 1, T + 1).repeat(T, axis=1).reshape(R * T, T + 1)
     sources = (P.terminals[None, :] + offset).ravel()
