@@ -87,8 +87,10 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
 #' Solves the forest \code{n} times, each time with every edge cost
 #' multiplied by (1 + U(0, r)), and returns the union with each vertex's and
 #' edge's number of appearances, as the PCSF package's \code{PCSF_rand()}. The
-#' runs' shortest paths are batched: on a GPU, all runs are one call over the
-#' runs' noisy copies of the network side by side; on the CPU, one call a run.
+#' runs' shortest paths are batched: on a GPU, each call takes several runs'
+#' noisy copies of the network side by side (as many as keep the call's work
+#' linear in the runs: about 9 runs of 100 terminals on STRING); on the CPU,
+#' one call a run.
 #'
 #' @inheritParams cuRnet_pcsf
 #' @param n Number of runs. Default 10.

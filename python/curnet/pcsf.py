@@ -71,6 +71,10 @@ IMPROVE_ROUNDS = 10
 # sums doubles); "single" lets a GPU take its near-far search (float32 weights only), the
 # forest and its objective still costed in double
 _DTYPES = {"double": np.float64, "single": np.float32}
+# pcsf_rand on a GPU: the runs of one shortest-path call (see _runs_per_call). 2^27 entries
+# is ~9 runs of 100 terminals on STRING (~1 GiB of near-far keys), 20 runs of 20 terminals.
+RUN_CALL_ENTRIES = 2**27
+RUN_CALL_SOURCES = 4096          # the CUDA backend's near-far batch (tuning.nf_max_sources)
 
 
 # -- results ---------------------------------------------------------------------------
@@ -620,12 +624,19 @@ def _forest(P: _Problem, vertices, e_from, e_to, e_cost, trees, objective=None) 
                   objective=objective, matched=P.matched, unmatched=P.unmatched)
 
 
-def _runs_per_call(backend, n_runs):
-    """How many runs share one shortest-path call: all of them on a GPU (one batched job
-    over the runs' side-by-side copies), one on the CPU, whose Dijkstra fills rows as long
-    as the whole graph for every source."""
+def _runs_per_call(backend, n_runs, terminals, n):
+    """How many runs share one shortest-path call. The CPU: one (its Dijkstra fills a row
+    as long as the whole call's graph for every source). A GPU: c runs' copies side by
+    side, so that the per-call latency (near-far's iterations, the hand-off) is shared,
+    but each of the c x T sources then owns a row over all c copies (near-far's keys, the
+    predecessor pass over every copy's arcs), c - 1 of them unreachable: the call's work
+    grows as c^2 x T x n. So c keeps c^2 x T x n within RUN_CALL_ENTRIES and c x T within
+    near-far's batch (RUN_CALL_SOURCES)."""
     be = get_backend(backend)
-    return 1 if getattr(be, "name", "") == "cpu" else n_runs
+    if getattr(be, "name", "") == "cpu":
+        return 1
+    c = int(np.sqrt(RUN_CALL_ENTRIES / max(terminals * n, 1)))
+    return max(1, min(n_runs, c, RUN_CALL_SOURCES // max(terminals, 1)))
 
 
 def _check_precision(precision):
@@ -672,8 +683,9 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
               duplicates="error", precision="double", runs_per_call=None) -> ForestUnion:
     """`n` forests, each on costs multiplied by (1 + U(0, r)) edge by edge (root edges keep
     cost w), and their union with each vertex's and edge's count of appearances. The runs'
-    shortest paths are batched: on a GPU all runs are one call (`runs_per_call` caps it:
-    the call's graph holds that many copies of the network), on the CPU one a run."""
+    shortest paths are batched: on a GPU several runs a call (`runs_per_call`, by default
+    from the call's size, see _runs_per_call: the call's graph holds that many copies of the
+    network), on the CPU one a run."""
     _check_precision(precision)
     if int(n) != n or n < 1:
         raise ValueError(f"n = {n}: the number of runs must be a positive integer")
@@ -689,7 +701,7 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
         c = P.cost.copy()
         c[:m] = c[:m] * (1.0 + rng.uniform(0.0, r, m))
         costs.append(c)
-    step = _runs_per_call(backend, n) if runs_per_call is None else int(runs_per_call)
+    step = _runs_per_call(backend, n, len(P.terminals), P.n + 1) if runs_per_call is None else int(runs_per_call)
     if step < 1:
         raise ValueError(f"runs_per_call = {runs_per_call}: at least one run a call")
     overall = Progress(progress, n * len(P.terminals), "pcsf_rand")

@@ -226,7 +226,7 @@ def test_pcsf_rand_runs_batched_in_one_call_equal_runs_one_by_one(monkeypatch):
     on the CPU, gives the runs' forests one call each gives."""
     g, _, prizes = random_instance(9, n=12, terminals=5)
     one = pcsf_rand(g, prizes, n=5, r=0.3, seed=4, backend="cpu")
-    monkeypatch.setattr(pcsf_module, "_runs_per_call", lambda backend, n: n)
+    monkeypatch.setattr(pcsf_module, "_runs_per_call", lambda backend, n, *size: n)
     calls = []
     real = pcsf_module.sssp_blocks
     monkeypatch.setattr(pcsf_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
@@ -244,6 +244,28 @@ def test_runs_per_call_caps_the_batched_copies(monkeypatch):
     a = pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu", runs_per_call=2)
     assert len(calls) == 3
     assert union_key(a) == union_key(pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu"))
+
+
+def test_gpu_runs_per_call_bounds_the_copies_work(monkeypatch):
+    """On a GPU each source's row spans all the call's copies: the runs a call keep
+    runs^2 x terminals x vertices within RUN_CALL_ENTRIES and runs x terminals within one
+    near-far batch, and never exceed the runs asked for."""
+    class Gpu:
+        name = "cuda"
+    monkeypatch.setattr(pcsf_module, "get_backend", lambda backend: Gpu())
+    for runs, terminals, n in [(100, 100, 15406), (20, 20, 15406), (100, 1000, 15406), (3, 5, 100),
+                               (100, 4000, 50)]:
+        c = pcsf_module._runs_per_call("cuda", runs, terminals, n)
+        assert 1 <= c <= runs
+        assert c == 1 or (c * c * terminals * n <= pcsf_module.RUN_CALL_ENTRIES
+                          and c * terminals <= pcsf_module.RUN_CALL_SOURCES)
+        # the largest such count: one more run would pass a bound
+        more = c + 1
+        assert more > runs or more * more * terminals * n > pcsf_module.RUN_CALL_ENTRIES \
+            or more * terminals > pcsf_module.RUN_CALL_SOURCES
+    assert pcsf_module._runs_per_call("cuda", 100, 100, 15406) == 9
+    monkeypatch.setattr(pcsf_module, "get_backend", lambda backend: type("Cpu", (), {"name": "cpu"})())
+    assert pcsf_module._runs_per_call("cpu", 100, 100, 15406) == 1
 
 
 def test_single_precision_paths_still_give_a_forest_costed_in_double():
