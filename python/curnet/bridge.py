@@ -482,8 +482,9 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
         u = pcsf_rand(g, prizes, n=int(runs), r=float(noise), seed=None if seed is None else int(seed), **options)
         out = {"vertices": u.vertex_table(), "edges": u.edge_table(), "objectives": u.objectives,
                "runs": u.runs}
-    out.update(matched=f.matched if runs is None else u.matched,
-               unmatched=f.unmatched if runs is None else u.unmatched)
+    done = f if runs is None else u
+    out.update(matched=done.matched, unmatched=done.unmatched,
+               seconds={k: float(v) for k, v in done.seconds.items()})
     return plain(out)
 
 def edge_betweenness_removals_for_r(g, directed=True, weighted=False, progress=None, backend="auto"):
