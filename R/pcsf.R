@@ -57,7 +57,8 @@
 #'   attributes \code{objective} (of the whole forest, trees of one vertex
 #'   included), \code{trees}, \code{singletons} and \code{seconds} (where the
 #'   call's time went: R's checks before the engine, the engine's setup, shortest
-#'   paths and host steps, the hand-over, R's igraph result after it).
+#'   paths and host steps, the hand-over, R's igraph result after it) and
+#'   \code{work} (the engine's counted work: the shortest-path route taken).
 #' @seealso \code{\link{cuRnet_pcsf_rand}}, \code{\link{cuRnet_interactome}}
 #' @examples
 #' if (cuRnet_available()) {
@@ -82,7 +83,7 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
   alone <- !vertices$name %in% c(edges$from, edges$to)
   g <- pcsf_result(edges, vertices[!alone, ], list(objective = res$objective, trees = res$trees,
                                                     singletons = vertices$name[alone]))
-  igraph::set_graph_attr(g, "seconds", pcsf_seconds(res))
+  pcsf_timed(g, res)
 }
 
 #' Prize-collecting Steiner forests on noisy costs: PCSF_rand() on cuRnet
@@ -105,8 +106,8 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
 #'   appears in (vertices of the union's edges), \code{type} as in
 #'   \code{\link{cuRnet_pcsf}}, edge \code{weight} the number of runs with
 #'   the edge; graph attributes \code{runs}, \code{objectives} (each run's,
-#'   under its own noisy costs) and \code{seconds} (as \code{\link{cuRnet_pcsf}}'s,
-#'   over all runs).
+#'   under its own noisy costs), \code{seconds} and \code{work} (as
+#'   \code{\link{cuRnet_pcsf}}'s, over all runs).
 #' @examples
 #' if (cuRnet_available()) {
 #'   ppi <- cuRnet_interactome(data.frame(from = c("A", "B", "C", "D"), to = c("B", "C", "D", "E"),
@@ -132,7 +133,7 @@ cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu =
                          type = as.character(unlist(v$type)), stringsAsFactors = FALSE)
   vertices <- vertices[vertices$name %in% c(edges$from, edges$to), ]
   g <- pcsf_result(edges, vertices, list(runs = res$runs, objectives = as.numeric(unlist(res$objectives))))
-  igraph::set_graph_attr(g, "seconds", pcsf_seconds(res))
+  pcsf_timed(g, res)
 }
 
 #' An interaction network from a table of edges: construct_interactome() for cuRnet
@@ -207,6 +208,13 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
   res$r_entry <- entry
   res$returned <- proc.time()[["elapsed"]]
   res
+}
+
+# The graph attributes seconds (pcsf_seconds) and work: the engine's counted work (curnet.work:
+# the shortest-path route taken, e.g. "dijkstra sources", "sssp near-far iterations").
+pcsf_timed <- function(g, res) {
+  g <- igraph::set_graph_attr(g, "seconds", pcsf_seconds(res))
+  igraph::set_graph_attr(g, "work", vapply(res$work, as.numeric, numeric(1)))
 }
 
 # Where a call's time went, seconds: R before the engine (checks, the network's arrays),

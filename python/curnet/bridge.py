@@ -484,7 +484,8 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
                "runs": u.runs}
     done = f if runs is None else u
     out.update(matched=done.matched, unmatched=done.unmatched,
-               seconds={k: float(v) for k, v in done.seconds.items()})
+               seconds={k: float(v) for k, v in done.seconds.items()},
+               work={k: float(v) for k, v in done.work.items()})
     return plain(out)
 
 def edge_betweenness_removals_for_r(g, directed=True, weighted=False, progress=None, backend="auto"):

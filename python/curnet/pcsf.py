@@ -62,6 +62,7 @@ from .algorithms.sssp import sssp_blocks
 from .backends import get_backend
 from .graph import Graph
 from .progress import Progress
+from .work import count_work
 
 TERMINAL, STEINER = "Terminal", "Steiner"
 # improve=True: at most this many rounds of re-spanning the forest's vertices (each round
@@ -98,6 +99,8 @@ class Forest:
     # where the call's time went: "setup" (checks, prizes, costs), "paths" (the batched
     # shortest paths and their hand-off), "host" (clustering, trees, pruning, improving)
     seconds: dict = field(default_factory=dict)
+    # the engine's counted work in the call (curnet.work): which shortest-path route ran
+    work: dict = field(default_factory=dict)
 
     def vertex_table(self) -> dict:
         return {"name": self.names, "prize": self.prize, "type": self.type}
@@ -126,6 +129,7 @@ class ForestUnion:
     matched: int = 0
     unmatched: list = field(default_factory=list)
     seconds: dict = field(default_factory=dict)   # as Forest's, over all runs
+    work: dict = field(default_factory=dict)      # as Forest's, over all runs
 
     def vertex_table(self) -> dict:
         return {"name": self.names, "count": self.count, "type": self.type}
@@ -670,11 +674,13 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     t0 = time.perf_counter()
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     t1 = time.perf_counter()
-    D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, precision)
+    with count_work() as work:
+        D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, precision)
     t2 = time.perf_counter()
     vertices, ef, et, ec, trees = _solve_run(P, D[0], H[0], P.cost, improve)
     f = _forest(P, vertices, ef, et, ec, trees)
     f.seconds = {"setup": t1 - t0, "paths": t2 - t1, "host": time.perf_counter() - t2}
+    f.work = dict(work)
     return f
 
 
@@ -707,16 +713,18 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
     overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
     forests = []
     seconds = {"setup": time.perf_counter() - t0, "paths": 0.0, "host": 0.0}
-    for start in range(0, n, step):
-        chunk = costs[start:start + step]
-        t1 = time.perf_counter()
-        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
-        t2 = time.perf_counter()
-        for i, c in enumerate(chunk):
-            vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
-            forests.append(_forest(P, vertices, ef, et, ec, trees))
-        seconds["paths"] += t2 - t1
-        seconds["host"] += time.perf_counter() - t2
+    with count_work() as counts:             # the runs' shortest-path routes
+        for start in range(0, n, step):
+            chunk = costs[start:start + step]
+            t1 = time.perf_counter()
+            D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
+            t2 = time.perf_counter()
+            for i, c in enumerate(chunk):
+                vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
+                forests.append(_forest(P, vertices, ef, et, ec, trees))
+            seconds["paths"] += t2 - t1
+            seconds["host"] += time.perf_counter() - t2
+    counts["runs per call"] = step
     allv = np.concatenate([f.vertices for f in forests])
     verts, count = np.unique(allv, return_counts=True)
     N = P.n + 1
@@ -727,5 +735,5 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
                        type=np.where(P.is_terminal[verts], TERMINAL, STEINER), count=count,
                        edge_from=ekeys // N, edge_to=ekeys % N, edge_count=ecount, runs=n,
                        objectives=np.array([f.objective for f in forests]), forests=forests,
-                       seconds=seconds,
+                       seconds=seconds, work=dict(counts),
                        matched=P.matched, unmatched=P.unmatched)
