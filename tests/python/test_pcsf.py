@@ -398,3 +398,39 @@ def test_the_time_split_is_reported():
     u = pcsf_rand(g, prizes, n=2, backend="cpu")
     for s in (f.seconds, u.seconds):
         assert set(s) == {"setup", "paths", "host"} and all(v >= 0 for v in s.values())
+
+
+def test_rooted_and_run_graphs_are_laid_out_as_from_edges_lays_them_out():
+    """The rooted network, shifted from the network's CSR without a sort, equals
+    Graph.from_edges of the network's edges then the root edges; the runs' graph tiles it
+    with each run's costs, as from_edges of the runs' copies side by side would."""
+    rng = np.random.default_rng(5)
+    n, m = 30, 70
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = src != dst
+    pairs = np.unique(np.sort(np.column_stack([src[keep], dst[keep]]), axis=1), axis=0)
+    flip = rng.random(len(pairs)) < 0.5                      # either orientation, as given
+    src, dst = np.where(flip, pairs[:, 1], pairs[:, 0]), np.where(flip, pairs[:, 0], pairs[:, 1])
+    m = len(src)
+    g = curnet.Graph.from_edges(src, dst, rng.uniform(0.1, 1, m), directed=False, num_vertices=n,
+                                dtype=np.float64)
+    dummies = np.array([7, 2, 19, 11])
+    indptr, indices, arc_edge = pcsf_module._rooted_csr(g, dummies, m)
+    ref = curnet.Graph.from_edges(np.concatenate([src, np.full(len(dummies), n)]), np.concatenate([dst, dummies]),
+                                  directed=False, num_vertices=n + 1)
+    assert np.array_equal(indptr, ref.indptr) and np.array_equal(indices, ref.indices)
+    assert np.array_equal(arc_edge, ref.arc_edges)
+
+    names = np.array([f"v{i}" for i in range(n)])
+    named = curnet.Graph.from_edges(src, dst, rng.uniform(0.1, 1, m), directed=False, names=names,
+                                    dtype=np.float64)
+    P = pcsf_module._Problem(named, {"v7": 1.0, "v2": 2.0, "v19": 0.5}, 2, 1, 0.01, None, 0.05)
+    costs = [P.cost * (1 + rng.uniform(0, 0.2, len(P.cost))) for _ in range(3)]
+    big = P.run_graph(costs, np.float64)
+    N, k = n + 1, len(P.dummies)
+    offsets = np.repeat(np.arange(3) * N, m + k)
+    ref = curnet.Graph.from_edges(np.tile(np.concatenate([src, np.full(k, n)]), 3) + offsets,
+                                  np.tile(np.concatenate([dst, P.dummies]), 3) + offsets,
+                                  np.concatenate(costs), directed=False, num_vertices=3 * N, dtype=np.float64)
+    assert np.array_equal(big.indptr, ref.indptr) and np.array_equal(big.indices, ref.indices)
+    assert np.array_equal(big.weights, ref.weights)
