@@ -104,7 +104,7 @@ cuRnet_cluster_edge_betweenness <- function(graph, weights = NULL, directed = TR
                                             backend = getOption("cuRnet.backend", "auto"),
                                             progress = getOption("cuRnet.progress", interactive())) {
   if (!igraph::is_igraph(graph)) stop("cuRnet_cluster_edge_betweenness() takes an igraph object", call. = FALSE)
-  if (is.null(weights) && "weight" %in% igraph::edge_attr_names(graph)) weights <- igraph::E(graph)$weight
+  if (is.null(weights) && "weight" %in% igraph::edge_attr_names(graph)) weights <- igraph_edge_weights(graph)
   weights <- if (!is.null(weights) && any(!is.na(weights))) as.numeric(weights) else NULL
   if (!is.null(weights) && (membership || modularity)) {       # igraph's own two warnings
     warning("Membership vector will be selected based on the highest modularity score.", call. = FALSE)

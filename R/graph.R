@@ -310,9 +310,15 @@ weight_column <- function(w, column) {
                       "weights = NA for an unweighted graph"), column, why), call. = FALSE)
 }
 
+# The edge attribute `weight` (NULL if none). Not igraph::E(g)$weight: on a graph with vertex
+# names, E(g) (and edge_attr(g, name), whose index defaults to it) pastes a "from|to" name for
+# every edge first, 0.15-0.6 s on STRING's 175,821 edges; edge_attr(g) hands the attribute
+# list over as it is.
+igraph_edge_weights <- function(g) igraph::edge_attr(g)[["weight"]]
+
 # igraph's convention: NULL takes the weight attribute, NA means unweighted.
 igraph_weights <- function(g, weights) {
-  if (is.null(weights)) return(if (!is.null(g)) igraph::E(g)$weight)
+  if (is.null(weights)) return(if (!is.null(g)) igraph_edge_weights(g))
   if (length(weights) == 1 && is.na(weights)) return(NULL)
   weights
 }

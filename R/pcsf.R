@@ -55,7 +55,10 @@
 #'   vertices, as \code{PCSF()}) and \code{type} (\code{"Terminal"} or
 #'   \code{"Steiner"}), edge attribute \code{weight} (the edge's cost); graph
 #'   attributes \code{objective} (of the whole forest, trees of one vertex
-#'   included), \code{trees} and \code{singletons}.
+#'   included), \code{trees}, \code{singletons} and \code{seconds} (where the
+#'   call's time went: R's checks before the engine, the engine's setup, shortest
+#'   paths and host steps, the hand-over, R's igraph result after it) and
+#'   \code{work} (the engine's counted work: the shortest-path route taken).
 #' @seealso \code{\link{cuRnet_pcsf_rand}}, \code{\link{cuRnet_interactome}}
 #' @examples
 #' if (cuRnet_available()) {
@@ -78,8 +81,9 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
   edges <- data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
                       weight = as.numeric(unlist(e$cost)), stringsAsFactors = FALSE)
   alone <- !vertices$name %in% c(edges$from, edges$to)
-  pcsf_result(edges, vertices[!alone, ], list(objective = res$objective, trees = res$trees,
-                                               singletons = vertices$name[alone]))
+  g <- pcsf_result(edges, vertices[!alone, ], list(objective = res$objective, trees = res$trees,
+                                                    singletons = vertices$name[alone]))
+  pcsf_timed(g, res)
 }
 
 #' Prize-collecting Steiner forests on noisy costs: PCSF_rand() on cuRnet
@@ -87,8 +91,10 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
 #' Solves the forest \code{n} times, each time with every edge cost
 #' multiplied by (1 + U(0, r)), and returns the union with each vertex's and
 #' edge's number of appearances, as the PCSF package's \code{PCSF_rand()}. The
-#' runs' shortest paths are batched: on a GPU, all runs are one call over the
-#' runs' noisy copies of the network side by side; on the CPU, one call a run.
+#' runs' shortest paths are batched: on a GPU, each call takes several runs'
+#' noisy copies of the network side by side (as many as keep the call's work
+#' linear in the runs: about 9 runs of 100 terminals on STRING); on the CPU,
+#' one call a run.
 #'
 #' @inheritParams cuRnet_pcsf
 #' @param n Number of runs. Default 10.
@@ -99,8 +105,9 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
 #'   \code{PCSF_rand()}'s: vertex \code{prize} is the number of runs the vertex
 #'   appears in (vertices of the union's edges), \code{type} as in
 #'   \code{\link{cuRnet_pcsf}}, edge \code{weight} the number of runs with
-#'   the edge; graph attributes \code{runs} and \code{objectives} (each run's,
-#'   under its own noisy costs).
+#'   the edge; graph attributes \code{runs}, \code{objectives} (each run's,
+#'   under its own noisy costs), \code{seconds} and \code{work} (as
+#'   \code{\link{cuRnet_pcsf}}'s, over all runs).
 #' @examples
 #' if (cuRnet_available()) {
 #'   ppi <- cuRnet_interactome(data.frame(from = c("A", "B", "C", "D"), to = c("B", "C", "D", "E"),
@@ -125,7 +132,8 @@ cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu =
   vertices <- data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v$count)),
                          type = as.character(unlist(v$type)), stringsAsFactors = FALSE)
   vertices <- vertices[vertices$name %in% c(edges$from, edges$to), ]
-  pcsf_result(edges, vertices, list(runs = res$runs, objectives = as.numeric(unlist(res$objectives))))
+  g <- pcsf_result(edges, vertices, list(runs = res$runs, objectives = as.numeric(unlist(res$objectives))))
+  pcsf_timed(g, res)
 }
 
 #' An interaction network from a table of edges: construct_interactome() for cuRnet
@@ -159,15 +167,15 @@ cuRnet_interactome <- function(df) {
     stop(sprintf("edge %d (%s - %s) has cost %s: costs must be positive numbers (%d such edge(s))",
                  i, from[i], to[i], format(cost[i]), sum(bad)), call. = FALSE)
   }
-  g <- igraph::graph_from_data_frame(data.frame(from, to, stringsAsFactors = FALSE), directed = FALSE,
-                                     vertices = unique(c(from, to)))
-  igraph::E(g)$weight <- as.numeric(cost)
+  g <- igraph::graph_from_data_frame(data.frame(from, to, weight = as.numeric(cost), stringsAsFactors = FALSE),
+                                     directed = FALSE, vertices = unique(c(from, to)))
   igraph::simplify(g, edge.attr.comb = list(weight = "sum", "ignore"))
 }
 
 # The engine's call for both functions: checks, the matched-terminals message, the run.
 pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, improve, precision, backend,
                       progress) {
+  entry <- proc.time()[["elapsed"]]
   if (missing(ppi) || !igraph::is_igraph(ppi)) {
     stop("the interaction network 'ppi' must be an igraph object (see cuRnet_interactome())", call. = FALSE)
   }
@@ -175,7 +183,7 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
   if (!is.null(dummies) && all(is.na(dummies))) dummies <- NULL       # PCSF()'s reading of NA
   vertex_names <- igraph::V(ppi)$name
   if (is.null(vertex_names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
-  cost <- igraph::E(ppi)$weight
+  cost <- igraph_edge_weights(ppi)
   if (is.null(cost)) stop("the interaction network has no edge costs (edge attribute 'weight')", call. = FALSE)
   if (!is.numeric(terminals) || is.null(names(terminals))) {
     stop("terminals must be a named numeric vector of prizes, named as the network's vertices", call. = FALSE)
@@ -190,11 +198,33 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
                   signif(100 * mean(found), 4),
                   if (any(!found)) paste0("; not found: ", show_some(names(terminals)[!found])) else ""))
   el <- igraph::as_edgelist(ppi, names = FALSE)
-  engine_call(reticulate::py_to_r(bridge()$pcsf_for_r(
+  started <- proc.time()[["elapsed"]]
+  res <- engine_call(reticulate::py_to_r(bridge()$pcsf_for_r(
     as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), vertex_names,
     names(terminals), as.double(unname(terminals)), w, b, mu,
     if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
     progress_hook(progress, "PCSF"), backend, isTRUE(improve), precision)))
+  res$started <- started
+  res$r_entry <- entry
+  res$returned <- proc.time()[["elapsed"]]
+  res
+}
+
+# The graph attributes seconds (pcsf_seconds) and work: the engine's counted work (curnet.work:
+# the shortest-path route taken, e.g. "dijkstra sources", "sssp near-far iterations").
+pcsf_timed <- function(g, res) {
+  g <- igraph::set_graph_attr(g, "seconds", pcsf_seconds(res))
+  igraph::set_graph_attr(g, "work", vapply(res$work, as.numeric, numeric(1)))
+}
+
+# Where a call's time went, seconds: R before the engine (checks, the network's arrays),
+# the engine's own split (setup, paths, host: see curnet.pcsf.Forest), the rest of the
+# engine call (the hand-over both ways), R after it (the igraph result).
+pcsf_seconds <- function(res) {
+  engine <- vapply(res$seconds, as.numeric, numeric(1))
+  now <- proc.time()[["elapsed"]]
+  c(r_before = res$started - res$r_entry, engine, handover = res$returned - res$started - sum(engine),
+    r_after = now - res$returned)
 }
 
 # The PCSF package's result: an igraph of class c("PCSF", "igraph"), vertices by name.

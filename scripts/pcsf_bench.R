@@ -13,7 +13,9 @@
 # prizes U(0.1, 3)); PCSF_rand vs cuRnet_pcsf_rand; the sweep. Checks: cuRnet's objective
 # (recomputed here from the network) is never worse than the package's, and whether
 # cuRnet_pcsf(improve = FALSE), the package's method, gives the package's forest (timed once).
-# Times are medians (seconds) of the whole calls, after a warm-up.
+# Times are medians (seconds) of the whole calls, after a warm-up. Under each row, cuRnet's last
+# call split (graph attribute seconds: R before the engine, the engine's setup / shortest paths /
+# host steps, the hand-over, R after) and its counted work (graph attribute work: the route).
 suppressPackageStartupMessages({ library(cuRnet); library(igraph); library(jsonlite) })
 
 opt <- list(backend = "auto", sizes = "20,50,100,200,500,1000", reps = "3", `pkg-reps` = "1",
@@ -53,6 +55,13 @@ ppi_pkg <- PCSF::construct_interactome(env$STRING)
 ppi <- cuRnet_interactome(env$STRING)
 stopifnot(identical(as_edgelist(ppi), as_edgelist(ppi_pkg)), identical(E(ppi)$weight, E(ppi_pkg)$weight))
 
+# where cuRnet's last call went (graph attributes seconds and work), under its row
+split_line <- function(result) {
+  sec <- graph_attr(result, "seconds")
+  work <- graph_attr(result, "work")
+  cat(sprintf("    cuRnet's last call: %s s; %s\n", paste(sprintf("%s %.3f", names(sec), sec), collapse = ", "),
+              if (length(work)) paste(sprintf("%s %g", names(work), work), collapse = ", ") else "no work counted"))
+}
 quiet <- function(expr) { r <- NULL; utils::capture.output(r <- suppressWarnings(suppressMessages(expr))); r }
 timed <- function(f, k) {
   t <- numeric(k); r <- NULL
@@ -96,6 +105,9 @@ compare <- function(label, prizes, k_reps = reps) {
   cat(sprintf("%-28s cuRnet %7.3f s  PCSF %7.3f s  %5.1fx  objective %.6f vs %.6f (improve = FALSE: %.6f, %s)\n",
               label, ours$seconds, theirs$seconds, row$speedup, o1, o2, o3,
               if (row$package_method_identical) "identical" else "differs"))
+  row$curnet_split <- as.list(graph_attr(ours$result, "seconds"))
+  row$curnet_work <- as.list(graph_attr(ours$result, "work"))
+  split_line(ours$result)
   rows[[length(rows) + 1]] <<- row
   row
 }
@@ -118,6 +130,9 @@ rand <- list(row = sprintf("rand: n = %d, 100 random terminals", runs), runs = r
 cat(sprintf("%-28s cuRnet %7.3f s  PCSF %7.3f s  %5.1fx  union %d vs %d vertices (%d shared)\n", rand$row,
             ours$seconds, theirs$seconds, rand$speedup, rand$union_vertices_curnet, rand$union_vertices_pcsf,
             rand$shared_vertices))
+split_line(ours$result)
+rand$curnet_split <- as.list(graph_attr(ours$result, "seconds"))
+rand$curnet_work <- as.list(graph_attr(ours$result, "work"))
 
 cpu <- tryCatch(sub(".*: ", "", grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]), error = function(e) NA)
 info <- cuRnet_info()

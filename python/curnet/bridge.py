@@ -439,6 +439,31 @@ def pick_soft_threshold_for_r(values, nrow, ncol, genes_in_rows, backend="auto",
                   "fitIndices": {k: v.astype(np.float64) for k, v in fit["fitIndices"].items()},
                   "columns": list(fit["fitIndices"])})
 
+# The last network cuRnet_pcsf was given, by a digest of its arrays and names: R hands the
+# same interactome over call after call, and its Graph (with its checks and device copy) is
+# then built once instead of every call.
+_pcsf_networks: dict = {}
+
+
+def _pcsf_network(src, dst, cost, vertex_names) -> Graph:
+    import hashlib
+    from .columns import to_numpy
+    arrays = [to_numpy(src, "src"), to_numpy(dst, "dst"), to_numpy(cost, "costs")]
+    h = hashlib.blake2b(digest_size=20)
+    for a in arrays:
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(np.ascontiguousarray(a).view(np.uint8))
+    h.update("\0".join(vertex_names.tolist()).encode())
+    key = h.hexdigest()
+    g = _pcsf_networks.get(key)
+    if g is None:
+        g = Graph.from_edges(*arrays, directed=False, num_vertices=len(vertex_names),
+                             names=vertex_names, dtype=np.float64)
+        _pcsf_networks.clear()
+        _pcsf_networks[key] = g
+    return g
+
+
 def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummies=None,
                runs=None, noise=0.1, seed=None, progress=None, backend="auto", improve=True,
                precision="double") -> dict:
@@ -449,9 +474,7 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
     from .steiner_forest import pcsf, pcsf_rand
     # R's character vectors arrive as lists of str, or as a str when of length one
     strings = lambda x: np.atleast_1d(np.asarray(x, dtype=str))
-    vertex_names = strings(vertex_names)
-    g = Graph.from_edges(src, dst, cost, directed=False, num_vertices=len(vertex_names),
-                         names=vertex_names, dtype=np.float64)
+    g = _pcsf_network(src, dst, cost, strings(vertex_names))
     prizes = (strings(terminals).tolist(), np.atleast_1d(np.asarray(prizes, dtype=np.float64)))
     options = dict(w=float(w), b=float(b), mu=float(mu), dummies=None if dummies is None else strings(dummies).tolist(),
                    improve=bool(improve), precision=str(precision),
@@ -464,8 +487,10 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
         u = pcsf_rand(g, prizes, n=int(runs), r=float(noise), seed=None if seed is None else int(seed), **options)
         out = {"vertices": u.vertex_table(), "edges": u.edge_table(), "objectives": u.objectives,
                "runs": u.runs}
-    out.update(matched=f.matched if runs is None else u.matched,
-               unmatched=f.unmatched if runs is None else u.unmatched)
+    done = f if runs is None else u
+    out.update(matched=done.matched, unmatched=done.unmatched,
+               seconds={k: float(v) for k, v in done.seconds.items()},
+               work={k: float(v) for k, v in done.work.items()})
     return plain(out)
 
 def edge_betweenness_removals_for_r(g, directed=True, weighted=False, progress=None, backend="auto"):

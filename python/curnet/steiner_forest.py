@@ -62,6 +62,7 @@ from .algorithms.sssp import sssp_blocks
 from .backends import get_backend
 from .graph import Graph
 from .progress import Progress
+from .work import count_work
 
 TERMINAL, STEINER = "Terminal", "Steiner"
 # improve=True: at most this many rounds of re-spanning the forest's vertices (each round
@@ -71,6 +72,10 @@ IMPROVE_ROUNDS = 10
 # sums doubles); "single" lets a GPU take its near-far search (float32 weights only), the
 # forest and its objective still costed in double
 _DTYPES = {"double": np.float64, "single": np.float32}
+# pcsf_rand on a GPU: the runs of one shortest-path call (see _runs_per_call). 2^27 entries
+# is ~9 runs of 100 terminals on STRING (~1 GiB of near-far keys), 20 runs of 20 terminals.
+RUN_CALL_ENTRIES = 2**27
+RUN_CALL_SOURCES = 4096          # the CUDA backend's near-far batch (tuning.nf_max_sources)
 
 
 # -- results ---------------------------------------------------------------------------
@@ -94,6 +99,8 @@ class Forest:
     # where the call's time went: "setup" (checks, prizes, costs), "paths" (the batched
     # shortest paths and their hand-off), "host" (clustering, trees, pruning, improving)
     seconds: dict = field(default_factory=dict)
+    # the engine's counted work in the call (curnet.work): which shortest-path route ran
+    work: dict = field(default_factory=dict)
 
     def vertex_table(self) -> dict:
         return {"name": self.names, "prize": self.prize, "type": self.type}
@@ -122,6 +129,7 @@ class ForestUnion:
     matched: int = 0
     unmatched: list = field(default_factory=list)
     seconds: dict = field(default_factory=dict)   # as Forest's, over all runs
+    work: dict = field(default_factory=dict)      # as Forest's, over all runs
 
     def vertex_table(self) -> dict:
         return {"name": self.names, "count": self.count, "type": self.type}
@@ -183,8 +191,14 @@ def _prize_table(prizes, duplicates="error"):
 
 
 def _check_network(g: Graph):
+    """The network's edges (src, dst, float64 cost), checked once and kept with the graph
+    (a network is solved for many terminal sets; the checks sort its edges)."""
     if not isinstance(g, Graph):
         raise TypeError(f"the network must be a curnet.Graph, got {type(g).__name__}")
+    return g.cache("pcsf: checked edges", lambda: _checked_edges(g))
+
+
+def _checked_edges(g: Graph):
     if g.directed:
         raise ValueError("the PCSF needs an undirected network (Graph.from_edges(..., directed=False))")
     if g.names is None:
@@ -261,10 +275,7 @@ class _Problem:
 
         # the package's vertex order (its tie-breaks follow it): the root, the dummies, then
         # the network's vertices as its edge list first names them
-        ends = np.column_stack([src, dst]).ravel()
-        first = np.full(n, len(ends), dtype=np.int64)
-        np.minimum.at(first, ends, np.arange(len(ends)))
-        rank = np.where(first < len(ends), first, len(ends) + np.arange(n)) + len(dummy_ids)
+        rank = g.cache("pcsf: first appearances", lambda: _first_appearances(src, dst, n)) + len(dummy_ids)
         rank[dummy_ids] = np.arange(len(dummy_ids))
         self.terminals = term_ids[np.argsort(rank[term_ids], kind="stable")]
 
@@ -275,12 +286,25 @@ class _Problem:
         self.num_network_edges = len(src)
         neg = np.minimum(c, 0.0)
         self.penalty = np.abs(neg[self.src] + neg[self.dst])
-        # (u, v) -> edge id + 1, both orientations
-        m = len(self.src)
-        ids = np.arange(1, m + 1)
-        self.edge_id = sparse.csr_matrix((np.concatenate([ids, ids]),
-                                          (np.concatenate([self.src, self.dst]),
-                                           np.concatenate([self.dst, self.src]))), shape=(n + 1, n + 1))
+        self.indptr, self.indices, self.arc_edge = _rooted_csr(g, dummy_ids, len(src))
+        # (u, v) -> edge id + 1, both orientations: the rooted CSR itself
+        self.edge_id = sparse.csr_matrix((self.arc_edge + 1, self.indices, self.indptr), shape=(n + 1, n + 1),
+                                         copy=True)
+        self.edge_id.sort_indices()
+
+    def run_graph(self, run_costs, dtype) -> Graph:
+        """The graph of the runs' shortest paths: one copy of the rooted network per run (run
+        r's vertices are r x (n + 1) + v), arc weights from the run's adjusted costs (edge
+        ids as `self.cost`). Tiled from the rooted CSR: no sort of the runs' arcs."""
+        R, N, A, M = len(run_costs), self.n + 1, len(self.indices), len(self.cost)
+        if R * N > np.iinfo(np.int32).max or R * A > np.iinfo(np.int32).max:
+            raise ValueError(f"{R} runs of a network of {N:,} vertices and {A:,} arcs do not fit one "
+                             "shortest-path call (int32 ids): give runs_per_call")
+        starts = (np.arange(R, dtype=np.int64) * A)[:, None] + self.indptr[None, :-1]
+        indptr = np.append(starts.ravel(), R * A).astype(np.int32)
+        indices = (self.indices[None, :] + (np.arange(R, dtype=np.int32) * N)[:, None]).ravel()
+        weights = np.stack([np.asarray(c, dtype)[self.arc_edge] for c in run_costs]).ravel()
+        return Graph(indptr, indices, weights, directed=False, num_edges=R * M)
 
     def lookup(self, u, v) -> np.ndarray:
         """Edge ids of the vertex pairs (u[i], v[i]), all of which are edges."""
@@ -297,6 +321,39 @@ class _Problem:
         lost = c[self.is_terminal[:-1] & ~inside[:-1]].sum()
         hubs = -c[~self.is_terminal[:-1] & inside[:-1]].sum()
         return float(np.sum(edge_cost) + self.w * trees + lost + hubs)
+
+
+def _first_appearances(src, dst, n):
+    """Each vertex's first position in the edge list (src[0], dst[0], src[1], ...), vertices
+    on no edge after all the others in id order."""
+    ends = np.column_stack([src, dst]).ravel()
+    first = np.full(n, len(ends), dtype=np.int64)
+    np.minimum.at(first, ends, np.arange(len(ends)))
+    return np.where(first < len(ends), first, len(ends) + np.arange(n))
+
+
+def _rooted_csr(g: Graph, dummies, m):
+    """The CSR (indptr, indices, arc's edge id) of the network plus the dummy root (vertex n)
+    joined to each dummy by edge m + i, laid out as Graph.from_edges lays out the network's
+    edges followed by the root edges: each dummy's row ends with its root arc, the root's
+    row lists the dummies in order. Made by shifting the network's arcs (no sort)."""
+    n = len(g)
+    deg = np.diff(g.indptr).astype(np.int64)
+    grown = deg.copy()
+    grown[dummies] += 1
+    indptr = np.zeros(n + 2, np.int64)
+    np.cumsum(np.append(grown, len(dummies)), out=indptr[1:])
+    indices = np.empty(indptr[-1], np.int32)
+    arc_edge = np.empty(indptr[-1], np.int64)
+    at = np.arange(len(g.indices)) + np.repeat(indptr[:n] - g.indptr[:-1], deg)
+    indices[at] = g.indices
+    arc_edge[at] = g.arc_edges
+    root_edges = m + np.arange(len(dummies))
+    indices[indptr[dummies + 1] - 1] = n
+    arc_edge[indptr[dummies + 1] - 1] = root_edges
+    indices[indptr[n]:] = dummies
+    arc_edge[indptr[n]:] = root_edges
+    return indptr, indices, arc_edge
 
 
 # -- step 2: the batched shortest paths --------------------------------------------------------
@@ -352,10 +409,7 @@ def _shortest_paths(P: _Problem, run_costs, backend, progress, precision="double
     R, N = len(run_costs), P.n + 1
     T = len(P.terminals)
     offset = (np.arange(R, dtype=np.int64) * N)[:, None]
-    src = (P.src[None, :] + offset).ravel()
-    dst = (P.dst[None, :] + offset).ravel()
-    big = Graph.from_edges(src, dst, np.concatenate(run_costs), directed=False,
-                           num_vertices=R * N, dtype=_DTYPES[precision])
+    big = P.run_graph(run_costs, _DTYPES[precision])
     local = np.append(P.terminals, P.root)
     targets = (local[None, :] + offset).reshape(R, 1, T + 1).repeat(T, axis=1).reshape(R * T, T + 1)
     sources = (P.terminals[None, :] + offset).ravel()
@@ -574,12 +628,19 @@ def _forest(P: _Problem, vertices, e_from, e_to, e_cost, trees, objective=None) 
                   objective=objective, matched=P.matched, unmatched=P.unmatched)
 
 
-def _runs_per_call(backend, n_runs):
-    """How many runs share one shortest-path call: all of them on a GPU (one batched job
-    over the runs' side-by-side copies), one on the CPU, whose Dijkstra fills rows as long
-    as the whole graph for every source."""
+def _runs_per_call(backend, n_runs, terminals, n):
+    """How many runs share one shortest-path call. The CPU: one (its Dijkstra fills a row
+    as long as the whole call's graph for every source). A GPU: c runs' copies side by
+    side, so that the per-call latency (near-far's iterations, the hand-off) is shared,
+    but each of the c x T sources then owns a row over all c copies (near-far's keys, the
+    predecessor pass over every copy's arcs), c - 1 of them unreachable: the call's work
+    grows as c^2 x T x n. So c keeps c^2 x T x n within RUN_CALL_ENTRIES and c x T within
+    near-far's batch (RUN_CALL_SOURCES)."""
     be = get_backend(backend)
-    return 1 if getattr(be, "name", "") == "cpu" else n_runs
+    if getattr(be, "name", "") == "cpu":
+        return 1
+    c = int(np.sqrt(RUN_CALL_ENTRIES / max(terminals * n, 1)))
+    return max(1, min(n_runs, c, RUN_CALL_SOURCES // max(terminals, 1)))
 
 
 def _check_precision(precision):
@@ -613,11 +674,13 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     t0 = time.perf_counter()
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     t1 = time.perf_counter()
-    D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, precision)
+    with count_work() as work:
+        D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, precision)
     t2 = time.perf_counter()
     vertices, ef, et, ec, trees = _solve_run(P, D[0], H[0], P.cost, improve)
     f = _forest(P, vertices, ef, et, ec, trees)
     f.seconds = {"setup": t1 - t0, "paths": t2 - t1, "host": time.perf_counter() - t2}
+    f.work = dict(work)
     return f
 
 
@@ -626,8 +689,9 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
               duplicates="error", precision="double", runs_per_call=None) -> ForestUnion:
     """`n` forests, each on costs multiplied by (1 + U(0, r)) edge by edge (root edges keep
     cost w), and their union with each vertex's and edge's count of appearances. The runs'
-    shortest paths are batched: on a GPU all runs are one call (`runs_per_call` caps it:
-    the call's graph holds that many copies of the network), on the CPU one a run."""
+    shortest paths are batched: on a GPU several runs a call (`runs_per_call`, by default
+    from the call's size, see _runs_per_call: the call's graph holds that many copies of the
+    network), on the CPU one a run."""
     _check_precision(precision)
     if int(n) != n or n < 1:
         raise ValueError(f"n = {n}: the number of runs must be a positive integer")
@@ -643,22 +707,24 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
         c = P.cost.copy()
         c[:m] = c[:m] * (1.0 + rng.uniform(0.0, r, m))
         costs.append(c)
-    step = _runs_per_call(backend, n) if runs_per_call is None else int(runs_per_call)
+    step = _runs_per_call(backend, n, len(P.terminals), P.n + 1) if runs_per_call is None else int(runs_per_call)
     if step < 1:
         raise ValueError(f"runs_per_call = {runs_per_call}: at least one run a call")
     overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
     forests = []
     seconds = {"setup": time.perf_counter() - t0, "paths": 0.0, "host": 0.0}
-    for start in range(0, n, step):
-        chunk = costs[start:start + step]
-        t1 = time.perf_counter()
-        D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
-        t2 = time.perf_counter()
-        for i, c in enumerate(chunk):
-            vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
-            forests.append(_forest(P, vertices, ef, et, ec, trees))
-        seconds["paths"] += t2 - t1
-        seconds["host"] += time.perf_counter() - t2
+    with count_work() as counts:             # the runs' shortest-path routes
+        for start in range(0, n, step):
+            chunk = costs[start:start + step]
+            t1 = time.perf_counter()
+            D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
+            t2 = time.perf_counter()
+            for i, c in enumerate(chunk):
+                vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
+                forests.append(_forest(P, vertices, ef, et, ec, trees))
+            seconds["paths"] += t2 - t1
+            seconds["host"] += time.perf_counter() - t2
+    counts["runs per call"] = step
     allv = np.concatenate([f.vertices for f in forests])
     verts, count = np.unique(allv, return_counts=True)
     N = P.n + 1
@@ -669,5 +735,5 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
                        type=np.where(P.is_terminal[verts], TERMINAL, STEINER), count=count,
                        edge_from=ekeys // N, edge_to=ekeys % N, edge_count=ecount, runs=n,
                        objectives=np.array([f.objective for f in forests]), forests=forests,
-                       seconds=seconds,
+                       seconds=seconds, work=dict(counts),
                        matched=P.matched, unmatched=P.unmatched)

@@ -29,6 +29,7 @@ from collections import Counter
 #   "bfs one-source runs"       one source traversed on its own (one-source calls, long-diameter graphs)
 #   "sssp rounds"               one frontier Bellman-Ford round of a batch (all backends)
 #   "sssp per-source runs"      sources handed to the per-source route after max_bf_rounds
+#   "sssp near-far iterations"  near-far iterations of a batch (CUDA), the long route's included
 #   "dijkstra sources"          sources solved by SciPy's Dijkstra (CPU)
 #   "worklist scans"            vertices scanned by the negative-weight FIFO worklist (CPU)
 #   "scc trim passes"           one pass of the SCC trimming loop (all backends)

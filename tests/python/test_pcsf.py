@@ -224,7 +224,7 @@ def test_pcsf_rand_runs_batched_in_one_call_equal_runs_one_by_one(monkeypatch):
     on the CPU, gives the runs' forests one call each gives."""
     g, _, prizes = random_instance(9, n=12, terminals=5)
     one = pcsf_rand(g, prizes, n=5, r=0.3, seed=4, backend="cpu")
-    monkeypatch.setattr(pcsf_module, "_runs_per_call", lambda backend, n: n)
+    monkeypatch.setattr(pcsf_module, "_runs_per_call", lambda backend, n, *size: n)
     calls = []
     real = pcsf_module.sssp_blocks
     monkeypatch.setattr(pcsf_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
@@ -242,6 +242,28 @@ def test_runs_per_call_caps_the_batched_copies(monkeypatch):
     a = pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu", runs_per_call=2)
     assert len(calls) == 3
     assert union_key(a) == union_key(pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu"))
+
+
+def test_gpu_runs_per_call_bounds_the_copies_work(monkeypatch):
+    """On a GPU each source's row spans all the call's copies: the runs a call keep
+    runs^2 x terminals x vertices within RUN_CALL_ENTRIES and runs x terminals within one
+    near-far batch, and never exceed the runs asked for."""
+    class Gpu:
+        name = "cuda"
+    monkeypatch.setattr(pcsf_module, "get_backend", lambda backend: Gpu())
+    for runs, terminals, n in [(100, 100, 15406), (20, 20, 15406), (100, 1000, 15406), (3, 5, 100),
+                               (100, 4000, 50)]:
+        c = pcsf_module._runs_per_call("cuda", runs, terminals, n)
+        assert 1 <= c <= runs
+        assert c == 1 or (c * c * terminals * n <= pcsf_module.RUN_CALL_ENTRIES
+                          and c * terminals <= pcsf_module.RUN_CALL_SOURCES)
+        # the largest such count: one more run would pass a bound
+        more = c + 1
+        assert more > runs or more * more * terminals * n > pcsf_module.RUN_CALL_ENTRIES \
+            or more * terminals > pcsf_module.RUN_CALL_SOURCES
+    assert pcsf_module._runs_per_call("cuda", 100, 100, 15406) == 9
+    monkeypatch.setattr(pcsf_module, "get_backend", lambda backend: type("Cpu", (), {"name": "cpu"})())
+    assert pcsf_module._runs_per_call("cpu", 100, 100, 15406) == 1
 
 
 def test_single_precision_paths_still_give_a_forest_costed_in_double():
@@ -374,3 +396,39 @@ def test_the_time_split_is_reported():
     u = pcsf_rand(g, prizes, n=2, backend="cpu")
     for s in (f.seconds, u.seconds):
         assert set(s) == {"setup", "paths", "host"} and all(v >= 0 for v in s.values())
+
+
+def test_rooted_and_run_graphs_are_laid_out_as_from_edges_lays_them_out():
+    """The rooted network, shifted from the network's CSR without a sort, equals
+    Graph.from_edges of the network's edges then the root edges; the runs' graph tiles it
+    with each run's costs, as from_edges of the runs' copies side by side would."""
+    rng = np.random.default_rng(5)
+    n, m = 30, 70
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    keep = src != dst
+    pairs = np.unique(np.sort(np.column_stack([src[keep], dst[keep]]), axis=1), axis=0)
+    flip = rng.random(len(pairs)) < 0.5                      # either orientation, as given
+    src, dst = np.where(flip, pairs[:, 1], pairs[:, 0]), np.where(flip, pairs[:, 0], pairs[:, 1])
+    m = len(src)
+    g = curnet.Graph.from_edges(src, dst, rng.uniform(0.1, 1, m), directed=False, num_vertices=n,
+                                dtype=np.float64)
+    dummies = np.array([7, 2, 19, 11])
+    indptr, indices, arc_edge = pcsf_module._rooted_csr(g, dummies, m)
+    ref = curnet.Graph.from_edges(np.concatenate([src, np.full(len(dummies), n)]), np.concatenate([dst, dummies]),
+                                  directed=False, num_vertices=n + 1)
+    assert np.array_equal(indptr, ref.indptr) and np.array_equal(indices, ref.indices)
+    assert np.array_equal(arc_edge, ref.arc_edges)
+
+    names = np.array([f"v{i}" for i in range(n)])
+    named = curnet.Graph.from_edges(src, dst, rng.uniform(0.1, 1, m), directed=False, names=names,
+                                    dtype=np.float64)
+    P = pcsf_module._Problem(named, {"v7": 1.0, "v2": 2.0, "v19": 0.5}, 2, 1, 0.01, None, 0.05)
+    costs = [P.cost * (1 + rng.uniform(0, 0.2, len(P.cost))) for _ in range(3)]
+    big = P.run_graph(costs, np.float64)
+    N, k = n + 1, len(P.dummies)
+    offsets = np.repeat(np.arange(3) * N, m + k)
+    ref = curnet.Graph.from_edges(np.tile(np.concatenate([src, np.full(k, n)]), 3) + offsets,
+                                  np.tile(np.concatenate([dst, P.dummies]), 3) + offsets,
+                                  np.concatenate(costs), directed=False, num_vertices=3 * N, dtype=np.float64)
+    assert np.array_equal(big.indptr, ref.indptr) and np.array_equal(big.indices, ref.indices)
+    assert np.array_equal(big.weights, ref.weights)

@@ -11,6 +11,7 @@ import cupy as cp
 from ..gpu_routes import near_far_suits
 from .launch import THREADS, DeviceGraph, KernelError, i32, i64
 from .sssp import class_heads
+from ...work import tally
 
 # Ordered keys (kernels/sssp.cu f2o / d2o) of +inf and 0: unreached entries and the sources.
 F32_INF, F32_ZERO = np.uint32(0xFF800000), np.uint32(0x80000000)
@@ -114,6 +115,8 @@ class NearFar:
                 if c[slot] == 0 and c[3 + slot] == 0:
                     break
                 if it >= t.nf_max_iters:
+                    tally("sssp near-far iterations", it)
+                    tally("sssp per-source runs", kb)
                     return self.long_route(hg, ids, with_pred)
         except cp.cuda.memory.OutOfMemoryError:
             raise
@@ -121,6 +124,7 @@ class NearFar:
             raise KernelError(f"curnet: CUDA near-far kernels failed ({kb} sources, {n} vertices): "
                               f"{type(e).__name__}: {e}") from e
         self.counters.add("nf_iters", it)
+        tally("sssp near-far iterations", it)
         if f64:
             dist = cp.empty((kb, n), np.float64)
             L.launch("sssp", "from_ordered_f64", count, (key, i64(count), dist), max_blocks=L.max_blocks)
