@@ -313,7 +313,7 @@ def test_cli_writes_the_network(tmp_path, capsys):
     with open(path, "w") as f:
         f.write("gene\t" + "\t".join(f"s{j}" for j in range(12)) + "\n")
         for g, row in zip(genes, x):
-            f.write(g + "\t" + "\t".join(repr(v) for v in row) + "\n")
+            f.write(g + "\t" + "\t".join(repr(float(v)) for v in row) + "\n")
     out = tmp_path / "edges.parquet"
     assert main(["coexpression", str(path), "--threshold", "0.6", "--pvalues", "--backend", "cpu",
                  "--out", str(out)]) == 0

@@ -144,7 +144,9 @@ def test_gap_to_the_optimum_and_pcst_fast_reported():
         pz[term] = [b * prizes[s] for s in prizes]
         gv, ge = pcst_fast(np.column_stack([eu, ev]).astype(np.int64), pz, ec.astype(np.float64), n, 1, "strong", 0)
         kept = [i for i in ge if eu[i] != n and ev[i] != n]
-        fv = {g.names[x] for x in gv if x != n}
+        # the forest's vertices: pcst_fast's, and every end of its kept edges (some builds
+        # leave an edge's end out of the vertex list)
+        fv = {g.names[x] for x in gv if x != n} | {g.names[x] for i in kept for x in (eu[i], ev[i])}
         gw, _ = objective_from_graph(n, edges, g.names, prizes, fv,
                                      [(g.names[eu[i]], g.names[ev[i]]) for i in kept], w, b, 0.0)
         assert gw >= best - 1e-9 and ours >= best - 1e-9
@@ -357,9 +359,9 @@ def test_the_pcsf_command_writes_the_forest(tmp_path):
     from curnet.cli import main
     g, (u, v, cost), prizes = random_instance(2, n=12, terminals=5)
     net = tmp_path / "net.tsv"
-    net.write_text("from\tto\tcost\n" + "".join(f"{g.names[a]}\t{g.names[c]}\t{x!r}\n" for a, c, x in zip(u, v, cost)))
+    net.write_text("from\tto\tcost\n" + "".join(f"{g.names[a]}\t{g.names[c]}\t{float(x)!r}\n" for a, c, x in zip(u, v, cost)))
     pz = tmp_path / "prizes.tsv"
-    pz.write_text("gene\tprize\n" + "".join(f"{k}\t{x!r}\n" for k, x in prizes.items()) + "nope\t1.0\n")
+    pz.write_text("gene\tprize\n" + "".join(f"{k}\t{float(x)!r}\n" for k, x in prizes.items()) + "nope\t1.0\n")
     out, verts = tmp_path / "forest.tsv", tmp_path / "vertices.tsv"
     assert main(["pcsf", str(net), str(pz), "--backend", "cpu", "--mu", "0.01", "--out", str(out),
                  "--vertices-out", str(verts)]) == 0
