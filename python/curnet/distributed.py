@@ -23,14 +23,13 @@ import socket
 import threading
 import uuid
 import weakref
-from contextlib import ExitStack
 
 import numpy as np
 
 from . import device_gather
 from .algorithms import bfs as bfs_driver, sssp as sssp_driver
 from .algorithms.common import result_buffer
-from .memory import available_host_memory, prefaulted
+from .memory import available_host_memory
 from .algorithms.bfs import OUT_DTYPES
 from .backends import BACKENDS, get_backend
 from .errors import BackendUnavailableError
@@ -588,15 +587,11 @@ class ClusterEngine:
             outs = [o if o is not None else result_buffer(None, shape, d, what)
                     for o, (_, d, what) in zip(outs, wanted)]
             copies = device_gather.DeviceCopies(job.kind, outs, job.ids)
-            fresh = [o for o, (out, _, _) in zip(outs, wanted) if out is None]
             try:
-                with ExitStack() as mapped:
-                    for o in fresh:
-                        mapped.enter_context(prefaulted(o))
-                    for i, chunk in job.submit(DEVICE).results(progress, in_order=False):
-                        copies.submit(job.bounds[i][0], chunk)
-                        copies.release_done(self.client)
-                    copies.release_done(self.client, wait=True)
+                for i, chunk in job.submit(DEVICE).results(progress, in_order=False):
+                    copies.submit(job.bounds[i][0], chunk)
+                    copies.release_done(self.client)
+                copies.release_done(self.client, wait=True)
             finally:
                 copies.close(self.client)
             return outs

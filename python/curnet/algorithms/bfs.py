@@ -6,7 +6,6 @@ import numpy as np
 
 from ..backends import get_backend
 from ..backends.contract import Device, GraphArrays
-from ..memory import prefaulted
 from ..progress import Progress
 from ..sources import resolve_sources
 from ..work import tally
@@ -22,14 +21,12 @@ def bfs(g, sources, *, backend="auto", out=None, unreachable=-1, progress=None):
     `out` may be a caller's (k, n) array (int32, int64, float32 or float64, C- or
     Fortran-ordered) to write into; the depths are written there and it is returned.
     """
-    be = get_backend(backend)            # a bad backend name is the first error, as before
+    get_backend(backend)                 # a bad backend name is the first error, as before
     ids = resolve_sources(g, sources)
     if out is not None and out.dtype not in OUT_DTYPES:
         raise TypeError(f"out must be int32, int64, float32 or float64, not {out.dtype}")
-    fresh = out is None
     out = result_buffer(out, (len(ids), len(g)), np.int32, "the BFS depth matrix")
-    with prefaulted(out if fresh and be.name.startswith("cuda") else None):
-        bfs_blocks(g, ids, MatrixSink(out), backend=backend, unreachable=unreachable, progress=progress)
+    bfs_blocks(g, ids, MatrixSink(out), backend=backend, unreachable=unreachable, progress=progress)
     return out
 
 

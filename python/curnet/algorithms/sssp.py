@@ -8,7 +8,6 @@ import numpy as np
 from ..backends import get_backend
 from ..backends.contract import Device, Dijkstra, GraphArrays, NearFar
 from ..errors import NegativeCycleError
-from ..memory import prefaulted
 from ..progress import Progress
 from ..sources import resolve_sources, source_name
 from ..work import tally
@@ -21,26 +20,21 @@ CYCLE_CHECK_ROUNDS = 16
 
 def sssp(g, sources, *, backend="auto", out_dist=None, out_pred=None, progress=None):
     """Distances (k, n) (`inf` unreachable) and predecessors (k, n) int32 (-1 none)."""
-    be = get_backend(backend)            # a bad backend name is the first error, as before
+    get_backend(backend)                 # a bad backend name is the first error, as before
     ids = resolve_sources(g, sources)
     shape = (len(ids), len(g))
     dist = result_buffer(out_dist, shape, g.weight_dtype, "the distance matrix")
     pred = result_buffer(out_pred, shape, np.int32, "the predecessor matrix")
-    gpu = be.name.startswith("cuda")
-    with prefaulted(dist if gpu and out_dist is None else None), \
-            prefaulted(pred if gpu and out_pred is None else None):
-        sssp_blocks(g, ids, MatrixSink(dist, pred), backend=backend, with_pred=True, progress=progress)
+    sssp_blocks(g, ids, MatrixSink(dist, pred), backend=backend, with_pred=True, progress=progress)
     return dist, pred
 
 
 def sssp_dists(g, sources, *, backend="auto", out=None, progress=None):
     """Distances only: as `sssp`, without the cost of predecessors."""
-    be = get_backend(backend)
+    get_backend(backend)
     ids = resolve_sources(g, sources)
-    fresh = out is None
     dist = result_buffer(out, (len(ids), len(g)), g.weight_dtype, "the distance matrix")
-    with prefaulted(dist if fresh and be.name.startswith("cuda") else None):
-        sssp_blocks(g, ids, MatrixSink(dist), backend=backend, with_pred=False, progress=progress)
+    sssp_blocks(g, ids, MatrixSink(dist), backend=backend, with_pred=False, progress=progress)
     return dist
 
 
