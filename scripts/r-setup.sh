@@ -7,8 +7,11 @@ cd "$(dirname "$0")/.."
 system_only=false
 [ "${1:-}" = "--system-only" ] && system_only=true
 
+# WGCNA and Bioconductor's ALL: the co-expression comparator and the vignette's data; BH and Rcpp
+# build the PCSF package (the Steiner-forest comparator) below
 packages=(r-base-core r-base-dev r-cran-igraph r-cran-reticulate r-cran-testthat r-cran-knitr
-          r-cran-rmarkdown r-cran-roxygen2 r-cran-progress r-cran-cli r-bioc-stringdb pandoc)
+          r-cran-rmarkdown r-cran-roxygen2 r-cran-progress r-cran-cli r-bioc-stringdb pandoc
+          r-cran-wgcna r-bioc-all r-cran-bh r-cran-rcpp)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -39,11 +42,6 @@ echo "r-setup: cuRnet $(Rscript -e 'cat(as.character(packageVersion("cuRnet")))'
 # at hand: the PCSF tests and scripts/pcsf_bench.R skip or stop without it.
 pcsf_tarball="${CURNET_PCSF_TARBALL:-../shared/pcsf/PCSF_0.99.1.tar.gz}"
 if [ -f "$pcsf_tarball" ] && ! Rscript -e 'quit(status = !requireNamespace("PCSF", quietly = TRUE))' 2>/dev/null; then
-  for p in r-cran-bh r-cran-rcpp; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || {
-      sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$p"; }
-  done
   R CMD INSTALL "$pcsf_tarball" >/dev/null 2>&1 && echo "r-setup: PCSF installed (the comparator)" \
     || echo "r-setup: PCSF did not install from $pcsf_tarball; its tests will skip" >&2
 fi
