@@ -19,12 +19,12 @@ import scipy
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from ..graph import compress
-from ..work import tally
-from . import brandes
-from .arrays import canonical_labels, depth_histogram, depth_stats, pred_has_cycle
-from .contract import SccMethod, SsspMethod
-from .host_routes import depths_from_tree, worklist_paths
+from ...graph import compress
+from ...work import tally
+from .. import brandes
+from ..arrays import canonical_labels, depth_histogram, depth_stats, pred_has_cycle
+from ..contract import SccMethod, SsspMethod
+from ..host_routes import depths_from_tree, worklist_paths
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
