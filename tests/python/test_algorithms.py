@@ -349,10 +349,11 @@ def test_bfs_one_backward_is_bfs_on_the_reversed_graph(gs):
 def test_bfs_levels_split_over_threads(monkeypatch, k, directed):
     """A batch's pull levels and depth write cut into vertex ranges over the threads it may
     use (all of them for a lone batch, a share when batches run side by side): same depths."""
-    import curnet.backends.cpu as cpu_mod
+    import curnet.backends.cpu.bfs as cpu_bfs
     from curnet import backends
-    monkeypatch.setattr(cpu_mod, "SPLIT_ARCS", 64)
-    be = cpu_mod.CPUBackend(workers=3)
+    from curnet.backends.cpu import CPUBackend
+    monkeypatch.setattr(cpu_bfs, "SPLIT_ARCS", 64)
+    be = CPUBackend(workers=3)
     monkeypatch.setitem(backends._instances, "cpu", be)
     splits = []
     real = be.over_ranges

@@ -1,4 +1,6 @@
-"""The CPU backend (NumPy and SciPy)."""
-from .backend import CPUBackend, HostGraph, words_for
+"""The CPU backend (NumPy and SciPy), by concern: `backend` (CPUBackend, the thread plan and
+the delegation), `bfs`, `sssp`, `scc`; the graph's host copy is `backends.hostgraph`."""
+from ..hostgraph import HostGraph
+from .backend import CPUBackend
 
-__all__ = ["CPUBackend", "HostGraph", "words_for"]
+__all__ = ["CPUBackend", "HostGraph"]
