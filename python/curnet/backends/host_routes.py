@@ -7,7 +7,6 @@ from collections import deque
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csgraph
 
 from ..errors import NegativeCycleError
 from ..work import tally
@@ -78,6 +77,7 @@ def worklist_paths(hg, source: int, dist: np.ndarray, pred: np.ndarray) -> None:
 def bfs_one(hg: HostGraph, source: int, backward: bool = False) -> np.ndarray:
     """Depths from one source through SciPy's compiled BFS (long-diameter route);
     `backward`: along the arcs reversed."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     a = hg.reverse_matrix() if backward else hg.scipy_matrix()
     order, pred = csgraph.breadth_first_order(a, int(source), directed=True, return_predecessors=True)
     return depths_from_tree(order, pred, hg.n)
@@ -85,6 +85,7 @@ def bfs_one(hg: HostGraph, source: int, backward: bool = False) -> np.ndarray:
 
 def dijkstra(hg: HostGraph, sources: np.ndarray, with_pred: bool):
     """Non-negative weights: SciPy's Dijkstra. Returns dist (k, n) in the weight dtype, pred or None."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     tally("dijkstra sources", len(sources))
     res = csgraph.dijkstra(hg.scipy_matrix(), directed=True, indices=sources,
                            return_predecessors=with_pred)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.sparse import csgraph
 
 from ...work import tally
 from ..hostgraph import HostGraph, segment_starts
@@ -12,6 +11,7 @@ from ..hostgraph import HostGraph, segment_starts
 
 def scc_labels(hg: HostGraph) -> np.ndarray:
     """Any SCC labelling (Pearce's algorithm in SciPy); the driver canonicalises it."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     matrix, order = hg.scc_view()
     _, found = csgraph.connected_components(matrix, directed=True, connection="strong")
     if order is None:
