@@ -1,5 +1,5 @@
-"""The CPU backend (NumPy and SciPy), by concern: `backend` (CPUBackend, the thread plan and
-the delegation), `bfs`, `sssp`, `scc`; the graph's host copy is `backends.hostgraph`."""
+"""The CPU backend (NumPy and SciPy), by concern: `backend` (CPUBackend, the delegation),
+`batches` (the thread plan), `bfs`, `sssp`, `scc`; the graph's host copy is `backends.hostgraph`."""
 from ..hostgraph import HostGraph
 from .backend import CPUBackend
 

@@ -1,9 +1,9 @@
 """The CPU backend: NumPy twins of every primitive, plus SciPy's compiled routes.
 
-Each primitive here is the reference contract its CUDA kernel must match. `CPUBackend` holds
-the thread plan (a batch's share of the threads, the level pool) and delegates each concern to
-the modules of this package, as `cuda.CUDABackend` does to its strategies: the graph's host
-copy and cached SciPy views (`hostgraph`, shared with the CUDA backend's host route), BFS
+Each primitive here is the reference contract its CUDA kernel must match. `CPUBackend`
+delegates each concern to
+the modules of this package, as `cuda.CUDABackend` does to its strategies: the thread plan
+(`batches`), the graph's host copy and cached SciPy views (`hostgraph`, shared with the CUDA backend's host route), BFS
 (`bfs`), Bellman-Ford (`sssp`), strong components (`scc`), betweenness (`brandes`), and the
 whole-source routes of long-diameter graphs (`host_routes`). Where SciPy's `csgraph` is
 faster for a whole algorithm (Dijkstra for non-negative SSSP, Pearce's SCC, one-source BFS on
@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy
@@ -25,6 +23,7 @@ from ..arrays import canonical_labels, depth_histogram, depth_stats, padding_bit
 from ..contract import SccMethod, SsspMethod
 from ..hostgraph import HostGraph, host_graph
 from . import bfs, scc, sssp
+from .batches import ThreadPlan
 
 
 class CPUBackend:
@@ -35,25 +34,18 @@ class CPUBackend:
     max_joint_levels = 256
 
     def __init__(self, workers: int | None = None):
-        self.workers = workers or int(os.environ.get("CURNET_THREADS", 0)) or os.cpu_count() or 1
-        # the threads the calling thread's batch may use inside a level (see map_batches)
-        self._share = threading.local()
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_lock = threading.Lock()
+        self.plan = ThreadPlan(workers or int(os.environ.get("CURNET_THREADS", 0)) or os.cpu_count() or 1)
 
+    @property
+    def workers(self) -> int:
+        return self.plan.workers
+
+    # the thread plan (batches.py); the BFS levels call these on the backend
     def level_threads(self) -> int:
-        return getattr(self._share, "threads", 1)
+        return self.plan.level_threads()
 
     def over_ranges(self, fn, ranges) -> None:
-        """fn(a, b) for each range, on the backend's pool when there are several."""
-        if len(ranges) == 1:
-            fn(*ranges[0])
-            return
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="curnet-cpu-level")
-        for f in [self._pool.submit(fn, a, b) for a, b in ranges]:
-            f.result()
+        self.plan.over_ranges(fn, ranges)
 
     def describe(self) -> str:
         return f"cpu (NumPy {np.__version__}, SciPy {scipy.__version__}, {self.workers} threads)"
@@ -89,33 +81,7 @@ class CPUBackend:
     def map_batches(self, fn, batches, parallel: bool = True):
         """Run `fn` on each batch, several at a time when `parallel` (for work that releases
         the GIL: NumPy's gathers and reductions do, SciPy's Dijkstra does not)."""
-        if not parallel or self.workers == 1 or len(batches) == 1:
-            # one batch at a time: its levels may use every thread (a 64-source BFS is one
-            # batch: measured on one core of 16 before, docs/peers.md)
-            run = self._with_threads(fn, self.workers if parallel else 1)
-            for b in batches:
-                yield run(b)
-            return
-        run = self._with_threads(fn, max(1, self.workers // min(len(batches), self.workers)))
-        with ThreadPoolExecutor(self.workers) as pool:
-            futures = [pool.submit(run, b) for b in batches]
-            try:
-                for f in futures:
-                    yield f.result()
-            except BaseException:  # KeyboardInterrupt included: drop the batches not started
-                for f in futures:
-                    f.cancel()
-                raise
-
-    def _with_threads(self, fn, threads: int):
-        def run(batch):
-            before = self.level_threads()
-            self._share.threads = threads
-            try:
-                return fn(batch)
-            finally:
-                self._share.threads = before
-        return run
+        return self.plan.map_batches(fn, batches, parallel)
 
     def bfs_batch_size(self, n: int, k: int) -> int:
         # 512 sources (8 words a vertex) keeps a level's gathered words in cache-sized
