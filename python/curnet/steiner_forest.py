@@ -55,7 +55,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse import csgraph
 
 from .algorithms.sinks import Sink
 from .algorithms.sssp import sssp_blocks
@@ -427,6 +426,7 @@ def _shortest_paths(P: _Problem, run_costs, backend, progress, precision="double
 # -- steps 3 to 5, on the host ----------------------------------------------------------------
 def _clusters(S, ct):
     """Step 3: cluster member lists (ids into the terminals) after regrouping."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     T = len(ct)
     close = (S <= np.minimum.outer(ct, ct)) & np.isfinite(S)
     np.fill_diagonal(close, False)
@@ -454,6 +454,7 @@ def _clusters(S, ct):
 def _terminal_tree(D, members):
     """Step 4a: the minimum spanning tree over the terminals (0..T-1) and the root (T):
     root edges to every terminal, complete graphs within clusters. Rows (a < b)."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     T = D.shape[0]
     a, b, w = [np.arange(T)], [np.full(T, T)], [D[:, T]]
     for m in members:
@@ -472,6 +473,7 @@ def _terminal_tree(D, members):
 def _levels(n, root, eu, ev):
     """BFS from root over the tree edges: (order, parent (-1 none), level bounds): the
     vertices at depth d are order[bounds[d]:bounds[d + 1]] (BFS lists them by depth)."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     adj = sparse.csr_matrix((np.ones(len(eu)), (eu, ev)), shape=(n, n))
     order, parent = csgraph.breadth_first_order(adj, root, directed=False, return_predecessors=True)
     parent = np.where(parent < 0, -1, parent)
@@ -596,6 +598,7 @@ def _span_and_prune(P: _Problem, verts, lo, hi, cost):
     """A minimum spanning tree of the edges (lo, hi) over `verts` (sorted, the root among
     them) with this run's costs, pruned (step 5). Returns (vertex ids, edge from, edge to,
     edge cost, trees)."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     ecost = cost[P.lookup(lo, hi)]
     nv = len(verts)
     lu, lv = np.searchsorted(verts, lo), np.searchsorted(verts, hi)

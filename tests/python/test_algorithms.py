@@ -345,14 +345,42 @@ def test_bfs_one_backward_is_bfs_on_the_reversed_graph(gs):
         np.testing.assert_array_equal(be.bfs_one(hg, s), oracles.bfs_depths(g, [s])[0])
 
 
+
+def test_host_routes_of_the_cuda_backend_are_the_cpu_backends():
+    """What the CUDA backend asks of the host for a long-diameter graph (`HostRoutes`: the
+    graph's host copy, one-source BFS, whole-batch shortest paths with negative weights, the
+    bit padding) shares the CPU backend's graph copy and gives its answers."""
+    from curnet.backends.host_routes import HostRoutes
+    host, be = HostRoutes(), get_backend("cpu")
+    n = 300
+    src = np.arange(n - 1)
+    g = curnet.Graph.from_edges(src, src + 1, weights=np.where(src % 3 == 0, -1.0, 2.0),
+                                directed=True, num_vertices=n)
+    hg = host.device_graph(g)
+    assert hg is be.device_graph(g)
+    ids = np.array([0, 5, 299])
+    np.testing.assert_array_equal(host.bfs_one(hg, 5), np.r_[np.full(5, -1), np.arange(n - 5)])
+    np.testing.assert_array_equal(host.bfs_one(hg, 5, backward=True), np.r_[5 - np.arange(6), np.full(n - 6, -1)])
+    dist, pred = host.shortest_paths_host(hg, ids, True)
+    want_dist, want_pred = be.shortest_paths_host(hg, ids, True)
+    np.testing.assert_array_equal(dist, want_dist)
+    np.testing.assert_array_equal(pred, want_pred)
+    step = np.r_[0.0, np.cumsum(np.where(src % 3 == 0, -1.0, 2.0))]
+    np.testing.assert_allclose(dist[1, 5:], step[5:] - step[5])
+    assert np.isinf(dist[1, :5]).all() and dist[2, 299] == 0 and np.isinf(dist[2, :299]).all()
+    for k in (1, 64, 100):
+        np.testing.assert_array_equal(host.padding_bits(k), be.padding_bits(k))
+
+
 @pytest.mark.parametrize("k,directed", [(64, False), (700, True)])
 def test_bfs_levels_split_over_threads(monkeypatch, k, directed):
     """A batch's pull levels and depth write cut into vertex ranges over the threads it may
     use (all of them for a lone batch, a share when batches run side by side): same depths."""
-    import curnet.backends.cpu as cpu_mod
+    import curnet.backends.cpu.bfs as cpu_bfs
     from curnet import backends
-    monkeypatch.setattr(cpu_mod, "SPLIT_ARCS", 64)
-    be = cpu_mod.CPUBackend(workers=3)
+    from curnet.backends.cpu import CPUBackend
+    monkeypatch.setattr(cpu_bfs, "SPLIT_ARCS", 64)
+    be = CPUBackend(workers=3)
     monkeypatch.setitem(backends._instances, "cpu", be)
     splits = []
     real = be.over_ranges

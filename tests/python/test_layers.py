@@ -79,6 +79,19 @@ def test_no_import_runs_up_the_layers():
     assert upward == []
 
 
+def test_the_cuda_backend_imports_nothing_of_the_cpu_backend():
+    """Inside the backends, the two backends are side by side: what both need (the host copy of
+    a graph, the long-diameter routes, the bit helpers) is in shared modules of backends/
+    (hostgraph, host_routes, arrays), never imported across from the other backend."""
+    known = modules()
+    assert {"curnet.backends.cpu.backend", "curnet.backends.cpu.bfs", "curnet.backends.hostgraph"} <= set(known)
+    across = [f"{name} imports {target}" for name, path in known.items()
+              if name.startswith("curnet.backends.cuda")
+              for target in imports_of(name, path, known)
+              if target == "curnet.backends.cpu" or target.startswith("curnet.backends.cpu.")]
+    assert across == []
+
+
 def test_the_scan_sees_an_upward_import(tmp_path):
     """The scan itself: a driver importing a front door, lazily, is caught."""
     fake = tmp_path / "bad.py"

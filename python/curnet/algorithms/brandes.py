@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import breadth_first_order
 
 from ..backends import get_backend
 from ..backends.brandes import on_path, tie_epsilon
@@ -92,6 +91,7 @@ def near_sources_together(g, sources: np.ndarray) -> np.ndarray:
 def breadth_first_rank(g) -> np.ndarray:
     """Each vertex's position in a breadth-first search from the busiest vertex (arcs taken
     both ways); vertices it does not reach after, in id order. SciPy on the host, O(n + m)."""
+    from scipy.sparse.csgraph import breadth_first_order   # lazily: csgraph imports scipy.linalg (~0.1 s)
     n = len(g)
     arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(n, n))
     start = int(np.argmax(np.diff(g.indptr))) if n else 0

@@ -111,3 +111,16 @@ def tight_predecessors(dist: np.ndarray, ids, tails: np.ndarray, heads: np.ndarr
             still_open &= ~got
         pred[r] = row
     return pred
+
+
+def words_for(k: int) -> int:
+    """The 64-bit words a vertex's row of a k-source bit traversal takes."""
+    return (k + 63) // 64
+
+
+def padding_bits(k: int) -> np.ndarray:
+    """(W,) uint64 with the bits past source k-1 set, so a finished vertex reads as all ones."""
+    pad = np.zeros(words_for(k), np.uint64)
+    if k % 64:
+        pad[-1] = ~((np.uint64(1) << np.uint64(k % 64)) - np.uint64(1))
+    return pad

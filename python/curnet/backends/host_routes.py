@@ -1,6 +1,6 @@
 """The host's whole-source routes, which both backends take for long-diameter graphs
 (`CPUBackend.bfs_one`, `CPUBackend.shortest_paths_host`; the CUDA backend moves such a
-graph's traversals here once a traversal has shown it is long)."""
+graph's traversals here once a traversal has shown it is long, through `HostRoutes`)."""
 from __future__ import annotations
 
 from collections import deque
@@ -10,6 +10,8 @@ import numpy as np
 
 from ..errors import NegativeCycleError
 from ..work import tally
+from .arrays import padding_bits
+from .hostgraph import HostGraph, host_graph
 
 
 def depths_from_tree(order: np.ndarray, pred: np.ndarray, n: int) -> np.ndarray:
@@ -70,3 +72,57 @@ def worklist_paths(hg, source: int, dist: np.ndarray, pred: np.ndarray) -> None:
                             queue.append(v)
     finally:
         tally("worklist scans", scans)
+
+
+def bfs_one(hg: HostGraph, source: int, backward: bool = False) -> np.ndarray:
+    """Depths from one source through SciPy's compiled BFS (long-diameter route);
+    `backward`: along the arcs reversed."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
+    a = hg.reverse_matrix() if backward else hg.scipy_matrix()
+    order, pred = csgraph.breadth_first_order(a, int(source), directed=True, return_predecessors=True)
+    return depths_from_tree(order, pred, hg.n)
+
+
+def dijkstra(hg: HostGraph, sources: np.ndarray, with_pred: bool):
+    """Non-negative weights: SciPy's Dijkstra. Returns dist (k, n) in the weight dtype, pred or None."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
+    tally("dijkstra sources", len(sources))
+    res = csgraph.dijkstra(hg.scipy_matrix(), directed=True, indices=sources,
+                           return_predecessors=with_pred)
+    dist, pred = res if with_pred else (res, None)
+    dist = dist.astype(hg.weight_dtype, copy=False)
+    if pred is not None:
+        pred = pred.astype(np.int32)
+        pred[pred < 0] = -1
+    return dist, pred
+
+
+def shortest_paths_host(hg: HostGraph, ids: np.ndarray, with_pred: bool):
+    """A whole batch, one source at a time: SciPy's Dijkstra for non-negative weights, else
+    a FIFO worklist (raising NegativeCycleError naming the source). The long-diameter route
+    of both backends."""
+    if hg.min_weight >= 0:
+        return dijkstra(hg, ids, with_pred)
+    dist = np.full((len(ids), hg.n), np.inf, hg.weight_dtype)
+    pred = np.full((len(ids), hg.n), -1, np.int32)
+    for r, s in enumerate(np.asarray(ids).tolist()):
+        worklist_paths(hg, s, dist[r], pred[r])
+    return dist, (pred if with_pred else None)
+
+
+class HostRoutes:
+    """What the CUDA backend asks of the host: a graph's host copy and the whole-source routes
+    above (long-diameter graphs), and the bit traversal's padding. Without the CPU backend's
+    threads: these routes run one source at a time in SciPy."""
+
+    def device_graph(self, g) -> HostGraph:
+        return host_graph(g)
+
+    def bfs_one(self, hg: HostGraph, source: int, backward: bool = False) -> np.ndarray:
+        return bfs_one(hg, source, backward)
+
+    def shortest_paths_host(self, hg: HostGraph, ids: np.ndarray, with_pred: bool):
+        return shortest_paths_host(hg, ids, with_pred)
+
+    def padding_bits(self, k: int) -> np.ndarray:
+        return padding_bits(k)

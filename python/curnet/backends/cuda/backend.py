@@ -14,7 +14,7 @@ import cupy as cp
 
 from ..arrays import pred_has_cycle
 from ..contract import SccMethod, SsspMethod
-from ..cpu import CPUBackend
+from ..host_routes import HostRoutes
 from .batches import BatchRunner, CallState, Counters
 from .bfs import BfsStrategy
 from .brandes import BrandesSweeps
@@ -40,7 +40,7 @@ class CUDABackend:
         # Bellman-Ford rounds and arcs relaxed, push levels, batches split after running out of memory ("splits"), ...
         self.stats = Counters(rounds=0, arcs=0)
         self._call = CallState()                  # the calling thread's state (see batches.py)
-        self._cpu: CPUBackend | None = None
+        self._cpu: HostRoutes | None = None
         self.batches = BatchRunner(self.device, None, self._call, self.stats)
         self.bfs_strategy = BfsStrategy(self.launcher, None, self.stats, self.cpu)
         self.bf_strategy = BellmanFord(self.launcher, None, self.stats, self._call)
@@ -88,9 +88,10 @@ class CUDABackend:
     def free_memory(self) -> int:
         return self.launcher.free_memory()
 
-    def cpu(self) -> CPUBackend:
+    def cpu(self) -> HostRoutes:
+        """The host's routes for long-diameter graphs (SciPy over the graph's host copy)."""
         if self._cpu is None:
-            self._cpu = CPUBackend()
+            self._cpu = HostRoutes()
         return self._cpu
 
     # -- data movement --------------------------------------------------------

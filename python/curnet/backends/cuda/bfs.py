@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import cupy as cp
 
-from ..cpu import words_for
+from ..arrays import words_for
 from .launch import THREADS, DeviceGraph, i32, i64, inclusive_degree_sum, mark_long_diameter
 
 # Kernels that write a depth block of each dtype from the levels' bits.
@@ -14,8 +14,8 @@ FLUSH_KERNELS = {np.dtype(np.int32): "bits_depths_i32", np.dtype(np.int64): "bit
 
 
 class BfsStrategy:
-    """BFS primitives on one GPU. `host` is the CPU backend (long-diameter graphs finish
-    there); `counters` counts push levels."""
+    """BFS primitives on one GPU. `host` gives the host's routes (`host_routes.HostRoutes`:
+    long-diameter graphs finish there); `counters` counts push levels."""
 
     def __init__(self, launcher, tuning, counters, host):
         self.launcher, self.tuning, self.counters, self.host = launcher, tuning, counters, host

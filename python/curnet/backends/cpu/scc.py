@@ -1,0 +1,63 @@
+"""The CPU backend's strong components: SciPy's Pearce over the graph's cached SCC view
+(`HostGraph.scc_view`), and the NumPy twins of kernels/scc.cu's trim and max propagation
+(the forward-backward route the CUDA backend takes, exercised here by the tests)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...work import tally
+from ..hostgraph import HostGraph, segment_starts
+
+
+def scc_labels(hg: HostGraph) -> np.ndarray:
+    """Any SCC labelling (Pearce's algorithm in SciPy); the driver canonicalises it."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
+    matrix, order = hg.scc_view()
+    _, found = csgraph.connected_components(matrix, directed=True, connection="strong")
+    if order is None:
+        return found.astype(np.int32, copy=False)
+    labels = np.empty(hg.n, np.int32)
+    labels[order] = found
+    return labels
+
+
+def trim(hg: HostGraph, alive: np.ndarray) -> np.ndarray:
+    """alive minus the vertices with no in-arc or no out-arc from/to another alive vertex.
+
+    One pass; the driver repeats it. Self-loops do not count as arcs here.
+    """
+    keep = alive[hg.in_src] & alive[hg.in_dst] & (hg.in_src != hg.in_dst)
+    has_in = np.zeros(hg.n, bool)
+    has_in[hg.in_dst[keep]] = True
+    has_out = np.zeros(hg.n, bool)
+    has_out[hg.in_src[keep]] = True
+    return alive & has_in & has_out
+
+
+def propagate_max(hg: HostGraph, values: np.ndarray, alive: np.ndarray,
+                  colors: np.ndarray | None = None, backward: bool = False) -> np.ndarray:
+    """Closure of max along arcs inside `alive` (and inside one colour, if given).
+
+    Returns values' where values'[v] = max of values[u] over alive u with a path
+    u -> ... -> v through alive vertices (v -> ... -> u if backward).
+    """
+    tails, heads = (hg.in_src, hg.in_dst) if not backward else (hg.out_idx, hg.out_src)
+    sel = alive[tails] & alive[heads]
+    if colors is not None:
+        sel &= colors[tails] == colors[heads]
+    tails, heads = tails[sel], heads[sel]
+    if backward:
+        order = np.argsort(heads, kind="stable")
+        tails, heads = tails[order], heads[order]
+    values = values.copy()
+    if len(heads) == 0:
+        return values
+    starts = segment_starts(heads)
+    targets = heads[starts]
+    while True:
+        tally("scc propagation rounds")
+        best = np.maximum.reduceat(values[tails], starts)
+        grow = best > values[targets]
+        if not grow.any():
+            return values
+        values[targets[grow]] = best[grow]
