@@ -12,6 +12,7 @@ from . import cli_analyses
 from . import cli_coexpression
 
 from .cli_input import add_input_options, graph_file, read_input
+from .outputs import check_path
 from .sources import resolve_sources, sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
@@ -23,7 +24,6 @@ PIECE_PAIRS = 1 << 18
 BACKEND_HELP = "auto (GPU if usable), cpu, cuda, cuda:N (GPU N), cuda:0,1 or cuda:all (sources split over GPUs)"
 
 
-OUT_EXTENSIONS = (".tsv", ".txt", ".parquet")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -93,12 +93,6 @@ def pick_sources(g, fraction: float, seed: int) -> np.ndarray:
     return sample_sources(g, max(1, int(round(fraction * len(g)))), seed)
 
 
-def check_out(out) -> None:
-    """Refuse an --out file the writer cannot write, before any work is done."""
-    if out and not out.endswith(OUT_EXTENSIONS):
-        raise ValueError(f"--out must end in .tsv, .txt or .parquet, got {out!r}")
-
-
 def source_list(text: str) -> list[str]:
     """--sources: "a,b,c", or "@FILE" with sources separated by commas, blanks or lines."""
     if text.startswith("@"):
@@ -123,7 +117,8 @@ def _ids(parts: list[str]) -> list[int]:
 
 def run_algorithm(args) -> None:
     import curnet
-    check_out(args.out)
+    if args.out:
+        check_path(args.out)
     g = read_input(args)
     t0 = time.perf_counter()
     if args.command == "scc":

@@ -65,6 +65,9 @@ def test_unsupported_out_is_refused_before_reading_or_computing(tmp_path, capsys
     assert main(["bfs", str(write_tsv(tmp_path)), "--sources", "a", "--out", str(tmp_path / "r.csv")]) == 2
     assert "--out must end in .tsv, .txt or .parquet, got" in capsys.readouterr().err
     assert not (tmp_path / "r.csv").exists()
+    missing = tmp_path / "no-such-dir" / "r.tsv"
+    assert main(["bfs", str(write_tsv(tmp_path)), "--sources", "a", "--out", str(missing)]) == 2
+    assert "no directory" in capsys.readouterr().err
 
 
 def test_predecessors_of_an_unnamed_graph_are_integers(tmp_path):

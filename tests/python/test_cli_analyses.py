@@ -71,7 +71,7 @@ def test_analysis_errors_exit_2(tmp_path, capsys):
                  "--measures", "nearest", "--backend", "cpu"]) == 2
     assert main(["paths", graph_file(tmp_path), "--from", "a", "--out", "x.csv"]) == 2
     err = capsys.readouterr().err
-    assert "'zz'" in err and "measures" in err and ".tsv or .parquet" in err
+    assert "'zz'" in err and "measures" in err and ".tsv, .txt or .parquet" in err
 
 
 @needs_measures
