@@ -3,6 +3,7 @@
 and set proximity. Each writes a table: TSV on stdout, or --out FILE.tsv / FILE.parquet."""
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -42,7 +43,9 @@ def add_parsers(sub, backend_help: str) -> None:
     a = command("distance-table", "how many vertex pairs lie at each hop distance")
     a.add_argument("--ignore-directions", action="store_true", help="count paths in either direction")
     a = command("paths", "shortest paths (vertices and edges) from sources to targets")
-    a.add_argument("--from", dest="sources", required=True, help="comma-separated source vertices")
+    a.add_argument("--sources", help="comma-separated source vertices (required)")
+    # --from: this command's earlier spelling, kept for scripts; --sources is the one name.
+    a.add_argument("--from", dest="sources", help=argparse.SUPPRESS)
     a.add_argument("--to", dest="targets", help="comma-separated target vertices (default: all)")
     a.add_argument("--mode", choices=("out", "in", "all"), default="out")
     a.add_argument("--hops", action="store_true", help="count hops even on a weighted graph")
@@ -190,6 +193,8 @@ def _compute(curnet, g, args) -> dict:
         print(f"unconnected pairs: {unconnected:,}", file=sys.stderr)
         return {"distance": np.arange(1, len(counts) + 1), "pairs": counts}
     if c == "paths":
+        if not args.sources:
+            raise ValueError("paths needs --sources")
         sources = _vertices(g, args.sources)
         p = curnet.shortest_paths(g, sources, _vertices(g, args.targets), mode=args.mode,
                                   weighted=False if args.hops else None, backend=be)
