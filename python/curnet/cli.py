@@ -125,7 +125,8 @@ def run_algorithm(args) -> None:
         labels = curnet.scc(g, backend=args.backend)
         took = time.perf_counter() - t0
         sizes = np.bincount(labels)
-        print(f"scc: {len(sizes):,} components, largest {sizes.max():,} vertices ({took:.3f} s)")
+        print(f"scc: {len(sizes):,} components, largest {sizes.max():,} vertices ({took:.3f} s)",
+              file=sys.stderr)
         _write(args.out, {"vertex": _labels_of(g, np.arange(len(g))), "component": labels})
         return
     if args.sources:
@@ -150,7 +151,13 @@ def run_algorithm(args) -> None:
         reached = np.isfinite(values)
     took = time.perf_counter() - t0
     print(f"{args.command}: {k:,} sources x {len(g):,} vertices in {took:.3f} s; "
-          f"{reached.mean():.1%} of pairs reachable")
+          f"{reached.mean():.1%} of pairs reachable", file=sys.stderr)
+    # Without --out the result table goes to stdout (the summary above to stderr), as the
+    # analysis commands do.
+    from .distributed import long_columns
+    from .outputs import to_table, write_stdout
+    write_stdout(to_table(long_columns(g, resolve_sources(g, sources), values, pred,
+                                       args.command.replace("-", "_"))))
 
 
 def run_on_cluster(args, g, sources, t0) -> None:
@@ -201,9 +208,10 @@ def _labels_of(g, ids):
 
 
 def _write(out, cols: dict) -> None:
+    from .outputs import TableWriter, to_table, write_stdout
     if not out:
+        write_stdout(to_table(cols))
         return
-    from .outputs import TableWriter, to_table
     with TableWriter(out) as w:
         w.write(to_table(cols))
     print(f"wrote {w.rows:,} rows to {out}", file=sys.stderr)

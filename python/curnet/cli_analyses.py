@@ -78,7 +78,7 @@ def add_parsers(sub, backend_help: str) -> None:
 
 def run(args) -> None:
     import curnet
-    from .outputs import TableWriter, check_path, to_table
+    from .outputs import TableWriter, check_path, to_table, write_stdout
     if args.out:
         check_path(args.out)
     if args.command == "pcsf":      # undirected, costs in double precision as the package's
@@ -95,11 +95,7 @@ def run(args) -> None:
             w.write(table)
         print(f"wrote {w.rows:,} rows to {args.out}", file=sys.stderr)
     else:
-        import pyarrow.csv as pc
-        sys.stdout.write("\t".join(table.column_names) + "\n")
-        sys.stdout.flush()
-        pc.write_csv(table, sys.stdout.buffer, pc.WriteOptions(delimiter="\t", quoting_style="none",
-                                                               include_header=False))
+        write_stdout(table)
 
 
 def _vertices(g, text):

@@ -26,6 +26,18 @@ def check_path(path: str) -> None:
         raise ValueError(f"--out {path!r}: directory {folder!r} is not writable")
 
 
+def write_stdout(table: pa.Table) -> None:
+    """A table as TSV on stdout (a command's result without --out), header first."""
+    import sys
+
+    import pyarrow.csv as pc
+    sys.stdout.write("\t".join(table.column_names) + "\n")
+    sys.stdout.flush()
+    pc.write_csv(table, sys.stdout.buffer, pc.WriteOptions(delimiter="\t", quoting_style="none",
+                                                           include_header=False))
+    sys.stdout.buffer.flush()
+
+
 class TableWriter:
     """Appends pyarrow tables (one schema) to `path`; `close()` finishes the file (the
     Parquet footer). Used as a context manager, the file is finished on any exit."""
