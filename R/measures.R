@@ -20,6 +20,7 @@
 #'   error, as in igraph (\code{cuRnet_distances} takes them on a directed graph).
 #' @param normalized See above.
 #' @param cutoff Only paths of length \code{<= cutoff} count; negative: all paths.
+#' @param backend Where the engine runs, as in \code{\link{cuRnet_bfs}}.
 #' @param progress \code{TRUE}, \code{FALSE} or a \code{function(done, total)}, as in
 #'   \code{\link{cuRnet_bfs}}.
 #' @return A numeric vector, named by vertex if the graph has names.
@@ -33,10 +34,11 @@
 #' @export
 cuRnet_closeness <- function(graph, vids = igraph::V(graph), mode = c("out", "in", "all", "total"),
                              weights = NULL, normalized = FALSE, cutoff = -1,
-                             progress = getOption("cuRnet.progress", interactive())) {
+                             progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
   per_vertex(graph, "closeness", vids, weights, progress, mode = mode,
-             normalized = isTRUE(normalized), cutoff = as.numeric(cutoff))
+             normalized = isTRUE(normalized), cutoff = as.numeric(cutoff), backend = backend)
 }
 
 #' @rdname cuRnet_closeness
@@ -44,10 +46,11 @@ cuRnet_closeness <- function(graph, vids = igraph::V(graph), mode = c("out", "in
 cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
                                        mode = c("out", "in", "all", "total"), weights = NULL,
                                        normalized = FALSE, cutoff = -1,
-                                       progress = getOption("cuRnet.progress", interactive())) {
+                                       progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
   per_vertex(graph, "harmonic_centrality", vids, weights, progress, mode = mode,
-             normalized = isTRUE(normalized), cutoff = as.numeric(cutoff))
+             normalized = isTRUE(normalized), cutoff = as.numeric(cutoff), backend = backend)
 }
 
 #' Eccentricity and radius
@@ -70,17 +73,19 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
 #' }
 #' @export
 cuRnet_eccentricity <- function(graph, vids = igraph::V(graph), mode = c("all", "out", "in", "total"),
-                                weights = NA, progress = getOption("cuRnet.progress", interactive())) {
+                                weights = NA, progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
-  per_vertex(graph, "eccentricity", vids, weights, progress, mode = mode)
+  per_vertex(graph, "eccentricity", vids, weights, progress, mode = mode, backend = backend)
 }
 
 #' @rdname cuRnet_eccentricity
 #' @export
 cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"), weights = NA,
-                          progress = getOption("cuRnet.progress", interactive())) {
+                          progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
-  run_measure(measure_graph(graph, weights, "cuRnet_radius"), "radius", progress = progress, mode = mode)
+  run_measure(measure_graph(graph, weights, "cuRnet_radius"), "radius", progress = progress, mode = mode, backend = backend)
 }
 
 #' Diameter, and two vertices that attain it
@@ -103,16 +108,18 @@ cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"), weights 
 #' }
 #' @export
 cuRnet_diameter <- function(graph, directed = TRUE, unconnected = TRUE, weights = NULL,
-                            progress = getOption("cuRnet.progress", interactive())) {
-  cuRnet_farthest_vertices(graph, directed, unconnected, weights, progress)$distance
+                            progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
+  cuRnet_farthest_vertices(graph, directed, unconnected, weights, progress, backend)$distance
 }
 
 #' @rdname cuRnet_diameter
 #' @export
 cuRnet_farthest_vertices <- function(graph, directed = TRUE, unconnected = TRUE, weights = NULL,
-                                     progress = getOption("cuRnet.progress", interactive())) {
+                                     progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
   res <- run_measure(measure_graph(graph, weights, "cuRnet_farthest_vertices"), "farthest_points", progress = progress,
-                     directed = isTRUE(directed), unconnected = isTRUE(unconnected))
+                     directed = isTRUE(directed), unconnected = isTRUE(unconnected), backend = backend)
   ends <- if (is.null(res[[1]])) integer() else c(res[[1]], res[[2]]) + 1L
   list(vertices = igraph::V(graph)[ends], distance = res[[3]])
 }
@@ -139,18 +146,20 @@ cuRnet_farthest_vertices <- function(graph, directed = TRUE, unconnected = TRUE,
 #' }
 #' @export
 cuRnet_mean_distance <- function(graph, weights = NULL, directed = TRUE, unconnected = TRUE,
-                                 details = FALSE, progress = getOption("cuRnet.progress", interactive())) {
+                                 details = FALSE, progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
   res <- run_measure(measure_graph(graph, weights, "cuRnet_mean_distance"), "mean_distance", progress = progress,
-                     directed = isTRUE(directed), unconnected = isTRUE(unconnected), details = TRUE)
+                     directed = isTRUE(directed), unconnected = isTRUE(unconnected), details = TRUE, backend = backend)
   if (isTRUE(details)) list(res = res[[1]], unconnected = res[[2]]) else res[[1]]
 }
 
 #' @rdname cuRnet_mean_distance
 #' @export
 cuRnet_distance_table <- function(graph, directed = TRUE,
-                                  progress = getOption("cuRnet.progress", interactive())) {
+                                  progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
   res <- run_measure(measure_graph(graph, NA), "distance_table", progress = progress,
-                     directed = isTRUE(directed))
+                     directed = isTRUE(directed), backend = backend)
   list(res = as.numeric(res[[1]]), unconnected = res[[2]])
 }
 
@@ -172,11 +181,12 @@ cuRnet_distance_table <- function(graph, directed = TRUE,
 #' }
 #' @export
 cuRnet_ego_size <- function(graph, order = 1, nodes = igraph::V(graph), mode = c("all", "out", "in"),
-                            mindist = 0, progress = getOption("cuRnet.progress", interactive())) {
+                            mindist = 0, progress = getOption("cuRnet.progress", interactive()),
+                backend = getOption("cuRnet.backend", "auto")) {
   mode <- match.arg(mode)
   g <- measure_graph(graph, NA)
   as.numeric(run_measure(g, "ego_size", vertex_selection(graph, nodes), progress,
-                         order = as.numeric(order), mode = mode, mindist = as.numeric(mindist)))
+                         order = as.numeric(order), mode = mode, mindist = as.numeric(mindist), backend = backend))
 }
 
 # The engine graph of an igraph object, with igraph's weights convention (see igraph_weights).

@@ -12,6 +12,7 @@ from . import cli_analyses
 from . import cli_coexpression
 
 from .cli_input import add_input_options, graph_file, read_input
+from .outputs import check_path
 from .sources import resolve_sources, sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
@@ -23,7 +24,6 @@ PIECE_PAIRS = 1 << 18
 BACKEND_HELP = "auto (GPU if usable), cpu, cuda, cuda:N (GPU N), cuda:0,1 or cuda:all (sources split over GPUs)"
 
 
-OUT_EXTENSIONS = (".tsv", ".txt", ".parquet")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -93,12 +93,6 @@ def pick_sources(g, fraction: float, seed: int) -> np.ndarray:
     return sample_sources(g, max(1, int(round(fraction * len(g)))), seed)
 
 
-def check_out(out) -> None:
-    """Refuse an --out file the writer cannot write, before any work is done."""
-    if out and not out.endswith(OUT_EXTENSIONS):
-        raise ValueError(f"--out must end in .tsv, .txt or .parquet, got {out!r}")
-
-
 def source_list(text: str) -> list[str]:
     """--sources: "a,b,c", or "@FILE" with sources separated by commas, blanks or lines."""
     if text.startswith("@"):
@@ -123,14 +117,16 @@ def _ids(parts: list[str]) -> list[int]:
 
 def run_algorithm(args) -> None:
     import curnet
-    check_out(args.out)
+    if args.out:
+        check_path(args.out)
     g = read_input(args)
     t0 = time.perf_counter()
     if args.command == "scc":
         labels = curnet.scc(g, backend=args.backend)
         took = time.perf_counter() - t0
         sizes = np.bincount(labels)
-        print(f"scc: {len(sizes):,} components, largest {sizes.max():,} vertices ({took:.3f} s)")
+        print(f"scc: {len(sizes):,} components, largest {sizes.max():,} vertices ({took:.3f} s)",
+              file=sys.stderr)
         _write(args.out, {"vertex": _labels_of(g, np.arange(len(g))), "component": labels})
         return
     if args.sources:
@@ -155,7 +151,13 @@ def run_algorithm(args) -> None:
         reached = np.isfinite(values)
     took = time.perf_counter() - t0
     print(f"{args.command}: {k:,} sources x {len(g):,} vertices in {took:.3f} s; "
-          f"{reached.mean():.1%} of pairs reachable")
+          f"{reached.mean():.1%} of pairs reachable", file=sys.stderr)
+    # Without --out the result table goes to stdout (the summary above to stderr), as the
+    # analysis commands do.
+    from .distributed import long_columns
+    from .outputs import to_table, write_stdout
+    write_stdout(to_table(long_columns(g, resolve_sources(g, sources), values, pred,
+                                       args.command.replace("-", "_"))))
 
 
 def run_on_cluster(args, g, sources, t0) -> None:
@@ -206,9 +208,10 @@ def _labels_of(g, ids):
 
 
 def _write(out, cols: dict) -> None:
+    from .outputs import TableWriter, to_table, write_stdout
     if not out:
+        write_stdout(to_table(cols))
         return
-    from .outputs import TableWriter, to_table
     with TableWriter(out) as w:
         w.write(to_table(cols))
     print(f"wrote {w.rows:,} rows to {out}", file=sys.stderr)

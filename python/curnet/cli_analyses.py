@@ -3,6 +3,7 @@
 and set proximity. Each writes a table: TSV on stdout, or --out FILE.tsv / FILE.parquet."""
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -42,7 +43,9 @@ def add_parsers(sub, backend_help: str) -> None:
     a = command("distance-table", "how many vertex pairs lie at each hop distance")
     a.add_argument("--ignore-directions", action="store_true", help="count paths in either direction")
     a = command("paths", "shortest paths (vertices and edges) from sources to targets")
-    a.add_argument("--from", dest="sources", required=True, help="comma-separated source vertices")
+    a.add_argument("--sources", help="comma-separated source vertices (required)")
+    # --from: this command's earlier spelling, kept for scripts; --sources is the one name.
+    a.add_argument("--from", dest="sources", help=argparse.SUPPRESS)
     a.add_argument("--to", dest="targets", help="comma-separated target vertices (default: all)")
     a.add_argument("--mode", choices=("out", "in", "all"), default="out")
     a.add_argument("--hops", action="store_true", help="count hops even on a weighted graph")
@@ -75,7 +78,7 @@ def add_parsers(sub, backend_help: str) -> None:
 
 def run(args) -> None:
     import curnet
-    from .outputs import TableWriter, check_path, to_table
+    from .outputs import TableWriter, check_path, to_table, write_stdout
     if args.out:
         check_path(args.out)
     if args.command == "pcsf":      # undirected, costs in double precision as the package's
@@ -92,11 +95,7 @@ def run(args) -> None:
             w.write(table)
         print(f"wrote {w.rows:,} rows to {args.out}", file=sys.stderr)
     else:
-        import pyarrow.csv as pc
-        sys.stdout.write("\t".join(table.column_names) + "\n")
-        sys.stdout.flush()
-        pc.write_csv(table, sys.stdout.buffer, pc.WriteOptions(delimiter="\t", quoting_style="none",
-                                                               include_header=False))
+        write_stdout(table)
 
 
 def _vertices(g, text):
@@ -190,6 +189,8 @@ def _compute(curnet, g, args) -> dict:
         print(f"unconnected pairs: {unconnected:,}", file=sys.stderr)
         return {"distance": np.arange(1, len(counts) + 1), "pairs": counts}
     if c == "paths":
+        if not args.sources:
+            raise ValueError("paths needs --sources")
         sources = _vertices(g, args.sources)
         p = curnet.shortest_paths(g, sources, _vertices(g, args.targets), mode=args.mode,
                                   weighted=False if args.hops else None, backend=be)

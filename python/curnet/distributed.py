@@ -381,7 +381,7 @@ def _sees_file(path, inode, dask_worker=None) -> bool:
 
 # -- jobs ------------------------------------------------------------------------------------
 
-def chunk_rows(resources: list, k: int, n: int, bytes_per_entry: int, overlap: bool = False) -> int:
+def sources_per_chunk(resources: list, k: int, n: int, bytes_per_entry: int, overlap: bool = False) -> int:
     """Sources a chunk: at least CHUNKS_PER_THREAD chunks for each worker thread (of several), and a chunk's
     result within MEMORY_SHARE of the smallest worker thread's memory (host, and device for a
     GPU worker); a multiple of 64 (one BFS word) where the job allows."""
@@ -440,7 +440,7 @@ class _Job:
 
     def size_chunks(self, overlap: bool) -> None:
         n, k = len(self.g), len(self.ids)
-        rows = self.chunk_size or chunk_rows(list(self.resources.values()), k, n, self.entry, overlap)
+        rows = self.chunk_size or sources_per_chunk(list(self.resources.values()), k, n, self.entry, overlap)
         self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
 
     def device_route(self, use) -> bool:

@@ -3,6 +3,7 @@ result larger than host memory streams to disk, and Ctrl-C leaves a valid file."
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 
@@ -13,8 +14,28 @@ FORMATS = (".parquet", ".tsv", ".txt")
 
 
 def check_path(path: str) -> None:
-    if not str(path).endswith(FORMATS):
-        raise ValueError(f"--out must end in .tsv or .parquet, got {path!r}")
+    """The one check of an --out file, made before any work: a known format, in an existing
+    directory this process can write (an hour's run must not end in a failed open)."""
+    path = str(path)
+    if not path.endswith(FORMATS):
+        raise ValueError(f"--out must end in .tsv, .txt or .parquet, got {path!r}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"--out {path!r}: no directory {folder!r}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {path!r}: directory {folder!r} is not writable")
+
+
+def write_stdout(table: pa.Table) -> None:
+    """A table as TSV on stdout (a command's result without --out), header first."""
+    import sys
+
+    import pyarrow.csv as pc
+    sys.stdout.write("\t".join(table.column_names) + "\n")
+    sys.stdout.flush()
+    pc.write_csv(table, sys.stdout.buffer, pc.WriteOptions(delimiter="\t", quoting_style="none",
+                                                           include_header=False))
+    sys.stdout.buffer.flush()
 
 
 class TableWriter:

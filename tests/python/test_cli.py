@@ -37,7 +37,7 @@ def test_sssp_to_parquet_with_predecessors(tmp_path):
 
 def test_scc_and_fraction(tmp_path, capsys):
     assert main(["scc", str(write_tsv(tmp_path)), "--backend", "cpu"]) == 0
-    assert "2 components, largest 3" in capsys.readouterr().out
+    assert "2 components, largest 3" in capsys.readouterr().err   # the summary; the table is on stdout
     assert main(["sssp-dists", str(write_tsv(tmp_path)), "--fraction", "0.5", "--backend", "cpu"]) == 0
 
 
@@ -65,6 +65,9 @@ def test_unsupported_out_is_refused_before_reading_or_computing(tmp_path, capsys
     assert main(["bfs", str(write_tsv(tmp_path)), "--sources", "a", "--out", str(tmp_path / "r.csv")]) == 2
     assert "--out must end in .tsv, .txt or .parquet, got" in capsys.readouterr().err
     assert not (tmp_path / "r.csv").exists()
+    missing = tmp_path / "no-such-dir" / "r.tsv"
+    assert main(["bfs", str(write_tsv(tmp_path)), "--sources", "a", "--out", str(missing)]) == 2
+    assert "no directory" in capsys.readouterr().err
 
 
 def test_predecessors_of_an_unnamed_graph_are_integers(tmp_path):
@@ -134,3 +137,18 @@ def test_version(capsys):
         main(["--version"])
     assert e.value.code == 0
     assert capsys.readouterr().out.strip() == f"curnet {curnet.__version__}"
+
+
+def test_without_out_the_table_goes_to_stdout_and_the_summary_to_stderr(tmp_path, capsys):
+    f = write_tsv(tmp_path)
+    for command in ("bfs", "sssp", "sssp-dists"):
+        out = tmp_path / f"{command}.tsv"
+        assert main([command, str(f), "--sources", "a", "--backend", "cpu", "--out", str(out)]) == 0
+        capsys.readouterr()
+        assert main([command, str(f), "--sources", "a", "--backend", "cpu"]) == 0
+        got = capsys.readouterr()
+        assert got.out == out.read_text()                 # the same table as --out writes
+        assert "pairs reachable" in got.err and "pairs reachable" not in got.out
+    assert main(["scc", str(f), "--backend", "cpu"]) == 0
+    got = capsys.readouterr()
+    assert got.out.startswith("vertex\tcomponent\n") and "components" in got.err

@@ -28,7 +28,7 @@ def read_tsv(text):
 
 
 def test_paths_table(tmp_path, capsys):
-    assert main(["paths", graph_file(tmp_path), "--undirected", "--from", "a,e", "--to", "e,g",
+    assert main(["paths", graph_file(tmp_path), "--undirected", "--sources", "a,e", "--to", "e,g",
                  "--backend", "cpu"]) == 0
     rows = read_tsv(capsys.readouterr().out)
     G = nx.Graph(EDGES)
@@ -43,7 +43,7 @@ def test_paths_table(tmp_path, capsys):
 def test_weighted_path_lengths(tmp_path, capsys):
     f = tmp_path / "w.tsv"
     f.write_text("a\tb\t1\nb\tc\t1\na\tc\t5\n")
-    assert main(["paths", str(f), "--from", "a", "--to", "c", "--backend", "cpu"]) == 0
+    assert main(["paths", str(f), "--sources", "a", "--to", "c", "--backend", "cpu"]) == 0
     row = read_tsv(capsys.readouterr().out)[0]
     assert row["vpath"] == "a;b;c" and row["epath"] == "0;1" and float(row["length"]) == 2.0
     assert main(["paths", str(f), "--from", "a", "--to", "c", "--hops", "--backend", "cpu"]) == 0
@@ -65,13 +65,23 @@ def test_proximity_table_to_parquet(tmp_path):
     assert all(0 < p <= 1 for p in t["p_value"])
 
 
+def test_paths_takes_sources_and_the_old_from(tmp_path, capsys):
+    outs = []
+    for flag in ("--sources", "--from"):
+        assert main(["paths", graph_file(tmp_path), flag, "a", "--to", "c", "--backend", "cpu"]) == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1] and outs[0].count("\n") > 1
+    assert main(["paths", graph_file(tmp_path), "--backend", "cpu"]) == 2
+    assert "--sources" in capsys.readouterr().err
+
+
 def test_analysis_errors_exit_2(tmp_path, capsys):
     assert main(["paths", graph_file(tmp_path), "--from", "zz", "--backend", "cpu"]) == 2
     assert main(["proximity", graph_file(tmp_path), "--set", "a", "--module", "b",
                  "--measures", "nearest", "--backend", "cpu"]) == 2
     assert main(["paths", graph_file(tmp_path), "--from", "a", "--out", "x.csv"]) == 2
     err = capsys.readouterr().err
-    assert "'zz'" in err and "measures" in err and ".tsv or .parquet" in err
+    assert "'zz'" in err and "measures" in err and ".tsv, .txt or .parquet" in err
 
 
 @needs_measures

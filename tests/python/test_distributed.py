@@ -350,16 +350,16 @@ def test_gpu_workers_results_through_device_memory():
         assert all(h == (0, 0) for h in held.values()), held
 
 
-def test_chunk_rows_sizing():
+def test_sources_per_chunk_sizing():
     worker = {"nthreads": 2, "host": 8 << 30, "device": None}
-    assert cd.chunk_rows([worker, worker], 10_000, 1000, 4) == 576          # 4 chunks a thread, 64-aligned
-    assert cd.chunk_rows([dict(worker, nthreads=1)], 3820, 1000, 4) == 3820  # one thread: one chunk
+    assert cd.sources_per_chunk([worker, worker], 10_000, 1000, 4) == 576          # 4 chunks a thread, 64-aligned
+    assert cd.sources_per_chunk([dict(worker, nthreads=1)], 3820, 1000, 4) == 3820  # one thread: one chunk
     gpu = dict(worker, nthreads=1, device=1 << 30)                           # 1 GiB of device memory left
     # the caller copies each chunk itself: 4 chunks even for one thread (64-aligned), so copies overlap
-    assert cd.chunk_rows([dict(worker, nthreads=1)], 1000, 100, 4, overlap=True) == 192
-    assert cd.chunk_rows([gpu, worker], 100_000, 1 << 20, 4) == 64           # a quarter GiB / 4 MiB rows
+    assert cd.sources_per_chunk([dict(worker, nthreads=1)], 1000, 100, 4, overlap=True) == 192
+    assert cd.sources_per_chunk([gpu, worker], 100_000, 1 << 20, 4) == 64           # a quarter GiB / 4 MiB rows
     with pytest.raises(MemoryError, match="does not fit"):
-        cd.chunk_rows([dict(worker, host=1 << 20)], 10, 1 << 20, 8)
+        cd.sources_per_chunk([dict(worker, host=1 << 20)], 10, 1 << 20, 8)
 
 
 def test_per_vertex_reduction_runs_its_own_traversal(engine):

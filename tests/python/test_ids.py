@@ -23,9 +23,9 @@ def test_a_file_of_numeric_ids_is_a_graph_of_names(entrez, capsys):
     g = curnet.read_graph(entrez)
     assert g.names.tolist() == ["7157", "4193", "1", "10"]       # sources, then targets
     assert main(["scc", str(entrez), "--backend", "cpu"]) == 0
-    assert "scc: 4 components" in capsys.readouterr().out           # not 7,158
+    assert "scc: 4 components" in capsys.readouterr().err           # not 7,158
     assert main(["scc", str(entrez), "--ids-as-index", "--backend", "cpu"]) == 0
-    assert "scc: 7,158 components" in capsys.readouterr().out
+    assert "scc: 7,158 components" in capsys.readouterr().err
 
 
 def test_integer_sources_on_numeric_names_are_refused_not_guessed(entrez):

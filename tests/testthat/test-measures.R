@@ -143,3 +143,14 @@ test_that("negative weights are refused, as igraph refuses them", {
     expect_equal(cuRnet_mean_distance(g, weights = NA), igraph::mean_distance(g, weights = NA))  # hops
   }
 })
+
+test_that("the measures take backend = , and refuse an unknown one", {
+  skip_if_not(cuRnet_available())
+  g <- igraph::sample_gnp(30, 0.15, directed = TRUE)
+  expect_equal(cuRnet_closeness(g, backend = "cpu", progress = FALSE), igraph::closeness(g))
+  expect_equal(cuRnet_ego_size(g, 2, backend = "cpu", progress = FALSE), igraph::ego_size(g, 2))
+  expect_equal(cuRnet_diameter(g, backend = "cpu", progress = FALSE), igraph::diameter(g))
+  expect_error(cuRnet_radius(g, backend = "nosuch", progress = FALSE), "nosuch")
+  old <- options(cuRnet.backend = "nosuch"); on.exit(options(old))
+  expect_error(cuRnet_mean_distance(g, progress = FALSE), "nosuch")
+})
