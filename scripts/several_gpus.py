@@ -23,7 +23,6 @@ import datetime
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +35,9 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
 from curnet.sources import sample_sources  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dask_bench import commit  # noqa: E402  (a GPU machine's .git may be older than the tree: say so)
 
 
 def median_of(fn, reps: int, warm: int = 1):
@@ -231,14 +233,6 @@ def host_pages() -> dict:
         except OSError:
             out[key] = None
     return out
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def main():
