@@ -24,7 +24,6 @@ import json
 import os
 import platform
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -37,20 +36,7 @@ from curnet import generators  # noqa: E402
 from curnet.sources import sample_sources  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dask_bench import commit  # noqa: E402  (a GPU machine's .git may be older than the tree: say so)
-
-
-def median_of(fn, reps: int, warm: int = 1):
-    result = None
-    for _ in range(warm):
-        result = fn()
-        result = None
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t)
-    return result, times
+from dask_bench import commit, timed  # noqa: E402  (a GPU machine's .git may be older than the tree: say so)
 
 
 def set_thp(on: bool) -> None:
@@ -83,7 +69,7 @@ def floor_rows(nbytes: int, threads_list, reps: int) -> list:
                 dst = np.empty(nbytes, np.uint8)
                 fill(dst, threads)
                 return None
-            _, t = median_of(fresh, reps, warm=0)
+            _, t = timed(fresh, reps, 0)
             rows.append(dict(job="floor", route=f"fresh memory, {threads} threads, THP {'on' if thp else 'off'}",
                              times_s=t, gbps=nbytes / np.median(t) / 1e9))
             print(f"  floor fresh THP={thp} threads={threads}: {np.median(t):.3f} s", flush=True)
@@ -91,7 +77,7 @@ def floor_rows(nbytes: int, threads_list, reps: int) -> list:
     dst = np.empty(nbytes, np.uint8)
     fill(dst, max(threads_list))
     for threads in threads_list:
-        _, t = median_of(lambda: fill(dst, threads), reps, warm=0)
+        _, t = timed(lambda: fill(dst, threads), reps, 0)
         rows.append(dict(job="floor", route=f"touched memory, {threads} threads", times_s=t,
                          gbps=nbytes / np.median(t) / 1e9))
         print(f"  floor touched threads={threads}: {np.median(t):.3f} s", flush=True)
@@ -146,7 +132,7 @@ def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tup
         print(f"{name}: {g}", flush=True)
         base = None
         for be in (one,) + ((every,) if gpus > 1 else ()):
-            got, t = median_of(lambda: call(g, sources, be), *job_reps(name, g, reps))
+            got, t = timed(lambda: call(g, sources, be), *job_reps(name, g, reps))
             if be == one:
                 want[name], base = got, np.median(t)
             row = dict(job=name, route=f"{be} ({1 if be == one else gpus} GPU)", times_s=t,
@@ -159,7 +145,7 @@ def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tup
             # the same into a matrix touched before the call: what first touch costs each route
             out = np.zeros((len(sources), len(g)), np.int32, order="F")
             for be in (one,) + ((every,) if gpus > 1 else ()):
-                _, t = median_of(lambda: curnet.bfs(g, sources, backend=be, out=out, progress=False), reps)
+                _, t = timed(lambda: curnet.bfs(g, sources, backend=be, out=out, progress=False), reps, 1)
                 rows.append(dict(job=name, route=f"{be}, into a matrix touched before", times_s=t,
                                  equal=equal(out, want[name]), speedup=base / np.median(t)))
                 print(f"  {be} into touched memory: {np.median(t):.3f} s", flush=True)
@@ -181,15 +167,15 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
                 elif name.startswith("BFS"):
                     fn = lambda: engine.bfs(g, sources, backend="cuda", progress=False)  # noqa: E731
                     if workers == 1:      # the shared-memory route, for the record
-                        got, t = median_of(lambda: engine.bfs(g, sources, backend="cuda", progress=False,
-                                                              shared_memory=True), reps)
+                        got, t = timed(lambda: engine.bfs(g, sources, backend="cuda", progress=False,
+                                                              shared_memory=True), reps, 1)
                         rows.append(dict(job=name, route="Dask 1 worker, shared memory route", times_s=t,
                                          equal=equal(got, want[name]), rows_through=engine.route))
                         print(f"  Dask 1, shared memory: {np.median(t):.3f} s", flush=True)
                         del got
                 else:
                     fn = lambda: engine.sssp_dists(g, sources, backend="cuda", progress=False)  # noqa: E731
-                got, t = median_of(fn, *job_reps(name, g, reps))
+                got, t = timed(fn, *job_reps(name, g, reps))
                 one = [r for r in rows if r["job"] == name and r["route"] == "Dask 1 worker(s)"]
                 direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]
                 row = dict(job=name, route=f"Dask {workers} worker(s)", times_s=t, equal=equal(got, want[name]),

@@ -78,7 +78,7 @@ def add_parsers(sub, backend_help: str) -> None:
 
 def run(args) -> None:
     import curnet
-    from .outputs import TableWriter, check_path, to_table, write_stdout
+    from .outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
     if args.command == "pcsf":      # undirected, costs in double precision as the package's
@@ -89,13 +89,7 @@ def run(args) -> None:
     t0 = time.perf_counter()
     cols = _compute(curnet, g, args)
     print(f"{args.command}: {time.perf_counter() - t0:.3f} s", file=sys.stderr)
-    table = to_table(cols)
-    if args.out:
-        with TableWriter(args.out) as w:
-            w.write(table)
-        print(f"wrote {w.rows:,} rows to {args.out}", file=sys.stderr)
-    else:
-        write_stdout(table)
+    write_table(to_table(cols), args.out)
 
 
 def _vertices(g, text):

@@ -44,7 +44,7 @@ def read_expression(path: str):
 
 def run(args) -> None:
     from . import coexpression as ce
-    from .outputs import TableWriter, check_path, to_table
+    from .outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
     t0 = time.perf_counter()
@@ -62,14 +62,4 @@ def run(args) -> None:
     cols = {"source": names[e["source"]], "target": names[e["target"]], "r": e["r"]}
     if args.pvalues:
         cols["p"] = e["p"]
-    table = to_table(cols)
-    if args.out:
-        with TableWriter(args.out) as w:
-            w.write(table)
-        print(f"wrote {w.rows:,} rows to {args.out}", file=sys.stderr)
-    else:
-        import pyarrow.csv as pc
-        sys.stdout.write("\t".join(table.column_names) + "\n")
-        sys.stdout.flush()
-        pc.write_csv(table, sys.stdout.buffer, pc.WriteOptions(delimiter="\t", quoting_style="none",
-                                                               include_header=False))
+    write_table(to_table(cols), args.out)

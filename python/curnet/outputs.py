@@ -38,6 +38,17 @@ def write_stdout(table: pa.Table) -> None:
     sys.stdout.buffer.flush()
 
 
+def write_table(table: pa.Table, out) -> None:
+    """A command's result: to `out` (TSV or Parquet, see TableWriter), or TSV on stdout."""
+    import sys
+    if not out:
+        write_stdout(table)
+        return
+    with TableWriter(out) as w:
+        w.write(table)
+    print(f"wrote {w.rows:,} rows to {out}", file=sys.stderr)
+
+
 class TableWriter:
     """Appends pyarrow tables (one schema) to `path`; `close()` finishes the file (the
     Parquet footer). Used as a context manager, the file is finished on any exit."""
