@@ -34,8 +34,9 @@ if [ $with_r = 1 ]; then      # R's setup runs on the CPU beside the GPU rows
   SKIP_SMOKE=1 bash .device-r/setup.sh . "$PY" >"$LOGS/r_setup.log" 2>&1 &
   r_setup=$!
 fi
-# NetworkX finds backends through entry points: the engine installed (editable, offline)
-"$PY" -m pip install -q --no-deps --no-build-isolation -e . >"$LOGS/pip.log" 2>&1 || tail -3 "$LOGS/pip.log"
+# NetworkX finds backends through entry points: the engine installed (editable, offline), or
+# where pip cannot build offline (no setuptools), the entry points declared beside the sources
+"$PY" -m pip install -q --no-deps --no-build-isolation -e . >"$LOGS/pip.log" 2>&1 || bash scripts/nx-entry-points.sh
 step "betweenness"
 timeout 330 "$PY" scripts/betweenness_bench.py --backend cuda --only string,rmat,networkx --rmat-scale 20 \
   --no-rmat-exact --check-sources 8 --sweep 1024,4096,16384 --weighted-sources 1000 --nx-k "$nx_k" \

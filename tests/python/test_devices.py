@@ -14,6 +14,7 @@ from scipy.sparse import csgraph
 import curnet
 from curnet import generators
 from curnet.algorithms.bfs import bfs
+from curnet.algorithms.common import over_devices
 from curnet.algorithms.sssp import sssp, sssp_dists
 from curnet.backends import get_backend
 from curnet.backends.cpu import CPUBackend
@@ -30,7 +31,8 @@ class TwoCPUs:
 @pytest.fixture
 def two(monkeypatch):
     be = TwoCPUs()
-    for mod in (sys.modules["curnet.algorithms.bfs"], sys.modules["curnet.algorithms.sssp"]):
+    for mod in (sys.modules["curnet.algorithms.bfs"], sys.modules["curnet.algorithms.sssp"],
+                sys.modules["curnet.algorithms.brandes"]):
         monkeypatch.setattr(mod, "get_backend", lambda name: be if name == "two" else get_backend(name))
     return be
 
@@ -47,6 +49,51 @@ def test_shares_give_the_whole_result(two):
     assert np.array_equal(sssp_dists(g, sources, backend="two"), d1)
     # both members worked, each on the graph of its own
     assert all(m.device_graph(g) is not None for m in two.members)
+
+
+def test_betweenness_pieces_give_the_whole_sum(two):
+    g = generators.rmat(9, seed=4)
+    one = curnet.betweenness(g, backend="cpu", progress=False)
+    both = curnet.betweenness(g, backend="two", progress=False)
+    np.testing.assert_allclose(both, one, rtol=1e-12)
+    e1 = curnet.edge_betweenness(g, backend="cpu", progress=False)
+    np.testing.assert_allclose(curnet.edge_betweenness(g, backend="two", progress=False), e1, rtol=1e-12)
+
+
+def test_a_device_that_ends_early_takes_the_next_piece():
+    """Pieces are taken, not dealt: while one device is held up in its first piece, the other
+    takes every remaining piece, and each piece runs once."""
+    be = TwoCPUs()
+    taken: dict = {}
+    slow_started, release = threading.Event(), threading.Event()
+    lock = threading.Lock()
+
+    def work(member, first, ids, report):
+        with lock:
+            slow = not taken or taken.get(id(member)) == "slow"
+            taken.setdefault(id(member), "slow" if slow else "fast")
+            taken.setdefault("pieces", []).append((taken[id(member)], first, len(ids)))
+            done = len(taken["pieces"]) == 8
+        if slow:
+            slow_started.set()
+            assert release.wait(timeout=60)
+        else:
+            assert slow_started.wait(timeout=60)
+            if done:
+                release.set()
+        report(len(ids))
+
+    class Bar:
+        total = 0
+
+        def update(self, done):
+            Bar.total += done
+
+    over_devices(be, np.arange(100), work, Bar(), pieces_per_device=4)
+    pieces = taken["pieces"]
+    assert [who for who, _, _ in pieces].count("slow") == 1
+    assert sorted(first for _, first, _ in pieces) == [0, 12, 25, 37, 50, 62, 75, 87]
+    assert sum(size for _, _, size in pieces) == 100 and Bar.total == 100
 
 
 def test_progress_is_reported_from_the_calling_thread(two):

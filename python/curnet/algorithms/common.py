@@ -49,13 +49,17 @@ class _Stopped(Exception):
 
 
 def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.ndarray, Callable], None],
-                 bar) -> None:
-    """work(member, first_row, share_ids, report) over the GPUs of `be`: one contiguous share
-    of the sources a GPU, each in its own thread (every GPU holds the whole graph), or the
-    whole job on the one device. report(done) after each batch; the progress bar (which may
-    be an R callback) is only ever advanced from the calling thread. An error in one share,
-    or an interrupt, stops the others at their next batch; no share is running when this
-    returns or raises."""
+                 bar, pieces_per_device: int = 1) -> None:
+    """work(member, first_row, share_ids, report) over the GPUs of `be`, each GPU in its own
+    thread (every GPU holds the whole graph), or the whole job on the one device. The sources
+    are cut into `pieces_per_device` contiguous pieces a GPU, and each GPU's thread takes the
+    next piece when done with its last: one piece a GPU where every source costs alike (the
+    batches stay as wide as possible), more where costs differ from piece to piece
+    (betweenness over sources in breadth-first order), so a GPU that ends early takes work
+    instead of waiting. report(done) after each batch; the progress bar (which may be an R
+    callback) is only ever advanced from the calling thread. An error in one piece, or an
+    interrupt, stops the others at their next batch; no piece is running when this returns
+    or raises."""
     members = be.members
     if len(members) == 1 or len(ids) < 2:
         with members[0].device_scope():
@@ -70,9 +74,17 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
         with lock:
             pending[0] += done
 
-    def share(member, first, share_ids):
+    bounds = np.linspace(0, len(ids), len(members) * pieces_per_device + 1).astype(np.int64)
+    pieces = iter([(int(a), ids[a:b]) for a, b in zip(bounds[:-1], bounds[1:]) if b > a])
+
+    def share(member):
         with member.device_scope():
-            work(member, first, share_ids, report)
+            while not stop.is_set():
+                with lock:
+                    piece = next(pieces, None)
+                if piece is None:
+                    return
+                work(member, piece[0], piece[1], report)
 
     def drain():
         with lock:
@@ -80,10 +92,8 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
         if done:
             bar.update(done)
 
-    bounds = np.linspace(0, len(ids), len(members) + 1).astype(np.int64)
     pool = ThreadPoolExecutor(len(members), thread_name_prefix="curnet-gpu")
-    futures = [pool.submit(share, m, int(a), ids[a:b])
-               for m, a, b in zip(members, bounds[:-1], bounds[1:]) if b > a]
+    futures = [pool.submit(share, m) for m in members]
     try:
         while True:
             done, running = wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
