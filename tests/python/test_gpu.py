@@ -256,6 +256,72 @@ def test_bfs_one_direction_knobs(gpu, monkeypatch, alpha, beta):
             assert np.array_equal(gpu.bfs_one(hd, s, backward).get(), np.where(np.isinf(ref), -1, ref))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_device_loops_match_the_host_loops(gpu, monkeypatch, seed):
+    """The one-source BFS and SCC's propagation with their loops on the device (one
+    cooperative launch each) against the per-level launches: equal depths and values, one
+    launch a call, and as many levels as the deepest vertex's depth (+1, the level that finds
+    nothing)."""
+    rng = np.random.default_rng(seed)
+    if seed < 2:
+        n = [2000, 30000][seed]
+        g = random_graph(rng, n, 3 * n, directed=True)
+        hub = np.r_[np.zeros(n // 3, np.int32), rng.integers(0, n, n // 3).astype(np.int32)]
+        g = Graph.from_edges(np.r_[g.edge_sources(), hub], np.r_[g.indices, hub[::-1]], directed=True,
+                             num_vertices=n)
+    else:
+        g = [generators.rmat(14, seed=seed, directed=True), generators.grid(40, 60)][seed - 2]
+    hd, n = gpu.device_graph(g), len(g)
+    for s in rng.integers(0, n, 3).tolist():
+        for backward in (False, True):
+            monkeypatch.setattr(gpu.tuning, "device_loops", False)
+            ref = gpu.bfs_one(hd, s, backward).get()
+            monkeypatch.setattr(gpu.tuning, "device_loops", True)
+            before = dict(gpu.stats)
+            got = gpu.bfs_one(hd, s, backward).get()
+            assert np.array_equal(got, ref)
+            grew = {k: gpu.stats.get(k, 0) - before.get(k, 0) for k in gpu.stats}
+            assert grew["bfs_one_loop_launches"] == 1
+            assert grew["bfs_one_levels"] == got.max()
+            assert grew["bfs_one_push_levels"] + grew["bfs_one_pull_levels"] == got.max() + 1
+    alive = cp.asarray(rng.random(n) < 0.9)
+    values = cp.asarray(np.where(rng.random(n) < 0.05, rng.integers(0, 10**6, n), -1).astype(np.int32))
+    colors = cp.asarray(rng.integers(0, 2, n).astype(np.int32))
+    for backward in (False, True):
+        for col in (None, colors):
+            monkeypatch.setattr(gpu.tuning, "device_loops", False)
+            ref = gpu.propagate_max(hd, values, alive, col, backward=backward).get()
+            monkeypatch.setattr(gpu.tuning, "device_loops", True)
+            before = gpu.stats.get("propagate_loop_launches", 0)
+            assert np.array_equal(gpu.propagate_max(hd, values, alive, col, backward=backward).get(), ref)
+            assert gpu.stats["propagate_loop_launches"] == before + 1
+
+
+def test_device_loop_past_the_level_limit(gpu, monkeypatch):
+    """A one-source BFS on the device stops at tuning.long_levels, marks the graph
+    long-diameter and finishes on the host, as the host loop does."""
+    monkeypatch.setattr(gpu.tuning, "long_levels", 100)
+    g = generators.path(500, directed=True)
+    hd = gpu.device_graph(g)
+    assert np.array_equal(gpu.bfs_one(hd, 0).get(), np.arange(500))
+    assert hd.long_diameter
+
+
+def test_scc_on_long_chains_with_device_loops(gpu):
+    """Deep graphs (the case the device loops are for): many levels and sweeps, one launch each."""
+    rng = np.random.default_rng(9)
+    n = 3000
+    # a chain of small cycles joined one way, and a long cycle: components of 3 and of 1,000
+    chain = np.arange(n - 1, dtype=np.int32)
+    back = chain[chain % 3 == 2]
+    src = np.r_[chain, back, np.arange(n, n + 1000, dtype=np.int32)]
+    dst = np.r_[chain + 1, back - 2, np.r_[np.arange(n + 1, n + 1000), n].astype(np.int32)]
+    perm = rng.permutation(n + 1000).astype(np.int32)
+    g = Graph.from_edges(perm[src], perm[dst], directed=True, num_vertices=n + 1000)
+    _, ref = csgraph.connected_components(scipy_matrix(g), directed=True, connection="strong")
+    assert np.array_equal(scc(g, backend="cuda"), canonical_labels(ref))
+
+
 # -- algorithms against scipy.sparse.csgraph ------------------------------------------------
 
 @pytest.mark.parametrize("directed", [True, False])

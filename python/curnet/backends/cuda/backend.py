@@ -45,7 +45,7 @@ class CUDABackend:
         self.bfs_strategy = BfsStrategy(self.launcher, None, self.stats, self.cpu)
         self.bf_strategy = BellmanFord(self.launcher, None, self.stats, self._call)
         self.nf_strategy = NearFar(self.launcher, None, self.stats, self.sp_long)
-        self.scc_strategy = SccPrimitives(self.launcher)
+        self.scc_strategy = SccPrimitives(self.launcher, None, self.stats)
         self.reductions = DepthReductions(self.launcher)
         self.brandes = BrandesSweeps(self.launcher)
         self.tuning = tuning if tuning is not None else CudaTuning()
@@ -58,7 +58,7 @@ class CUDABackend:
     @tuning.setter
     def tuning(self, value: CudaTuning) -> None:
         self._tuning = value
-        for part in (self.batches, self.bfs_strategy, self.bf_strategy, self.nf_strategy):
+        for part in (self.batches, self.bfs_strategy, self.bf_strategy, self.nf_strategy, self.scc_strategy):
             part.tuning = value
 
     # -- description ----------------------------------------------------------

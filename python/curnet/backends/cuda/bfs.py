@@ -159,6 +159,8 @@ class BfsStrategy:
         if hg.long_diameter:
             host = self.host()
             return cp.asarray(host.bfs_one(host.device_graph(hg.graph), source, backward))
+        if self.tuning.device_loops:
+            return self.bfs_one_loop(hg, source, backward)
         # top-down follows the arcs out of the frontier, bottom-up looks along the arcs into a vertex
         down_ptr, down_idx, up_ptr, up_idx = ((hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx) if backward else
                                               (hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src))
@@ -201,3 +203,32 @@ class BfsStrategy:
             if nf < n / beta:
                 top_down = True
                 queue = cp.flatnonzero(depth == level).astype(np.int32)
+
+    def bfs_one_loop(self, hg: DeviceGraph, source: int, backward: bool = False) -> cp.ndarray:
+        """bfs_one with its level loop on the device (kernels/bfs.cu bfs_one_loop): one launch,
+        one wait. Past tuning.long_levels levels the graph is marked long-diameter, as in the
+        host loop, and the search finishes on the host."""
+        n = hg.n
+        down_ptr, down_idx, up_ptr, up_idx = ((hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx) if backward else
+                                              (hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src))
+        queues = hg.extra.get("bfs_one_queues")
+        if queues is None:
+            queues = hg.extra["bfs_one_queues"] = cp.empty((2, max(n, 1)), np.int32)
+        depth = cp.full(n, -1, np.int32)
+        depth[int(source)] = 0
+        ctl = cp.zeros(9, np.uint32)             # found[3], barrier[2], result[4]
+        arcs = cp.zeros(3, np.uint64)
+        t = self.tuning
+        self.launcher.launch_resident("bfs", "bfs_one_loop", (
+            down_ptr, down_idx, up_ptr, up_idx, i64(n), i64(hg.m), i32(source), i32(t.long_levels),
+            i32(t.bfs_one_alpha), i32(t.bfs_one_beta), depth, queues[0], queues[1], ctl[0:3], arcs,
+            ctl[3:5], ctl[5:9]))
+        levels, pushes, pulls, finished = (int(x) for x in ctl[5:9].get())
+        self.counters.add("bfs_one_loop_launches")
+        self.counters.add("bfs_one_levels", levels)
+        self.counters.add("bfs_one_push_levels", pushes)
+        self.counters.add("bfs_one_pull_levels", pulls)
+        if not finished:
+            mark_long_diameter(hg, "a one-source BFS")
+            return self.bfs_one(hg, source, backward)
+        return depth

@@ -31,16 +31,28 @@ def kernel_source(module: str) -> str:
     return "\n".join(parts)
 
 
-def kernel(module: str, name: str):
+def kernel(module: str, name: str, cooperative: bool = False):
     """A kernel from kernels/<module>.cu for the current device, compiled on first use (once
-    per process; each GPU loads its own copy of the module)."""
-    key = (module, cp.cuda.runtime.getDevice())
+    per process; each GPU loads its own copy of the module). `cooperative`: from the module's
+    copy whose kernels launch cooperatively (every block resident at once; the loop kernels'
+    grid barriers need it), which takes grids of at most the resident blocks."""
+    key = (module, cp.cuda.runtime.getDevice(), cooperative)
     with _lock:
         mod = _modules.get(key)
         if mod is None:
-            mod = cp.RawModule(code=kernel_source(module), options=("-std=c++17",))
+            mod = cp.RawModule(code=kernel_source(module), options=("-std=c++17",),
+                               enable_cooperative_groups=cooperative)
             _modules[key] = mod
     return mod.get_function(name)
+
+
+def resident_blocks(fn, threads: int, sms: int) -> int:
+    """How many blocks of `threads` of kernel `fn` the GPU holds at once (the occupancy API)."""
+    try:
+        per_sm = cp.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, threads, 0)
+    except (AttributeError, cp.cuda.driver.CUDADriverError):    # a CuPy without it: one a multiprocessor
+        per_sm = 1
+    return max(1, int(per_sm)) * sms
 
 
 class KernelError(RuntimeError):
@@ -77,6 +89,7 @@ class Launcher:
         self.props = cp.cuda.runtime.getDeviceProperties(self.device.id)
         self.sms = int(self.props["multiProcessorCount"])
         self.max_blocks = self.sms * 16       # grid-stride kernels: enough to fill the chip
+        self.resident: dict = {}              # (module, kernel) -> blocks resident at once
 
     def launch(self, module: str, name: str, count: int, args, threads: int = THREADS,
                max_blocks: int | None = None):
@@ -84,6 +97,23 @@ class Launcher:
 
     def kernel(self, module: str, name: str):
         return kernel(module, name)
+
+    def launch_resident(self, module: str, name: str, args) -> int:
+        """Launch a loop kernel (grid barriers inside) cooperatively on as many blocks as the
+        GPU holds at once; the number of blocks."""
+        fn = kernel(module, name, cooperative=True)
+        key = (module, name)
+        blocks = self.resident.get(key)
+        if blocks is None:
+            blocks = self.resident[key] = resident_blocks(fn, THREADS, self.sms)
+        try:
+            fn((blocks,), (THREADS,), args)
+        except cp.cuda.memory.OutOfMemoryError:
+            raise
+        except Exception as e:
+            raise KernelError(f"curnet: CUDA loop kernel {module}.{name} failed (cooperative grid "
+                              f"{blocks} x {THREADS}): {type(e).__name__}: {e}") from e
+        return blocks
 
     def device_name(self) -> str:
         name = self.props["name"]

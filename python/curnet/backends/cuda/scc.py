@@ -10,8 +10,8 @@ from .launch import DeviceGraph, i32, i64
 
 
 class SccPrimitives:
-    def __init__(self, launcher):
-        self.launcher = launcher
+    def __init__(self, launcher, tuning, counters):
+        self.launcher, self.tuning, self.counters = launcher, tuning, counters
 
     def trim(self, hg: DeviceGraph, alive) -> cp.ndarray:
         kept = cp.empty(hg.n, np.bool_)
@@ -31,8 +31,10 @@ class SccPrimitives:
         alive = cp.ascontiguousarray(alive, dtype=np.bool_)
         has_colors = colors is not None
         col = colors.astype(np.int32, copy=False) if has_colors else cp.zeros(1, np.int32)
-        changed = cp.zeros(1, np.int32)
         n = hg.n
+        if self.tuning.device_loops:
+            return self.propagate_loop(hg, ptr, src, heavy, vals, alive, col, has_colors).astype(out_dtype, copy=False)
+        changed = cp.zeros(1, np.int32)
         sweeps_per_check = 2
         while True:
             changed.fill(0)
@@ -46,6 +48,22 @@ class SccPrimitives:
                              max_blocks=L.max_blocks)
             if not int(changed[0]):
                 return vals.astype(out_dtype, copy=False)
+
+    def propagate_loop(self, hg: DeviceGraph, ptr, src, heavy, vals, alive, col, has_colors):
+        """propagate_max's sweeps on the device (kernels/scc.cu propagate_loop): one launch and
+        one wait per 2^16 sweeps, not one every two sweeps."""
+        ctl = cp.zeros(7, np.uint32)             # changed[3], barrier[2], result[2]
+        max_sweeps = 1 << 16
+        while True:
+            ctl.fill(0)
+            self.launcher.launch_resident("scc", "propagate_loop", (
+                ptr, src, alive, col, i32(has_colors), i64(hg.n), i64(hg.heavy_degree), heavy,
+                i64(len(heavy)), i32(max_sweeps), vals, ctl[0:3], ctl[3:5], ctl[5:7]))
+            sweeps, stable = (int(x) for x in ctl[5:7].get())
+            self.counters.add("propagate_loop_launches")
+            self.counters.add("propagate_sweeps", sweeps)
+            if stable:
+                return vals
 
     def canonical_labels(self, labels) -> np.ndarray:
         """Renumber on the device in order of each component's smallest vertex; host int32."""

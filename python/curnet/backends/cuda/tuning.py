@@ -31,6 +31,11 @@ class CudaTuning:
     # finds fewer than n / bfs_one_beta vertices (Beamer et al.'s rule and constants).
     bfs_one_alpha: int = 14
     bfs_one_beta: int = 24
+    # The one-source BFS's level loop and SCC's propagation sweeps run on the device, in one
+    # cooperative launch each (kernels bfs_one_loop, propagate_loop): the host waits once
+    # instead of once a level. False: a launch a level and a host synchronisation each (the
+    # route they are measured against in docs/gpu-notes.md).
+    device_loops: bool = True
     # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
     # (None: an eighth of free device memory, at most 4 GiB).
     level_bytes: int | None = None

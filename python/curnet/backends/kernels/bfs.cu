@@ -190,6 +190,15 @@ extern "C" __global__ void bfs_top_down(const int* __restrict__ queue, const i64
     });
 }
 
+// Has v a parent at level - 1 among its in-arcs (the bottom-up test, first hit wins)?
+__device__ __forceinline__ bool has_parent_at(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
+                                              const int* depth, i64 v, int level)
+{
+    for (i64 a = in_ptr[v], e = in_ptr[v + 1]; a < e; ++a)
+        if (depth[in_src[a]] == level - 1) return true;
+    return false;
+}
+
 // One-source BFS, bottom-up: each unvisited vertex looks for a parent at level - 1
 // among its in-arcs, stopping at the first. Counts the vertices found into *found.
 extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
@@ -197,17 +206,76 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
 {
     unsigned int mine = 0;
     for_each(n, [&](i64 v) {
-        if (depth[v] >= 0) return;
-        i64 end = in_ptr[v + 1];
-        for (i64 a = in_ptr[v]; a < end; ++a) {
-            if (depth[in_src[a]] == level - 1) {
-                depth[v] = level;
-                ++mine;
-                break;
-            }
-        }
+        if (depth[v] >= 0 || !has_parent_at(in_ptr, in_src, depth, v, level)) return;
+        depth[v] = level;
+        ++mine;
     });
     block_add(mine, found);
+}
+
+// The whole direction-optimizing one-source BFS in one launch (cooperative: every block
+// resident), the level loop on the device: levels are separated by grid barriers, and the
+// host waits once, not once a level. Each level is top-down (a warp a frontier vertex, its
+// lanes over the vertex's out-arcs, a vertex claimed by compare-and-swap) or bottom-up (every
+// unvisited vertex looks for a parent), chosen as bfs_one's host loop chooses (Beamer's alpha
+// and beta); both append the vertices found to the next queue, with their out-arcs counted.
+// down_*: the arcs followed (out-arcs; in-arcs for a backward search), up_*: the reverse.
+// The host sets depth (-1, the source 0) and zeroes found[3], arcs[3] (slot_of(level)) and
+// bar[2]. result: levels, top-down levels, bottom-up levels, 1 if finished (0: stopped at
+// max_levels with vertices left, a long-diameter graph).
+extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const int* __restrict__ down_idx,
+                                        const i64* __restrict__ up_ptr, const int* __restrict__ up_idx,
+                                        i64 n, i64 m, int source, int max_levels, int alpha, int beta,
+                                        int* depth, int* queue, int* next, unsigned int* found,
+                                        u64* arcs, unsigned int* bar, unsigned int* result)
+{
+    const int lane = threadIdx.x & 31;
+    const i64 warp = grid_thread() >> 5, warps = grid_threads() >> 5;
+    u64 unexplored = (u64)m;
+    u64 qarcs = (u64)(down_ptr[source + 1] - down_ptr[source]);
+    unsigned int qlen = 1;
+    bool top_down = true;
+    int level = 0, pushes = 0, pulls = 0, finished = 1;
+    while (qlen) {
+        if (level >= max_levels) { finished = 0; break; }
+        if (!top_down && (i64)qlen * beta < n) top_down = true;
+        if (top_down && qarcs * (u64)alpha > unexplored) top_down = false;
+        ++level;
+        const int s = slot_of(level);
+        if (grid_thread() == 0) { found[slot_of(level + 1)] = 0; arcs[slot_of(level + 1)] = 0; }
+        u64 my_arcs = 0;
+        if (top_down) {
+            ++pushes;
+            unexplored -= qarcs;
+            for (i64 q = warp; q < qlen; q += warps) {
+                int u = level == 1 ? source : queue[q];
+                for (i64 a = down_ptr[u] + lane, e = down_ptr[u + 1]; a < e; a += 32) {
+                    int v = down_idx[a];
+                    if (depth[v] < 0 && atomicCAS(&depth[v], -1, level) == -1) {
+                        next[warp_append(&found[s])] = v;
+                        my_arcs += (u64)(down_ptr[v + 1] - down_ptr[v]);
+                    }
+                }
+            }
+        } else {
+            ++pulls;
+            for_each(n, [&](i64 v) {
+                if (depth[v] >= 0 || !has_parent_at(up_ptr, up_idx, depth, v, level)) return;
+                depth[v] = level;
+                next[warp_append(&found[s])] = (int)v;
+                my_arcs += (u64)(down_ptr[v + 1] - down_ptr[v]);
+            });
+        }
+        block_add(my_arcs, &arcs[s]);
+        grid_barrier(bar);
+        qlen = ((volatile unsigned int*)found)[s];
+        qarcs = ((volatile u64*)arcs)[s];
+        int* t = queue; queue = next; next = t;
+    }
+    if (grid_thread() == 0) {
+        result[0] = (unsigned int)(finished ? level - 1 : level);   // the last level that found vertices
+        result[1] = (unsigned int)pushes; result[2] = (unsigned int)pulls; result[3] = (unsigned int)finished;
+    }
 }
 
 // rows[a] = v for each arc a of row v of a CSR with offsets ptr (the heads of in-arcs).

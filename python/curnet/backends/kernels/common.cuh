@@ -103,16 +103,48 @@ __device__ __forceinline__ void relax_arcs(const i64* __restrict__ entries, cons
     });
 }
 
-// Block-wide sum of one value per thread, added to *total once per block.
-__device__ __forceinline__ void block_add(unsigned int value, unsigned int* total)
+// Block-wide sum of one value per thread, added to *total once per block (32- or 64-bit
+// unsigned). Every thread of the block calls it.
+template <typename U>
+__device__ __forceinline__ void block_add(U value, U* total)
 {
-    __shared__ unsigned int part;
+    __shared__ U part;
     if (threadIdx.x == 0) part = 0;
     __syncthreads();
     if (value) atomicAdd(&part, value);
     __syncthreads();
     if (threadIdx.x == 0 && part) atomicAdd(total, part);
+    __syncthreads();                      // part is free again for the next call
 }
+
+// A barrier across the whole grid, for the loop kernels (launched cooperatively: every block
+// resident at once, `Launcher.launch_resident`). bar[0] counts the blocks arrived, bar[1] is
+// the generation: the last block to arrive resets the count and moves the generation on, the
+// others wait for that. Zeroed by the host before the launch. Writes before it are visible
+// to every thread after it.
+__device__ __forceinline__ void grid_barrier(unsigned int* bar)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        volatile unsigned int* generation = bar + 1;
+        unsigned int seen = *generation;
+        __threadfence();
+        if (atomicAdd(bar, 1u) == gridDim.x - 1) {
+            atomicExch(bar, 0u);
+            __threadfence();
+            atomicAdd(bar + 1, 1u);
+        } else {
+            while (*generation == seen) __nanosleep(32);
+        }
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+// A loop kernel's per-level (per-sweep) counters sit in three slots, used in turn: the slot of
+// step s is written during s, read by every thread right after the barrier that ends s, and
+// zeroed during s + 1 for step s + 2, when no thread reads it any more.
+__device__ __forceinline__ int slot_of(int step) { return step % 3; }
 
 // The index of this lane's item in a warp-aggregated append of the active lanes to *cnt.
 __device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
