@@ -100,7 +100,8 @@ test_that("weights given as a vector, and progress reports", {
 test_that("bad input gives clear errors", {
   skip_if_no_engine()
   g <- igraph::make_ring(5)
-  expect_error(cuRnet_closeness(data.frame(a = 1)), "igraph object")
+  expect_error(cuRnet_closeness(data.frame(a = 1)), "two columns")   # built by cuRnet_graph()
+  expect_error(cuRnet_closeness(list(1)), "cuRnet_graph\\(\\) takes")
   expect_error(cuRnet_closeness(g, mode = "both"), "should be one of")
   expect_error(cuRnet_ego_size(g, order = 1, mindist = 2), "mindist <= order")
   expect_error(cuRnet_closeness(g, weights = 1:2), "weights")
