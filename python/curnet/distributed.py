@@ -30,6 +30,7 @@ from . import device_gather
 from .algorithms import bfs as bfs_driver, sssp as sssp_driver
 from .algorithms.common import result_buffer
 from .memory import available_host_memory
+from .outputs import long_columns
 from .algorithms.bfs import OUT_DTYPES
 from .backends import BACKENDS, get_backend
 from .errors import BackendUnavailableError
@@ -646,22 +647,6 @@ class ClusterEngine:
             if writer is not None:
                 writer.close()
         return rows
-
-
-def long_columns(g, ids, values, pred, kind) -> dict:
-    """A result block in long format: one row per reachable (source, target) pair, vertices
-    by name where the graph has names."""
-    import pyarrow as pa
-    reached = values >= 0 if kind == "bfs" else np.isfinite(values)
-    r, v = np.nonzero(reached)
-    label = (lambda x: g.names[x]) if g.names is not None else (lambda x: x)
-    cols = {"source": label(ids[r]), "target": label(v.astype(np.int32)),
-            ("bfs" if kind == "bfs" else "sssp"): values[r, v]}
-    if pred is not None:
-        p = pred[r, v]
-        # names or ids, as the other columns; missing (null) for a source, as the CLI writes it
-        cols["predecessor"] = pa.array(label(np.maximum(p, 0)), mask=p < 0)
-    return cols
 
 
 # -- the module's calls: an engine for the given cluster --------------------------------------
