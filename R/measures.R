@@ -59,13 +59,16 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
 #'
 #' Drop-ins for \code{igraph::eccentricity()} and \code{igraph::radius()}: the largest
 #' distance from a vertex to the vertices it reaches (0 for an isolated vertex), and the
-#' smallest eccentricity. As in igraph 1.3, paths count hops unless \code{weights} are given.
+#' smallest eccentricity. Paths count hops unless \code{weights} say otherwise; the default
+#' follows the installed igraph (see \code{weights}).
 #'
 #' @inheritParams cuRnet_closeness
 #' @param mode As in \code{\link{cuRnet_closeness}}; igraph's default here is \code{"all"}.
-#' @param weights \code{NA} (the default, igraph 1.3's behaviour) counts hops; \code{NULL}
-#'   uses the \code{weight} edge attribute (a cuRnet graph: its own weights); or (igraph
-#'   objects only) a numeric vector (not negative, as in igraph).
+#' @param weights \code{NA} counts hops; \code{NULL} uses the \code{weight} edge attribute
+#'   (a cuRnet graph: its own weights); or (igraph objects only) a numeric vector (not
+#'   negative, as in igraph). The default is the installed igraph's: \code{NA} with igraph
+#'   1.x, whose \code{eccentricity()} and \code{radius()} take no weights and count hops,
+#'   \code{NULL} with igraph 2.x, whose take \code{weights = NULL}.
 #' @return \code{cuRnet_eccentricity}: a numeric vector named by vertex if the graph has
 #'   names. \code{cuRnet_radius}: a number (\code{NaN} for a graph without vertices).
 #' @examples
@@ -76,7 +79,8 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
 #' }
 #' @export
 cuRnet_eccentricity <- function(graph, vids = igraph::V(graph), mode = c("all", "out", "in", "total"),
-                                weights = NA, progress = getOption("cuRnet.progress", interactive()),
+                                weights = igraph_default_weights(igraph::eccentricity),
+                                progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
   per_vertex(graph, "eccentricity", if (!missing(vids)) vids, weights, progress, mode = mode, backend = backend)
@@ -84,7 +88,8 @@ cuRnet_eccentricity <- function(graph, vids = igraph::V(graph), mode = c("all", 
 
 #' @rdname cuRnet_eccentricity
 #' @export
-cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"), weights = NA,
+cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"),
+                          weights = igraph_default_weights(igraph::radius),
                           progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
@@ -218,6 +223,13 @@ measure_graph <- function(graph, weights, measure = NULL) {
 # The engine's `weighted` option for `weights`: NA counts hops (a cuRnet graph keeps its
 # weights, so the engine is told); otherwise NULL, the weights of the graph measured.
 measure_weighted <- function(weights) if (length(weights) == 1 && is.na(weights)) FALSE
+
+# The default `weights` of igraph function `f`, for the cuRnet functions that mirror one whose
+# default changed: igraph 1.x's eccentricity() and radius() take no weights (they count hops,
+# NA here), igraph 2.x's take weights = NULL (the weight attribute).
+igraph_default_weights <- function(f) {
+  if ("weights" %in% names(formals(f))) eval(formals(f)$weights) else NA
+}
 
 # igraph's "total" is "all".
 engine_mode <- function(mode) if (mode == "total") "all" else mode
