@@ -308,7 +308,9 @@ def distance_table(g: Graph, *, directed=True, backend="auto", progress=None) ->
 def ego_size(g: Graph, vertices=None, *, order=1, mode="all", mindist=0, backend="auto",
              progress=None) -> np.ndarray:
     """How many vertices lie within `order` hops of each vertex, and at least `mindist`
-    (python-igraph's ``neighborhood_size``, R igraph's ``ego_size``).
+    (python-igraph's ``neighborhood_size``, R igraph's ``ego_size``). Orders 0 and 1 are
+    counted from the graph's arcs on the host, O(edges), whatever the backend (a traversal from
+    every vertex would be O(vertices^2)); higher orders traverse on `backend`, `order` levels.
 
     Parameters
     ----------
