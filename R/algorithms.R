@@ -204,17 +204,18 @@ cuRnet_components <- function(graph, mode = c("weak", "strong"),
 #'
 #' A drop-in for \code{igraph::distances()} (igraph 1.3 and 2.x): same
 #' arguments, defaults and result, so igraph code switches by renaming the
-#' call. The graph is built in the engine for each call; to reuse it, see
-#' \code{\link{cuRnet_graph}} and the \code{mode} and \code{to} arguments of
-#' \code{\link{cuRnet_bfs}} and \code{\link{cuRnet_sssp_dists}}.
+#' call. The engine's graph is kept with the igraph object (converted once);
+#' a \code{\link{cuRnet_graph}} is taken as it is.
 #'
-#' @param graph An igraph object.
+#' @param graph An igraph object, or a \code{\link{cuRnet_graph}} (or anything
+#'   \code{cuRnet_graph()} takes), with its own weights unless \code{weights = NA}.
 #' @param v,to Source and target vertices (igraph vertex sequences, names or
-#'   indices). \code{v = numeric(0)} gives a 0-row matrix, as in igraph.
+#'   1-based indices). \code{v = numeric(0)} gives a 0-row matrix, as in igraph.
 #' @param mode \code{"all"} ignores edge directions (igraph's default),
 #'   \code{"out"} follows them, \code{"in"} goes against them.
 #' @param weights \code{NULL} uses the \code{weight} edge attribute if
-#'   there is one; \code{NA} ignores weights; or a numeric vector.
+#'   there is one (a cuRnet graph: its own weights); \code{NA} ignores
+#'   weights; or (igraph objects only) a numeric vector.
 #' @param algorithm As igraph's. The engine picks its own method for each
 #'   batch of sources (breadth-first search without weights; Dijkstra-like
 #'   relaxation for non-negative weights, Bellman-Ford otherwise), and every
@@ -228,7 +229,7 @@ cuRnet_components <- function(graph, mode = c("weak", "strong"),
 #' @param backend,progress As in \code{\link{cuRnet_bfs}}.
 #' @param precision \code{"double"} (igraph's results to 1e-12) or
 #'   \code{"single"} (float32 weights: about 1e-6 relative, half the memory),
-#'   as in \code{\link{cuRnet_graph}}.
+#'   as in \code{\link{cuRnet_graph}}; a cuRnet graph keeps its own.
 #' @return A numeric matrix \code{length(v)} x \code{length(to)}, \code{Inf}
 #'   where unreachable, dimnames = vertex names if the graph has them.
 #' @examples
@@ -245,29 +246,40 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
                              backend = getOption("cuRnet.backend", "auto"),
                              progress = getOption("cuRnet.progress", interactive()),
                              precision = c("double", "single")) {
-  if (!igraph::is_igraph(graph)) stop("cuRnet_distances() takes an igraph object", call. = FALSE)
   mode <- match.arg(mode)
   precision <- match_precision(precision)
   algorithm <- match.arg(algorithm)
-  v <- as.integer(igraph::V(graph)[v])
-  to <- as.integer(igraph::V(graph)[to])
-  w <- igraph_weights(graph, weights)
-  if (!is.null(w) && algorithm == "unweighted") {
-    warning("Unweighted algorithm chosen, weights ignored", call. = FALSE)
-    w <- NULL
+  if (!igraph::is_igraph(graph)) {
+    g <- paths_graph(graph, weights)
+    weighted <- g$weighted && !identical(measure_weighted(weights), FALSE)
+    lowest <- if (weighted) reticulate::py_to_r(g$py$min_weight) else 1
+    v <- if (missing(v)) seq_len(g$n) else vertex_ids(g, v) + 1L
+    to <- if (missing(to)) seq_len(g$n) else vertex_ids(g, to, "target") + 1L
+    names <- g$names
+    g$ids_are_names <- FALSE        # v and to are 1-based indices from here on
+  } else {
+    v <- as.integer(igraph::V(graph)[v])
+    to <- as.integer(igraph::V(graph)[to])
+    w <- igraph_weights(graph, weights)
+    weighted <- !is.null(w)
+    lowest <- if (is.numeric(w) && length(w)) min(w, na.rm = TRUE) else 1
+    names <- igraph::V(graph)$name
   }
-  if (!is.null(w) && algorithm == "dijkstra" && is.numeric(w) && any(w < 0, na.rm = TRUE)) {
+  if (weighted && algorithm == "unweighted") {
+    warning("Unweighted algorithm chosen, weights ignored", call. = FALSE)
+    weighted <- FALSE
+  }
+  if (weighted && algorithm == "dijkstra" && lowest < 0) {
     stop("algorithm = \"dijkstra\" needs non-negative weights; use \"bellman-ford\" or ",
          "\"johnson\" for negative ones", call. = FALSE)
   }
-  names <- igraph::V(graph)$name
   if (!length(v)) {
     return(matrix(numeric(0), 0L, length(to),
                   dimnames = if (!is.null(names)) list(character(0), names[to])))
   }
-  g <- igraph_engine_graph(graph, w, precision = precision)
+  if (igraph::is_igraph(graph)) g <- igraph_engine_graph(graph, if (weighted) w, precision = precision)
   all_to <- identical(to, seq_len(g$n))
-  if (is.null(w)) {
+  if (!weighted) {
     cuRnet_bfs(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)
   } else {
     cuRnet_sssp_dists(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)

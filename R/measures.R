@@ -11,13 +11,15 @@
 #' \code{normalized = TRUE} divides by (number of vertices - 1). All-vertex runs keep only
 #' O(vertices) in memory, however many sources.
 #'
-#' @param graph An igraph object.
-#' @param vids The vertices to score (igraph vertex sequence, names or indices).
+#' @param graph An igraph object, or a \code{\link{cuRnet_graph}} (or anything
+#'   \code{cuRnet_graph()} takes), measured with its own weights unless \code{weights = NA}.
+#' @param vids The vertices to score (igraph vertex sequence, names or 1-based indices).
 #' @param mode \code{"out"} follows edge directions, \code{"in"} goes against them,
 #'   \code{"all"} (or \code{"total"}) ignores them.
-#' @param weights \code{NULL} uses the \code{weight} edge attribute if there is one,
-#'   \code{NA} ignores weights, or a numeric vector of edge weights. Negative weights are an
-#'   error, as in igraph (\code{cuRnet_distances} takes them on a directed graph).
+#' @param weights \code{NULL} uses the \code{weight} edge attribute if there is one (a
+#'   cuRnet graph: its own weights), \code{NA} ignores weights, or (igraph objects only) a
+#'   numeric vector of edge weights. Negative weights are an error, as in igraph
+#'   (\code{cuRnet_distances} takes them on a directed graph).
 #' @param normalized See above.
 #' @param cutoff Only paths of length \code{<= cutoff} count; negative: all paths.
 #' @param backend Where the engine runs, as in \code{\link{cuRnet_bfs}}.
@@ -37,7 +39,7 @@ cuRnet_closeness <- function(graph, vids = igraph::V(graph), mode = c("out", "in
                              progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
-  per_vertex(graph, "closeness", vids, weights, progress, mode = mode,
+  per_vertex(graph, "closeness", if (!missing(vids)) vids, weights, progress, mode = mode,
              normalized = isTRUE(normalized), cutoff = as.numeric(cutoff), backend = backend)
 }
 
@@ -49,7 +51,7 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
                                        progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
-  per_vertex(graph, "harmonic_centrality", vids, weights, progress, mode = mode,
+  per_vertex(graph, "harmonic_centrality", if (!missing(vids)) vids, weights, progress, mode = mode,
              normalized = isTRUE(normalized), cutoff = as.numeric(cutoff), backend = backend)
 }
 
@@ -57,12 +59,16 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
 #'
 #' Drop-ins for \code{igraph::eccentricity()} and \code{igraph::radius()}: the largest
 #' distance from a vertex to the vertices it reaches (0 for an isolated vertex), and the
-#' smallest eccentricity. As in igraph 1.3, paths count hops unless \code{weights} are given.
+#' smallest eccentricity. Paths count hops unless \code{weights} say otherwise; the default
+#' follows the installed igraph (see \code{weights}).
 #'
 #' @inheritParams cuRnet_closeness
 #' @param mode As in \code{\link{cuRnet_closeness}}; igraph's default here is \code{"all"}.
-#' @param weights \code{NA} (the default, igraph 1.3's behaviour) counts hops; \code{NULL}
-#'   uses the \code{weight} edge attribute; or a numeric vector (not negative, as in igraph).
+#' @param weights \code{NA} counts hops; \code{NULL} uses the \code{weight} edge attribute
+#'   (a cuRnet graph: its own weights); or (igraph objects only) a numeric vector (not
+#'   negative, as in igraph). The default is the installed igraph's: \code{NA} with igraph
+#'   1.x, whose \code{eccentricity()} and \code{radius()} take no weights and count hops,
+#'   \code{NULL} with igraph 2.x, whose take \code{weights = NULL}.
 #' @return \code{cuRnet_eccentricity}: a numeric vector named by vertex if the graph has
 #'   names. \code{cuRnet_radius}: a number (\code{NaN} for a graph without vertices).
 #' @examples
@@ -73,19 +79,22 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
 #' }
 #' @export
 cuRnet_eccentricity <- function(graph, vids = igraph::V(graph), mode = c("all", "out", "in", "total"),
-                                weights = NA, progress = getOption("cuRnet.progress", interactive()),
+                                weights = igraph_default_weights(igraph::eccentricity),
+                                progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
-  per_vertex(graph, "eccentricity", vids, weights, progress, mode = mode, backend = backend)
+  per_vertex(graph, "eccentricity", if (!missing(vids)) vids, weights, progress, mode = mode, backend = backend)
 }
 
 #' @rdname cuRnet_eccentricity
 #' @export
-cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"), weights = NA,
+cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"),
+                          weights = igraph_default_weights(igraph::radius),
                           progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
-  run_measure(measure_graph(graph, weights, "cuRnet_radius"), "radius", progress = progress, mode = mode, backend = backend)
+  run_measure(measure_graph(graph, weights, "cuRnet_radius"), "radius", progress = progress, mode = mode,
+              weighted = measure_weighted(weights), backend = backend)
 }
 
 #' Diameter, and two vertices that attain it
@@ -97,8 +106,9 @@ cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"), weights 
 #' @param unconnected \code{TRUE}: the longest finite shortest path; \code{FALSE}: \code{Inf}
 #'   when some vertex cannot reach another.
 #' @return \code{cuRnet_diameter}: a number. \code{cuRnet_farthest_vertices}: a list of
-#'   \code{vertices} (two vertices of \code{graph}, empty when the distance is infinite or the
-#'   graph has no vertices) and \code{distance}. Among several farthest pairs the one returned
+#'   \code{vertices} (two vertices of \code{graph}: an igraph vertex sequence, or for a cuRnet
+#'   graph their names, or 1-based indices if it has none; empty when the distance is infinite
+#'   or the graph has no vertices) and \code{distance}. Among several farthest pairs the one returned
 #'   may differ from igraph's.
 #' @examples
 #' if (cuRnet_available()) {
@@ -118,10 +128,13 @@ cuRnet_diameter <- function(graph, directed = TRUE, unconnected = TRUE, weights 
 cuRnet_farthest_vertices <- function(graph, directed = TRUE, unconnected = TRUE, weights = NULL,
                                      progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
-  res <- run_measure(measure_graph(graph, weights, "cuRnet_farthest_vertices"), "farthest_points", progress = progress,
-                     directed = isTRUE(directed), unconnected = isTRUE(unconnected), backend = backend)
-  ends <- if (is.null(res[[1]])) integer() else c(res[[1]], res[[2]]) + 1L
-  list(vertices = igraph::V(graph)[ends], distance = res[[3]])
+  g <- measure_graph(graph, weights, "cuRnet_farthest_vertices")
+  res <- run_measure(g, "farthest_points", progress = progress, directed = isTRUE(directed),
+                     unconnected = isTRUE(unconnected), weighted = measure_weighted(weights),
+                     backend = backend)
+  ends <- if (is.null(res[[1]])) integer() else as.integer(c(res[[1]], res[[2]])) + 1L
+  vertices <- if (igraph::is_igraph(graph)) igraph::V(graph)[ends] else if (!is.null(g$names)) g$names[ends] else ends
+  list(vertices = vertices, distance = res[[3]])
 }
 
 #' Mean distance and the path-length histogram
@@ -149,7 +162,8 @@ cuRnet_mean_distance <- function(graph, weights = NULL, directed = TRUE, unconne
                                  details = FALSE, progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   res <- run_measure(measure_graph(graph, weights, "cuRnet_mean_distance"), "mean_distance", progress = progress,
-                     directed = isTRUE(directed), unconnected = isTRUE(unconnected), details = TRUE, backend = backend)
+                     directed = isTRUE(directed), unconnected = isTRUE(unconnected), details = TRUE,
+                     weighted = measure_weighted(weights), backend = backend)
   if (isTRUE(details)) list(res = res[[1]], unconnected = res[[2]]) else res[[1]]
 }
 
@@ -170,7 +184,7 @@ cuRnet_distance_table <- function(graph, directed = TRUE,
 #'
 #' @inheritParams cuRnet_closeness
 #' @param order The largest number of hops.
-#' @param nodes The vertices (igraph vertex sequence, names or indices).
+#' @param nodes The vertices (igraph vertex sequence, names or 1-based indices).
 #' @param mode \code{"all"} (igraph's default), \code{"out"} or \code{"in"}.
 #' @param mindist Vertices closer than this are not counted (1 leaves the vertex out).
 #' @return A numeric vector.
@@ -185,22 +199,36 @@ cuRnet_ego_size <- function(graph, order = 1, nodes = igraph::V(graph), mode = c
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- match.arg(mode)
   g <- measure_graph(graph, NA)
-  as.numeric(run_measure(g, "ego_size", vertex_selection(graph, nodes), progress,
+  as.numeric(run_measure(g, "ego_size", measure_vertices(graph, g, if (!missing(nodes)) nodes), progress,
                          order = as.numeric(order), mode = mode, mindist = as.numeric(mindist), backend = backend))
 }
 
-# The engine graph of an igraph object, with igraph's weights convention (see igraph_weights).
-# Weighted measures refuse negative weights, as igraph's do (`measure` names the caller).
+# The engine graph a measure runs on: an igraph object converted by paths_graph() (igraph's
+# weights convention, see igraph_weights), or a cuRnet graph with its own weights. Weighted
+# measures refuse negative weights, as igraph's do (`measure` names the caller; a cuRnet
+# graph's are refused by the engine with the same words).
 measure_graph <- function(graph, weights, measure = NULL) {
-  if (!igraph::is_igraph(graph)) stop("this function takes an igraph object", call. = FALSE)
-  weights <- igraph_weights(graph, weights)
-  if (!is.null(measure) && is.numeric(weights) && length(weights) && any(weights < 0, na.rm = TRUE)) {
-    stop(sprintf(paste0("%s needs non-negative weights, as igraph's measures do (the smallest ",
-                        "weight here is %g); count hops instead (weights = NA), or use ",
-                        "cuRnet_distances(), which takes negative weights on a directed graph"),
-                 measure, min(weights, na.rm = TRUE)), call. = FALSE)
+  if (igraph::is_igraph(graph)) {
+    w <- igraph_weights(graph, weights)
+    if (!is.null(measure) && is.numeric(w) && length(w) && any(w < 0, na.rm = TRUE)) {
+      stop(sprintf(paste0("%s needs non-negative weights, as igraph's measures do (the smallest ",
+                          "weight here is %g); count hops instead (weights = NA), or use ",
+                          "cuRnet_distances(), which takes negative weights on a directed graph"),
+                   measure, min(w, na.rm = TRUE)), call. = FALSE)
+    }
   }
-  igraph_engine_graph(graph, weights)
+  paths_graph(graph, weights)
+}
+
+# The engine's `weighted` option for `weights`: NA counts hops (a cuRnet graph keeps its
+# weights, so the engine is told); otherwise NULL, the weights of the graph measured.
+measure_weighted <- function(weights) if (length(weights) == 1 && is.na(weights)) FALSE
+
+# The default `weights` of igraph function `f`, for the cuRnet functions that mirror one whose
+# default changed: igraph 1.x's eccentricity() and radius() take no weights (they count hops,
+# NA here), igraph 2.x's take weights = NULL (the weight attribute).
+igraph_default_weights <- function(f) {
+  if ("weights" %in% names(formals(f))) eval(formals(f)$weights) else NA
 }
 
 # igraph's "total" is "all".
@@ -212,16 +240,23 @@ vertex_selection <- function(graph, vids) {
   if (length(ids) == igraph::vcount(graph) && all(ids == seq_along(ids) - 1L)) NULL else ids
 }
 
+# The 0-based ids of the vertices `vids` of `graph` (NULL: all of them, in order): an igraph
+# selection on an igraph object, names or 1-based indices on a cuRnet graph `g`.
+measure_vertices <- function(graph, g, vids) {
+  if (is.null(vids)) return(NULL)
+  if (igraph::is_igraph(graph)) vertex_selection(graph, vids) else vertex_ids(g, vids, "vertex")
+}
+
 run_measure <- function(g, name, vertices = NULL, progress = FALSE, ...) {
   engine_call(reticulate::py_to_r(bridge()$measure(
     g$py, name, if (!is.null(vertices)) as_arrow(vertices), progress_hook(progress, name), ...)))
 }
 
-# A per-vertex measure of the vertices `vids`, named as igraph names them.
+# A per-vertex measure of the vertices `vids` (NULL: all), named as igraph names them.
 per_vertex <- function(graph, name, vids, weights, progress, ...) {
   g <- measure_graph(graph, weights, paste0("cuRnet_", name))
-  ids <- vertex_selection(graph, vids)
-  res <- as.numeric(run_measure(g, name, ids, progress, ...))
+  ids <- measure_vertices(graph, g, vids)
+  res <- as.numeric(run_measure(g, name, ids, progress, weighted = measure_weighted(weights), ...))
   if (!is.null(g$names)) names(res) <- g$names[if (is.null(ids)) seq_len(g$n) else ids + 1L]
   res
 }

@@ -86,8 +86,9 @@ cuRnet_shortest_paths <- function(graph, from, to = NULL, mode = c("out", "all",
        inbound_edges = tree(res$inbound_edges, 0))
 }
 
-# The engine graph for paths: igraph objects keep their edge order (edge ids), directions
-# and weights (igraph's convention); anything else goes through cuRnet_graph().
+# The engine graph for paths, betweenness and the measures: igraph objects keep their edge
+# order (edge ids), directions and weights (igraph's convention); anything else goes through
+# cuRnet_graph().
 paths_graph <- function(graph, weights) {
   if (igraph::is_igraph(graph)) {
     return(igraph_engine_graph(graph, igraph_weights(graph, weights)))

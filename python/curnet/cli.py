@@ -127,7 +127,8 @@ def run_algorithm(args) -> None:
         sizes = np.bincount(labels)
         print(f"scc: {len(sizes):,} components, largest {sizes.max():,} vertices ({took:.3f} s)",
               file=sys.stderr)
-        _write(args.out, {"vertex": _labels_of(g, np.arange(len(g))), "component": labels})
+        from .outputs import to_table, write_table
+        write_table(to_table({"vertex": _labels_of(g, np.arange(len(g))), "component": labels}), args.out)
         return
     if args.sources:
         parts = source_list(args.sources)
@@ -154,8 +155,7 @@ def run_algorithm(args) -> None:
           f"{reached.mean():.1%} of pairs reachable", file=sys.stderr)
     # Without --out the result table goes to stdout (the summary above to stderr), as the
     # analysis commands do.
-    from .distributed import long_columns
-    from .outputs import to_table, write_stdout
+    from .outputs import long_columns, to_table, write_stdout
     write_stdout(to_table(long_columns(g, resolve_sources(g, sources), values, pred,
                                        args.command.replace("-", "_"))))
 
@@ -181,7 +181,8 @@ def run_on_cluster(args, g, sources, t0) -> None:
     print(f"{args.command}: {len(sources):,} sources x {len(g):,} vertices on {args.scheduler} in "
           f"{time.perf_counter() - t0:.3f} s")
     if args.out:
-        _write(args.out, distributed.long_columns(g, resolve_sources(g, sources), values, pred, kind))
+        from .outputs import long_columns, to_table, write_table
+        write_table(to_table(long_columns(g, resolve_sources(g, sources), values, pred, kind)), args.out)
 
 
 def serve_cluster(args) -> None:
@@ -207,26 +208,15 @@ def _labels_of(g, ids):
     return g.names[ids] if g.names is not None else ids
 
 
-def _write(out, cols: dict) -> None:
-    from .outputs import TableWriter, to_table, write_stdout
-    if not out:
-        write_stdout(to_table(cols))
-        return
-    with TableWriter(out) as w:
-        w.write(to_table(cols))
-    print(f"wrote {w.rows:,} rows to {out}", file=sys.stderr)
-
-
 def stream_to_file(g, sources, args) -> None:
     """bfs/sssp/sssp-dists into --out as the batches finish: the reachable pairs of a few
     sources at a time are one piece of the file (Parquet row groups), so neither the whole
     matrix nor a whole batch in long form sits in memory. Ctrl-C finishes the piece being
     written and closes the file, which then holds every piece written."""
     import contextlib
-    import pyarrow as pa
     import curnet
-    from .outputs import TableWriter, interrupts_between_writes, to_table
-    value = args.command.split("-")[0]
+    from .outputs import TableWriter, interrupts_between_writes, long_columns, to_table
+    kind = args.command.replace("-", "_")
     rows_per_piece = max(1, PIECE_PAIRS // max(len(g), 1))
     t0, pairs, reached_pairs = time.perf_counter(), 0, 0
     w = TableWriter(args.out)
@@ -242,17 +232,11 @@ def stream_to_file(g, sources, args) -> None:
                     block, pred = block if isinstance(block, tuple) else (block, None)
                     for i in range(0, len(ids), rows_per_piece):
                         piece = slice(i, i + rows_per_piece)
-                        values = block[piece]
-                        r, v = np.nonzero(values >= 0 if args.command == "bfs" else np.isfinite(values))
-                        cols = {"source": _labels_of(g, ids[piece][r]), "target": _labels_of(g, v),
-                                value: values[r, v]}
-                        if pred is not None:
-                            p = pred[piece][r, v]
-                            # names or ids, as the other columns; missing (null) for a source
-                            cols["predecessor"] = pa.array(_labels_of(g, np.maximum(p, 0)), mask=p < 0)
+                        table = to_table(long_columns(g, ids[piece], block[piece],
+                                                      None if pred is None else pred[piece], kind))
                         with writing():
-                            w.write(to_table(cols))
-                        reached_pairs += len(r)
+                            w.write(table)
+                        reached_pairs += table.num_rows
                     pairs += block.size
         except KeyboardInterrupt:
             print(f"interrupted: {args.out} holds the {w.rows:,} rows written before", file=sys.stderr)

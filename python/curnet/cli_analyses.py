@@ -19,6 +19,27 @@ def _names(text):
     return [s.strip() for s in text.split(",") if s.strip()]
 
 
+class _Renamed(argparse.Action):
+    """An option's earlier spelling, kept for scripts and hidden from --help: it sets what the
+    option of the new name sets (`const` for a flag, else the value) and says the new name on
+    stderr, once a use."""
+
+    def __init__(self, option_strings, dest, new, flag=False, const=None, type=None, **kw):
+        super().__init__(option_strings, dest, nargs=0 if flag else None, const=const, type=type,
+                         help=argparse.SUPPRESS, **kw)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"curnet: {option_string} is deprecated; use {self.new}", file=sys.stderr)
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+
+
+def _weights_flag(a) -> None:
+    """The earlier `--hops` flag (count hops on a weighted graph): the input option
+    --unweighted does that, and --hops now names a number of hops (ego-size)."""
+    a.add_argument("--hops", dest="unweighted", action=_Renamed, new="--unweighted", flag=True, const=True)
+
+
 def add_parsers(sub, backend_help: str) -> None:
     """The subcommands, on the `curnet` parser's subparsers."""
     def command(name, help):
@@ -34,10 +55,13 @@ def add_parsers(sub, backend_help: str) -> None:
         a.add_argument("--mode", choices=("out", "in", "all"),
                        default="out" if name == "eccentricity" else "all")
         if name == "ego-size":
-            a.add_argument("--order", type=int, default=1)
-            a.add_argument("--mindist", type=int, default=0)
+            a.add_argument("--hops", type=int, default=1, metavar="N",
+                           help="the largest number of hops (igraph's order; default 1)")
+            a.add_argument("--order", dest="hops", action=_Renamed, new="--hops", type=int)
+            a.add_argument("--mindist", type=int, default=0,
+                           help="leave out vertices fewer hops away than this (1: the vertex itself)")
         else:
-            a.add_argument("--hops", action="store_true", help="count hops even on a weighted graph")
+            _weights_flag(a)
         if name in ("closeness", "harmonic"):
             a.add_argument("--cutoff", type=float, help="only paths up to this length")
     a = command("distance-table", "how many vertex pairs lie at each hop distance")
@@ -45,10 +69,10 @@ def add_parsers(sub, backend_help: str) -> None:
     a = command("paths", "shortest paths (vertices and edges) from sources to targets")
     a.add_argument("--sources", help="comma-separated source vertices (required)")
     # --from: this command's earlier spelling, kept for scripts; --sources is the one name.
-    a.add_argument("--from", dest="sources", help=argparse.SUPPRESS)
+    a.add_argument("--from", dest="sources", action=_Renamed, new="--sources")
     a.add_argument("--to", dest="targets", help="comma-separated target vertices (default: all)")
     a.add_argument("--mode", choices=("out", "in", "all"), default="out")
-    a.add_argument("--hops", action="store_true", help="count hops even on a weighted graph")
+    _weights_flag(a)
     a = command("proximity", "network proximity of gene sets to a module, with z-scores")
     a.add_argument("--set", dest="sets", action="append", required=True,
                    help="comma-separated vertices of a set (repeat for several sets; NAME=a,b,c names it)")
@@ -164,17 +188,16 @@ def _compute(curnet, g, args) -> dict:
         from .sources import resolve_sources
         vertices = _vertices(g, args.vertices)
         ids = np.arange(len(g)) if vertices is None else resolve_sources(g, vertices)
-        weighted = False if getattr(args, "hops", False) else None
         if c == "closeness":
             values = measures.closeness(g, vertices, mode=args.mode, cutoff=args.cutoff,
-                                        weighted=weighted, backend=be)
+                                        backend=be)
         elif c == "harmonic":
             values = measures.harmonic_centrality(g, vertices, mode=args.mode, cutoff=args.cutoff,
-                                                  weighted=weighted, backend=be)
+                                                  backend=be)
         elif c == "eccentricity":
-            values = measures.eccentricity(g, vertices, mode=args.mode, weighted=weighted, backend=be)
+            values = measures.eccentricity(g, vertices, mode=args.mode, backend=be)
         else:
-            values = measures.ego_size(g, vertices, order=args.order, mode=args.mode,
+            values = measures.ego_size(g, vertices, order=args.hops, mode=args.mode,
                                        mindist=args.mindist, backend=be)
         return {"vertex": _label(g, ids), c.replace("-", "_"): values}
     if c == "distance-table":
@@ -187,10 +210,10 @@ def _compute(curnet, g, args) -> dict:
             raise ValueError("paths needs --sources")
         sources = _vertices(g, args.sources)
         p = curnet.shortest_paths(g, sources, _vertices(g, args.targets), mode=args.mode,
-                                  weighted=False if args.hops else None, backend=be)
+                                  backend=be)
         rows = [(s, t, vp, ep) for s, vrow, erow in zip(p.sources, p.vpath, p.epath)
                 for t, vp, ep in zip(p.targets, vrow, erow) if len(vp)]
-        weights = g.edges()[2] if g.weighted and not args.hops else None
+        weights = g.edges()[2] if g.weighted else None
         return {"source": _label(g, [r[0] for r in rows]).astype(str) if rows else np.array([], str),
                 "target": _label(g, [r[1] for r in rows]).astype(str) if rows else np.array([], str),
                 "edges": np.array([len(r[3]) for r in rows], dtype=np.int64),

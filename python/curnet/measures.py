@@ -18,6 +18,7 @@ import numpy as np
 from .algorithms.bfs import bfs_blocks
 from .algorithms.reductions import DepthHistogram, SourceStats
 from .algorithms.sssp import sssp_blocks
+from .backends import get_backend
 from .graph import Graph
 from .sources import resolve_sources
 
@@ -60,8 +61,10 @@ def _nonnegative(g: Graph, measure: str) -> None:
                          "(cuRnet_distances / curnet.sssp), which take negative weights on a directed graph")
 
 
-def _stats(g, mode, vertices, weighted, backend, progress, *, measure: str, **kwargs) -> SourceStats:
-    """Per-source statistics of the distances from `vertices` (None: all) in `g` along `mode`."""
+def _stats(g, mode, vertices, weighted, backend, progress, *, measure: str, max_depth=None,
+           **kwargs) -> SourceStats:
+    """Per-source statistics of the distances from `vertices` (None: all) in `g` along `mode`
+    (hops: a traversal may stop after `max_depth` levels when the statistics look no farther)."""
     weighted = _uses_weights(g, weighted)
     if weighted:
         _nonnegative(g, measure)
@@ -72,7 +75,7 @@ def _stats(g, mode, vertices, weighted, backend, progress, *, measure: str, **kw
         if weighted:
             sssp_blocks(g, ids, sink, backend=backend, progress=progress)
         else:
-            bfs_blocks(g, ids, sink, backend=backend, progress=progress)
+            bfs_blocks(g, ids, sink, backend=backend, progress=progress, max_depth=max_depth)
     return sink
 
 
@@ -305,7 +308,9 @@ def distance_table(g: Graph, *, directed=True, backend="auto", progress=None) ->
 def ego_size(g: Graph, vertices=None, *, order=1, mode="all", mindist=0, backend="auto",
              progress=None) -> np.ndarray:
     """How many vertices lie within `order` hops of each vertex, and at least `mindist`
-    (python-igraph's ``neighborhood_size``, R igraph's ``ego_size``).
+    (python-igraph's ``neighborhood_size``, R igraph's ``ego_size``). Orders 0 and 1 are
+    counted from the graph's arcs on the host, O(edges), whatever the backend (a traversal from
+    every vertex would be O(vertices^2)); higher orders traverse on `backend`, `order` levels.
 
     Parameters
     ----------
@@ -332,6 +337,25 @@ def ego_size(g: Graph, vertices=None, *, order=1, mode="all", mindist=0, backend
         raise ValueError(f"order and mindist must be whole numbers, got {order!r} and {mindist!r}")
     if order < 0 or not 0 <= mindist <= order:
         raise ValueError(f"need 0 <= mindist <= order, got mindist={mindist}, order={order}")
+    order, mindist = int(order), int(mindist)
+    get_backend(backend)                 # a bad backend name is an error on every route
+    if order <= 1:
+        # the vertex itself, and its distinct neighbours other than itself: counted from the
+        # arcs, O(edges), where a traversal from every vertex is O(vertices^2)
+        ids = _vertex_ids(g, vertices)
+        size = np.full(len(ids), 1 if mindist == 0 else 0, dtype=np.int64)
+        if order == 1:
+            size += _distinct_neighbours(g.oriented(mode))[ids]
+        return size
     return _stats(g, mode, vertices, False, backend, progress, measure="ego_size",
-                  upto=int(order), mindist=int(mindist),
-                  want=("count",)).count
+                  upto=order, mindist=mindist, max_depth=order, want=("count",)).count
+
+
+def _distinct_neighbours(g: Graph) -> np.ndarray:
+    """For each vertex, how many other vertices its out-arcs reach (loops and parallel arcs
+    counted once, as igraph's neighbourhoods count vertices)."""
+    n = len(g)
+    tails = g.edge_sources().astype(np.int64)
+    heads = g.indices.astype(np.int64)
+    arcs = np.unique(tails[tails != heads] * n + heads[tails != heads])
+    return np.bincount(arcs // n, minlength=n)

@@ -86,6 +86,22 @@ class TableWriter:
         self.close()
 
 
+def long_columns(g, ids, values, pred, kind) -> dict:
+    """The one long format of a traversal's result block (rows: the sources `ids`): one row per
+    reachable (source, target) pair, vertices by name where the graph has names, else as int32
+    ids; the value column named `bfs` or `sssp` (`kind` "bfs", "sssp" or "sssp_dists"), and
+    with `pred` a `predecessor` column (names or ids, as the others; null for a source)."""
+    reached = values >= 0 if kind == "bfs" else np.isfinite(values)
+    r, v = np.nonzero(reached)
+    label = (lambda x: g.names[x]) if g.names is not None else (lambda x: x)
+    cols = {"source": label(ids[r]), "target": label(v.astype(np.int32)),
+            ("bfs" if kind == "bfs" else "sssp"): values[r, v]}
+    if pred is not None:
+        p = pred[r, v]
+        cols["predecessor"] = pa.array(label(np.maximum(p, 0)), mask=p < 0)
+    return cols
+
+
 def to_table(cols: dict) -> pa.Table:
     return pa.table({k: v if isinstance(v, pa.Array) else np.asarray(v) for k, v in cols.items()})
 

@@ -152,3 +152,39 @@ def test_without_out_the_table_goes_to_stdout_and_the_summary_to_stderr(tmp_path
     assert main(["scc", str(f), "--backend", "cpu"]) == 0
     got = capsys.readouterr()
     assert got.out.startswith("vertex\tcomponent\n") and "components" in got.err
+
+
+@pytest.mark.parametrize("named", [True, False])
+@pytest.mark.parametrize("command", ["bfs", "sssp", "sssp-dists"])
+def test_one_long_format_on_stdout_in_tsv_and_in_parquet(tmp_path, capsys, command, named):
+    """stdout, --out TSV (streamed a piece at a time) and --out Parquet hold the same table,
+    outputs.long_columns of the whole result; an unnamed graph's ids are int32 in every column."""
+    import numpy as np
+
+    import curnet
+    from curnet.outputs import long_columns, to_table
+    f = tmp_path / "g.tsv"
+    f.write_text("a\tb\t2\nb\tc\t3\na\tc\t10\nc\td\t1\n" if named else "0 1 2\n1 2 3\n0 2 10\n2 3 1\n4 4 1\n")
+    ids = ["--ids-as-index"] if not named else []
+    sources = "a,c" if named else "0,2"
+    base = [command, str(f), "--sources", sources, "--backend", "cpu", *ids]
+    assert main(base) == 0
+    stdout = capsys.readouterr().out
+    assert main(base + ["--out", str(tmp_path / "r.tsv")]) == 0
+    assert main(base + ["--out", str(tmp_path / "r.parquet")]) == 0
+    assert (tmp_path / "r.tsv").read_text() == stdout
+    table = pq.read_table(tmp_path / "r.parquet")
+    g = curnet.read_graph(str(f), ids="names" if named else "index")
+    src = np.array([0, 2])
+    kind = command.replace("-", "_")
+    if kind == "bfs":
+        values, pred = curnet.bfs(g, src, backend="cpu"), None
+    elif kind == "sssp":
+        values, pred = curnet.sssp(g, src, backend="cpu")
+    else:
+        values, pred = curnet.sssp_dists(g, src, backend="cpu"), None
+    want = to_table(long_columns(g, src.astype(np.int32), values, pred, kind))
+    assert table.to_pydict() == want.to_pydict() and len(want) > 2
+    assert table.column_names == stdout.splitlines()[0].split("\t")
+    if not named:
+        assert table.schema.field("source").type == table.schema.field("target").type == "int32"

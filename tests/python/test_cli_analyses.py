@@ -46,7 +46,7 @@ def test_weighted_path_lengths(tmp_path, capsys):
     assert main(["paths", str(f), "--sources", "a", "--to", "c", "--backend", "cpu"]) == 0
     row = read_tsv(capsys.readouterr().out)[0]
     assert row["vpath"] == "a;b;c" and row["epath"] == "0;1" and float(row["length"]) == 2.0
-    assert main(["paths", str(f), "--from", "a", "--to", "c", "--hops", "--backend", "cpu"]) == 0
+    assert main(["paths", str(f), "--sources", "a", "--to", "c", "--unweighted", "--backend", "cpu"]) == 0
     row = read_tsv(capsys.readouterr().out)[0]
     assert row["vpath"] == "a;c" and row["epath"] == "2" and float(row["length"]) == 1.0
 
@@ -106,3 +106,46 @@ def test_closeness_eccentricity_and_distance_table(tmp_path, capsys):
                 hist[d] = hist.get(d, 0) + 1
     assert {int(r["distance"]): int(r["pairs"]) for r in read_tsv(out.out)} == hist
     assert "unconnected pairs: 10" in out.err
+
+
+@needs_measures
+def test_ego_size_takes_hops(tmp_path, capsys):
+    G = nx.Graph(EDGES)
+    f = graph_file(tmp_path)
+    for hops in (1, 2, 3):
+        assert main(["ego-size", f, "--undirected", "--hops", str(hops), "--backend", "cpu"]) == 0
+        rows = read_tsv(capsys.readouterr().out)
+        assert {r["vertex"]: int(r["ego_size"]) for r in rows} == \
+            {v: len(nx.single_source_shortest_path_length(G, v, cutoff=hops)) for v in G}
+    assert main(["ego-size", f, "--undirected", "--backend", "cpu"]) == 0      # default: 1 hop
+    assert {r["vertex"]: int(r["ego_size"]) for r in read_tsv(capsys.readouterr().out)} == \
+        {v: G.degree(v) + 1 for v in G}
+
+
+@needs_measures
+@pytest.mark.parametrize("old, new", [
+    (["ego-size", "--order", "2"], ["ego-size", "--hops", "2"]),
+    (["closeness", "--hops"], ["closeness", "--unweighted"]),
+    (["eccentricity", "--hops"], ["eccentricity", "--unweighted"]),
+    (["paths", "--from", "a", "--hops"], ["paths", "--sources", "a", "--unweighted"]),
+])
+def test_earlier_spellings_work_with_a_note(tmp_path, capsys, old, new):
+    """One name for hops: --hops N (ego-size); counting hops on a weighted graph is the input
+    option --unweighted. The earlier spellings still work, say the new one on stderr, and are
+    not in --help."""
+    f = tmp_path / "w.tsv"
+    f.write_text("a\tb\t1\nb\tc\t1\na\tc\t5\nc\td\t2\n")
+    assert main([new[0], str(f), *new[1:], "--backend", "cpu"]) == 0
+    want = capsys.readouterr()
+    assert main([old[0], str(f), *old[1:], "--backend", "cpu"]) == 0
+    got = capsys.readouterr()
+    assert got.out == want.out and got.out.count("\n") > 1
+    renamed = [x for x in old[1:] if x.startswith("--") and x not in new]
+    notes = [line for line in got.err.splitlines() if "deprecated" in line]
+    assert notes == [f"curnet: {x} is deprecated; use {y}" for x, y in
+                     zip(renamed, [y for y in new[1:] if y.startswith("--") and y not in old])]
+    assert "deprecated" not in want.err
+    with pytest.raises(SystemExit):
+        main([old[0], "--help"])
+    shown = capsys.readouterr().out
+    assert renamed and not any(x in shown for x in renamed)

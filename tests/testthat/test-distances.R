@@ -31,7 +31,10 @@ test_that("cuRnet_distances handles undirected graphs and negative directed weig
   d <- igraph::make_graph(c(1, 2, 2, 3, 1, 3), directed = TRUE)
   igraph::E(d)$weight <- c(2, -1, 3)
   expect_equal(cuRnet_distances(d, 1, mode = "out"), igraph::distances(d, 1, mode = "out"))
-  expect_error(cuRnet_distances(data.frame(from = 1, to = 2)), "igraph object")
+  # anything cuRnet_graph() takes (numbers in a data frame are vertex names)
+  expect_equal(cuRnet_distances(data.frame(from = 1, to = 2), mode = "out"),
+               matrix(c(0, Inf, 1, 0), 2, dimnames = list(c("1", "2"), c("1", "2"))))
+  expect_error(cuRnet_distances(list(1)), "cuRnet_graph\\(\\) takes")
 })
 
 test_that("cuRnet_distances takes igraph's algorithm argument and v = numeric(0)", {

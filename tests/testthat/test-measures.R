@@ -100,7 +100,8 @@ test_that("weights given as a vector, and progress reports", {
 test_that("bad input gives clear errors", {
   skip_if_no_engine()
   g <- igraph::make_ring(5)
-  expect_error(cuRnet_closeness(data.frame(a = 1)), "igraph object")
+  expect_error(cuRnet_closeness(data.frame(a = 1)), "two columns")   # built by cuRnet_graph()
+  expect_error(cuRnet_closeness(list(1)), "cuRnet_graph\\(\\) takes")
   expect_error(cuRnet_closeness(g, mode = "both"), "should be one of")
   expect_error(cuRnet_ego_size(g, order = 1, mindist = 2), "mindist <= order")
   expect_error(cuRnet_closeness(g, weights = 1:2), "weights")
@@ -153,4 +154,17 @@ test_that("the measures take backend = , and refuse an unknown one", {
   expect_error(cuRnet_radius(g, backend = "nosuch", progress = FALSE), "nosuch")
   old <- options(cuRnet.backend = "nosuch"); on.exit(options(old))
   expect_error(cuRnet_mean_distance(g, progress = FALSE), "nosuch")
+})
+
+test_that("eccentricity's and radius' default weights are the installed igraph's", {
+  skip_if_no_engine()
+  # igraph 1.x: no weights argument (hops); igraph 2.x: weights = NULL (the weight attribute)
+  expect_identical(cuRnet:::igraph_default_weights(function(graph, vids, mode) NULL), NA)
+  expect_null(cuRnet:::igraph_default_weights(function(graph, vids, ..., weights = NULL, mode) NULL))
+  g <- igraph::make_ring(6)
+  igraph::E(g)$weight <- c(1, 5, 1, 1, 1, 1)
+  expect_equal(cuRnet_eccentricity(g), igraph::eccentricity(g))
+  expect_equal(cuRnet_radius(g), igraph::radius(g))
+  expect_equal(cuRnet_eccentricity(g, weights = NULL), apply(igraph::distances(g), 1, max))
+  expect_equal(cuRnet_radius(g, weights = NULL), min(apply(igraph::distances(g), 1, max)))
 })

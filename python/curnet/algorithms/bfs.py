@@ -30,10 +30,13 @@ def bfs(g, sources, *, backend="auto", out=None, unreachable=-1, progress=None):
     return out
 
 
-def bfs_blocks(g, sources, sink, *, backend="auto", unreachable=-1, progress=None) -> None:
+def bfs_blocks(g, sources, sink, *, backend="auto", unreachable=-1, progress=None,
+               max_depth=None) -> None:
     """The batched traversal: each batch's (n, kb) depth block, `unreachable` where none, is
     filled in `sink.block(...)` and handed to `sink.consume(...)` on the device (see
-    `curnet.algorithms.sinks`)."""
+    `curnet.algorithms.sinks`). With `max_depth`, a joint traversal stops after that many
+    levels: vertices farther away may be left `unreachable` (for sinks that look no farther,
+    such as ego sizes)."""
     be = get_backend(backend)
     ids = resolve_sources(g, sources)
     n, k = len(g), len(ids)
@@ -46,7 +49,7 @@ def bfs_blocks(g, sources, sink, *, backend="auto", unreachable=-1, progress=Non
             row = row0 + first
             # (n, kb): a vertex's sources together
             depth = sink.block(dev, row, batch_ids, (n, len(batch_ids)), np.int32, unreachable)
-            traverse(dev, hg, batch_ids, depth, unreachable)
+            traverse(dev, hg, batch_ids, depth, unreachable, max_depth)
             sink.consume(dev, row, batch_ids, depth)
             return len(batch_ids)
 
@@ -56,8 +59,9 @@ def bfs_blocks(g, sources, sink, *, backend="auto", unreachable=-1, progress=Non
     over_devices(be, ids, work, Progress(progress, k, "bfs"))
 
 
-def traverse(be: Device, hg: GraphArrays, ids, depth, unreachable) -> None:
-    """Fill depth (n, kb) with the BFS levels of each source, `unreachable` where none.
+def traverse(be: Device, hg: GraphArrays, ids, depth, unreachable, max_depth=None) -> None:
+    """Fill depth (n, kb) with the BFS levels of each source, `unreachable` where none (and,
+    with `max_depth`, possibly beyond that many levels: the joint traversal stops there).
 
     On the CPU `depth` comes pre-set to `unreachable`; a backend whose output_block does not
     fill (CUDA) writes every entry itself: each path below writes every column."""
@@ -82,4 +86,7 @@ def traverse(be: Device, hg: GraphArrays, ids, depth, unreachable) -> None:
             return
         tally("bfs joint levels")
         if not be.bits_level(hg, state, depth, level):
+            return
+        if max_depth is not None and level >= max_depth:
+            be.bits_stop(hg, state, depth)
             return

@@ -105,6 +105,10 @@ class CPUBackend:
     def bits_level(self, hg: HostGraph, state, depth: np.ndarray, level: int) -> bool:
         return bfs.bits_level(self, hg, state, depth)
 
+    def bits_stop(self, hg: HostGraph, state, depth: np.ndarray) -> None:
+        """Ends a joint traversal before it ran out of vertices: the depths of its levels so far."""
+        bfs.depths_from_history(self, state[2], depth)
+
     def depths_from_history(self, history: list, depth: np.ndarray) -> None:
         bfs.depths_from_history(self, history, depth)
 

@@ -135,6 +135,10 @@ class CUDABackend:
     def bits_level(self, hg: DeviceGraph, st: dict, depth, level: int) -> bool:
         return self.bfs_strategy.bits_level(hg, st, depth, level)
 
+    def bits_stop(self, hg: DeviceGraph, st: dict, depth) -> None:
+        """Ends a joint traversal before it ran out of vertices: the depths of its levels so far."""
+        self.bfs_strategy.flush_depths(st, depth)
+
     def bfs_one(self, hg: DeviceGraph, source: int, backward: bool = False) -> cp.ndarray:
         return self.bfs_strategy.bfs_one(hg, source, backward)
 

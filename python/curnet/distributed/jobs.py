@@ -1,0 +1,176 @@
+"""One many-source job on a client: the chunks sized to the workers, the graph sent (or named)
+once, the chunks submitted, their results handed over in source order or as they arrive, and
+the route the rows take to the caller."""
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+
+import numpy as np
+
+from .. import device_gather
+from ..backends import BACKENDS, get_backend
+from ..errors import BackendUnavailableError
+from ..graph import Graph
+from ..progress import Progress
+from ..sources import resolve_sources
+from .cluster import ClusterError, _dask
+from .shared_memory import SharedMatrix, sees_file, shared_dir
+from .shipping import GraphFile, scattered
+from .workers import DEVICE, KINDS, run_chunk, worker_resources
+
+log = logging.getLogger("curnet")
+
+# Chunks per worker thread at least (load balance, and less to re-run when a worker dies) ...
+CHUNKS_PER_THREAD = 4
+# ... and a chunk's result at most this share of a worker thread's free memory.
+MEMORY_SHARE = 0.25
+
+
+def sources_per_chunk(resources: list, k: int, n: int, bytes_per_entry: int, overlap: bool = False) -> int:
+    """Sources a chunk: at least CHUNKS_PER_THREAD chunks for each worker thread (of several), and a chunk's
+    result within MEMORY_SHARE of the smallest worker thread's memory (host, and device for a
+    GPU worker); a multiple of 64 (one BFS word) where the job allows."""
+    threads = sum(r["nthreads"] for r in resources)
+    # One worker thread: one chunk (nothing to balance; a GPU then writes whole rows, its
+    # fastest copy, where a chunk's rows of a larger matrix are pitched), unless the caller
+    # copies each chunk itself (`overlap`: chunk i's copy runs while the worker does i + 1).
+    rows = k if threads == 1 and not overlap else -(-k // (CHUNKS_PER_THREAD * threads))
+    row_bytes = max(1, n * bytes_per_entry)
+    for r in resources:
+        memory = r["host"] if r["device"] is None else min(r["host"], r["device"])
+        rows = min(rows, int(MEMORY_SHARE * memory / r["nthreads"] / row_bytes))
+    if rows < 1:
+        raise MemoryError(f"one source's result ({row_bytes / 2**20:.1f} MiB) does not fit in a "
+                          "Dask worker's share of memory: give the workers more memory")
+    return rows if rows >= k or rows < 64 else rows // 64 * 64
+
+
+class Job:
+    """One many-source job on a client: the graph sent (or named) once, the chunks submitted,
+    their results handed over in source order or as they arrive."""
+
+    def __init__(self, client, graph, sources, kind, backend, chunk_size, unreachable=-1,
+                 reduction=None, depth_dtype=np.int32):
+        self.client, self.kind, self.backend = client, kind, backend
+        self.file = graph if isinstance(graph, GraphFile) else None
+        self.g = graph.load() if self.file else graph
+        if not isinstance(self.g, Graph):
+            raise TypeError(f"graph must be a curnet.Graph or a GraphFile, not {type(graph).__name__}")
+        if not (isinstance(backend, str) and (backend in BACKENDS or backend.startswith("cuda:"))):
+            get_backend(backend)   # raises the usual error; the device itself is checked on the workers
+        self.ids = resolve_sources(self.g, sources)
+        self.unreachable, self.reduction, self.depth_dtype = unreachable, reduction, np.dtype(depth_dtype)
+        self.resources = self._ask_workers()
+        entry = (0 if kind is None else self.depth_dtype.itemsize if kind == "bfs" else
+                 self.g.weight_dtype.itemsize + (4 if kind == "sssp" else 0))
+        self.chunk_size, self.entry = chunk_size, entry
+        self.size_chunks(overlap=False)
+        self.futures = []
+        self.route = "network"
+
+    def size_chunks(self, overlap: bool) -> None:
+        n, k = len(self.g), len(self.ids)
+        rows = self.chunk_size or sources_per_chunk(list(self.resources.values()), k, n, self.entry, overlap)
+        self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
+
+    def device_route(self, use) -> bool:
+        """Whether the workers keep each chunk on their GPU for the caller to copy (CUDA IPC):
+        `use` None (where it can), every worker a process of its own on this host with one GPU
+        that the caller sees too. Chunks are then sized so that copies overlap the work."""
+        workers = list(self.resources.values())
+        if use is not None or self.reduction is not None or self.kind not in KINDS:
+            return False
+        here = socket.gethostname()
+        if not all(r.get("bus") and r["hostname"] == here and r["pid"] != os.getpid() for r in workers):
+            return False
+        if device_gather.caller_devices({r["bus"] for r in workers}) is None:
+            return False
+        self.size_chunks(overlap=True)
+        self.route = "device memory (CUDA IPC)"
+        return True
+
+    def _ask_workers(self) -> dict:
+        found = self.client.run(worker_resources, self.backend)
+        if not found:
+            raise ClusterError(f"the Dask cluster at {self.client.scheduler.address} has no workers")
+        broken = {w: r["error"] for w, r in found.items() if "error" in r}
+        if broken:
+            raise BackendUnavailableError(
+                f"backend={self.backend!r} cannot run on {len(broken)} of the {len(found)} Dask "
+                "worker(s): " + "; ".join(broken.values()))
+        return found
+
+    def shared_results(self, dtypes, use) -> list | None:
+        """SharedMatrix results for the job, when `use` allows (None: where it can) and every
+        worker runs on this host and sees the memory; else None (rows come over the network).
+        `self.route` says which it was."""
+        if use is False or self.reduction is not None:
+            return None
+        here = socket.gethostname()
+        shape = (len(self.ids), len(self.g))
+        need = sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(d).itemsize for d in dtypes)
+        local = all(r["hostname"] == here for r in self.resources.values())
+        place = SharedMatrix.where(need) if local else None
+        if place is None:
+            why = (f"shared memory needs every worker on this host and {need / 2**30:.2f} GiB free "
+                   f"in {shared_dir()} or in host memory")
+            if use:
+                raise ClusterError(f"shared_memory=True, but {why}")
+            log.info("curnet.distributed: result rows come over the network: %s", why)
+            return None
+        mats = [SharedMatrix(shape, d, place) for d in dtypes]
+        seen = self.client.run(sees_file, mats[0].path, os.stat(mats[0].path).st_ino)
+        if all(seen.values()):
+            self.route = f"shared memory ({shared_dir() if place == 'dir' else 'memfd'})"
+            return mats
+        for m in mats:
+            m.unlink()
+        if use:
+            raise ClusterError("shared_memory=True, but some workers do not see this host's shared memory")
+        log.info("curnet.distributed: result rows come over the network: some workers do not see "
+                 "this host's shared memory")
+        return None
+
+    def submit(self, shared=None):
+        """Send the chunks; `shared`: the SharedMatrix results the workers write into, or
+        DEVICE (each chunk kept on its worker's GPU for the caller)."""
+        specs = DEVICE if shared == DEVICE else tuple(m.spec() for m in shared) if shared else None
+        graph = self.file or scattered(self.client, self.g)
+        tag = uuid.uuid4().hex[:8]
+        self.futures = [
+            self.client.submit(run_chunk, graph, self.kind, self.ids[a:b], (a, b), self.backend,
+                               self.unreachable, self.depth_dtype, self.reduction, specs,
+                               key=f"curnet-{self.kind or 'measure'}-{tag}-{i}", pure=False,
+                               priority=len(self.bounds) - i)
+            for i, (a, b) in enumerate(self.bounds)]
+        return self
+
+    def results(self, progress, in_order: bool):
+        """(chunk index, result) pairs: as each chunk finishes, or in source order. Ctrl-C (or
+        an error) cancels what is left, and the client stays usable."""
+        distributed = _dask()
+        bar = Progress(progress, len(self.ids), (self.kind or "measure").replace("_", "-"))
+        index = {f.key: i for i, f in enumerate(self.futures)}
+        waiting, next_i = {}, 0
+        try:
+            for future in distributed.as_completed(self.futures, loop=self.client.loop):
+                i = index[future.key]
+                result = future.result()
+                self.futures[i] = None    # the worker may drop the chunk once it is here
+                a, b = self.bounds[i]
+                bar.update(b - a)
+                if not in_order:
+                    yield i, result
+                    continue
+                waiting[i] = result
+                while next_i in waiting:
+                    yield next_i, waiting.pop(next_i)
+                    next_i += 1
+        except BaseException:
+            self.client.cancel(self.futures)
+            raise
+        finally:
+            self.futures = []

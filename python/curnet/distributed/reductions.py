@@ -1,0 +1,109 @@
+"""Many-source results reduced on the workers, so the (k, n) matrix never travels: the
+Reduction protocol, per-source and per-vertex reductions, curnet's measures and betweenness."""
+from __future__ import annotations
+
+import numpy as np
+
+from .workers import KINDS
+
+
+class Reduction:
+    """A many-source result reduced on the workers, so the (k, n) matrix never travels.
+
+    `kind` is the traversal ("bfs", "sssp" or "sssp_dists"); `chunk(g, ids, values)` runs on a
+    worker with a chunk's (len(ids), n) result (for "sssp" a (dist, pred) pair) and returns a
+    small picklable partial; `combine(partials)` runs in the caller with every chunk's
+    partial, in source order, and returns the answer. With kind None the reduction runs its
+    own traversal: `chunk(g, ids, backend)` (a measure reduced on the device as it goes)."""
+
+    kind = "bfs"
+
+    def chunk(self, g, ids, values):
+        raise NotImplementedError
+
+    def combine(self, partials):
+        raise NotImplementedError
+
+
+class per_source(Reduction):
+    """A reduction that gives each source its own value(s): func(g, ids, values) returns an
+    array whose first axis is the chunk's sources; the chunks are joined in source order.
+    E.g. eccentricity: per_source("bfs", lambda g, ids, d: np.where(d >= 0, d, 0).max(axis=1))."""
+
+    def __init__(self, kind: str, func):
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        self.kind, self.func = kind, func
+
+    def chunk(self, g, ids, values):
+        out = np.asarray(self.func(g, ids, values))
+        if out.shape[:1] != (len(ids),):
+            raise ValueError(f"a per-source reduction must give one row a source: {len(ids)} "
+                             f"sources, got shape {out.shape}")
+        return out
+
+    def combine(self, partials):
+        return np.concatenate(partials)
+
+
+class per_vertex(Reduction):
+    """A per-vertex score that runs its own traversal on the workers, a chunk of the vertices
+    each: func(g, ids, backend) returns one value (row) an id; joined in vertex order."""
+
+    kind = None
+
+    def __init__(self, func):
+        self.func = func
+
+    def chunk(self, g, ids, backend):
+        return np.asarray(self.func(g, ids, backend))
+
+    def combine(self, partials):
+        return np.concatenate(partials)
+
+
+class measure(per_vertex):
+    """A per-vertex measure of curnet.measures (closeness, harmonic_centrality, eccentricity,
+    ego_size), each worker reducing its chunk of the vertices on its device as it goes;
+    `kwargs` go to the measure (mode, cutoff, weighted, ...).
+    E.g. reduce(g, None, measure("closeness", mode="out"), cluster=...)."""
+
+    PER_VERTEX = ("closeness", "harmonic_centrality", "eccentricity", "ego_size")
+
+    def __init__(self, name: str, **kwargs):
+        if name not in self.PER_VERTEX:
+            raise ValueError(f"measure must be one of {', '.join(self.PER_VERTEX)}, got {name!r}")
+        self.name, self.kwargs = name, kwargs
+        super().__init__(self._run)
+
+    def _run(self, g, ids, backend):
+        from .. import measures
+        return getattr(measures, self.name)(g, ids, backend=backend, progress=False, **self.kwargs)
+
+
+class betweenness(Reduction):
+    """Betweenness (curnet.betweenness; edge betweenness with edges=True) summed over the
+    chunks' sources: each worker runs Brandes on its device over its chunk and returns the raw
+    (n,) or (edges,) sums; the caller adds them and scales once, so
+    reduce(g, None, betweenness(), cluster=...) equals curnet.betweenness(g). `sources` other
+    than all vertices give the subset betweenness of those sources."""
+
+    kind = None
+
+    def __init__(self, *, edges=False, directed=True, weighted=None, normalized=False, cutoff=None,
+                 targets=None):
+        self.edges, self.normalized = edges, normalized
+        self.options = dict(directed=directed, weighted=weighted, cutoff=cutoff, targets=targets)
+
+    def chunk(self, g, ids, backend):
+        from ..betweenness_centrality import BetweennessJob
+        job = BetweennessJob(g, sources=ids, **self.options)
+        vertex, arc = job.sums(edges=self.edges, backend=backend, progress=False)
+        raw = np.bincount(job.graph.arc_edges, weights=arc, minlength=g.num_edges) if self.edges else vertex
+        return raw, len(g), job.undirected
+
+    def combine(self, partials):
+        from ..betweenness_centrality import rescale
+        raw = np.sum([p[0] for p in partials], axis=0)
+        _, n, undirected = partials[0]
+        return rescale(raw, n if self.edges else n - 1, self.normalized, undirected)
