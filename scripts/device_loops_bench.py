@@ -1,0 +1,130 @@
+"""The device loops (CudaTuning.device_loops) against the launch-a-level route, in one run on one
+GPU, every answer compared: the one-source BFS of R-MAT 22 undirected (the peers' graph:
+rmat_edges(22, seed=2), 16 sources of gpu_accounts' seed), and SCC (engine:
+scc_by_reachability, labels on the device) of R-MAT 22 / 20 directed and the mouse liver
+network. With --peers DIR (a copy of ../shared/peers), ECL-SCC runs on the same SCC graphs
+(its own timer, median after its first run) and its partitions are compared.
+
+    PYTHONPATH=python python3 scripts/device_loops_bench.py [--peers .peers] [--json OUT.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+import numpy as np
+import cupy as cp
+
+from curnet import datasets, generators
+from curnet.algorithms.scc import canonical_labels, scc_by_reachability
+from curnet.backends import get_backend
+from curnet.graph import Graph
+
+
+def median_ms(fn, reps: int) -> float:
+    fn()                                             # warm-up: kernels compiled, memory pooled
+    times = []
+    for _ in range(reps):
+        cp.cuda.runtime.deviceSynchronize()
+        t = time.perf_counter()
+        fn()
+        cp.cuda.runtime.deviceSynchronize()
+        times.append((time.perf_counter() - t) * 1e3)
+    return float(np.median(times))
+
+
+def both_routes(be, fn, reps: int) -> tuple[dict, object]:
+    """fn's median time with the device loops off and on, and its answer (equal both ways)."""
+    out, answers = {}, []
+    for on in (False, True):
+        be.tuning.device_loops = on
+        out["device loops" if on else "a launch a level"] = median_ms(fn, reps)
+        answers.append(cp.asnumpy(fn()))
+    be.tuning.device_loops = True
+    if not np.array_equal(*answers):
+        raise AssertionError("the two routes disagree")
+    return out, answers[1]
+
+
+def ecl_scc(peers: str, g: Graph, work: str, reps: int) -> dict:
+    sys.path.insert(0, os.path.join(peers, "tools"))
+    import peerfmt                                   # the peers' own format writers
+    bin_dir = os.path.join(work, "bin")
+    if not os.path.isdir(bin_dir):
+        tarfile.open(os.path.join(peers, "bin.tar.xz")).extractall(bin_dir)
+    exe = next(os.path.join(r, f) for r, _, fs in os.walk(bin_dir) for f in fs if f == "ecl-scc-harness")
+    os.chmod(exe, 0o755)
+    path, labels = peerfmt.write_egr(g, os.path.join(work, "g.egr")), os.path.join(work, "labels.bin")
+    p = subprocess.run([exe, path, labels], capture_output=True, text=True, timeout=240,
+                       env=dict(os.environ, ECL_REPS=str(reps + 1)))
+    times = [float(x) * 1e3 for x in re.findall(r"compute time: ([\d.eE+-]+) s", p.stdout)]
+    return {"ms": float(np.median(times[1:])), "reps_ms": times,
+            "labels": canonical_labels(np.fromfile(labels, np.int32))}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--peers", help="a copy of ../shared/peers: ECL-SCC beside the SCC rows")
+    ap.add_argument("--scale", type=int, default=22)
+    ap.add_argument("--sources", type=int, default=16)
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    be = get_backend("cuda")
+    doc = {"device": be.describe(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "rows": []}
+    print(f"{doc['device']}, {doc['date']}")
+
+    def report(work, times, extra=""):
+        row = {"work": work, **{k: round(v, 4) for k, v in times.items()}}
+        doc["rows"].append(row)
+        off, on = times["a launch a level"], times["device loops"]
+        print(f"{work:<52} a launch a level {off:8.3f} ms   device loops {on:8.3f} ms   {off / on:5.2f}x{extra}",
+              flush=True)
+        return row
+
+    src, dst, n = generators.rmat_edges(a.scale, seed=2)
+    g = Graph.from_edges(src, dst, directed=False, num_vertices=n)
+    hg = be.device_graph(g)
+    ids = np.random.default_rng(4).choice(np.flatnonzero(np.diff(g.indptr) > 0), 64, replace=False)[:a.sources]
+    per_source = {"a launch a level": [], "device loops": []}
+    for s in ids.tolist():
+        times, _ = both_routes(be, lambda: be.bfs_one(hg, int(s)), a.reps)
+        for k, v in times.items():
+            per_source[k].append(v)
+    report(f"one-source BFS, R-MAT {a.scale} undirected ({a.sources} sources, median)",
+           {k: float(np.median(v)) for k, v in per_source.items()})
+
+    graphs = []
+    for scale in (a.scale, 20):
+        s_, d_, n_ = generators.rmat_edges(scale, seed=2)
+        graphs.append((f"SCC, R-MAT {scale} directed", Graph.from_edges(s_, d_, directed=True, num_vertices=n_)))
+    graphs.append(("SCC, mouse liver network", datasets.load("mouseliver")))
+    work = tempfile.mkdtemp()
+    for name, gd in graphs:
+        gd.csc()
+        hd = be.device_graph(gd)
+        times, labels = both_routes(be, lambda: scc_by_reachability(be, hd), a.reps)
+        labels = canonical_labels(labels)
+        extra = ""
+        if a.peers:
+            ecl = ecl_scc(a.peers, gd, work, a.reps)
+            equal = bool(np.array_equal(ecl["labels"], labels))
+            times_ecl = {"ECL-SCC ms": round(ecl["ms"], 4), "ECL-SCC partitions equal": equal}
+            extra = f"   ECL-SCC {ecl['ms']:.3f} ms ({ecl['ms'] / times['device loops']:.2f}x, equal: {equal})"
+        row = report(f"{name} ({len(gd):,} vertices, {gd.num_arcs:,} arcs)", times, extra)
+        if a.peers:
+            row.update(times_ecl)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(doc, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
