@@ -211,19 +211,19 @@ class BfsStrategy:
         n = hg.n
         down_ptr, down_idx, up_ptr, up_idx = ((hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx) if backward else
                                               (hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src))
-        queues = hg.extra.get("bfs_one_queues")
+        queues = hg.extra.get("bfs_one_queues")      # light and heavy, this level's and the next
         if queues is None:
-            queues = hg.extra["bfs_one_queues"] = cp.empty((2, max(n, 1)), np.int32)
+            queues = hg.extra["bfs_one_queues"] = cp.empty((4, max(n, 1)), np.int32)
         depth = cp.full(n, -1, np.int32)
         depth[int(source)] = 0
-        ctl = cp.zeros(9, np.uint32)             # found[3], barrier[2], result[4]
+        ctl = cp.zeros(12, np.uint32)            # found[6], barrier[2], result[4]
         arcs = cp.zeros(3, np.uint64)
         t = self.tuning
         self.launcher.launch_resident("bfs", "bfs_one_loop", (
             down_ptr, down_idx, up_ptr, up_idx, i64(n), i64(hg.m), i32(source), i32(t.long_levels),
-            i32(t.bfs_one_alpha), i32(t.bfs_one_beta), depth, queues[0], queues[1], ctl[0:3], arcs,
-            ctl[3:5], ctl[5:9]))
-        levels, pushes, pulls, finished = (int(x) for x in ctl[5:9].get())
+            i32(t.bfs_one_alpha), i32(t.bfs_one_beta), i32(t.bfs_one_heavy), depth, queues[0], queues[1],
+            queues[2], queues[3], ctl[0:6], arcs, ctl[6:8], ctl[8:12]))
+        levels, pushes, pulls, finished = (int(x) for x in ctl[8:12].get())
         self.counters.add("bfs_one_loop_launches")
         self.counters.add("bfs_one_levels", levels)
         self.counters.add("bfs_one_push_levels", pushes)

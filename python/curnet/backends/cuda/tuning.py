@@ -36,6 +36,9 @@ class CudaTuning:
     # instead of once a level. False: a launch a level and a host synchronisation each (the
     # route they are measured against in docs/gpu-notes.md).
     device_loops: bool = True
+    # In bfs_one_loop's top-down levels, a frontier vertex of more out-arcs than this gets a
+    # team of blocks instead of a warp (a hub alone: the whole grid).
+    bfs_one_heavy: int = 1024
     # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
     # (None: an eighth of free device memory, at most 4 GiB).
     level_bytes: int | None = None

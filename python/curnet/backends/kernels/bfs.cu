@@ -215,46 +215,66 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
 
 // The whole direction-optimizing one-source BFS in one launch (cooperative: every block
 // resident), the level loop on the device: levels are separated by grid barriers, and the
-// host waits once, not once a level. Each level is top-down (a warp a frontier vertex, its
-// lanes over the vertex's out-arcs, a vertex claimed by compare-and-swap) or bottom-up (every
-// unvisited vertex looks for a parent), chosen as bfs_one's host loop chooses (Beamer's alpha
-// and beta); both append the vertices found to the next queue, with their out-arcs counted.
+// host waits once, not once a level. Each level is top-down or bottom-up (every unvisited
+// vertex looks for a parent), chosen as bfs_one's host loop chooses (Beamer's alpha and
+// beta). Top-down walks the frontier's out-arcs and claims a vertex by compare-and-swap; its
+// light vertices (at most `heavy` arcs) take a warp each, its heavy ones (R-MAT hubs: 10^5
+// arcs) a team of blocks each, the grid split in min(heavy vertices, blocks) teams, so one
+// hub alone gets the whole grid. Both directions append the vertices found to the next
+// level's light or heavy queue and count their out-arcs.
 // down_*: the arcs followed (out-arcs; in-arcs for a backward search), up_*: the reverse.
-// The host sets depth (-1, the source 0) and zeroes found[3], arcs[3] (slot_of(level)) and
-// bar[2]. result: levels, top-down levels, bottom-up levels, 1 if finished (0: stopped at
-// max_levels with vertices left, a long-diameter graph).
+// The host sets depth (-1, the source 0) and zeroes found[6] (light, heavy: slot_of(level)
+// and 3 + slot_of(level)), arcs[3] and bar[2]. result: the last level, top-down levels,
+// bottom-up levels, 1 if finished (0: stopped at max_levels, a long-diameter graph).
 extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const int* __restrict__ down_idx,
                                         const i64* __restrict__ up_ptr, const int* __restrict__ up_idx,
-                                        i64 n, i64 m, int source, int max_levels, int alpha, int beta,
-                                        int* depth, int* queue, int* next, unsigned int* found,
-                                        u64* arcs, unsigned int* bar, unsigned int* result)
+                                        i64 n, i64 m, int source, int max_levels, int alpha, int beta, int heavy,
+                                        int* depth, int* light_queue, int* light_next, int* heavy_queue,
+                                        int* heavy_next, unsigned int* found, u64* arcs, unsigned int* bar,
+                                        unsigned int* result)
 {
     const int lane = threadIdx.x & 31;
     const i64 warp = grid_thread() >> 5, warps = grid_threads() >> 5;
-    u64 unexplored = (u64)m;
-    u64 qarcs = (u64)(down_ptr[source + 1] - down_ptr[source]);
-    unsigned int qlen = 1;
+    const i64 source_arcs = down_ptr[source + 1] - down_ptr[source];
+    u64 unexplored = (u64)m, qarcs = (u64)source_arcs;
+    unsigned int nlight = source_arcs <= heavy, nheavy = 1 - nlight;   // level 0: the source
     bool top_down = true;
     int level = 0, pushes = 0, pulls = 0, finished = 1;
-    while (qlen) {
+    while (nlight + nheavy) {
         if (level >= max_levels) { finished = 0; break; }
-        if (!top_down && (i64)qlen * beta < n) top_down = true;
+        if (!top_down && (i64)(nlight + nheavy) * beta < n) top_down = true;
         if (top_down && qarcs * (u64)alpha > unexplored) top_down = false;
         ++level;
         const int s = slot_of(level);
-        if (grid_thread() == 0) { found[slot_of(level + 1)] = 0; arcs[slot_of(level + 1)] = 0; }
+        if (grid_thread() == 0) {
+            found[slot_of(level + 1)] = 0; found[3 + slot_of(level + 1)] = 0; arcs[slot_of(level + 1)] = 0;
+        }
         u64 my_arcs = 0;
+        auto append = [&](int v) {            // v found at this level: into the next light or heavy queue
+            i64 d = down_ptr[v + 1] - down_ptr[v];
+            if (d <= heavy) light_next[warp_append(&found[s])] = v;
+            else heavy_next[warp_append(&found[3 + s])] = v;
+            my_arcs += (u64)d;
+        };
+        auto claim = [&](int v) {
+            if (depth[v] < 0 && atomicCAS(&depth[v], -1, level) == -1) append(v);
+        };
         if (top_down) {
             ++pushes;
             unexplored -= qarcs;
-            for (i64 q = warp; q < qlen; q += warps) {
-                int u = level == 1 ? source : queue[q];
-                for (i64 a = down_ptr[u] + lane, e = down_ptr[u + 1]; a < e; a += 32) {
-                    int v = down_idx[a];
-                    if (depth[v] < 0 && atomicCAS(&depth[v], -1, level) == -1) {
-                        next[warp_append(&found[s])] = v;
-                        my_arcs += (u64)(down_ptr[v + 1] - down_ptr[v]);
-                    }
+            for (i64 q = warp; q < nlight; q += warps) {
+                int u = level == 1 ? source : light_queue[q];
+                for (i64 a = down_ptr[u] + lane, e = down_ptr[u + 1]; a < e; a += 32) claim(down_idx[a]);
+            }
+            unsigned int teams = nheavy < gridDim.x ? nheavy : gridDim.x;
+            if (teams) {
+                unsigned int team = blockIdx.x % teams, rank = blockIdx.x / teams;
+                unsigned int members = gridDim.x / teams + (team < gridDim.x % teams ? 1u : 0u);
+                for (unsigned int h = team; h < nheavy; h += teams) {
+                    int u = level == 1 ? source : heavy_queue[h];
+                    for (i64 a = down_ptr[u] + (i64)rank * blockDim.x + threadIdx.x, e = down_ptr[u + 1]; a < e;
+                         a += (i64)members * blockDim.x)
+                        claim(down_idx[a]);
                 }
             }
         } else {
@@ -262,18 +282,19 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
             for_each(n, [&](i64 v) {
                 if (depth[v] >= 0 || !has_parent_at(up_ptr, up_idx, depth, v, level)) return;
                 depth[v] = level;
-                next[warp_append(&found[s])] = (int)v;
-                my_arcs += (u64)(down_ptr[v + 1] - down_ptr[v]);
+                append((int)v);
             });
         }
         block_add(my_arcs, &arcs[s]);
         grid_barrier(bar);
-        qlen = ((volatile unsigned int*)found)[s];
+        nlight = ((volatile unsigned int*)found)[s];
+        nheavy = ((volatile unsigned int*)found)[3 + s];
         qarcs = ((volatile u64*)arcs)[s];
-        int* t = queue; queue = next; next = t;
+        int* t = light_queue; light_queue = light_next; light_next = t;
+        t = heavy_queue; heavy_queue = heavy_next; heavy_next = t;
     }
     if (grid_thread() == 0) {
-        result[0] = (unsigned int)(finished ? level - 1 : level);   // the last level that found vertices
+        result[0] = (unsigned int)(finished ? level - 1 : level);
         result[1] = (unsigned int)pushes; result[2] = (unsigned int)pulls; result[3] = (unsigned int)finished;
     }
 }
