@@ -114,7 +114,7 @@ compare <- function(label, prizes, k_reps = reps) {
 
 invisible(compare("Tgfb_phospho", env$Tgfb_phospho))
 invisible(compare("100 random terminals", terminals_of(100)))
-sweep <- lapply(sizes, function(k) compare(sprintf("sweep: %d terminals", k), terminals_of(k), 1))
+sweep <- lapply(sizes, function(k) compare(sprintf("sweep: %d terminals", k), terminals_of(k)))
 
 prizes <- terminals_of(100)
 set.seed(1)
