@@ -51,6 +51,7 @@ Everything after the shortest paths is O(terminals^2 + forest size) NumPy and Sc
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,7 +97,8 @@ class Forest:
     matched: int = 0
     unmatched: list = field(default_factory=list)
     # where the call's time went: "setup" (checks, prizes, costs), "paths" (the batched
-    # shortest paths and their hand-off), "host" (clustering, trees, pruning, improving)
+    # shortest paths and their hand-off), "host" (clustering, trees, pruning, improving; in
+    # pcsf_rand the part left after the last call's paths, the rest ran beside them)
     seconds: dict = field(default_factory=dict)
     # the engine's counted work in the call (curnet.work): which shortest-path route ran
     work: dict = field(default_factory=dict)
@@ -716,17 +718,24 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
     overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
     forests = []
     seconds = {"setup": time.perf_counter() - t0, "paths": 0.0, "host": 0.0}
-    with count_work() as counts:             # the runs' shortest-path routes
+
+    def solve_call(D, H, chunk):             # one call's runs: clustering, MSTs, pruning
+        return [_forest(P, *_solve_run(P, D[i], H[i], c, improve)) for i, c in enumerate(chunk)]
+
+    # A call's host steps run on a thread of their own while the next call's shortest paths
+    # run (on a GPU, the host mostly waits for the device then); the forests keep run order.
+    with count_work() as counts, ThreadPoolExecutor(1, thread_name_prefix="curnet-pcsf") as host:
+        calls = []
         for start in range(0, n, step):
             chunk = costs[start:start + step]
             t1 = time.perf_counter()
             D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
-            t2 = time.perf_counter()
-            for i, c in enumerate(chunk):
-                vertices, ef, et, ec, trees = _solve_run(P, D[i], H[i], c, improve)
-                forests.append(_forest(P, vertices, ef, et, ec, trees))
-            seconds["paths"] += t2 - t1
-            seconds["host"] += time.perf_counter() - t2
+            seconds["paths"] += time.perf_counter() - t1
+            calls.append(host.submit(solve_call, D, H, chunk))
+        t2 = time.perf_counter()
+        for call in calls:
+            forests.extend(call.result())
+        seconds["host"] = time.perf_counter() - t2    # the host steps the paths did not hide
     counts["runs per call"] = step
     allv = np.concatenate([f.vertices for f in forests])
     verts, count = np.unique(allv, return_counts=True)
