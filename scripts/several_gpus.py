@@ -12,6 +12,9 @@ Rows (the two-GPU issue's table, and the four-GPU one on a machine with four):
   sssp       SSSP distances R-MAT 18 x 2,048 (float32 weights)
   closeness  all-vertex closeness, R-MAT 18 and R-MAT 20 (reduced on the device: nothing gathered)
   betweenness  exact betweenness of R-MAT 18 / 20, where curnet has it (nothing gathered)
+  R          with --with-r: scripts/r_several_gpus.R, R end to end on scNET (cuRnet_bfs from 20%
+             of the vertices, cuRnet_closeness of every vertex), backend "cuda" beside "cuda:all"
+             (needs Rscript with cuRnet, RETICULATE_PYTHON, and scNET in CURNET_DATA)
 
 Medians of --reps runs after a warm-up. JSON to --json (default $OUT/several_gpus.json) and a
 table printed last.
@@ -221,6 +224,27 @@ def host_pages() -> dict:
     return out
 
 
+def r_rows(reps: int, one: str, every: str) -> list:
+    """R's rows: scripts/r_several_gpus.R in an R process of its own, its JSON read back."""
+    import subprocess
+    import tempfile
+    out = os.path.join(tempfile.mkdtemp(), "r_several_gpus.json")
+    p = subprocess.run(["Rscript", os.path.join(ROOT, "scripts", "r_several_gpus.R"), str(reps), out,
+                        f"{one},{every}"], capture_output=True, text=True)
+    print(p.stdout, p.stderr[-2000:] if p.returncode else "", flush=True)
+    if p.returncode:
+        raise RuntimeError(f"scripts/r_several_gpus.R exited {p.returncode}")
+    with open(out) as f:
+        doc = json.load(f)
+    rows = []
+    for r in doc["rows"]:
+        rows.append({"job": f"R: {r['work']}", "route": f"{one} (1 GPU)", "times_s": [r["one_gpu_s"]],
+                     "speedup": 1.0, "equal": r["equal"]})
+        rows.append({"job": f"R: {r['work']}", "route": f"{every} ({r['gpus']} GPU)", "times_s": [r["all_gpus_s"]],
+                     "speedup": r["speedup"], "equal": r["equal"]})
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=3)
@@ -231,6 +255,7 @@ def main():
     ap.add_argument("--backends", default="cuda,cuda:all",
                     help="the one-GPU and the all-GPU backend names (cpu,cpu: a dry run of the script)")
     ap.add_argument("--no-floor", action="store_true")
+    ap.add_argument("--with-r", action="store_true", help="also R's rows (scripts/r_several_gpus.R)")
     ap.add_argument("--only", default="", help="run the jobs whose name contains this")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "several_gpus.json")
                     if os.environ.get("OUT") else None)
@@ -249,6 +274,8 @@ def main():
     RESULTS.extend(rows)
     if not args.no_dask:
         RESULTS.extend(dask_rows(job_list, want, args.reps, gpus))
+    if args.with_r:
+        RESULTS.extend(r_rows(args.reps, one, every))
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "devices": devices or [one], "host": platform.node(), "cpus": os.cpu_count(),
             "commit": commit(), "reps": args.reps, "host_pages": host_pages()}
