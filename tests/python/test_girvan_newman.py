@@ -12,7 +12,7 @@ import pytest
 import curnet
 from curnet.algorithms.brandes import dependencies, shortest_path_dag
 from curnet.backends import brandes as twins
-from curnet.backends import get_backend
+from curnet.backends import cuda_available, get_backend
 from curnet.communities import TIE, edge_betweenness_removals, girvan_newman
 from curnet.work import count_work
 
@@ -135,3 +135,20 @@ def test_bfs_edge_dependency_twin_matches_gathered(directed):
     twins._gathered_edge_dependency(hg, level, None, sigma, delta, weight, slow)
     assert slow.any()
     np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_gpu_removals_match_cpu(directed, weighted):
+    """The CUDA backend's loop (kernels/betweenness.cu a component a step) against the CPU's."""
+    rng = np.random.default_rng(5)
+    n, m = 80, 200
+    w = rng.random(m) + 0.5 if weighted else None
+    g = curnet.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), w, directed=directed,
+                                num_vertices=n, dtype=np.float64)
+    removed_c, values_c = edge_betweenness_removals(g, backend="cpu")
+    removed_d, values_d = edge_betweenness_removals(g, backend="cuda")
+    np.testing.assert_allclose(values_d, values_c, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(removed_d, removed_c)
