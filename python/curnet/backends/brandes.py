@@ -149,10 +149,19 @@ def dag_levels(hg, dist):
 
 
 def _level_rows(level, at):
-    """(the rows with an entry at level `at`, those rows' mask of it)."""
+    """(the rows with an entry at level `at`, or None where that is most rows (a small-world
+    graph puts nearly every vertex on every level of some source: the whole product then costs
+    less than SciPy's row slicing), and the mask of level `at` over those rows)."""
     here = level == at
     rows = np.flatnonzero(here.any(axis=1))
+    if 2 * len(rows) > len(level):
+        return None, here
     return rows, here[rows]
+
+
+def _level_product(matrix, rows, block):
+    """matrix[rows] @ block (all rows where rows is None)."""
+    return (matrix if rows is None else matrix[rows]) @ block
 
 
 def sigma_level(hg, level, dist, sigma, at: int) -> None:
@@ -162,7 +171,11 @@ def sigma_level(hg, level, dist, sigma, at: int) -> None:
     if dist is None:
         rows, here = _level_rows(level, at)
         up = np.where(level == at - 1, sigma, 0.0)
-        sigma[rows] = np.where(here, hg.arc_count_matrices()[1][rows] @ up, sigma[rows])
+        counts = _level_product(hg.arc_count_matrices()[1], rows, up)
+        if rows is None:
+            np.copyto(sigma, counts, where=here)
+        else:
+            sigma[rows] = np.where(here, counts, sigma[rows])
         return
     v, j = np.nonzero(level == at)
     for a, b, pos, owner in _pieces(hg.in_ptr, v):
@@ -181,7 +194,11 @@ def delta_level(hg, level, dist, sigma, delta, weight, at: int) -> None:
         rows, here = _level_rows(level, at)
         with np.errstate(divide="ignore", invalid="ignore"):
             down = np.where(level == at + 1, (weight[:, None] + delta) / sigma, 0.0)
-        delta[rows] = np.where(here, sigma[rows] * (hg.arc_count_matrices()[0][rows] @ down), delta[rows])
+        shares = _level_product(hg.arc_count_matrices()[0], rows, down)
+        if rows is None:
+            np.multiply(sigma, shares, out=delta, where=here)
+        else:
+            delta[rows] = np.where(here, sigma[rows] * shares, delta[rows])
         return
     u, j = np.nonzero(level == at)
     for a, b, _, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
