@@ -8,6 +8,8 @@ from __future__ import annotations
 import igraph as ig
 import numpy as np
 import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
 
 import curnet
 from curnet.algorithms.brandes import dependencies, shortest_path_dag
@@ -85,15 +87,25 @@ def test_component_rescoring_is_whole_graph_rescoring(directed_graph, directed_p
 
 
 def test_each_step_rescores_one_component():
-    """Two triangles joined by a path: each removal rescores the one component that lost it
-    (the first call scores the whole graph once), never the untouched ones."""
-    g = curnet.Graph.from_edges([0, 1, 2, 2, 3, 4, 5, 4, 7, 8], [1, 2, 0, 3, 4, 5, 6, 6, 8, 9],
-                                directed=False, num_vertices=11)
+    """Two triangles joined by a path, beside a path of three edges and an isolated vertex: the
+    first scoring rescores each component with edges once, then each removal rescores the one
+    component that lost the edge (when edges are left in it), never the untouched ones."""
+    src = [0, 1, 2, 2, 3, 4, 5, 4, 7, 8, 9]
+    dst = [1, 2, 0, 3, 4, 5, 6, 6, 8, 9, 7]
+    g = curnet.Graph.from_edges(src, dst, directed=False, num_vertices=11)
     with count_work() as work:
         removed, _ = edge_betweenness_removals(g, backend="cpu")
-    assert removed[0] == 3 or removed[0] == 4            # the path's middle edges carry most
-    # initial: 2 components with edges; then one rescore a removal that leaves edges behind
-    assert work["girvan-newman component rescores"] <= 2 + g.num_edges
+    alive = np.ones(g.num_edges, bool)
+    want = 2                                               # {0..6} and {7, 8, 9}
+    for e in removed:
+        alive[e] = False
+        adj = sp.csr_matrix((np.ones(alive.sum()), (np.array(src)[alive], np.array(dst)[alive])), shape=(11, 11))
+        _, label = csgraph.connected_components(adj, directed=False)
+        # the component that held the edge: both ends' components, now maybe two
+        held = {label[src[e]], label[dst[e]]}
+        want += int(any(label[src[i]] in held for i in np.flatnonzero(alive)))
+    assert removed[0] == 3                                 # the path's 2-3 edge carries most
+    assert work["girvan-newman component rescores"] == want
 
 
 def test_bad_input_refused():
