@@ -164,3 +164,18 @@ def test_gpu_removals_match_cpu(directed, weighted):
     removed_d, values_d = edge_betweenness_removals(g, backend="cuda")
     np.testing.assert_allclose(values_d, values_c, rtol=1e-9, atol=1e-12)
     np.testing.assert_array_equal(removed_d, removed_c)
+
+
+def test_bench_script_checks_against_igraph(tmp_path):
+    """scripts/girvan_newman_bench.py's row on a small ball of a random graph (no R)."""
+    import argparse
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
+    import girvan_newman_bench as gnb
+    rng = np.random.default_rng(1)
+    G = ig.Graph(n=200, edges=rng.integers(0, 200, (500, 2)).tolist()).simplify()
+    args = argparse.Namespace(backend="cpu", r_igraph=False, igraph_max_vertices=0)
+    row = gnb.bench(G, 40, args)
+    assert row["vertices"] == 40 and row["connected"]
+    assert row["same_membership_as_python_igraph"]
