@@ -60,7 +60,7 @@ def girvan_newman(g: Graph, *, directed=True, weighted=None, backend="auto", pro
     --------
     >>> import curnet
     >>> g = curnet.Graph.from_edges([0, 1, 0, 3, 4, 3, 2], [1, 2, 2, 4, 5, 5, 3], directed=False)
-    >>> curnet.communities.girvan_newman(g, backend="cpu").membership.tolist()
+    >>> curnet.girvan_newman(g, backend="cpu").membership.tolist()
     [0, 0, 0, 1, 1, 1]
     """
     removed, values = edge_betweenness_removals(g, directed=directed, weighted=weighted, backend=backend,

@@ -7,7 +7,8 @@ renumbered 0..c-1, all its sources in one Brandes job on the device (`brandes.de
 over batches of the device's size), so a step's work and its blocks are the component's size,
 not the whole graph's. A removal that splits the component rescores it as one graph (no path
 crosses between its halves), whose weak components then give the halves their labels. The
-scores of the other components are kept.
+scores of the other components are kept. A multi-GPU backend runs the loop on its first GPU
+(each step is one component's job).
 """
 from __future__ import annotations
 
