@@ -112,6 +112,13 @@ def bench(G, size: int, args) -> dict:
         r = r_igraph(e, sub.vcount())
         if r is not None:
             seconds, version, removed, values, membership = r
+            differ = np.flatnonzero(removed != ours.removed)
+            if len(differ):
+                # the graphs agree up to the first difference: there both picks must score the
+                # same (a tie each broke its own way), or cuRnet's betweenness is wrong
+                i = int(differ[0])
+                row["first_difference_is_a_tie"] = bool(
+                    np.isclose(values[i], ours.edge_betweenness[i], rtol=1e-9, atol=0))
             row.update(r_igraph_s=seconds, r_igraph=version,
                        same_membership_as_r_igraph=same_partition(ours.membership, membership),
                        removed_steps_differing_from_r_igraph=int((removed != ours.removed).sum()),
