@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from ..backends import get_backend
 from ..graph import Graph
@@ -72,7 +71,7 @@ def edge_removals(g: Graph, *, paths_directed: bool, weighted: bool, tie: float,
             if len(edges) == 0:
                 continue
             sub = rescore(scores, edges, vertices)
-            halves, half = connected_components(_adjacency(sub), directed=True, connection="weak")
+            halves, half = _weak_components(_adjacency(sub))
             if halves > 1:                         # one edge splits a component in two at most
                 label[vertices[half == 1]] = next_label
                 next_label += 1
@@ -124,7 +123,12 @@ def component_arc_sums(dev, g: Graph, weighted: bool) -> np.ndarray:
 
 def _weak_labels(src, dst, n: int) -> np.ndarray:
     adj = coo_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(n, n)).tocsr()
-    return connected_components(adj, directed=True, connection="weak")[1].astype(np.int64)
+    return _weak_components(adj)[1].astype(np.int64)
+
+
+def _weak_components(adj):
+    from scipy.sparse.csgraph import connected_components   # lazily: csgraph imports scipy.linalg
+    return connected_components(adj, directed=True, connection="weak")
 
 
 def _adjacency(g: Graph):
