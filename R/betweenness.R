@@ -113,50 +113,18 @@ cuRnet_cluster_edge_betweenness <- function(graph, weights = NULL, directed = TR
             "treats them as distances.", call. = FALSE)
   }
   g <- paths_graph(graph, if (is.null(weights)) NA else weights)
-  res <- engine_call(reticulate::py_to_r(bridge()$edge_betweenness_removals_for_r(
+  res <- engine_call(reticulate::py_to_r(bridge()$girvan_newman_for_r(
     g$py, isTRUE(directed), !is.null(weights), progress_hook(progress, "edge removals"), backend)))
-  removed <- as.numeric(unlist(res[[1]]))
-  replay <- replay_removals(graph, removed, weights, isTRUE(directed) && igraph::is_directed(graph))
-  out <- list(removed.edges = removed + 1,
-              edge.betweenness = if (edge.betweenness) as.numeric(unlist(res[[2]])),
-              merges = if (merges) replay$merges,
-              bridges = if (bridges) replay$bridges,
-              modularity = if (modularity) replay$modularity,
-              membership = if (membership) replay$membership)
+  field <- function(i) as.numeric(unlist(res[[i]]))
+  out <- list(removed.edges = field(1) + 1,
+              edge.betweenness = if (edge.betweenness) field(2),
+              merges = if (merges) matrix(field(3) + 1, ncol = 2, byrow = TRUE),
+              bridges = if (bridges) field(4) + 1,
+              modularity = if (modularity) field(5),
+              membership = if (membership) field(6) + 1)
   if (igraph::igraph_opt("add.vertex.names") && igraph::is_named(graph)) out$names <- igraph::V(graph)$name
   out$vcount <- igraph::vcount(graph)
   out$algorithm <- "edge betweenness"
   class(out) <- "communities"
   out
-}
-
-# igraph's replay of a removal order (its community_eb_get_merges): backwards, each removed edge
-# that joins two clusters is a merge into a new cluster n, n + 1, ...; the modularity after each
-# merge; the membership of the first division of highest modularity, renumbered by first
-# appearance. Returned 1-based, as igraph's R interface gives them.
-replay_removals <- function(graph, removed, weights, directed) {
-  n <- igraph::vcount(graph)
-  ends <- igraph::ends(graph, removed + 1, names = FALSE)
-  current <- seq_len(n) - 1
-  best <- current
-  top <- igraph::modularity(graph, current + 1, weights = weights, directed = directed)
-  mods <- top
-  merges <- list()
-  bridges <- numeric(0)
-  for (i in rev(seq_along(removed))) {
-    a <- current[ends[i, 1]]
-    b <- current[ends[i, 2]]
-    if (a == b) next
-    merges[[length(merges) + 1]] <- c(b, a)          # igraph 1.3 lists the later end first
-    bridges <- c(bridges, i)
-    current[current == a | current == b] <- n + length(merges) - 1
-    q <- igraph::modularity(graph, current + 1, weights = weights, directed = directed)
-    mods <- c(mods, q)
-    if (q > top) {
-      top <- q
-      best <- current
-    }
-  }
-  list(merges = matrix(unlist(merges) + 1, ncol = 2, byrow = TRUE), bridges = bridges + 1,
-       modularity = mods, membership = match(best, unique(best)))
 }

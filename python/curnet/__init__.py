@@ -40,6 +40,9 @@ from .betweenness_centrality import betweenness, edge_betweenness  # noqa: E402
 
 __all__ += ["betweenness", "edge_betweenness"]
 
+from .communities import girvan_newman  # noqa: E402
+__all__ += ["girvan_newman"]
+
 from .steiner_forest import pcsf, pcsf_rand
 __all__ += ["pcsf", "pcsf_rand"]
 

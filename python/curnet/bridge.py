@@ -493,11 +493,12 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
                work={k: float(v) for k, v in done.work.items()})
     return plain(out)
 
-def edge_betweenness_removals_for_r(g, directed=True, weighted=False, progress=None, backend="auto"):
-    """R's cuRnet_cluster_edge_betweenness: the Girvan–Newman removal order (0-based edge ids)
-    and each removed edge's betweenness, as two lists."""
-    from .communities import edge_betweenness_removals
-    removed, values = edge_betweenness_removals(
-        g, directed=bool(directed), weighted=bool(weighted),
-        backend=_backend(backend, "edge betweenness communities"), progress=_progress(progress))
-    return plain([removed, values])
+def girvan_newman_for_r(g, directed=True, weighted=False, progress=None, backend="auto"):
+    """R's cuRnet_cluster_edge_betweenness: igraph's fields, 0-based, as lists (the removed
+    edges, their betweenness, merges as one row after another, bridges, modularity,
+    membership); the graph's weights, when used, are also the modularity's."""
+    from .communities import girvan_newman
+    got = girvan_newman(g, directed=bool(directed), weighted=bool(weighted),
+                        backend=_backend(backend, "edge betweenness communities"), progress=_progress(progress))
+    return plain([got.removed, got.edge_betweenness, got.merges.ravel(), got.bridges, got.modularity,
+                  got.membership])

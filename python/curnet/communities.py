@@ -1,15 +1,17 @@
 """Girvan–Newman's divisive communities (igraph's cluster_edge_betweenness): remove the edge of
 highest edge betweenness, recompute, repeat until no edge is left. The engine gives the removal
-order and each removed edge's betweenness; the dendrogram and modularity follow from them
-(R: cuRnet_cluster_edge_betweenness replays them as igraph does)."""
+order and each removed edge's betweenness (the loop: `algorithms/girvan_newman.py`); the
+dendrogram and modularity follow from them, replayed as igraph replays them (`girvan_newman`;
+R's cuRnet_cluster_edge_betweenness replays them in R)."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
-from .betweenness_centrality import edge_betweenness
+from .algorithms.girvan_newman import edge_removals
 from .graph import Graph
 from .measures import _uses_weights
-from .progress import Progress
 
 # Edge betweenness values this close (relative) are a tie, broken by the lowest edge id as
 # igraph's first maximum: sums of the same fractions in another order differ in the last bits.
@@ -21,40 +23,98 @@ def edge_betweenness_removals(g: Graph, *, directed=True, weighted=None, backend
     """(removed edge ids in removal order, each one's edge betweenness when it was removed).
 
     Each step recomputes the edge betweenness of the component the last removed edge was in
-    (the others' values do not change) and removes the first edge of the largest value."""
+    (the others' values do not change) and removes the first edge of the largest value.
+    `directed` False walks a directed graph's edges both ways (igraph's `directed`);
+    `weighted` None uses the graph's weights if it has any (lengths: they must be positive)."""
+    if not isinstance(g, Graph):
+        raise TypeError(f"g must be a curnet.Graph, got {type(g).__name__}")
     use_weights = _uses_weights(g, weighted)
-    src, dst, w = g.edges()
-    m, n = g.num_edges, len(g)
-    alive = np.ones(m, bool)
-    scores = np.zeros(m)
-    stale = np.ones(n, bool)                  # vertices whose component's scores are out of date
-    removed, values = np.empty(m, np.int64), np.empty(m)
-    bar = Progress(progress, m, "edge removals")
-    for step in range(m):
-        ids = np.flatnonzero(alive)
-        if stale.any():
-            sub = Graph.from_edges(src[ids], dst[ids], w[ids] if use_weights else None, directed=g.directed,
-                                   num_vertices=n, dtype=g.weight_dtype)
-            sources = np.flatnonzero(stale)
-            part = edge_betweenness(sub, directed=directed, weighted=use_weights,
-                                    sources=sources, backend=backend)
-            touched = stale[src[ids]] | stale[dst[ids]]
-            scores[ids[touched]] = part[touched]   # only the component's sources reach them
-        live = scores[ids]
-        top = live.max()
-        pick = ids[int(np.flatnonzero(live >= top - TIE * abs(top))[0])]
-        removed[step], values[step] = pick, scores[pick]
-        alive[pick] = False
-        stale[:] = False
-        stale[_component(src[alive], dst[alive], n, int(src[pick]), int(dst[pick]))] = True
-        bar.update(1)
-    return removed, values
+    if use_weights and g.num_edges and g.min_weight <= 0:
+        raise ValueError(f"edge betweenness needs positive weights; the smallest is {g.min_weight} "
+                         "(use weighted=False to count hops)")
+    return edge_removals(g, paths_directed=g.directed and bool(directed), weighted=use_weights, tie=TIE,
+                         backend=backend, progress=progress)
 
 
-def _component(src, dst, n, a, b):
-    """The vertices weakly connected to a or b."""
-    import scipy.sparse as sp
-    from scipy.sparse import csgraph
-    adj = sp.csr_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(n, n))
-    _, label = csgraph.connected_components(adj, directed=True, connection="weak")
-    return np.flatnonzero((label == label[a]) | (label == label[b]))
+@dataclass
+class GirvanNewman:
+    """igraph's cluster_edge_betweenness result, 0-based: `removed` edge ids in removal order
+    and their `edge_betweenness` when removed; `merges` (k, 2) cluster ids (the vertices are
+    clusters 0..n-1, merge i makes cluster n + i), `bridges` the positions in `removed` of the
+    edges whose removal split a cluster, `modularity` before each merge (k + 1 values: all
+    vertices apart first), `membership` the division of highest modularity (the first such),
+    clusters numbered by first appearance."""
+    removed: np.ndarray
+    edge_betweenness: np.ndarray
+    merges: np.ndarray
+    bridges: np.ndarray
+    modularity: np.ndarray
+    membership: np.ndarray
+
+
+def girvan_newman(g: Graph, *, directed=True, weighted=None, backend="auto", progress=None) -> GirvanNewman:
+    """Girvan–Newman communities, as igraph's ``cluster_edge_betweenness`` (R igraph 1.3:
+    weights are lengths for the betweenness and similarities for the modularity).
+
+    Examples
+    --------
+    >>> import curnet
+    >>> g = curnet.Graph.from_edges([0, 1, 0, 3, 4, 3, 2], [1, 2, 2, 4, 5, 5, 3], directed=False)
+    >>> curnet.girvan_newman(g, backend="cpu").membership.tolist()
+    [0, 0, 0, 1, 1, 1]
+    """
+    removed, values = edge_betweenness_removals(g, directed=directed, weighted=weighted, backend=backend,
+                                                progress=progress)
+    weights = g.edges()[2] if _uses_weights(g, weighted) else None
+    merges, bridges, modularity, membership = replay_removals(g, removed, weights, g.directed and bool(directed))
+    return GirvanNewman(removed, values, merges, bridges, modularity, membership)
+
+
+def replay_removals(g: Graph, removed, weights=None, directed=True):
+    """igraph's replay of a removal order (its community_eb_get_merges): backwards, each removed
+    edge that joins two clusters is a merge into a new cluster n, n + 1, ...; the modularity
+    after each merge (`weights` as similarities); the membership of the first division of
+    highest modularity. Returns (merges, bridges, modularity, membership)."""
+    n = len(g)
+    src, dst, _ = g.edges()
+    src, dst = src.astype(np.int64), dst.astype(np.int64)
+    w = np.ones(g.num_edges) if weights is None else np.asarray(weights, np.float64)
+    current = np.arange(n)
+    best = current.copy()
+    top = modularity(src, dst, w, current, directed)
+    mods, merges, bridges = [top], [], []
+    for i in range(len(removed) - 1, -1, -1):
+        a, b = current[src[removed[i]]], current[dst[removed[i]]]
+        if a == b:
+            continue
+        merges.append((b, a))                # igraph lists the later end first
+        bridges.append(i)
+        current[(current == a) | (current == b)] = n + len(merges) - 1
+        q = modularity(src, dst, w, current, directed)
+        mods.append(q)
+        if q > top:
+            top, best = q, current.copy()
+    _, first = np.unique(best, return_index=True)
+    rank = np.empty(len(first), np.int64)
+    rank[np.argsort(first)] = np.arange(len(first))
+    membership = rank[np.unique(best, return_inverse=True)[1]] if n else np.zeros(0, np.int64)
+    return (np.array(merges, np.int64).reshape(-1, 2), np.array(bridges, np.int64), np.array(mods),
+            membership)
+
+
+def modularity(src, dst, w, membership, directed: bool) -> float:
+    """igraph's modularity (resolution 1) of a division: the weight inside clusters less its
+    expectation from the clusters' (out- and in-) strengths, over the total weight; NaN for a
+    graph without weight."""
+    total = w.sum()
+    if total <= 0:
+        return float("nan")
+    cs, cd = membership[src], membership[dst]
+    inside = w[cs == cd].sum()
+    labels, at = np.unique(np.r_[cs, cd], return_inverse=True)
+    k_out = np.bincount(at[:len(src)], weights=w, minlength=len(labels))
+    k_in = np.bincount(at[len(src):], weights=w, minlength=len(labels))
+    if directed:
+        return float(inside / total - (k_out * k_in).sum() / total ** 2)
+    k = k_out + k_in
+    return float(inside / total - (k * k).sum() / (2 * total) ** 2)

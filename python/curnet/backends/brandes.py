@@ -149,10 +149,19 @@ def dag_levels(hg, dist):
 
 
 def _level_rows(level, at):
-    """(the rows with an entry at level `at`, those rows' mask of it)."""
+    """(the rows with an entry at level `at`, or None where that is most rows (a small-world
+    graph puts nearly every vertex on every level of some source: the whole product then costs
+    less than SciPy's row slicing), and the mask of level `at` over those rows)."""
     here = level == at
     rows = np.flatnonzero(here.any(axis=1))
+    if 2 * len(rows) > len(level):
+        return None, here
     return rows, here[rows]
+
+
+def _level_product(matrix, rows, block):
+    """matrix[rows] @ block (all rows where rows is None)."""
+    return (matrix if rows is None else matrix[rows]) @ block
 
 
 def sigma_level(hg, level, dist, sigma, at: int) -> None:
@@ -162,7 +171,11 @@ def sigma_level(hg, level, dist, sigma, at: int) -> None:
     if dist is None:
         rows, here = _level_rows(level, at)
         up = np.where(level == at - 1, sigma, 0.0)
-        sigma[rows] = np.where(here, hg.arc_count_matrices()[1][rows] @ up, sigma[rows])
+        counts = _level_product(hg.arc_count_matrices()[1], rows, up)
+        if rows is None:
+            np.copyto(sigma, counts, where=here)
+        else:
+            sigma[rows] = np.where(here, counts, sigma[rows])
         return
     v, j = np.nonzero(level == at)
     for a, b, pos, owner in _pieces(hg.in_ptr, v):
@@ -181,7 +194,11 @@ def delta_level(hg, level, dist, sigma, delta, weight, at: int) -> None:
         rows, here = _level_rows(level, at)
         with np.errstate(divide="ignore", invalid="ignore"):
             down = np.where(level == at + 1, (weight[:, None] + delta) / sigma, 0.0)
-        delta[rows] = np.where(here, sigma[rows] * (hg.arc_count_matrices()[0][rows] @ down), delta[rows])
+        shares = _level_product(hg.arc_count_matrices()[0], rows, down)
+        if rows is None:
+            np.multiply(sigma, shares, out=delta, where=here)
+        else:
+            delta[rows] = np.where(here, sigma[rows] * shares, delta[rows])
         return
     u, j = np.nonzero(level == at)
     for a, b, _, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
@@ -192,8 +209,33 @@ def delta_level(hg, level, dist, sigma, delta, weight, at: int) -> None:
 def edge_dependency(hg, level, dist, sigma, delta, weight, out) -> None:
     """out[p] += sum over the batch's sources of arc p's dependency (out-arc order, as the
     CSR): sigma[u] / sigma[v] * (weight[v] + delta[v]) where u -> v is on the DAG."""
+    if dist is None:
+        _bfs_edge_dependency(hg, level, sigma, delta, weight, out)
+    else:
+        _gathered_edge_dependency(hg, level, dist, sigma, delta, weight, out)
+
+
+def _gathered_edge_dependency(hg, level, dist, sigma, delta, weight, out) -> None:
+    """edge_dependency over the DAG arcs found (arc, source) entry by entry (weighted DAGs)."""
     u, j = np.nonzero(level >= 0)
     for a, b, pos, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
         t = u[a:b][owner]
         out += np.bincount(pos, weights=sigma[t, c] / sigma[h, c] * (weight[h] + delta[h, c]),
                            minlength=len(out))
+
+
+def _bfs_edge_dependency(hg, level, sigma, delta, weight, out) -> None:
+    """edge_dependency on BFS levels: each arc's row dot product over the batch's sources,
+    sum_j sigma[u, j] * share[v, j] where level[v, j] == level[u, j] + 1, share = (weight[v] +
+    delta[v, j]) / sigma[v, j] (0 where v is not reached; sigma[u, j] is 0 where u is not), a
+    run of arcs at a time: no per-(arc, source) index arrays."""
+    kb = level.shape[1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(level >= 0, (weight[:, None] + delta) / sigma, 0.0)
+    step = max(1, PIECE_ENTRIES // max(kb, 1) // 4)
+    for a in range(0, len(hg.out_idx), step):
+        t, h = hg.out_src[a:a + step], hg.out_idx[a:a + step]
+        lt = level[t]
+        lt += 1
+        on = level[h] == lt
+        out[a:a + step] += np.einsum("ij,ij->i", np.where(on, sigma[t], 0.0), share[h])

@@ -1,0 +1,135 @@
+"""Girvan–Newman's removal loop (igraph's cluster_edge_betweenness): remove the edge of highest
+edge betweenness, rescore, repeat until no edge is left.
+
+Removing an edge changes only the shortest paths inside its weak component, so each step
+rescores that component alone (igraph does the same), as a graph of its own: its vertices
+renumbered 0..c-1, all its sources in one Brandes job on the device (`brandes.dependencies`
+over batches of the device's size), so a step's work and its blocks are the component's size,
+not the whole graph's. A removal that splits the component rescores it as one graph (no path
+crosses between its halves), whose weak components then give the halves their labels. The
+scores of the other components are kept. A multi-GPU backend runs the loop on its first GPU
+(each step is one component's job).
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.sparse import coo_matrix, csr_matrix
+
+from ..backends import get_backend
+from ..graph import Graph
+from ..progress import Progress
+from ..work import tally
+from .brandes import dependencies, near_sources_together, shortest_path_dag
+from .common import batches_of, primary
+
+# A component of up to this many sources is one batch: its levels use every CPU thread, and a
+# batch's fixed costs (a few dozen NumPy calls or kernel launches a level) are paid once a step.
+# Measured on the 2-core machine, STRING's 500-vertex ball: 4.3 s in one batch a step, 7.2 s in
+# batches of 64 (the CPU backend's betweenness size). Blocks of 2,048^2 float64 are 32 MiB.
+ONE_BATCH = 2048
+
+
+def edge_removals(g: Graph, *, paths_directed: bool, weighted: bool, tie: float, backend="auto",
+                  progress=None):
+    """(removed edge ids in removal order, each one's edge betweenness when removed).
+
+    paths_directed: paths follow the arcs (else edges are walked both ways, and the sums over
+    ordered pairs halved). The removed edge is the first (lowest id) whose score is within
+    `tie` (relative) of the largest."""
+    dev = primary(get_backend(backend))
+    src, dst, w = g.edges()
+    src, dst = src.astype(np.int64), dst.astype(np.int64)
+    lengths = w if weighted else None
+    m, n = g.num_edges, len(g)
+    rescore = _Rescorer(dev, src, dst, lengths, paths_directed, g.weight_dtype)
+    label = _weak_labels(src, dst, n)              # each vertex's current weak component
+    next_label = int(label.max(initial=-1)) + 1
+    alive = np.ones(m, bool)
+    scores = np.zeros(m)
+    edge_label = label[src]
+    order = np.argsort(edge_label, kind="stable")
+    cuts = np.flatnonzero(np.diff(edge_label[order])) + 1
+    with dev.device_scope():
+        for part in np.split(order, cuts) if m else []:
+            rescore(scores, part, np.flatnonzero(label == edge_label[part[0]]))
+        removed, values = np.empty(m, np.int64), np.empty(m)
+        bar = Progress(progress, m, "edge removals")
+        for step in range(m):
+            ids = np.flatnonzero(alive)
+            live = scores[ids]
+            top = live.max()
+            pick = int(ids[np.flatnonzero(live >= top - tie * abs(top))[0]])
+            removed[step], values[step] = pick, scores[pick]
+            alive[pick] = False
+            bar.update(1)
+            a, b = int(src[pick]), int(dst[pick])
+            if a == b:
+                continue                           # a self-loop is on no shortest path
+            comp = label[a]
+            vertices = np.flatnonzero(label == comp)
+            edges = ids[(label[src[ids]] == comp) & (ids != pick)]
+            if len(edges) == 0:
+                continue
+            sub = rescore(scores, edges, vertices)
+            halves, half = _weak_components(_adjacency(sub))
+            if halves > 1:                         # one edge splits a component in two at most
+                label[vertices[half == 1]] = next_label
+                next_label += 1
+    return removed, values
+
+
+class _Rescorer:
+    """Edge betweenness of one component, written into `scores` at its edge ids."""
+
+    def __init__(self, dev, src, dst, lengths, paths_directed: bool, dtype):
+        self.dev, self.src, self.dst, self.lengths = dev, src, dst, lengths
+        self.paths_directed, self.dtype = paths_directed, dtype
+        self.local = np.empty(int(max(src.max(initial=-1), dst.max(initial=-1))) + 1, np.int64)
+
+    def __call__(self, scores, edges, vertices) -> Graph:
+        tally("girvan-newman component rescores")
+        local = self.local
+        local[vertices] = np.arange(len(vertices))
+        sub = Graph.from_edges(local[self.src[edges]], local[self.dst[edges]],
+                               None if self.lengths is None else self.lengths[edges],
+                               directed=self.paths_directed, num_vertices=len(vertices), dtype=self.dtype)
+        arc = component_arc_sums(self.dev, sub, self.lengths is not None)
+        raw = np.bincount(sub.arc_edges, weights=arc, minlength=len(edges))
+        scores[edges] = raw if self.paths_directed else raw / 2
+        return sub
+
+
+def component_arc_sums(dev, g: Graph, weighted: bool) -> np.ndarray:
+    """Each arc's dependency summed over every source of `g` (CSR order, float64 on the host):
+    one Brandes job on device `dev`, its batches mapped by the device (threads on the CPU)."""
+    hg = dev.device_graph(g)
+    xp = dev.xp
+    ids = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)    # the others reach nothing
+    ids = near_sources_together(g, ids)
+    ones = xp.ones(len(g), np.float64)
+    parts = []
+
+    def run(batch):
+        _, batch_ids = batch
+        level, dist = shortest_path_dag(dev, hg, batch_ids, weighted, None)
+        return dependencies(dev, hg, batch_ids, level, dist, ones, True, False)[1]
+
+    size = max(dev.bc_batch_size(len(g), len(ids), weighted), min(len(ids), ONE_BATCH))
+    for arc in dev.map_batches(run, batches_of(ids, size)):
+        parts.append(arc)
+    total = parts[0] if len(parts) == 1 else sum(parts[1:], parts[0])
+    return dev.to_host(total)
+
+
+def _weak_labels(src, dst, n: int) -> np.ndarray:
+    adj = coo_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(n, n)).tocsr()
+    return _weak_components(adj)[1].astype(np.int64)
+
+
+def _weak_components(adj):
+    from scipy.sparse.csgraph import connected_components   # lazily: csgraph imports scipy.linalg
+    return connected_components(adj, directed=True, connection="weak")
+
+
+def _adjacency(g: Graph):
+    return csr_matrix((np.ones(g.num_arcs, np.int8), g.indices, g.indptr), shape=(len(g), len(g)))

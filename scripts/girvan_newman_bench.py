@@ -1,0 +1,164 @@
+"""Girvan–Newman (igraph's cluster_edge_betweenness) on STRING sub-networks: cuRnet against
+python-igraph (and R igraph with --r-igraph), every result checked in the same run.
+
+    python scripts/girvan_newman_bench.py --backend cpu --vertices 500,1000
+    python scripts/girvan_newman_bench.py --backend cuda --vertices 500,1000,2000 --r-igraph
+
+The sub-network of N vertices: PCSF's STRING (../shared/pcsf/string_pcsf.tsv.gz, simplified as
+PCSF's construct_interactome), the first N vertices of a breadth-first search from its
+highest-degree vertex (ties: the lowest id; neighbours in id order), induced, unweighted
+(connected by construction). Checks: the membership of highest modularity equal (up to cluster
+numbers) to python-igraph's, the merges and modularity too; with --r-igraph, R igraph's removal
+order and each removal's betweenness (exact ties aside: igraph breaks them by its rounding).
+
+Prints one line a row with the machine and date; writes JSON to --json (default
+$OUT/girvan_newman_bench.json when OUT is set).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from betweenness_bench import load_string, string_file  # noqa: E402
+
+import curnet  # noqa: E402
+from curnet.communities import girvan_newman  # noqa: E402
+from curnet.graph import Graph  # noqa: E402
+
+R_SCRIPT = r"""
+suppressPackageStartupMessages(library(igraph))
+a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
+con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
+g <- add_edges(make_empty_graph(n, directed = FALSE), e + 1L)
+t <- proc.time()[["elapsed"]]
+c <- cluster_edge_betweenness(g, weights = NA)
+t <- proc.time()[["elapsed"]] - t
+con <- file(a[4], "wb")
+writeBin(c(as.double(c$removed.edges - 1), c$edge.betweenness, as.double(c$membership - 1)), con)
+close(con)
+cat(t, as.character(packageVersion("igraph")), "\n")
+"""
+
+
+def sub_network(G, size: int):
+    """The first `size` vertices of a BFS from the highest-degree vertex, induced."""
+    hub = int(np.argmax(G.degree()))
+    return G.induced_subgraph(sorted(G.bfs(hub)[0][:size]))
+
+
+def same_partition(a, b) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    return len(np.unique(np.c_[a, b], axis=0)) == len(np.unique(a)) == len(np.unique(b))
+
+
+def r_igraph(e: np.ndarray, n: int):
+    """R igraph's (seconds, version, removed, betweenness, membership) or None without R."""
+    with tempfile.TemporaryDirectory() as tmp:
+        edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "gn.bin", "gn.R"))
+        e.astype(np.int32).tofile(edges)
+        with open(script, "w") as f:
+            f.write(R_SCRIPT)
+        try:
+            out = subprocess.run(["Rscript", script, edges, str(n), str(len(e)), result],
+                                 check=True, capture_output=True, text=True)
+        except (OSError, subprocess.CalledProcessError) as err:
+            print(f"  R igraph not run: {err}", flush=True)
+            return None
+        got = np.fromfile(result, np.float64)
+        m = len(e)
+        seconds, version = out.stdout.split()[-2:]
+        return float(seconds), version, got[:m].astype(np.int64), got[m:2 * m], got[2 * m:].astype(np.int64)
+
+
+def bench(G, size: int, args) -> dict:
+    import igraph as ig
+    sub = sub_network(G, size)
+    e = np.array(sub.get_edgelist(), np.int64)
+    g = Graph.from_edges(e[:, 0], e[:, 1], directed=False, num_vertices=sub.vcount())
+    row = {"vertices": sub.vcount(), "edges": sub.ecount(), "connected": sub.is_connected(),
+           "backend": args.backend}
+    print(f"STRING BFS ball, {sub.vcount():,} vertices, {sub.ecount():,} edges", flush=True)
+    t = time.perf_counter()
+    ours = girvan_newman(g, weighted=False, backend=args.backend)
+    row["curnet_s"] = round(time.perf_counter() - t, 3)
+    print(f"  cuRnet {args.backend}: {row['curnet_s']} s", flush=True)
+    if args.igraph_max_vertices and size > args.igraph_max_vertices:
+        print("  python-igraph not run (--igraph-max-vertices)", flush=True)
+    else:
+        t = time.perf_counter()
+        theirs = sub.community_edge_betweenness()
+        row["python_igraph_s"] = round(time.perf_counter() - t, 3)
+        merges, qs = ig.GraphBase.community_edge_betweenness(sub, True, None)
+        row["python_igraph"] = ig.__version__
+        row["same_membership_as_python_igraph"] = same_partition(ours.membership, theirs.as_clustering().membership)
+        row["same_merges_as_python_igraph"] = bool(np.array_equal(ours.merges, np.array(merges).reshape(-1, 2)))
+        row["same_modularity_as_python_igraph"] = bool(np.allclose(ours.modularity, qs, rtol=1e-9, atol=1e-12))
+        row["speedup_vs_python_igraph"] = round(row["python_igraph_s"] / row["curnet_s"], 2)
+        print(f"  python-igraph {ig.__version__}: {row['python_igraph_s']} s; membership "
+              f"{'equal' if row['same_membership_as_python_igraph'] else 'DIFFERS'}, merges "
+              f"{'equal' if row['same_merges_as_python_igraph'] else 'differ'}; cuRnet "
+              f"{row['speedup_vs_python_igraph']}x", flush=True)
+    if args.r_igraph:
+        r = r_igraph(e, sub.vcount())
+        if r is not None:
+            seconds, version, removed, values, membership = r
+            differ = np.flatnonzero(removed != ours.removed)
+            if len(differ):
+                # the graphs agree up to the first difference: there both picks must score the
+                # same (a tie each broke its own way), or cuRnet's betweenness is wrong
+                i = int(differ[0])
+                row["first_difference_is_a_tie"] = bool(
+                    np.isclose(values[i], ours.edge_betweenness[i], rtol=1e-9, atol=0))
+            row.update(r_igraph_s=seconds, r_igraph=version,
+                       same_membership_as_r_igraph=same_partition(ours.membership, membership),
+                       removed_steps_differing_from_r_igraph=int((removed != ours.removed).sum()),
+                       same_betweenness_at_each_removal_as_r_igraph=bool(
+                           np.allclose(values, ours.edge_betweenness, rtol=1e-9)),
+                       speedup_vs_r_igraph=round(seconds / row["curnet_s"], 2))
+            print(f"  R igraph {version}: {seconds} s; membership "
+                  f"{'equal' if row['same_membership_as_r_igraph'] else 'DIFFERS'}, removal order differs at "
+                  f"{row['removed_steps_differing_from_r_igraph']} steps; cuRnet {row['speedup_vs_r_igraph']}x",
+                  flush=True)
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--backend", default="cpu")
+    ap.add_argument("--vertices", default="500,1000,2000", help="comma-separated sub-network sizes")
+    ap.add_argument("--string-file", default=string_file())
+    ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (optional)")
+    ap.add_argument("--igraph-max-vertices", type=int, default=0,
+                    help="skip python-igraph above this many vertices (0: never)")
+    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "girvan_newman_bench.json")
+                    if os.environ.get("OUT") else None)
+    args = ap.parse_args()
+    when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    be = curnet.backends.get_backend(args.backend)
+    machine = f"{platform.node()} ({os.cpu_count()} CPUs, {platform.processor() or platform.machine()})"
+    print(f"{when} on {machine}, backend {be.describe()}", flush=True)
+    G, _ = load_string(args.string_file)
+    rows = []
+    for size in map(int, args.vertices.split(",")):
+        rows.append(bench(G, size, args))
+        if args.json:                          # after each size: a long run keeps what finished
+            with open(args.json, "w") as f:
+                json.dump({"when": when, "machine": machine, "backend": be.describe(),
+                           "curnet": curnet.__version__, "sub_network": "STRING BFS ball from the "
+                           "highest-degree vertex, induced, unweighted", "rows": rows}, f, indent=1)
+    if args.json:
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,181 @@
+"""Girvan–Newman communities (curnet.communities, algorithms/girvan_newman.py) against
+python-igraph's community_edge_betweenness (merges, modularity, membership), against a plain
+loop that rescores the whole remaining graph after each removal (removal order and values,
+weighted and directed too), and the BFS edge dependency's twin against the gathered one.
+Weighted results against R igraph (weights as lengths): tests/testthat/test-cluster-edge-betweenness.R."""
+from __future__ import annotations
+
+import igraph as ig
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+import curnet
+from curnet.algorithms.brandes import dependencies, shortest_path_dag
+from curnet.backends import brandes as twins
+from curnet.backends import cuda_available, get_backend
+from curnet.communities import TIE, edge_betweenness_removals, girvan_newman
+from curnet.work import count_work
+
+
+def curnet_graph(G: ig.Graph, weights=None):
+    e = np.array(G.get_edgelist(), np.int64).reshape(-1, 2)
+    return curnet.Graph.from_edges(e[:, 0], e[:, 1], weights, directed=G.is_directed(),
+                                   num_vertices=G.vcount(), dtype=np.float64)
+
+
+def igraph_cases():
+    """Undirected: python-igraph 1.0's directed merges differ from R igraph 1.3's (whose removal
+    order cuRnet's matches: the R test). Unweighted: python-igraph 1.0 divides betweenness by
+    weights (Newman's strengths), R igraph 1.3 takes weights as lengths."""
+    yield "zachary", ig.Graph.Famous("Zachary")
+    rng = np.random.default_rng(25)
+    for case in range(3):
+        e = rng.integers(0, 30, (52, 2))       # two more vertices than ids used; loops, parallels
+        yield f"random-{case}", ig.Graph(n=32, edges=e.tolist(), directed=False)
+
+
+@pytest.mark.parametrize("name,G", list(igraph_cases()), ids=lambda x: x if isinstance(x, str) else "")
+def test_matches_python_igraph(name, G):
+    got = girvan_newman(curnet_graph(G), backend="cpu")
+    merges, qs = ig.GraphBase.community_edge_betweenness(G, True, None)
+    np.testing.assert_array_equal(got.merges, np.array(merges, np.int64).reshape(-1, 2))
+    np.testing.assert_allclose(got.modularity, qs, rtol=1e-9, atol=1e-12)
+    want = G.community_edge_betweenness().as_clustering().membership
+    assert same_partition(got.membership, want)
+    assert len(got.removed) == G.ecount() and sorted(got.removed.tolist()) == list(range(G.ecount()))
+
+
+def same_partition(a, b) -> bool:
+    """Equal up to the clusters' numbers."""
+    a, b = np.asarray(a), np.asarray(b)
+    pairs = np.unique(np.c_[a, b], axis=0)
+    return len(pairs) == len(np.unique(a)) == len(np.unique(b))
+
+
+def full_rescore_removals(g, directed, weighted):
+    """The definition: after each removal, the edge betweenness of the whole remaining graph."""
+    src, dst, w = g.edges()
+    alive = np.ones(g.num_edges, bool)
+    removed, values = [], []
+    for _ in range(g.num_edges):
+        ids = np.flatnonzero(alive)
+        sub = curnet.Graph.from_edges(src[ids], dst[ids], w[ids] if weighted else None, directed=g.directed,
+                                      num_vertices=len(g), dtype=g.weight_dtype)
+        eb = curnet.edge_betweenness(sub, directed=directed, weighted=weighted, backend="cpu")
+        top = eb.max()
+        i = int(np.flatnonzero(eb >= top - TIE * abs(top))[0])
+        removed.append(ids[i])
+        values.append(eb[i])
+        alive[ids[i]] = False
+    return np.array(removed), np.array(values)
+
+
+@pytest.mark.parametrize("directed_graph,directed_paths", [(False, True), (True, True), (True, False)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_component_rescoring_is_whole_graph_rescoring(directed_graph, directed_paths, weighted):
+    rng = np.random.default_rng(3)
+    n, m = 24, 40
+    w = rng.random(m) + 0.5 if weighted else None       # no ties among lengths
+    g = curnet.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), w, directed=directed_graph,
+                                num_vertices=n + 2, dtype=np.float64)
+    removed, values = edge_betweenness_removals(g, directed=directed_paths, weighted=weighted, backend="cpu")
+    want_removed, want_values = full_rescore_removals(g, directed_paths, weighted)
+    np.testing.assert_array_equal(removed, want_removed)
+    np.testing.assert_allclose(values, want_values, rtol=1e-9, atol=1e-12)
+
+
+def test_each_step_rescores_one_component():
+    """Two triangles joined by a path, beside a path of three edges and an isolated vertex: the
+    first scoring rescores each component with edges once, then each removal rescores the one
+    component that lost the edge (when edges are left in it), never the untouched ones."""
+    src = [0, 1, 2, 2, 3, 4, 5, 4, 7, 8, 9]
+    dst = [1, 2, 0, 3, 4, 5, 6, 6, 8, 9, 7]
+    g = curnet.Graph.from_edges(src, dst, directed=False, num_vertices=11)
+    with count_work() as work:
+        removed, _ = edge_betweenness_removals(g, backend="cpu")
+    alive = np.ones(g.num_edges, bool)
+    want = 2                                               # {0..6} and {7, 8, 9}
+    for e in removed:
+        alive[e] = False
+        adj = sp.csr_matrix((np.ones(alive.sum()), (np.array(src)[alive], np.array(dst)[alive])), shape=(11, 11))
+        _, label = csgraph.connected_components(adj, directed=False)
+        # the component that held the edge: both ends' components, now maybe two
+        held = {label[src[e]], label[dst[e]]}
+        want += int(any(label[src[i]] in held for i in np.flatnonzero(alive)))
+    assert removed[0] == 3                                 # the path's 2-3 edge carries most
+    assert work["girvan-newman component rescores"] == want
+
+
+def test_bad_input_refused():
+    g = curnet.Graph.from_edges([0, 1], [1, 2], [1.0, -1.0], directed=True)
+    with pytest.raises(ValueError, match="positive weights"):
+        edge_betweenness_removals(g, backend="cpu")
+    with pytest.raises(TypeError, match="curnet.Graph"):
+        edge_betweenness_removals("not a graph", backend="cpu")
+
+
+def test_empty_and_edgeless_graphs():
+    g = curnet.Graph.from_edges([], [], directed=False, num_vertices=3)
+    got = girvan_newman(g, backend="cpu")
+    assert len(got.removed) == 0 and got.merges.shape == (0, 2)
+    assert got.membership.tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_bfs_edge_dependency_twin_matches_gathered(directed):
+    """The CPU backend's BFS edge dependency (row dot products) against the (arc, source)
+    gathering it replaced, which weighted DAGs still use, on one batch of a random graph."""
+    rng = np.random.default_rng(11)
+    g = curnet.Graph.from_edges(rng.integers(0, 60, 200), rng.integers(0, 60, 200), directed=directed,
+                                num_vertices=60)
+    cpu = get_backend("cpu")
+    hg = cpu.device_graph(g)
+    ids = rng.choice(60, 37, replace=False).astype(np.int32)
+    level, _ = shortest_path_dag(cpu, hg, ids, False, None)
+    weight = rng.integers(0, 2, 60).astype(np.float64)
+    _, fast = dependencies(cpu, hg, ids, level, None, weight, True, False)
+    n, kb = level.shape
+    sigma, delta = np.zeros((n, kb)), np.zeros((n, kb))
+    sigma[ids, np.arange(kb)] = 1
+    for at in range(1, int(level.max()) + 1):
+        twins.sigma_level(hg, level, None, sigma, at)
+    for at in range(int(level.max()) - 1, 0, -1):
+        twins.delta_level(hg, level, None, sigma, delta, weight, at)
+    slow = np.zeros(g.num_arcs)
+    twins._gathered_edge_dependency(hg, level, None, sigma, delta, weight, slow)
+    assert slow.any()
+    np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_gpu_removals_match_cpu(directed, weighted):
+    """The CUDA backend's loop (kernels/betweenness.cu a component a step) against the CPU's."""
+    rng = np.random.default_rng(5)
+    n, m = 80, 200
+    w = rng.random(m) + 0.5 if weighted else None
+    g = curnet.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), w, directed=directed,
+                                num_vertices=n, dtype=np.float64)
+    removed_c, values_c = edge_betweenness_removals(g, backend="cpu")
+    removed_d, values_d = edge_betweenness_removals(g, backend="cuda")
+    np.testing.assert_allclose(values_d, values_c, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(removed_d, removed_c)
+
+
+def test_bench_script_checks_against_igraph(tmp_path):
+    """scripts/girvan_newman_bench.py's row on a small ball of a random graph (no R)."""
+    import argparse
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
+    import girvan_newman_bench as gnb
+    rng = np.random.default_rng(1)
+    G = ig.Graph(n=200, edges=rng.integers(0, 200, (500, 2)).tolist()).simplify()
+    args = argparse.Namespace(backend="cpu", r_igraph=False, igraph_max_vertices=0)
+    row = gnb.bench(G, 40, args)
+    assert row["vertices"] == 40 and row["connected"]
+    assert row["same_membership_as_python_igraph"]
