@@ -67,12 +67,15 @@ def load_string(path: str):
     return G, g
 
 
-R_BETWEENNESS = r"""
+# R's side of a comparison: args edge file (int32 pairs, 0-based), n, m, output file
+R_READ_GRAPH = r"""
 suppressPackageStartupMessages(library(igraph))
 a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
 con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
 g <- add_edges(make_empty_graph(n, directed = FALSE), e + 1L)
-t <- proc.time()[["elapsed"]]
+"""
+
+R_BETWEENNESS = R_READ_GRAPH + r"""t <- proc.time()[["elapsed"]]
 b <- betweenness(g, weights = NA)
 t <- proc.time()[["elapsed"]] - t
 con <- file(a[4], "wb"); writeBin(as.double(b), con); close(con)
@@ -170,12 +173,7 @@ def bench_networkx(args):
     row(name, f"cuRnet {args.backend} (dispatch)", t, agreed + " with NetworkX", speedup=round(t_nx / t, 1))
 
 
-R_GIRVAN_NEWMAN = r"""
-suppressPackageStartupMessages(library(igraph))
-a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
-con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
-g <- add_edges(make_empty_graph(n, directed = FALSE), e + 1L)
-t <- proc.time()[["elapsed"]]
+R_GIRVAN_NEWMAN = R_READ_GRAPH + r"""t <- proc.time()[["elapsed"]]
 c <- cluster_edge_betweenness(g, weights = NA)
 t <- proc.time()[["elapsed"]] - t
 con <- file(a[4], "wb"); writeBin(c(as.double(c$removed.edges - 1), c$edge.betweenness), con); close(con)

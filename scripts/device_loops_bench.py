@@ -54,8 +54,7 @@ def both_routes(be, fn, reps: int) -> tuple[dict, object]:
 
 
 def ecl_scc(peers: str, g: Graph, work: str, reps: int) -> dict:
-    sys.path.insert(0, os.path.join(peers, "tools"))
-    import peerfmt                                   # the peers' own format writers
+    import peerfmt                                   # the peers' own format writers (main puts them on the path)
     bin_dir = os.path.join(work, "bin")
     if not os.path.isdir(bin_dir):
         tarfile.open(os.path.join(peers, "bin.tar.xz")).extractall(bin_dir)
@@ -77,6 +76,8 @@ def main():
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--json")
     a = ap.parse_args()
+    if a.peers:
+        sys.path.insert(0, os.path.join(a.peers, "tools"))
     be = get_backend("cuda")
     doc = {"device": be.describe(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "rows": []}
     print(f"{doc['device']}, {doc['date']}")

@@ -29,18 +29,13 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from betweenness_bench import load_string, string_file  # noqa: E402
+from betweenness_bench import R_READ_GRAPH, load_string, string_file  # noqa: E402
 
 import curnet  # noqa: E402
 from curnet.communities import girvan_newman  # noqa: E402
 from curnet.graph import Graph  # noqa: E402
 
-R_SCRIPT = r"""
-suppressPackageStartupMessages(library(igraph))
-a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
-con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
-g <- add_edges(make_empty_graph(n, directed = FALSE), e + 1L)
-t <- proc.time()[["elapsed"]]
+R_SCRIPT = R_READ_GRAPH + r"""t <- proc.time()[["elapsed"]]
 c <- cluster_edge_betweenness(g, weights = NA)
 t <- proc.time()[["elapsed"]] - t
 con <- file(a[4], "wb")

@@ -105,16 +105,23 @@ class HostGraph:
         between) is linked to itself and the search never ends. A self-loop is never pushed
         (a row is read after its vertex is visited), so rows where each other vertex appears
         once are safe, and sorted rows have their repeats side by side."""
+        n = self.n
+        ptr, tails, repeat, row = self._reverse_rows_and_repeats()
+        if len(repeat):
+            tails = tails.copy()
+            tails[repeat] = row
+        return sp.csr_matrix((np.broadcast_to(1.0, len(tails)), tails, ptr), shape=(n, n))
+
+    def _reverse_rows_and_repeats(self):
+        """(ptr, tails, repeat, row): the reversed arcs with each row's tails sorted, and the
+        positions `repeat` (in row `row`) of tails equal to their left neighbour in the row."""
         n, ptr, tails = self.n, self.in_ptr, self.in_src
         if not rows_sorted(ptr, tails):        # undirected: the CSR is its own reverse
             ptr, tails = compress(self.out_idx, n, self.out_src)
         repeat = np.flatnonzero(tails[1:] == tails[:-1]) + 1
         row = np.searchsorted(ptr, repeat, side="right") - 1
         inside = ptr[row] != repeat                # equal to the previous row's last: kept
-        if inside.any():
-            tails = tails.copy()
-            tails[repeat[inside]] = row[inside]
-        return sp.csr_matrix((np.broadcast_to(1.0, len(tails)), tails, ptr), shape=(n, n))
+        return ptr, tails, repeat[inside], row[inside]
 
     def scc_matrix(self) -> tuple[sp.csr_matrix, np.ndarray]:
         """(matrix, order): the graph's arcs for SciPy's strong components, vertex i of the
@@ -127,13 +134,8 @@ class HostGraph:
         R-MAT 20 593 -> 345 ms from the order, -> 304 ms from the sorted rows (gpu-notes.md).
         The data is one broadcast 1.0: SciPy reads only the structure."""
         if self._scc is None:
-            n, ptr, tails = self.n, self.in_ptr, self.in_src
-            if not rows_sorted(ptr, tails):        # undirected: the CSR is its own reverse
-                ptr, tails = compress(self.out_idx, n, self.out_src)
-            repeat = np.flatnonzero(tails[1:] == tails[:-1]) + 1
-            row = np.searchsorted(ptr, repeat, side="right") - 1
-            inside = ptr[row] != repeat                # equal to the previous row's last: kept
-            repeat, row = repeat[inside], row[inside]
+            n = self.n
+            ptr, tails, repeat, row = self._reverse_rows_and_repeats()
             kept = np.ones(len(tails), bool)
             kept[repeat] = False
             length = np.diff(ptr) - np.bincount(row, minlength=n).astype(ptr.dtype)
