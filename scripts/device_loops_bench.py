@@ -53,6 +53,70 @@ def both_routes(be, fn, reps: int) -> tuple[dict, object]:
     return out, answers[1]
 
 
+def bfs_account(be, hg, ids, reps: int) -> dict:
+    """Where a one-source BFS's time goes, medians over the sources: the wall time of the call,
+    the loop kernel's own span and each level's (the kernel's clock stamps), the rest
+    (allocation, launch, the wait and the result's read) being the host's share."""
+    long_levels = be.tuning.long_levels
+    stamps = cp.zeros(long_levels + 1, np.uint64)
+    walls, spans, levels = [], [], []
+    for s in ids.tolist():
+        for _ in range(reps):
+            stamps.fill(0)
+            cp.cuda.runtime.deviceSynchronize()
+            t = time.perf_counter()
+            depth = be.bfs_strategy.bfs_one_loop(hg, int(s), stamps=stamps)
+            cp.cuda.runtime.deviceSynchronize()
+            walls.append((time.perf_counter() - t) * 1e3)
+            st = cp.asnumpy(stamps)[:int(depth.max()) + 2].astype(np.int64)
+            spans.append((st[-1] - st[0]) / 1e6)
+            levels.append(np.diff(st) / 1e6)
+    depth_counts = {len(x) for x in levels}
+    per_level = ([round(float(np.median([x[i] for x in levels])), 4) for i in range(min(depth_counts))]
+                 if levels else [])
+    return {"wall ms": round(float(np.median(walls)), 4), "kernel levels ms": round(float(np.median(spans)), 4),
+            "host ms": round(float(np.median(walls) - np.median(spans)), 4), "per level ms": per_level,
+            "resident blocks": be.launcher.resident.get(("bfs", "bfs_one_loop"))}
+
+
+def scc_account(be, hd, reps: int) -> dict:
+    """SCC's phases with the device loops: each primitive's calls in a run (trimming, the
+    pivot's two searches, the colouring's propagations), their wall time summed over the run
+    (the device synchronised around each call), medians over `reps` runs; `other` is the
+    driver's own array work between them."""
+    runs: list = []
+    real = {name: getattr(be, name) for name in ("trim", "bfs_one", "propagate_max")}
+
+    def timed(name, fn):
+        def call(*args, **kw):
+            cp.cuda.runtime.deviceSynchronize()
+            t = time.perf_counter()
+            out = fn(*args, **kw)
+            cp.cuda.runtime.deviceSynchronize()
+            ms, calls = runs[-1].get(name, (0.0, 0))
+            runs[-1][name] = (ms + (time.perf_counter() - t) * 1e3, calls + 1)
+            return out
+        return call
+
+    try:
+        for name, fn in real.items():
+            setattr(be, name, timed(name, fn))
+        for _ in range(reps):
+            runs.append({})
+            cp.cuda.runtime.deviceSynchronize()
+            t = time.perf_counter()
+            scc_by_reachability(be, hd)
+            cp.cuda.runtime.deviceSynchronize()
+            runs[-1]["total"] = ((time.perf_counter() - t) * 1e3, 1)
+    finally:
+        for name in real:
+            delattr(be, name)
+    out = {k: {"ms": round(float(np.median([r.get(k, (0.0, 0))[0] for r in runs])), 4),
+               "calls": runs[-1].get(k, (0.0, 0))[1]} for k in list(real) + ["total"]}
+    out["other"] = {"ms": round(out["total"]["ms"] - sum(out[k]["ms"] for k in real), 4)}
+    return out
+
+
 def ecl_scc(peers: str, g: Graph, work: str, reps: int) -> dict:
     import peerfmt                                   # the peers' own format writers (main puts them on the path)
     bin_dir = os.path.join(work, "bin")
@@ -83,7 +147,7 @@ def main():
     print(f"{doc['device']}, {doc['date']}")
 
     def report(work, times, extra=""):
-        row = {"work": work, **{k: round(v, 4) for k, v in times.items()}}
+        row = {"work": work, **{k: round(v, 4) if isinstance(v, float) else v for k, v in times.items()}}
         doc["rows"].append(row)
         off, on = times["a launch a level"], times["device loops"]
         print(f"{work:<52} a launch a level {off:8.3f} ms   device loops {on:8.3f} ms   {off / on:5.2f}x{extra}",
@@ -99,8 +163,10 @@ def main():
         times, _ = both_routes(be, lambda: be.bfs_one(hg, int(s)), a.reps)
         for k, v in times.items():
             per_source[k].append(v)
-    report(f"one-source BFS, R-MAT {a.scale} undirected ({a.sources} sources, median)",
-           {k: float(np.median(v)) for k, v in per_source.items()})
+    row = report(f"one-source BFS, R-MAT {a.scale} undirected ({a.sources} sources, median)",
+                 {k: float(np.median(v)) for k, v in per_source.items()})
+    row["account"] = bfs_account(be, hg, ids, a.reps)
+    print("  where a search's time goes:", json.dumps(row["account"]), flush=True)
 
     graphs = []
     for scale in (a.scale, 20):
@@ -112,6 +178,7 @@ def main():
         gd.csc()
         hd = be.device_graph(gd)
         times, labels = both_routes(be, lambda: scc_by_reachability(be, hd), a.reps)
+        times["phases"] = scc_account(be, hd, a.reps)
         labels = canonical_labels(labels)
         extra = ""
         if a.peers:

@@ -200,11 +200,11 @@ def scc_phases(be, scale=None, dataset=None):
                 calls.append({"call": kind + (" backward" if backward else ""),
                               "wall_ms": round(1000 * (time.perf_counter() - t), 4),
                               "sweeps": sum(v[0] for k, v in kern.items()
-                                            if k.startswith(("propagate_light", "bfs_top", "bfs_bottom"))),
+                                            if k.startswith(("propagate_light", "bfs_top", "bfs_bottom", "trim_step"))),
                               "kernel_ms": round(sum(v[1] for v in kern.values()), 4)})
                 return r
             return call
-        be.trim, be.propagate_max = timed("trim pass", real_trim), timed("propagate_max", real_prop)
+        be.trim, be.propagate_max = timed("trim", real_trim), timed("propagate_max", real_prop)
         be.bfs_one = timed("pivot BFS", real_bfs)
         try:
             _, clocked = wall(lambda: scc_by_reachability(be, hg))

@@ -32,7 +32,7 @@ from collections import Counter
 #   "sssp near-far iterations"  near-far iterations of a batch (CUDA), the long route's included
 #   "dijkstra sources"          sources solved by SciPy's Dijkstra (CPU)
 #   "worklist scans"            vertices scanned by the negative-weight FIFO worklist (CPU)
-#   "scc trim passes"           one pass of the SCC trimming loop (all backends)
+#   "scc trim rounds"           one call of the SCC trimming (up to TRIM_PASSES passes; all backends)
 #   "scc propagation rounds"    one round of max-label propagation (CPU)
 #   "scc whole-graph runs"      SCC by SciPy's Pearce algorithm in one call (CPU)
 

@@ -211,7 +211,8 @@ def test_scc_primitives_twin(gpu, cpu, seed):
                          num_vertices=400)
     hc, hd = cpu.device_graph(g), gpu.device_graph(g)
     alive = rng.random(400) < 0.8
-    assert np.array_equal(cpu.trim(hc, alive), gpu.trim(hd, cp.asarray(alive)).get())
+    for passes in (1, 2, 8, 1000):
+        assert np.array_equal(cpu.trim(hc, alive, passes), gpu.trim(hd, cp.asarray(alive), passes).get())
     values = np.where(rng.random(400) < 0.1, rng.integers(0, 1000, 400), -1).astype(np.int32)
     colors = rng.integers(0, 3, 400).astype(np.int32)
     for backward in (False, True):
@@ -258,10 +259,10 @@ def test_bfs_one_direction_knobs(gpu, monkeypatch, alpha, beta):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_device_loops_match_the_host_loops(gpu, monkeypatch, seed):
-    """The one-source BFS and SCC's propagation with their loops on the device (one
-    cooperative launch each) against the per-level launches: equal depths and values, one
-    launch a call, and as many levels as the deepest vertex's depth (+1, the level that finds
-    nothing)."""
+    """The one-source BFS, SCC's propagation and its trimming with their loops on the device
+    (one cooperative launch each) against the per-level launches: equal depths, values and
+    trimmed sets, one launch a call, the same number of trimming passes, and as many levels
+    as the deepest vertex's depth (+1, the level that finds nothing)."""
     rng = np.random.default_rng(seed)
     if seed < 2:
         n = [2000, 30000][seed]
@@ -295,6 +296,16 @@ def test_device_loops_match_the_host_loops(gpu, monkeypatch, seed):
             before = gpu.stats.get("propagate_loop_launches", 0)
             assert np.array_equal(gpu.propagate_max(hd, values, alive, col, backward=backward).get(), ref)
             assert gpu.stats["propagate_loop_launches"] == before + 1
+    for passes in (1, 3, 8, 10**6):
+        monkeypatch.setattr(gpu.tuning, "device_loops", False)
+        before = gpu.stats.get("trim_passes", 0)
+        ref = gpu.trim(hd, alive, passes).get()
+        host_passes = gpu.stats["trim_passes"] - before
+        monkeypatch.setattr(gpu.tuning, "device_loops", True)
+        before = (gpu.stats.get("trim_loop_launches", 0), gpu.stats["trim_passes"])
+        assert np.array_equal(gpu.trim(hd, alive, passes).get(), ref)
+        assert gpu.stats["trim_loop_launches"] == before[0] + 1
+        assert gpu.stats["trim_passes"] - before[1] == host_passes <= passes
 
 
 def test_device_loop_past_the_level_limit(gpu, monkeypatch):

@@ -65,10 +65,5 @@ def scc_by_reachability(be: Device, hg: GraphArrays):
 
 
 def _trim(be, hg, alive):
-    for _ in range(TRIM_PASSES):
-        tally("scc trim passes")
-        kept = be.trim(hg, alive)
-        if int(kept.sum()) == int(alive.sum()):
-            return kept
-        alive = kept
-    return alive
+    tally("scc trim rounds")
+    return be.trim(hg, alive, TRIM_PASSES)

@@ -184,8 +184,8 @@ class CPUBackend:
     def scc_labels(self, hg: HostGraph) -> np.ndarray:
         return scc.scc_labels(hg)
 
-    def trim(self, hg: HostGraph, alive: np.ndarray) -> np.ndarray:
-        return scc.trim(hg, alive)
+    def trim(self, hg: HostGraph, alive: np.ndarray, passes: int = 1) -> np.ndarray:
+        return scc.trim(hg, alive, passes)
 
     def propagate_max(self, hg: HostGraph, values: np.ndarray, alive: np.ndarray,
                       colors: np.ndarray | None = None, backward: bool = False) -> np.ndarray:

@@ -21,17 +21,24 @@ def scc_labels(hg: HostGraph) -> np.ndarray:
     return labels
 
 
-def trim(hg: HostGraph, alive: np.ndarray) -> np.ndarray:
-    """alive minus the vertices with no in-arc or no out-arc from/to another alive vertex.
+def trim(hg: HostGraph, alive: np.ndarray, passes: int = 1) -> np.ndarray:
+    """alive minus the vertices with no in-arc or no out-arc from/to another alive vertex,
+    repeated up to `passes` times (stopping at a pass that removes nothing).
 
-    One pass; the driver repeats it. Self-loops do not count as arcs here.
+    Self-loops do not count as arcs here.
     """
-    keep = alive[hg.in_src] & alive[hg.in_dst] & (hg.in_src != hg.in_dst)
-    has_in = np.zeros(hg.n, bool)
-    has_in[hg.in_dst[keep]] = True
-    has_out = np.zeros(hg.n, bool)
-    has_out[hg.in_src[keep]] = True
-    return alive & has_in & has_out
+    inner = hg.in_src != hg.in_dst
+    for _ in range(passes):
+        keep = alive[hg.in_src] & alive[hg.in_dst] & inner
+        has_in = np.zeros(hg.n, bool)
+        has_in[hg.in_dst[keep]] = True
+        has_out = np.zeros(hg.n, bool)
+        has_out[hg.in_src[keep]] = True
+        kept = alive & has_in & has_out
+        if kept.sum() == alive.sum():
+            return kept
+        alive = kept
+    return alive
 
 
 def propagate_max(hg: HostGraph, values: np.ndarray, alive: np.ndarray,

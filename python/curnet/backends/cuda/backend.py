@@ -193,8 +193,8 @@ class CUDABackend:
         """Forward-backward reachability from the primitives below (the driver's)."""
         return "reachability"
 
-    def trim(self, hg: DeviceGraph, alive) -> cp.ndarray:
-        return self.scc_strategy.trim(hg, alive)
+    def trim(self, hg: DeviceGraph, alive, passes: int = 1) -> cp.ndarray:
+        return self.scc_strategy.trim(hg, alive, passes)
 
     def propagate_max(self, hg: DeviceGraph, values, alive, colors=None, backward: bool = False):
         return self.scc_strategy.propagate_max(hg, values, alive, colors, backward)

@@ -6,7 +6,7 @@ import numpy as np
 import cupy as cp
 
 from ..arrays import words_for
-from .launch import THREADS, DeviceGraph, i32, i64, inclusive_degree_sum, mark_long_diameter
+from .launch import NULL, THREADS, DeviceGraph, i32, i64, inclusive_degree_sum, mark_long_diameter
 
 # Kernels that write a depth block of each dtype from the levels' bits.
 FLUSH_KERNELS = {np.dtype(np.int32): "bits_depths_i32", np.dtype(np.int64): "bits_depths_i64",
@@ -204,10 +204,12 @@ class BfsStrategy:
                 top_down = True
                 queue = cp.flatnonzero(depth == level).astype(np.int32)
 
-    def bfs_one_loop(self, hg: DeviceGraph, source: int, backward: bool = False) -> cp.ndarray:
+    def bfs_one_loop(self, hg: DeviceGraph, source: int, backward: bool = False, stamps=None) -> cp.ndarray:
         """bfs_one with its level loop on the device (kernels/bfs.cu bfs_one_loop): one launch,
         one wait. Past tuning.long_levels levels the graph is marked long-diameter, as in the
-        host loop, and the search finishes on the host."""
+        host loop, and the search finishes on the host. stamps: a uint64 device array of
+        tuning.long_levels + 1 entries, filled with the GPU clock (ns) at the start and at the
+        end of each level (benchmarks)."""
         n = hg.n
         down_ptr, down_idx, up_ptr, up_idx = ((hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx) if backward else
                                               (hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src))
@@ -222,7 +224,7 @@ class BfsStrategy:
         self.launcher.launch_resident("bfs", "bfs_one_loop", (
             down_ptr, down_idx, up_ptr, up_idx, i64(n), i64(hg.m), i32(source), i32(t.long_levels),
             i32(t.bfs_one_alpha), i32(t.bfs_one_beta), i32(t.bfs_one_heavy), depth, queues[0], queues[1],
-            queues[2], queues[3], ctl[0:6], arcs, ctl[6:8], ctl[8:12]))
+            queues[2], queues[3], ctl[0:6], arcs, ctl[6:8], ctl[8:12], NULL if stamps is None else stamps))
         levels, pushes, pulls, finished = (int(x) for x in ctl[8:12].get())
         self.counters.add("bfs_one_loop_launches")
         self.counters.add("bfs_one_levels", levels)

@@ -8,11 +8,8 @@ import cupy as cp
 
 from ...work import tally
 from ..brandes import ARC_PIECE, arc_pieces, tie_epsilon
-from .launch import i32, i64
+from .launch import NULL, i32, i64
 
-# A null pointer argument (CuPy passes None as 0xffffffff, cupy/cupy#9046): BFS levels have
-# no distances and no weights.
-NULL = np.uint64(0)
 # The weighted levels' Kahn rounds between two reads of the `placed` flag (host syncs): rounds
 # past the last one place nothing, so checking every few rounds costs at most a few idle scans.
 ROUNDS_PER_CHECK = 4

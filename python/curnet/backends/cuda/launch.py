@@ -73,6 +73,11 @@ def launch(module: str, name: str, count: int, args, threads: int = THREADS, max
                           f"(grid {blocks} x {threads}, {count} items): {type(e).__name__}: {e}") from e
 
 
+# A null pointer argument (CuPy passes None as 0xffffffff, cupy/cupy#9046): an optional
+# array a kernel may go without (BFS levels have no distances and no weights).
+NULL = np.uint64(0)
+
+
 def i64(x) -> np.int64:
     return np.int64(x)
 

@@ -13,13 +13,30 @@ class SccPrimitives:
     def __init__(self, launcher, tuning, counters):
         self.launcher, self.tuning, self.counters = launcher, tuning, counters
 
-    def trim(self, hg: DeviceGraph, alive) -> cp.ndarray:
-        kept = cp.empty(hg.n, np.bool_)
+    def trim(self, hg: DeviceGraph, alive, passes: int = 1) -> cp.ndarray:
+        """alive after up to `passes` trimming passes (stopping at a pass that removes nothing):
+        with the device loops one launch and one wait, else a launch and a count a pass."""
+        alive = cp.ascontiguousarray(alive, dtype=np.bool_)
         L = self.launcher
-        L.launch("scc", "trim_step", hg.n, (hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx,
-                                            cp.ascontiguousarray(alive, dtype=np.bool_), i64(hg.n), kept),
-                 max_blocks=L.max_blocks)
-        return kept
+        if self.tuning.device_loops:
+            bufs = cp.empty((2, hg.n), np.bool_)
+            bufs[0] = alive
+            ctl = cp.zeros(6, np.uint32)             # changed[3], barrier[2], result[1]
+            L.launch_resident("scc", "trim_loop", (hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx, i64(hg.n),
+                                                   i32(passes), bufs, ctl[0:3], ctl[3:5], ctl[5:6]))
+            ran = int(ctl[5])
+            self.counters.add("trim_loop_launches")
+            self.counters.add("trim_passes", ran)
+            return bufs[ran & 1]
+        for ran in range(1, passes + 1):
+            kept = cp.empty(hg.n, np.bool_)
+            L.launch("scc", "trim_step", hg.n, (hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx, alive, i64(hg.n),
+                                                kept), max_blocks=L.max_blocks)
+            self.counters.add("trim_passes")
+            if ran == passes or int(kept.sum()) == int(alive.sum()):
+                return kept
+            alive = kept
+        return alive
 
     def propagate_max(self, hg: DeviceGraph, values, alive, colors=None, backward: bool = False):
         """Closure of max along arcs inside `alive` (and one colour): in-place sweeps until stable."""

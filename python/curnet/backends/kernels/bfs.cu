@@ -226,13 +226,16 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
 // The host sets depth (-1, the source 0) and zeroes found[6] (light, heavy: slot_of(level)
 // and 3 + slot_of(level)), arcs[3] and bar[2]. result: the last level, top-down levels,
 // bottom-up levels, 1 if finished (0: stopped at max_levels, a long-diameter graph).
+// stamps (max_levels + 1 entries, or nullptr): the GPU's clock in ns at the start and at the
+// end of each level, for the benchmark's account of where a search's time goes.
 extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const int* __restrict__ down_idx,
                                         const i64* __restrict__ up_ptr, const int* __restrict__ up_idx,
                                         i64 n, i64 m, int source, int max_levels, int alpha, int beta, int heavy,
                                         int* depth, int* light_queue, int* light_next, int* heavy_queue,
                                         int* heavy_next, unsigned int* found, u64* arcs, unsigned int* bar,
-                                        unsigned int* result)
+                                        unsigned int* result, u64* stamps)
 {
+    if (stamps != nullptr && grid_thread() == 0) stamps[0] = global_ns();
     const int lane = threadIdx.x & 31;
     const i64 warp = grid_thread() >> 5, warps = grid_threads() >> 5;
     const i64 source_arcs = down_ptr[source + 1] - down_ptr[source];
@@ -287,6 +290,7 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
         }
         block_add(my_arcs, &arcs[s]);
         grid_barrier(bar);
+        if (stamps != nullptr && grid_thread() == 0) stamps[level] = global_ns();
         nlight = ((volatile unsigned int*)found)[s];
         nheavy = ((volatile unsigned int*)found)[3 + s];
         qarcs = ((volatile u64*)arcs)[s];

@@ -141,6 +141,14 @@ __device__ __forceinline__ void grid_barrier(unsigned int* bar)
     __syncthreads();
 }
 
+// The GPU's global clock in nanoseconds (the loop kernels' optional per-level stamps).
+__device__ __forceinline__ u64 global_ns()
+{
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 // A loop kernel's per-level (per-sweep) counters sit in three slots, used in turn: the slot of
 // step s is written during s, read by every thread right after the barrier that ends s, and
 // zeroed during s + 1 for step s + 2, when no thread reads it any more.

@@ -2,29 +2,61 @@
 // max-label propagation, the primitives of forward-backward reachability and colouring).
 // common.cuh comes first.
 
-// kept[v] = alive[v] and v has an in-arc from, and an out-arc to, another alive vertex.
+// alive[v] and v has an in-arc from, and an out-arc to, another alive vertex.
+__device__ __forceinline__ bool keeps(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
+                                      const i64* __restrict__ out_ptr, const int* __restrict__ out_idx,
+                                      const bool* __restrict__ alive, i64 v)
+{
+    if (!alive[v]) return false;
+    bool has_in = false;
+    for (i64 a = in_ptr[v], e = in_ptr[v + 1]; a < e && !has_in; ++a) {
+        int u = in_src[a];
+        has_in = u != v && alive[u];
+    }
+    if (!has_in) return false;
+    for (i64 a = out_ptr[v], e = out_ptr[v + 1]; a < e; ++a) {
+        int u = out_idx[a];
+        if (u != v && alive[u]) return true;
+    }
+    return false;
+}
+
+// One trimming pass: kept[v] = keeps(v).
 extern "C" __global__ void trim_step(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
                                      const i64* __restrict__ out_ptr, const int* __restrict__ out_idx,
                                      const bool* __restrict__ alive, i64 n, bool* kept)
 {
-    for_each(n, [&](i64 v) {
-        bool keep = false;
-        if (alive[v]) {
-            bool has_in = false, has_out = false;
-            for (i64 a = in_ptr[v], e = in_ptr[v + 1]; a < e; ++a) {
-                int u = in_src[a];
-                if (u != v && alive[u]) { has_in = true; break; }
-            }
-            if (has_in) {
-                for (i64 a = out_ptr[v], e = out_ptr[v + 1]; a < e; ++a) {
-                    int u = out_idx[a];
-                    if (u != v && alive[u]) { has_out = true; break; }
-                }
-            }
-            keep = has_in && has_out;
-        }
-        kept[v] = keep;
-    });
+    for_each(n, [&](i64 v) { kept[v] = keeps(in_ptr, in_src, out_ptr, out_idx, alive, v); });
+}
+
+// Up to `passes` trimming passes in one launch (cooperative), stopping after a pass that
+// removes nothing: pass p reads buf[p % 2] and writes buf[(p + 1) % 2] (bufs: 2 x n, the first
+// holding alive), passes separated by grid barriers, so each pass is the host's one-pass
+// trim_step and the result equals the launch-a-pass route. changed[3] (slot_of(pass)) and
+// bar[2] zeroed by the host. result[0]: passes run (the last one's output is the answer).
+extern "C" __global__ void trim_loop(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
+                                     const i64* __restrict__ out_ptr, const int* __restrict__ out_idx,
+                                     i64 n, int passes, bool* bufs, unsigned int* changed, unsigned int* bar,
+                                     unsigned int* result)
+{
+    int pass = 0;
+    while (pass < passes) {
+        const int s = slot_of(pass);
+        if (grid_thread() == 0) changed[slot_of(pass + 1)] = 0;
+        const bool* alive = bufs + (pass & 1) * n;
+        bool* kept = bufs + ((pass + 1) & 1) * n;
+        bool removed = false;
+        for_each(n, [&](i64 v) {
+            const bool keep = keeps(in_ptr, in_src, out_ptr, out_idx, alive, v);
+            kept[v] = keep;
+            removed |= alive[v] && !keep;
+        });
+        if (__syncthreads_or(removed) && threadIdx.x == 0) changed[s] = 1;
+        grid_barrier(bar);
+        ++pass;
+        if (!((volatile unsigned int*)changed)[s]) break;
+    }
+    if (grid_thread() == 0) result[0] = (unsigned int)pass;
 }
 
 // v's value raised to the largest over its arcs (ptr/src) from alive vertices of its colour,
