@@ -41,8 +41,8 @@ def scc_by_reachability(be: Device, hg: GraphArrays):
     labels = ids.copy()              # trimmed vertices are their own component
     alive = _trim(be, hg, xp.ones(n, dtype=bool))
     if be.any(alive):
-        degree = (xp.diff(xp.asarray(hg.in_ptr)).astype(np.int64)
-                  * xp.diff(xp.asarray(hg.out_ptr)).astype(np.int64))
+        degree = (xp.diff(xp.asarray(hg.in_ptr)).astype(np.int64, copy=False)
+                  * xp.diff(xp.asarray(hg.out_ptr)).astype(np.int64, copy=False))
         pivot = int(xp.argmax(xp.where(alive, degree, -1)))
         # The pivot's component is what it reaches and what reaches it: two one-source BFS
         # (direction-optimizing, a few levels each) instead of max-label sweeps over every arc
@@ -51,7 +51,8 @@ def scc_by_reachability(be: Device, hg: GraphArrays):
         # components of their own, so none of them is in both sets.
         tally("scc pivot searches", 2)
         giant = alive & (be.bfs_one(hg, pivot) >= 0) & (be.bfs_one(hg, pivot, backward=True) >= 0)
-        labels[giant] = pivot
+        # (where, not a masked assignment: on the GPU that counts the mask on the host first)
+        labels = xp.where(giant, np.int32(pivot), labels)
         alive &= ~giant
     while True:
         alive = _trim(be, hg, alive)
@@ -60,7 +61,7 @@ def scc_by_reachability(be: Device, hg: GraphArrays):
         colors = be.propagate_max(hg, xp.where(alive, ids, -1), alive)
         roots = (alive & (colors == ids)).astype(np.int32)
         done = alive & (be.propagate_max(hg, roots, alive, colors=colors, backward=True) > 0)
-        labels[done] = colors[done]
+        labels = xp.where(done, colors, labels)
         alive &= ~done
 
 

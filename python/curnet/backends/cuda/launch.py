@@ -103,14 +103,18 @@ class Launcher:
     def kernel(self, module: str, name: str):
         return kernel(module, name)
 
-    def launch_resident(self, module: str, name: str, args) -> int:
+    def launch_resident(self, module: str, name: str, args, vertices: int | None = None) -> int:
         """Launch a loop kernel (grid barriers inside) cooperatively on as many blocks as the
-        GPU holds at once; the number of blocks."""
+        GPU holds at once, or, given the graph's `vertices`, on no more than a thread a vertex
+        needs (at least a block a multiprocessor): on small graphs fewer blocks meet at each
+        grid barrier. The number of blocks."""
         fn = kernel(module, name, cooperative=True)
         key = (module, name)
         blocks = self.resident.get(key)
         if blocks is None:
             blocks = self.resident[key] = resident_blocks(fn, THREADS, self.sms)
+        if vertices is not None:
+            blocks = min(blocks, max(self.sms, -(-int(vertices) // THREADS)))
         try:
             fn((blocks,), (THREADS,), args)
         except cp.cuda.memory.OutOfMemoryError:

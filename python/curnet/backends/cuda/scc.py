@@ -23,7 +23,8 @@ class SccPrimitives:
             bufs[0] = alive
             ctl = cp.zeros(6, np.uint32)             # changed[3], barrier[2], result[1]
             L.launch_resident("scc", "trim_loop", (hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx, i64(hg.n),
-                                                   i32(passes), bufs, ctl[0:3], ctl[3:5], ctl[5:6]))
+                                                   i32(passes), bufs, ctl[0:3], ctl[3:5], ctl[5:6]),
+                               vertices=hg.n if self.tuning.loop_blocks_fit else None)
             ran = int(ctl[5])
             self.counters.add("trim_loop_launches")
             self.counters.add("trim_passes", ran)
@@ -75,7 +76,8 @@ class SccPrimitives:
             ctl.fill(0)
             self.launcher.launch_resident("scc", "propagate_loop", (
                 ptr, src, alive, col, i32(has_colors), i64(hg.n), i64(hg.heavy_degree), heavy,
-                i64(len(heavy)), i32(max_sweeps), vals, ctl[0:3], ctl[3:5], ctl[5:7]))
+                i64(len(heavy)), i32(max_sweeps), vals, ctl[0:3], ctl[3:5], ctl[5:7]),
+                vertices=hg.n if self.tuning.loop_blocks_fit else None)
             sweeps, stable = (int(x) for x in ctl[5:7].get())
             self.counters.add("propagate_loop_launches")
             self.counters.add("propagate_sweeps", sweeps)

@@ -36,6 +36,9 @@ class CudaTuning:
     # instead of once a level. False: a launch a level and a host synchronisation each (the
     # route they are measured against in docs/gpu-notes.md).
     device_loops: bool = True
+    # The loop kernels on a small graph take a thread a vertex (at least a block a
+    # multiprocessor) instead of every resident block: fewer blocks at each grid barrier.
+    loop_blocks_fit: bool = True
     # In bfs_one_loop's top-down levels, a frontier vertex of more out-arcs than this gets a
     # team of blocks instead of a warp (a hub alone: the whole grid).
     bfs_one_heavy: int = 1024
