@@ -160,11 +160,11 @@ def main():
     g = Graph.from_edges(src, dst, directed=False, num_vertices=n)
     hg = be.device_graph(g)
     ids = np.random.default_rng(4).choice(np.flatnonzero(np.diff(g.indptr) > 0), 64, replace=False)[:a.sources]
-    per_source = {"a launch a level": [], "device loops": []}
+    per_source: dict = {}
     for s in ids.tolist():
         times, _ = both_routes(be, lambda: be.bfs_one(hg, int(s)), a.reps)
         for k, v in times.items():
-            per_source[k].append(v)
+            per_source.setdefault(k, []).append(v)
     row = report(f"one-source BFS, R-MAT {a.scale} undirected ({a.sources} sources, median)",
                  {k: float(np.median(v)) for k, v in per_source.items()})
     row["account"] = bfs_account(be, hg, ids, a.reps)
