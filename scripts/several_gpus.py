@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
+from curnet.algorithms import common  # noqa: E402
 from curnet.sources import sample_sources  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -135,11 +136,16 @@ def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tup
         print(f"{name}: {g}", flush=True)
         base = None
         for be in (one,) + ((every,) if gpus > 1 else ()):
+            common.PIECE_LOG = [] if be == every else None
             got, t = timed(lambda: call(g, sources, be), *job_reps(name, g, reps))
             if be == one:
                 want[name], base = got, np.median(t)
             row = dict(job=name, route=f"{be} ({1 if be == one else gpus} GPU)", times_s=t,
                        equal=equal(got, want[name]), speedup=base / np.median(t))
+            if common.PIECE_LOG:
+                row["pieces"] = piece_account(common.PIECE_LOG, t[-1])
+                print(f"  pieces of the last run: {row['pieces']}", flush=True)
+            common.PIECE_LOG = None
             rows.append(row)
             print(f"  {be}: {np.median(t):.3f} s ({row['speedup']:.2f}x, equal: {row['equal']})", flush=True)
             del got
@@ -154,6 +160,23 @@ def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tup
                 print(f"  {be} into touched memory: {np.median(t):.3f} s", flush=True)
             del out
     return rows, want
+
+
+def piece_account(log: list, wall: float) -> dict:
+    """Each GPU's share of the last run from over_devices' piece log: pieces, sources, busy
+    seconds (the sum of its pieces' times), and when it started and finished its last piece,
+    counted from the run's first piece; against the run's wall time (the rest is the call's own
+    work before and after the pieces)."""
+    last_run = [e for e in log if e[3] >= log[-1][4] - wall]
+    t0 = min(e[3] for e in last_run)
+    out = {"wall_s": round(wall, 3), "first_piece_to_last_s": round(max(e[4] for e in last_run) - t0, 3)}
+    for gpu in sorted({e[0] for e in last_run}):
+        mine = [e for e in last_run if e[0] == gpu]
+        out[f"gpu{gpu}"] = {"pieces": len(mine), "sources": sum(e[2] for e in mine),
+                            "busy_s": round(sum(e[4] - e[3] for e in mine), 3),
+                            "start_s": round(min(e[3] for e in mine) - t0, 3),
+                            "end_s": round(max(e[4] for e in mine) - t0, 3)}
+    return out
 
 
 def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:

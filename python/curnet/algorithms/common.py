@@ -3,6 +3,7 @@ sources over several GPUs."""
 from __future__ import annotations
 
 import threading
+import time
 from typing import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
@@ -48,6 +49,11 @@ class _Stopped(Exception):
     """Raised inside a share's thread when another share failed or the caller interrupted."""
 
 
+# A list here (set by a benchmark) receives (GPU index, first row, sources, start, end) for each
+# piece over_devices runs on several GPUs, times in time.perf_counter() seconds.
+PIECE_LOG: list | None = None
+
+
 def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.ndarray, Callable], None],
                  bar, pieces_per_device: int = 1) -> None:
     """work(member, first_row, share_ids, report) over the GPUs of `be`, each GPU in its own
@@ -84,7 +90,10 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
                     piece = next(pieces, None)
                 if piece is None:
                     return
+                start = time.perf_counter()
                 work(member, piece[0], piece[1], report)
+                if PIECE_LOG is not None:
+                    PIECE_LOG.append((members.index(member), piece[0], len(piece[1]), start, time.perf_counter()))
 
     def drain():
         with lock:
