@@ -27,6 +27,7 @@ import json
 import os
 import platform
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -162,6 +163,53 @@ def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tup
     return rows, want
 
 
+# One process of the separate-processes row: one GPU (CUDA_VISIBLE_DEVICES), the graph built
+# again, a warm-up (kernels compiled), then the raw betweenness sums over its sources, timed.
+HALF_PROCESS = """
+import sys, time, numpy as np
+sys.path.insert(0, sys.argv[1])
+from curnet import generators
+from curnet.algorithms.brandes import brandes_sums
+g = generators.rmat(int(sys.argv[2]), seed=1)
+ids = np.load(sys.argv[3])
+brandes_sums(g, ids[:64], weighted=False, backend="cuda")
+t = time.perf_counter()
+vertex, _ = brandes_sums(g, ids, weighted=False, backend="cuda")
+print(time.perf_counter() - t)
+np.save(sys.argv[4], vertex)
+"""
+
+
+def process_rows(gpus: int, scale: int, base: float) -> list:
+    """Exact betweenness's sources in breadth-first order cut into one contiguous share a GPU,
+    each share in a process of its own on one GPU, all at once: what the split costs without a
+    shared interpreter (beside the in-process row, whose threads share one) and without Dask."""
+    import subprocess
+    import tempfile
+    from curnet.algorithms.brandes import brandes_sums, near_sources_together
+    g = generators.rmat(scale, seed=1)
+    ids = np.arange(len(g), dtype=np.int32)
+    ids = near_sources_together(g, ids[np.diff(g.indptr)[ids] > 0])
+    work = tempfile.mkdtemp()
+    procs = []
+    for i, share in enumerate(np.array_split(ids, gpus)):
+        np.save(os.path.join(work, f"ids{i}.npy"), share)
+        procs.append(subprocess.Popen(
+            [sys.executable, "-c", HALF_PROCESS, os.path.join(ROOT, "python"), str(scale),
+             os.path.join(work, f"ids{i}.npy"), os.path.join(work, f"sums{i}.npy")],
+            stdout=subprocess.PIPE, text=True, env=dict(os.environ, CUDA_VISIBLE_DEVICES=str(i))))
+    start = time.perf_counter()
+    seconds = [float(p.communicate()[0].split()[-1]) for p in procs]
+    wall = time.perf_counter() - start
+    total = sum(np.load(os.path.join(work, f"sums{i}.npy")) for i in range(gpus))
+    whole, _ = brandes_sums(g, ids, weighted=False, backend="cuda")
+    row = dict(job=f"betweenness R-MAT {scale} (exact)", route=f"{gpus} processes, one GPU and share each",
+               times_s=[max(seconds)], each_s=seconds, wall_with_start_s=wall, equal=equal(total, whole),
+               speedup=base / max(seconds))
+    print(f"  {gpus} processes: each {', '.join(f'{x:.3f}' for x in seconds)} s (equal: {row['equal']})", flush=True)
+    return [row]
+
+
 def piece_account(log: list, wall: float) -> dict:
     """Each GPU's share of the last run from over_devices' piece log: pieces, sources, busy
     seconds (the sum of its pieces' times), and when it started and finished its last piece,
@@ -295,6 +343,9 @@ def main():
         RESULTS.extend(floor_rows(nbytes, sorted({8, os.cpu_count() or 1}), min(args.reps, 2)))
     rows, want = in_process_rows(job_list, args.reps, gpus, one, every)
     RESULTS.extend(rows)
+    if args.betweenness and gpus > 1 and one.startswith("cuda") and "betweenness" in " ".join(j[0] for j in job_list):
+        base = next(np.median(r["times_s"]) for r in rows if r["job"].startswith("betweenness") and r["route"].startswith(one))
+        RESULTS.extend(process_rows(gpus, 14 if args.quick else 18, base))
     if not args.no_dask:
         RESULTS.extend(dask_rows(job_list, want, args.reps, gpus))
     if args.with_r:
