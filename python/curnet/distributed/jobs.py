@@ -62,6 +62,8 @@ class Job:
         if not (isinstance(backend, str) and (backend in BACKENDS or backend.startswith("cuda:"))):
             get_backend(backend)   # raises the usual error; the device itself is checked on the workers
         self.ids = resolve_sources(self.g, sources)
+        if reduction is not None:
+            self.ids = reduction.order(self.g, self.ids)
         self.unreachable, self.reduction, self.depth_dtype = unreachable, reduction, np.dtype(depth_dtype)
         self.resources = self._ask_workers()
         entry = (0 if kind is None else self.depth_dtype.itemsize if kind == "bfs" else
