@@ -169,6 +169,14 @@ def main():
                  {k: float(np.median(v)) for k, v in per_source.items()})
     row["account"] = bfs_account(be, hg, ids, a.reps)
     print("  where a search's time goes:", json.dumps(row["account"]), flush=True)
+    row["by bfs_one_warp_list"] = {}
+    default = be.tuning.bfs_one_warp_list
+    for warp_list in (0, 32, 64, 256):
+        be.tuning.bfs_one_warp_list = warp_list
+        row["by bfs_one_warp_list"][warp_list] = round(float(np.median(
+            [median_ms(lambda: be.bfs_one(hg, int(s)), a.reps) for s in ids.tolist()])), 4)
+    be.tuning.bfs_one_warp_list = default
+    print("  by bfs_one_warp_list (ms):", json.dumps(row["by bfs_one_warp_list"]), flush=True)
 
     graphs = []
     for scale in (a.scale, 20):

@@ -42,6 +42,9 @@ class CudaTuning:
     # In bfs_one_loop's top-down levels, a frontier vertex of more out-arcs than this gets a
     # team of blocks instead of a warp (a hub alone: the whole grid).
     bfs_one_heavy: int = 1024
+    # In bfs_one_loop's bottom-up levels, an unvisited vertex of more in-arcs than this is
+    # searched by a whole warp instead of its own thread (0: every vertex by its thread).
+    bfs_one_warp_list: int = 64
     # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
     # (None: an eighth of free device memory, at most 4 GiB).
     level_bytes: int | None = None

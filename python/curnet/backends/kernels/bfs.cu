@@ -199,6 +199,34 @@ __device__ __forceinline__ bool has_parent_at(const i64* __restrict__ in_ptr, co
     return false;
 }
 
+// The bottom-up level of the loop kernel over vertices v = 0 .. n-1, a warp's 32 lanes on 32
+// adjacent vertices: an unvisited vertex of at most `warp_list` in-arcs is searched by its own
+// lane, a longer list by the whole warp, 32 arcs a step, until a lane finds a parent (a lane
+// walking a long list alone holds its warp back; warp_list 0: every list by its own lane).
+// found(v) for each vertex with a parent at level - 1. Every lane of the grid calls it.
+template <typename Found>
+__device__ __forceinline__ void pull_level(const i64* __restrict__ up_ptr, const int* __restrict__ up_idx,
+                                           const int* depth, i64 n, int level, int warp_list, Found found)
+{
+    const int lane = threadIdx.x & 31;
+    for (i64 base = grid_thread() - lane; base < n; base += grid_threads()) {   // whole warps
+        const i64 v = base + lane;
+        const bool open = v < n && depth[v] < 0;
+        const i64 b = open ? up_ptr[v] : 0, e = open ? up_ptr[v + 1] : 0;
+        const bool together = warp_list > 0 && e - b > warp_list;
+        bool hit = open && !together && has_parent_at(up_ptr, up_idx, depth, v, level);
+        for (unsigned int todo = __ballot_sync(0xffffffffu, together); todo; todo &= todo - 1) {
+            const int owner = __ffs(todo) - 1;
+            const i64 lb = __shfl_sync(0xffffffffu, b, owner), le = __shfl_sync(0xffffffffu, e, owner);
+            bool any = false;
+            for (i64 c = lb; c < le && !any; c += 32)
+                any = __any_sync(0xffffffffu, c + lane < le && depth[up_idx[c + lane]] == level - 1);
+            if (lane == owner) hit = any;
+        }
+        if (hit) found(v);
+    }
+}
+
 // One-source BFS, bottom-up: each unvisited vertex looks for a parent at level - 1
 // among its in-arcs, stopping at the first. Counts the vertices found into *found.
 extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
@@ -231,6 +259,7 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
 extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const int* __restrict__ down_idx,
                                         const i64* __restrict__ up_ptr, const int* __restrict__ up_idx,
                                         i64 n, i64 m, int source, int max_levels, int alpha, int beta, int heavy,
+                                        int warp_list,
                                         int* depth, int* light_queue, int* light_next, int* heavy_queue,
                                         int* heavy_next, unsigned int* found, u64* arcs, unsigned int* bar,
                                         unsigned int* result, u64* stamps)
@@ -282,8 +311,7 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
             }
         } else {
             ++pulls;
-            for_each(n, [&](i64 v) {
-                if (depth[v] >= 0 || !has_parent_at(up_ptr, up_idx, depth, v, level)) return;
+            pull_level(up_ptr, up_idx, depth, n, level, warp_list, [&](i64 v) {
                 depth[v] = level;
                 append((int)v);
             });
