@@ -169,6 +169,18 @@ def one_source(be, scale, n_sources):
         med = sorted(rows, key=lambda r: r["wall_ms"])[len(rows) // 2]
         out[what] = {"median_wall_ms": med["wall_ms"], "median_source": med, "all": [
             {k: r[k] for k in ("source", "wall_ms", "kernel_ms", "launches")} for r in rows]}
+    # near-far's bucket width: Delta = nf_delta_factor x 32 x mean weight / mean out-degree
+    default = be.tuning.nf_delta_factor
+    out["sssp distances by nf_delta_factor"] = sweep = {}
+    for factor in (0.125, 0.25, 0.5, 1, 2, 4, 8, 16):
+        be.tuning.nf_delta_factor = factor
+        one = lambda s: solve_batch(be, hg, np.array([s], np.int32), False)  # noqa: E731
+        one(ids[0])
+        before = be.stats.get("nf_iters", 0)
+        times = [wall(lambda: one(s))[1] for s in ids.tolist()]
+        sweep[factor] = {"median_ms": round(float(np.median(times)), 4),
+                         "iterations a source": (be.stats.get("nf_iters", 0) - before) / len(ids)}
+    be.tuning.nf_delta_factor = default
     return {"work": f"one source, R-MAT {scale} undirected, weights in (0, 1]", "n": n, "arcs": len(g.indices),
             "nf_sync_every": be.tuning.nf_sync_every, **out}
 
@@ -247,6 +259,7 @@ def main():
               f"{r['kernel_ms']:.2f} ms in {r['launches']} launches (with events {r['clocked_ms']:.2f} ms)")
         for k, (c, ms) in list(r["kernels"].items())[:5]:
             print(f"    {k:<24} {c:>6} launches {ms:>8.3f} ms")
+    print("sssp distances by nf_delta_factor:", json.dumps(o["sssp distances by nf_delta_factor"]))
     doc["scc"] = [scc_phases(be, args.one_scale)] + [scc_phases(be, dataset=d) for d in args.scc_datasets]
     for s in doc["scc"]:
         print(f"\n{s['work']}: engine {s['engine_ms']:.2f} ms, with events {s['clocked_ms']:.2f} ms "
