@@ -278,10 +278,10 @@ def test_device_loops_match_the_host_loops(gpu, monkeypatch, seed):
             monkeypatch.setattr(gpu.tuning, "device_loops", False)
             ref = gpu.bfs_one(hd, s, backward).get()
             monkeypatch.setattr(gpu.tuning, "device_loops", True)
-            for warp_list in (0, 1):          # bottom-up lists by their lane, by the warp
+            for warp_list in (1, 64):         # bottom-up lists by the warp (past 1 or 64 arcs)
                 monkeypatch.setattr(gpu.tuning, "bfs_one_warp_list", warp_list)
                 assert np.array_equal(gpu.bfs_one(hd, s, backward).get(), ref)
-            monkeypatch.setattr(gpu.tuning, "bfs_one_warp_list", 64)
+            monkeypatch.setattr(gpu.tuning, "bfs_one_warp_list", 0)
             before = dict(gpu.stats)
             got = gpu.bfs_one(hd, s, backward).get()
             assert np.array_equal(got, ref)

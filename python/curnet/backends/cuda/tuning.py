@@ -44,7 +44,9 @@ class CudaTuning:
     bfs_one_heavy: int = 1024
     # In bfs_one_loop's bottom-up levels, an unvisited vertex of more in-arcs than this is
     # searched by a whole warp instead of its own thread (0: every vertex by its thread).
-    bfs_one_warp_list: int = 64
+    # Off: on R-MAT 22 (H200) every threshold tried was slower, 32 / 64 / 256 arcs 0.715 /
+    # 0.695 / 0.666 ms a search against 0.639 ms off (docs/gpu-notes.md).
+    bfs_one_warp_list: int = 0
     # Bytes of per-level new bits a joint traversal keeps before writing them into the depths
     # (None: an eighth of free device memory, at most 4 GiB).
     level_bytes: int | None = None
