@@ -256,18 +256,31 @@ def main():
     ap.add_argument("--one-scale", type=int, default=22)
     ap.add_argument("--one-sources", type=int, default=8)
     ap.add_argument("--scc-datasets", nargs="*", default=["mouseliver"], help="curnet.datasets names, SCC phases too")
+    ap.add_argument("--only", default="many,one,scc", help="comma-separated parts: many, one, scc")
     args = ap.parse_args()
+    parts = args.only.split(",")
     be = get_backend("cuda")
     doc = {"device": be.describe(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    doc["many_source_bfs"] = m = many_source_bfs(be, args.many_scale, args.many_sources)
-    print(f"\n{m['work']}: engine {m['engine_ms']:.2f} ms ({m['gteps']:,.0f} GTEPS), with events {m['clocked_ms']:.2f} ms")
-    print("ms by sources a batch:", json.dumps(m["ms by sources a batch"]))
-    print(f"{'level':>5} {'dir':>4} {'frontier':>10} {'wall ms':>8} {'kernel ms':>9} {'floor MB':>9} {'GB/s':>7}  top kernel")
-    for lv in m["levels"]:
-        top = next(iter(lv["kernels"].items()), ("-", [0, 0]))
-        print(f"{lv['level']:>5} {lv['direction']:>4} {lv['frontier_vertices']:>10,} {lv['wall_ms']:>8.3f} "
-              f"{lv['kernel_ms']:>9.3f} {lv['floor_bytes'] / 1e6:>9.1f} {lv['floor_GBps']:>7.0f}  {top[0]} {top[1][1]:.3f} ms")
-    doc["one_source"] = o = one_source(be, args.one_scale, args.one_sources)
+    if "many" in parts:
+        doc["many_source_bfs"] = m = many_source_bfs(be, args.many_scale, args.many_sources)
+        print(f"\n{m['work']}: engine {m['engine_ms']:.2f} ms ({m['gteps']:,.0f} GTEPS), with events {m['clocked_ms']:.2f} ms")
+        print("ms by sources a batch:", json.dumps(m["ms by sources a batch"]))
+        print(f"{'level':>5} {'dir':>4} {'frontier':>10} {'wall ms':>8} {'kernel ms':>9} {'floor MB':>9} {'GB/s':>7}  top kernel")
+        for lv in m["levels"]:
+            top = next(iter(lv["kernels"].items()), ("-", [0, 0]))
+            print(f"{lv['level']:>5} {lv['direction']:>4} {lv['frontier_vertices']:>10,} {lv['wall_ms']:>8.3f} "
+                  f"{lv['kernel_ms']:>9.3f} {lv['floor_bytes'] / 1e6:>9.1f} {lv['floor_GBps']:>7.0f}  {top[0]} {top[1][1]:.3f} ms")
+    if "one" in parts:
+        report_one_source(doc, one_source(be, args.one_scale, args.one_sources))
+    if "scc" in parts:
+        report_scc(doc, [scc_phases(be, args.one_scale)] + [scc_phases(be, dataset=d) for d in args.scc_datasets])
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(doc, f, indent=1)
+
+
+def report_one_source(doc, o):
+    doc["one_source"] = o
     for what in ("bfs_one", "sssp distances", "sssp distances + predecessors"):
         r = o[what]["median_source"]
         print(f"\n{o['work']}, {what}: median {o[what]['median_wall_ms']:.2f} ms; its source: kernels "
@@ -275,16 +288,16 @@ def main():
         for k, (c, ms) in list(r["kernels"].items())[:5]:
             print(f"    {k:<24} {c:>6} launches {ms:>8.3f} ms")
     print("sssp distances by nf_delta_factor:", json.dumps(o["sssp distances by nf_delta_factor"]))
-    doc["scc"] = [scc_phases(be, args.one_scale)] + [scc_phases(be, dataset=d) for d in args.scc_datasets]
+
+
+def report_scc(doc, phases):
+    doc["scc"] = phases
     for s in doc["scc"]:
         print(f"\n{s['work']}: engine {s['engine_ms']:.2f} ms, with events {s['clocked_ms']:.2f} ms "
               "(sweeps: label sweeps, or BFS levels)")
         for name, p in s["phases"].items():
             print(f"    {name:<26} {p['calls']:>4} calls {p['sweeps']:>5} sweeps {p['wall_ms']:>8.3f} ms wall "
                   f"{p['kernel_ms']:>8.3f} ms kernels")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(doc, f, indent=1)
 
 
 if __name__ == "__main__":
