@@ -68,8 +68,8 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
         # Leaf sources are folded into their neighbour's column (LeafFold). Not with a cutoff
         # (a leaf's paths are one edge longer than its neighbour's, so the cutoff drops other
         # ones), with endpoints (the leaf's path ends are its own) or for edges (the leaf's edge
-        # carries its paths), nor on directed paths (a leaf's one out-neighbour is not the only
-        # way through which the paths reach it).
+        # carries its paths), nor on directed paths (the neighbour's own paths back to a vertex
+        # with one out-neighbour may pass through others, the leaf's to it do not).
         ids, fold = fold_leaf_sources(g, ids, weight)
     else:
         # A source without out-arcs reaches no other vertex: its dependencies, its arcs' and its
