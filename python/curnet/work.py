@@ -35,6 +35,8 @@ from collections import Counter
 #   "scc trim rounds"           one call of the SCC trimming (up to TRIM_PASSES passes; all backends)
 #   "scc propagation rounds"    one round of max-label propagation (CPU)
 #   "scc whole-graph runs"      SCC by SciPy's Pearce algorithm in one call (CPU)
+#   "betweenness sources traversed"    source columns Brandes' algorithm traverses (all backends)
+#   "betweenness leaf sources folded"  leaf sources not traversed, folded into their neighbour's column
 
 _lock = threading.Lock()
 _counters: list[tuple[Counter, dict]] = []

@@ -168,3 +168,33 @@ def test_gpu_int8_and_int32_levels_match_cpu(gpu, cpu, directed):
         g = curnet.Graph.from_edges(np.arange(length - 1), np.arange(1, length), directed=directed)
         close(curnet.betweenness(g, backend="cuda"), curnet.betweenness(g, backend="cpu"))
         close(curnet.edge_betweenness(g, backend="cuda"), curnet.edge_betweenness(g, backend="cpu"))
+
+
+@pytest.mark.parametrize("weighted,dtype", [(False, np.float32), (True, np.float32), (True, np.float64)])
+def test_gpu_folded_leaves_match_cpu(gpu, cpu, weighted, dtype):
+    """Leaf sources folded into their neighbours' columns (an undirected hub graph with 400
+    leaves hung on it, parallel leaf edges too), anchors spread over batches of 64: the
+    multiplicities and corrections on the device give the CPU's sums; as many traversals."""
+    from curnet.work import count_work
+    rng = np.random.default_rng(29)
+    hub = hub_graph(rng, 300, 900, 40, directed=False, weighted=weighted, dtype=dtype)
+    src, dst, w = hub.edges()
+    leaf_src = np.r_[np.arange(300, 700), np.arange(300, 320)]
+    leaf_dst = np.r_[rng.integers(0, 300, 400), np.zeros(20, np.int64)]
+    leaf_dst[-20:] = leaf_dst[:20]                  # the first 20 leaves' edges doubled
+    lw = None if w is None else np.r_[w, rng.integers(1, 4, len(leaf_src)).astype(dtype)]
+    g = curnet.Graph.from_edges(np.r_[src, leaf_src], np.r_[dst, leaf_dst], lw, directed=False,
+                                num_vertices=700, dtype=dtype)
+    before = gpu.tuning.batch_limit
+    gpu.tuning.batch_limit = 64
+    try:
+        for kwargs in ({}, {"normalized": True}, {"sources": list(range(250, 700, 3)), "targets": list(range(0, 700, 2))},
+                       {"k": 350, "seed": 4}):
+            with count_work() as on_gpu:
+                ours = curnet.betweenness(g, backend="cuda", **kwargs)
+            with count_work() as on_cpu:
+                close(ours, curnet.betweenness(g, backend="cpu", **kwargs))
+            assert on_gpu["betweenness sources traversed"] == on_cpu["betweenness sources traversed"]
+            assert on_gpu["betweenness leaf sources folded"] > 0
+    finally:
+        gpu.tuning.batch_limit = before

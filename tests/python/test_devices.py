@@ -143,3 +143,19 @@ def test_an_interrupt_stops_every_share(two):
 def test_backend_names():
     with pytest.raises(ValueError, match="cuda:all"):
         get_backend("gpu")
+
+
+def test_folded_leaves_split_over_pieces(two):
+    """Leaf sources folded into their neighbours' columns, the columns cut into pieces over two
+    devices: each anchor's correction is added once; igraph's sums, all sources and a subset."""
+    import igraph as ig
+    rng = np.random.default_rng(8)
+    core = rng.integers(0, 60, (150, 2))
+    leaves = np.c_[np.arange(60, 160), rng.integers(0, 80, 100)]      # some leaves hang on leaves
+    edges = np.r_[core, leaves]
+    g = curnet.Graph.from_edges(edges[:, 0], edges[:, 1], directed=False, num_vertices=165)
+    G = ig.Graph(n=165, edges=edges.tolist())
+    np.testing.assert_allclose(curnet.betweenness(g, backend="two", progress=False), G.betweenness(), rtol=1e-9)
+    sources, targets = list(range(50, 165, 2)), list(range(0, 165, 3))
+    np.testing.assert_allclose(curnet.betweenness(g, sources=sources, targets=targets, backend="two", progress=False),
+                               G.betweenness(sources=sources, targets=targets), rtol=1e-9, atol=1e-12)

@@ -9,7 +9,7 @@ The per-level primitives are the backend's (`bc_levels`, `bc_sigma_level`, `bc_d
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -17,6 +17,7 @@ from scipy.sparse import csr_matrix
 from ..backends import get_backend
 from ..backends.brandes import on_path, tie_epsilon
 from ..progress import Progress
+from ..work import tally
 from .bfs import traverse
 from .common import batches_of, over_devices
 from .sssp import solve_batch
@@ -47,7 +48,8 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
         def run(batch):
             _, ids = batch
             level, dist = shortest_path_dag(dev, hg, ids, weighted, cutoff)
-            v, a = dependencies(dev, hg, ids, level, dist, on_device, edges, endpoints)
+            columns = None if fold is None else fold.columns(xp, ids)
+            v, a = dependencies(dev, hg, ids, level, dist, on_device, edges, endpoints, columns)
             with add:
                 vertex[...] += v
                 if arc is not None:
@@ -61,9 +63,19 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
             parts.append((dev.to_host(vertex), dev.to_host(arc) if edges else None))
 
     ids = np.asarray(sources, np.int32)
-    # A source without out-arcs reaches no other vertex: its dependencies, its arcs' and its
-    # path ends are all zero (R-MAT 20 has 402,111 isolated vertices of 1,048,576).
-    ids = ids[np.diff(g.indptr)[ids] > 0]
+    fold = None
+    if not g.directed and cutoff is None and not edges and not endpoints:
+        # Leaf sources are folded into their neighbour's column (LeafFold). Not with a cutoff
+        # (a leaf's paths are one edge longer than its neighbour's, so the cutoff drops other
+        # ones), with endpoints (the leaf's path ends are its own) or for edges (the leaf's edge
+        # carries its paths), nor on directed paths (the neighbour's own paths back to a vertex
+        # with one out-neighbour may pass through others, the leaf's to it do not).
+        ids, fold = fold_leaf_sources(g, ids, weight)
+    else:
+        # A source without out-arcs reaches no other vertex: its dependencies, its arcs' and its
+        # path ends are all zero (R-MAT 20 has 402,111 isolated vertices of 1,048,576).
+        ids = ids[np.diff(g.indptr)[ids] > 0]
+    tally("betweenness sources traversed", len(ids))
     if len(ids) == 0:
         return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
     # sources in breadth-first order cost unlike amounts from region to region: 8 pieces a GPU
@@ -72,6 +84,67 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
     vertex = np.sum([p[0] for p in parts], axis=0) if parts else np.zeros(n)
     arc = (np.sum([p[1] for p in parts], axis=0) if parts else np.zeros(g.num_arcs)) if edges else None
     return vertex, arc
+
+
+class LeafFold(NamedTuple):
+    """Leaf sources folded into their neighbour's column, per vertex (host arrays (n,)).
+
+    A leaf l of an undirected graph (one neighbour u besides itself; self-loops and parallel
+    edges to u allowed) reaches every other vertex through u, by u's shortest paths one edge
+    longer and (parallel l-u edges aside, a factor that cancels) as many of them; no shortest
+    path of u's passes through l. So l's dependencies are u's for every v other than l and u,
+    0 for l, and for u the target weight of every vertex u reaches but u and l. Each column u
+    is traversed once, its dependencies counted `multiplicity` times (u's own repeats as a
+    source plus the leaf sources folded into it; an anchor that is not a source itself counts
+    only its leaves), and u gets `leaves` x (weight u reaches, u excluded) - `leaf_weight`."""
+    multiplicity: np.ndarray     # float64: the times column u's dependencies count
+    leaves: np.ndarray           # float64: leaf sources folded into u (repeats count again)
+    leaf_weight: np.ndarray      # float64: those leaves' target weights, summed
+
+    def columns(self, xp, ids) -> "LeafFold":
+        """The batch `ids`' entries, one a column (kb,), on the device of `xp`."""
+        return LeafFold(*(xp.asarray(a[ids]) for a in self))
+
+
+def fold_leaf_sources(g, ids: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, LeafFold]:
+    """(the source columns to traverse, each vertex once, their LeafFold) for `ids` (repeats
+    allowed) on undirected graph `g`. Sources with no neighbour besides themselves reach
+    nothing; the two ends of a lone edge (each the other's leaf) reach only each other: all
+    their dependencies are zero, so neither is traversed."""
+    n = len(g)
+    anchor = g.cache("betweenness leaf anchors", lambda: leaf_anchors(g))
+    own = np.bincount(ids, minlength=n).astype(np.float64)
+    leaf = anchor >= 0
+    lone_edge = leaf & leaf[np.where(leaf, anchor, 0)]
+    folded = np.flatnonzero(leaf & ~lone_edge & (own > 0))
+    leaves = np.bincount(anchor[folded], weights=own[folded], minlength=n)
+    leaf_weight = np.bincount(anchor[folded], weights=own[folded] * weight[folded], minlength=n)
+    # a leaf anchor is never a leaf; a source reaching no other vertex has no anchor either
+    multiplicity = np.where(leaf | (anchor == NO_NEIGHBOUR), 0.0, own) + leaves
+    tally("betweenness leaf sources folded", int(own[leaf].sum()))
+    return np.flatnonzero(multiplicity > 0).astype(np.int32), LeafFold(multiplicity, leaves, leaf_weight)
+
+
+NO_NEIGHBOUR, SEVERAL_NEIGHBOURS = -2, -1
+
+
+def leaf_anchors(g) -> np.ndarray:
+    """Each vertex's only neighbour besides itself (int32 (n,); its arcs may repeat), or
+    SEVERAL_NEIGHBOURS, or NO_NEIGHBOUR (no arcs, or self-loops only). O(n + m): the smallest
+    and largest other neighbour of each row are equal exactly when it has one."""
+    n = len(g)
+    rows = g.edge_sources()
+    loop = g.indices == rows
+    lowest = np.full(n, n, np.int64)
+    highest = np.full(n, -1, np.int64)
+    has = np.diff(g.indptr) > 0
+    starts = g.indptr[:-1][has]
+    if len(starts):
+        lowest[has] = np.minimum.reduceat(np.where(loop, n, g.indices), starts)
+        highest[has] = np.maximum.reduceat(np.where(loop, -1, g.indices), starts)
+    anchor = np.where(lowest == highest, highest, SEVERAL_NEIGHBOURS)
+    anchor[highest < 0] = NO_NEIGHBOUR
+    return anchor.astype(np.int32)
 
 
 def near_sources_together(g, sources: np.ndarray) -> np.ndarray:
@@ -134,9 +207,11 @@ def narrow(xp, level):
     return level
 
 
-def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool):
+def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool, fold=None):
     """One batch of Brandes' algorithm: (sum over its sources of each vertex's dependency,
-    each arc's dependency summed over them or None), arrays of `be.xp`."""
+    each arc's dependency summed over them or None), arrays of `be.xp`. `fold`: the batch's
+    LeafFold columns (ids then distinct): each column's dependencies weighted by its
+    multiplicity, and its anchor's dependency from the leaves folded into it added."""
     xp = be.xp
     n, kb = level.shape
     cols = xp.arange(kb)
@@ -155,7 +230,14 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool)
     if edges:
         arc = xp.zeros(len(hg.out_idx), np.float64)
         be.bc_edge_dependency(hg, level, dist, sigma, delta, weight, arc)
-    vertex = delta.sum(axis=1)
+    if fold is None:
+        vertex = delta.sum(axis=1)
+    else:
+        vertex = delta @ fold.multiplicity
+        # every path from a leaf folded into column j passes through j: j's dependency from it
+        # is the target weight of every vertex j reaches but j and the leaf
+        reached = xp.where(level >= 0, weight[:, None], 0.0).sum(axis=0) - weight[src]
+        vertex[src] += fold.leaves * reached - fold.leaf_weight
     if endpoints:
         # each reached target w != s is an end of the paths s -> w; s is the start of them all
         reached = (level >= 0) * weight[:, None]
