@@ -7,7 +7,8 @@ edge dependency's twin against the gathered one.
 Weighted results against R igraph (weights as lengths): tests/testthat/test-cluster-edge-betweenness.R."""
 from __future__ import annotations
 
-from collections import deque
+import os
+import sys
 from fractions import Fraction
 
 import igraph as ig
@@ -23,6 +24,10 @@ from curnet.backends import cuda_available, get_backend
 from curnet.algorithms.girvan_newman import tie_tolerance
 from curnet.communities import edge_betweenness_removals, girvan_newman
 from curnet.work import count_work
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
+import girvan_newman_bench as gnb  # noqa: E402
+from girvan_newman_bench import exact_edge_betweenness  # noqa: E402
 
 
 def curnet_graph(G: ig.Graph, weights=None):
@@ -90,39 +95,6 @@ def test_component_rescoring_is_whole_graph_rescoring(directed_graph, directed_p
     want_removed, want_values = full_rescore_removals(g, directed_paths, weighted)
     np.testing.assert_array_equal(removed, want_removed)
     np.testing.assert_allclose(values, want_values, rtol=1e-9, atol=1e-12)
-
-
-def exact_edge_betweenness(n, edges, alive):
-    """Edge betweenness in rational arithmetic (undirected, unweighted; parallel edges are
-    separate paths, self-loops on none): {edge id: value} for the alive edges."""
-    adj = [[] for _ in range(n)]
-    for i in np.flatnonzero(alive):
-        a, b = edges[i]
-        if a != b:
-            adj[a].append((b, i))
-            adj[b].append((a, i))
-    eb = {int(i): Fraction(0) for i in np.flatnonzero(alive)}
-    for s in range(n):
-        dist, sigma, order = [-1] * n, [0] * n, []
-        dist[s], sigma[s] = 0, 1
-        queue = deque([s])
-        while queue:
-            v = queue.popleft()
-            order.append(v)
-            for w, _ in adj[v]:
-                if dist[w] < 0:
-                    dist[w] = dist[v] + 1
-                    queue.append(w)
-                if dist[w] == dist[v] + 1:
-                    sigma[w] += sigma[v]
-        delta = [Fraction(0)] * n
-        for w in reversed(order):
-            for v, e in adj[w]:
-                if dist[v] == dist[w] - 1:
-                    share = Fraction(sigma[v], sigma[w]) * (1 + delta[w])
-                    delta[v] += share
-                    eb[e] += share
-    return {e: x / 2 for e, x in eb.items()}
 
 
 def exact_removals(n, edges):
@@ -320,10 +292,6 @@ def test_gpu_removals_match_cpu(directed, weighted):
 def test_bench_script_checks_against_igraph(tmp_path):
     """scripts/girvan_newman_bench.py's row on a small ball of a random graph (no R)."""
     import argparse
-    import os
-    import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
-    import girvan_newman_bench as gnb
     rng = np.random.default_rng(1)
     G = ig.Graph(n=200, edges=rng.integers(0, 200, (500, 2)).tolist()).simplify()
     args = argparse.Namespace(backend="cpu", r_igraph=False, igraph_max_vertices=0)
