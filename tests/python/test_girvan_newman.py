@@ -132,9 +132,9 @@ def test_removals_are_exact_girvan_newman(name, n, edges):
     """Each removal is of a largest exact value, the lowest edge id among equal ones (the same
     on every backend), and its betweenness that value. igraph compares its floating-point sums
     exactly, so on a true tie it takes whichever edge its rounding makes larger: on the 3 x 5
-    grid its sums are 22.2 for edge 21 and 22.199999999999996 for edge 6, both 111/5 exactly, and
-    python-igraph 1.0 and R igraph 1.3.5 remove edge 21 first, then end with another membership
-    (modularity 0.3585 against cuRnet's 0.3461, both Girvan–Newman's)."""
+    grid its sums are 22.2 for edge 21 and 22.199999999999996 for edge 6, both 111/5 exactly: R
+    igraph 1.3.5 removes edge 21 first (python-igraph 1.0's merges are the same) and ends with
+    another membership (modularity 0.3585 against cuRnet's 0.3461, both Girvan–Newman's)."""
     e = np.array(edges, np.int64)
     g = curnet.Graph.from_edges(e[:, 0], e[:, 1], directed=False, num_vertices=n)
     removed, values = edge_betweenness_removals(g, backend="cpu")
