@@ -95,8 +95,7 @@ def breadth_first_rank(g) -> np.ndarray:
     both ways); vertices it does not reach after, in id order. SciPy on the host, O(n + m)."""
     from scipy.sparse.csgraph import breadth_first_order   # lazily: csgraph imports scipy.linalg (~0.1 s)
     n = len(g)
-    # float64 ones: csgraph's own dtype, which it would otherwise copy them into
-    arcs = csr_matrix((np.ones(len(g.indices)), g.indices, g.indptr), shape=(n, n))
+    arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(n, n))
     start = int(np.argmax(np.diff(g.indptr))) if n else 0
     # an undirected graph's CSR holds both directions already
     order = breadth_first_order(arcs, start, directed=not g.directed, return_predecessors=False) \
