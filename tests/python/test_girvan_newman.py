@@ -183,7 +183,7 @@ def near_tie_graph():
 
 def test_near_tie_is_not_a_tie():
     """Scores 6e-10 apart (relative) are not a tie: the larger edge goes first, as in igraph
-    (a relative tolerance of 1e-9 once took edge 0, the lowest id of the three). Checked
+    (a relative tolerance of 1e-9 would take edge 0, the lowest id of the three). Checked
     against python-igraph's own pick, the first largest of its edge betweenness, step by step
     up to the first step where its values leave the choice to rounding (a true tie)."""
     n, edges, e1, e2 = near_tie_graph()
