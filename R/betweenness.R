@@ -80,10 +80,12 @@ run_betweenness <- function(g, kind, ids, directed, weights, normalized, cutoff,
 #' betweenness is removed and the betweenness recomputed (on the engine, for the component
 #' that lost the edge), until no edge is left; the removals replayed backwards give the
 #' dendrogram, and the division of highest modularity the membership, as igraph does. Edge
-#' betweenness values within 1e-9 (relative) of the largest count as ties, broken by the
-#' lowest edge id (igraph's first maximum). igraph compares its sums exactly, so where two
-#' edges tie exactly it takes whichever its rounding makes larger: the removal order may then
-#' differ among tied edges (each removal's betweenness does not).
+#' betweenness values that differ by no more than rounding (16 ulps a vertex of the largest
+#' component, relative) count as ties, broken by the lowest edge id (igraph's first maximum),
+#' so the removal order is igraph's wherever the exact values decide it. igraph compares its
+#' sums exactly, so where edges tie exactly it takes whichever its rounding makes larger: from
+#' such a step on the removal order, the merges, the membership and even its modularity may
+#' differ from igraph's (each removal is still of a largest exact edge betweenness).
 #'
 #' @param graph An igraph object.
 #' @param weights \code{NULL} uses the \code{weight} edge attribute, \code{NA} ignores

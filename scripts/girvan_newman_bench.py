@@ -9,7 +9,9 @@ PCSF's construct_interactome), the first N vertices of a breadth-first search fr
 highest-degree vertex (ties: the lowest id; neighbours in id order), induced, unweighted
 (connected by construction). Checks: the membership of highest modularity equal (up to cluster
 numbers) to python-igraph's, the merges and modularity too; with --r-igraph, R igraph's removal
-order and each removal's betweenness (exact ties aside: igraph breaks them by its rounding).
+order and each removal's betweenness (exact ties aside: igraph breaks them by its rounding);
+with --exact too, the first step where the orders differ and both edges' betweenness there in
+rational arithmetic (a true tie, or not; pure Python: minutes at 2,000 vertices).
 
 Prints one line a row with the machine and date; writes JSON to --json (default
 $OUT/girvan_newman_bench.json when OUT is set).
@@ -25,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import deque
+from fractions import Fraction
 
 import numpy as np
 
@@ -32,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from betweenness_bench import R_READ_GRAPH, load_string, string_file  # noqa: E402
 
 import curnet  # noqa: E402
+from curnet.algorithms.girvan_newman import tie_tolerance  # noqa: E402
 from curnet.communities import girvan_newman  # noqa: E402
 from curnet.graph import Graph  # noqa: E402
 
@@ -49,6 +54,39 @@ def sub_network(G, size: int):
     """The first `size` vertices of a BFS from the highest-degree vertex, induced."""
     hub = int(np.argmax(G.degree()))
     return G.induced_subgraph(sorted(G.bfs(hub)[0][:size]))
+
+
+def exact_edge_betweenness(n: int, edges, alive) -> dict:
+    """Edge betweenness in rational arithmetic (undirected, unweighted; parallel edges are
+    separate paths, self-loops on none): {edge id: Fraction} for the edges where `alive`."""
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for i in np.flatnonzero(alive):
+        a, b = (int(x) for x in edges[i])
+        if a != b:
+            adj[a].append((b, int(i)))
+            adj[b].append((a, int(i)))
+    eb = {int(i): Fraction(0) for i in np.flatnonzero(alive)}
+    for s in range(n):
+        dist, sigma, order = [-1] * n, [0] * n, []
+        dist[s], sigma[s] = 0, 1
+        queue = deque([s])
+        while queue:
+            v = queue.popleft()
+            order.append(v)
+            for w, _ in adj[v]:
+                if dist[w] < 0:
+                    dist[w] = dist[v] + 1
+                    queue.append(w)
+                if dist[w] == dist[v] + 1:
+                    sigma[w] += sigma[v]
+        delta = [Fraction(0)] * n
+        for w in reversed(order):
+            for v, e in adj[w]:
+                if dist[v] == dist[w] - 1:
+                    share = Fraction(sigma[v], sigma[w]) * (1 + delta[w])
+                    delta[v] += share
+                    eb[e] += share
+    return {e: x / 2 for e, x in eb.items()}
 
 
 def same_partition(a, b) -> bool:
@@ -112,8 +150,19 @@ def bench(G, size: int, args) -> dict:
                 # the graphs agree up to the first difference: there both picks must score the
                 # same (a tie each broke its own way), or cuRnet's betweenness is wrong
                 i = int(differ[0])
-                row["first_difference_is_a_tie"] = bool(
-                    np.isclose(values[i], ours.edge_betweenness[i], rtol=1e-9, atol=0))
+                row["first_difference_step"] = i
+                row["first_difference_is_a_tie"] = bool(np.isclose(
+                    values[i], ours.edge_betweenness[i], rtol=tie_tolerance(sub.vcount()), atol=0))
+                print(f"  first removal differing from R igraph's: step {i}, cuRnet edge {ours.removed[i]} "
+                      f"({ours.edge_betweenness[i]!r}), R edge {removed[i]} ({values[i]!r})", flush=True)
+                if args.exact:
+                    alive = np.ones(len(e), bool)
+                    alive[ours.removed[:i]] = False
+                    exact = exact_edge_betweenness(sub.vcount(), e, alive)
+                    ab = [exact[int(ours.removed[i])], exact[int(removed[i])]]
+                    row["first_difference_exact"] = [str(x) for x in ab]
+                    row["first_difference_is_an_exact_tie"] = bool(ab[0] == ab[1] == max(exact.values()))
+                    print(f"  exactly: {ab[0]} and {ab[1]}, the largest {max(exact.values())}", flush=True)
             row.update(r_igraph_s=seconds, r_igraph=version,
                        same_membership_as_r_igraph=same_partition(ours.membership, membership),
                        removed_steps_differing_from_r_igraph=int((removed != ours.removed).sum()),
@@ -133,6 +182,8 @@ def main():
     ap.add_argument("--vertices", default="500,1000,2000", help="comma-separated sub-network sizes")
     ap.add_argument("--string-file", default=string_file())
     ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (optional)")
+    ap.add_argument("--exact", action="store_true",
+                    help="with --r-igraph: the first differing removal's two edges in rational arithmetic")
     ap.add_argument("--igraph-max-vertices", type=int, default=0,
                     help="skip python-igraph above this many vertices (0: never)")
     ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "girvan_newman_bench.json")

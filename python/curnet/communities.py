@@ -13,17 +13,16 @@ from .algorithms.girvan_newman import edge_removals
 from .graph import Graph
 from .measures import _uses_weights
 
-# Edge betweenness values this close (relative) are a tie, broken by the lowest edge id as
-# igraph's first maximum: sums of the same fractions in another order differ in the last bits.
-# (igraph compares its own sums exactly, so on exact ties its pick follows its rounding.)
-TIE = 1e-9
-
 
 def edge_betweenness_removals(g: Graph, *, directed=True, weighted=None, backend="auto", progress=None):
     """(removed edge ids in removal order, each one's edge betweenness when it was removed).
 
     Each step recomputes the edge betweenness of the component the last removed edge was in
-    (the others' values do not change) and removes the first edge of the largest value.
+    (the others' values do not change) and removes the first edge of the largest value: values
+    within rounding (`tie_tolerance`) of each other are a tie, broken by the lowest edge id.
+    That is igraph's edge wherever the exact values decide; on a true tie igraph takes whichever
+    tied edge its own rounding makes largest, so the order, and from there the dendrogram, may
+    differ (see `girvan_newman`).
     `directed` False walks a directed graph's edges both ways (igraph's `directed`);
     `weighted` None uses the graph's weights if it has any (lengths: they must be positive)."""
     if not isinstance(g, Graph):
@@ -32,7 +31,7 @@ def edge_betweenness_removals(g: Graph, *, directed=True, weighted=None, backend
     if use_weights and g.num_edges and g.min_weight <= 0:
         raise ValueError(f"edge betweenness needs positive weights; the smallest is {g.min_weight} "
                          "(use weighted=False to count hops)")
-    return edge_removals(g, paths_directed=g.directed and bool(directed), weighted=use_weights, tie=TIE,
+    return edge_removals(g, paths_directed=g.directed and bool(directed), weighted=use_weights,
                          backend=backend, progress=progress)
 
 
@@ -55,6 +54,13 @@ class GirvanNewman:
 def girvan_newman(g: Graph, *, directed=True, weighted=None, backend="auto", progress=None) -> GirvanNewman:
     """Girvan–Newman communities, as igraph's ``cluster_edge_betweenness`` (R igraph 1.3:
     weights are lengths for the betweenness and similarities for the modularity).
+
+    The removal order is igraph's wherever the exact edge betweenness values decide it. Where
+    several edges share the largest value exactly (common in symmetric graphs), cuRnet removes
+    the lowest edge id, igraph the one its own floating-point sums make largest (it compares them
+    exactly): from there the orders can differ, and so can the merges, the membership, even its
+    modularity (tests/python/test_girvan_newman.py: a 3 x 5 grid). Either way each removal is of
+    a largest exact value.
 
     Examples
     --------

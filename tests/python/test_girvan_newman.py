@@ -1,9 +1,15 @@
 """Girvan–Newman communities (curnet.communities, algorithms/girvan_newman.py) against
 python-igraph's community_edge_betweenness (merges, modularity, membership), against a plain
 loop that rescores the whole remaining graph after each removal (removal order and values,
-weighted and directed too), and the BFS edge dependency's twin against the gathered one.
+weighted and directed too), against exact (rational) Girvan–Newman on small graphs with many
+true ties, against python-igraph's pick step by step on a near tie (not a tie), and the BFS
+edge dependency's twin against the gathered one.
 Weighted results against R igraph (weights as lengths): tests/testthat/test-cluster-edge-betweenness.R."""
 from __future__ import annotations
+
+import os
+import sys
+from fractions import Fraction
 
 import igraph as ig
 import numpy as np
@@ -15,8 +21,13 @@ import curnet
 from curnet.algorithms.brandes import dependencies, shortest_path_dag
 from curnet.backends import brandes as twins
 from curnet.backends import cuda_available, get_backend
-from curnet.communities import TIE, edge_betweenness_removals, girvan_newman
+from curnet.algorithms.girvan_newman import tie_tolerance
+from curnet.communities import edge_betweenness_removals, girvan_newman
 from curnet.work import count_work
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
+import girvan_newman_bench as gnb  # noqa: E402
+from girvan_newman_bench import exact_edge_betweenness  # noqa: E402
 
 
 def curnet_graph(G: ig.Graph, weights=None):
@@ -65,7 +76,7 @@ def full_rescore_removals(g, directed, weighted):
                                       num_vertices=len(g), dtype=g.weight_dtype)
         eb = curnet.edge_betweenness(sub, directed=directed, weighted=weighted, backend="cpu")
         top = eb.max()
-        i = int(np.flatnonzero(eb >= top - TIE * abs(top))[0])
+        i = int(np.flatnonzero(eb >= top - tie_tolerance(len(g)) * abs(top))[0])
         removed.append(ids[i])
         values.append(eb[i])
         alive[ids[i]] = False
@@ -84,6 +95,118 @@ def test_component_rescoring_is_whole_graph_rescoring(directed_graph, directed_p
     want_removed, want_values = full_rescore_removals(g, directed_paths, weighted)
     np.testing.assert_array_equal(removed, want_removed)
     np.testing.assert_allclose(values, want_values, rtol=1e-9, atol=1e-12)
+
+
+def exact_removals(n, edges):
+    """Girvan–Newman in exact arithmetic, ties to the lowest edge id: (order, each value)."""
+    alive = np.ones(len(edges), bool)
+    removed, values = [], []
+    for _ in range(len(edges)):
+        eb = exact_edge_betweenness(n, edges, alive)
+        top = max(eb.values())
+        pick = min(e for e, x in eb.items() if x == top)
+        removed.append(pick)
+        values.append(top)
+        alive[pick] = False
+    return removed, values
+
+
+def grid_3x5():
+    """The 3 x 5 grid, its 22 edges in a shuffled order (rows of 5, vertices row by row)."""
+    edges = [(0, 5), (12, 13), (2, 3), (1, 2), (10, 11), (1, 6), (6, 7), (0, 1), (7, 12), (9, 14), (5, 6),
+             (3, 4), (8, 9), (8, 13), (13, 14), (11, 12), (6, 11), (4, 9), (5, 10), (2, 7), (3, 8), (7, 8)]
+    return 15, edges
+
+
+def exact_cases():
+    yield "grid-3x5", *grid_3x5()
+    rng = np.random.default_rng(8)
+    for case in range(2):
+        yield f"random-{case}", 14, [tuple(e) for e in rng.integers(0, 13, (24, 2)).tolist()]   # loops, parallels
+    G = ig.Graph.Lattice([4, 4], circular=True)                     # the 4 x 4 torus: all edges tie
+    yield "torus-4x4", G.vcount(), G.get_edgelist()
+
+
+@pytest.mark.parametrize("name,n,edges", list(exact_cases()), ids=lambda x: x if isinstance(x, str) else "")
+def test_removals_are_exact_girvan_newman(name, n, edges):
+    """Each removal is of a largest exact value, the lowest edge id among equal ones (the same
+    on every backend), and its betweenness that value. igraph compares its floating-point sums
+    exactly, so on a true tie it takes whichever edge its rounding makes larger: on the 3 x 5
+    grid its sums are 22.2 for edge 21 and 22.199999999999996 for edge 6, both 111/5 exactly: R
+    igraph 1.3.5 removes edge 21 first (python-igraph 1.0's merges are the same) and ends with
+    another membership (modularity 0.3585 against cuRnet's 0.3461, both Girvan–Newman's)."""
+    e = np.array(edges, np.int64)
+    g = curnet.Graph.from_edges(e[:, 0], e[:, 1], directed=False, num_vertices=n)
+    removed, values = edge_betweenness_removals(g, backend="cpu")
+    want_removed, want_values = exact_removals(n, edges)
+    assert removed.tolist() == want_removed
+    np.testing.assert_allclose(values, np.array(want_values, float), rtol=1e-12)
+    if name == "grid-3x5":
+        first = exact_edge_betweenness(n, edges, np.ones(len(edges), bool))
+        assert first[6] == first[21] == Fraction(111, 5) == max(first.values()) and removed[0] == 6
+
+
+def near_tie_graph():
+    """Two components, edge ids in this order. A double star: centres joined by edge 0, their 42
+    and 86 leaves, so edge 0's betweenness is 43 * 87 = 3741. Then vertex s with 61 leaves,
+    joined to a1 (edge e1) and, by the last edge e2, to a2; a1 and a2 both joined to x; x to t
+    through 12 stages of 4 parallel two-edge paths (4^12 shortest paths); one more path a2 ... t
+    of 24 inner vertices (as long as a2-x-...-t); a1 with 24 leaves. Every pair of s (and of its
+    leaves) splits evenly between e1 and e2 but (s, t), which has one path more through e2, so
+    e2 - e1 = 62 / (2 * 4^12 + 1) exactly: e1 = 3741.00000057, e2 = 3741.00000241, both within
+    1e-9 (relative) of each other and of edge 0's 3741, yet e2 alone is the largest."""
+    edges = [(0, 1)] + [(0, 2 + i) for i in range(42)] + [(1, 44 + i) for i in range(86)]
+    n = 130
+
+    def new():
+        nonlocal n
+        n += 1
+        return n - 1
+    s, a1, a2, x = new(), new(), new(), new()
+    e1 = len(edges)
+    edges += [(s, a1), (a1, x), (a2, x)]
+    v = x
+    for _ in range(12):
+        w, mids = new(), [new() for _ in range(4)]
+        edges += [(v, m) for m in mids] + [(m, w) for m in mids]
+        v = w
+    last = a2
+    for _ in range(24):
+        p = new()
+        edges.append((last, p))
+        last = p
+    edges.append((last, v))
+    edges += [(a1, new()) for _ in range(24)] + [(s, new()) for _ in range(61)]
+    edges.append((s, a2))
+    return n, edges, e1, len(edges) - 1
+
+
+def test_near_tie_is_not_a_tie():
+    """Scores 6e-10 apart (relative) are not a tie: the larger edge goes first, as in igraph
+    (a relative tolerance of 1e-9 would take edge 0, the lowest id of the three). Checked
+    against python-igraph's own pick, the first largest of its edge betweenness, step by step
+    up to the first step where its values leave the choice to rounding (a true tie)."""
+    n, edges, e1, e2 = near_tie_graph()
+    G = ig.Graph(n=n, edges=edges)
+    eb = np.array(G.edge_betweenness())
+    assert eb[0] == 3741 and int(np.argmax(eb)) == e2
+    np.testing.assert_allclose(eb[e2] - eb[e1], 62 / (2 * 4 ** 12 + 1), rtol=1e-6)
+    assert (eb[e2] - eb[[0, e1]]).max() < 1e-9 * eb[e2]
+    e = np.array(edges, np.int64)
+    removed, _ = edge_betweenness_removals(curnet.Graph.from_edges(e[:, 0], e[:, 1], directed=False,
+                                                                   num_vertices=n), backend="cpu")
+    alive = np.ones(len(edges), bool)
+    checked = 0
+    for pick in removed:
+        ids = np.flatnonzero(alive)
+        eb = np.array(ig.Graph(n=n, edges=e[ids].tolist()).edge_betweenness())
+        order = np.argsort(-eb, kind="stable")
+        if eb[order[1]] > eb[order[0]] * (1 - 1e-12):
+            break                                  # a tie up to rounding: igraph's rounding decides
+        assert pick == ids[order[0]], checked
+        alive[pick] = False
+        checked += 1
+    assert removed[0] == e2 and checked >= 4
 
 
 def test_each_step_rescores_one_component():
@@ -169,10 +292,6 @@ def test_gpu_removals_match_cpu(directed, weighted):
 def test_bench_script_checks_against_igraph(tmp_path):
     """scripts/girvan_newman_bench.py's row on a small ball of a random graph (no R)."""
     import argparse
-    import os
-    import sys
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
-    import girvan_newman_bench as gnb
     rng = np.random.default_rng(1)
     G = ig.Graph(n=200, edges=rng.integers(0, 200, (500, 2)).tolist()).simplify()
     args = argparse.Namespace(backend="cpu", r_igraph=False, igraph_max_vertices=0)
