@@ -27,6 +27,9 @@ from curnet.algorithms.scc import canonical_labels, scc_by_reachability
 from curnet.backends import get_backend
 from curnet.graph import Graph
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpu_accounts  # noqa: E402  (its timed SCC run)
+
 
 def median_ms(fn, reps: int) -> float:
     fn()                                             # warm-up: kernels compiled, memory pooled
@@ -84,38 +87,19 @@ def bfs_account(be, hg, ids, reps: int) -> dict:
 def scc_account(be, hd, reps: int) -> dict:
     """SCC's phases with the device loops: each primitive's calls in a run (trimming, the
     pivot's two searches, the colouring's propagations), their wall time summed over the run
-    (the device synchronised around each call), medians over `reps` runs; `other` is the
-    driver's own array work between them."""
-    runs: list = []
-    real = {name: getattr(be, name) for name in ("trim", "bfs_one", "propagate_max")}
-
-    def timed(name, fn):
-        def call(*args, **kw):
-            cp.cuda.runtime.deviceSynchronize()
-            t = time.perf_counter()
-            out = fn(*args, **kw)
-            cp.cuda.runtime.deviceSynchronize()
-            ms, calls = runs[-1].get(name, (0.0, 0))
-            runs[-1][name] = (ms + (time.perf_counter() - t) * 1e3, calls + 1)
-            return out
-        return call
-
-    try:
-        for name, fn in real.items():
-            setattr(be, name, timed(name, fn))
-        for _ in range(reps):
-            runs.append({})
-            cp.cuda.runtime.deviceSynchronize()
-            t = time.perf_counter()
-            scc_by_reachability(be, hd)
-            cp.cuda.runtime.deviceSynchronize()
-            runs[-1]["total"] = ((time.perf_counter() - t) * 1e3, 1)
-    finally:
-        for name in real:
-            delattr(be, name)
-    out = {k: {"ms": round(float(np.median([r.get(k, (0.0, 0))[0] for r in runs])), 4),
-               "calls": runs[-1].get(k, (0.0, 0))[1]} for k in list(real) + ["total"]}
-    out["other"] = {"ms": round(out["total"]["ms"] - sum(out[k]["ms"] for k in real), 4)}
+    (the device synchronised around each call; gpu_accounts.scc_calls), medians over `reps`
+    runs; `other` is the driver's own array work between them."""
+    primitives = ("trim", "bfs_one", "propagate_max")
+    runs = []
+    for _ in range(reps):
+        calls, total = gpu_accounts.scc_calls(be, hd)
+        run = {p: [sum(c["wall_ms"] for c in calls if c["primitive"] == p),
+                   sum(c["primitive"] == p for c in calls)] for p in primitives}
+        run["total"] = [total, 1]
+        runs.append(run)
+    out = {k: {"ms": round(float(np.median([r[k][0] for r in runs])), 4), "calls": runs[-1][k][1]}
+           for k in primitives + ("total",)}
+    out["other"] = {"ms": round(out["total"]["ms"] - sum(out[k]["ms"] for k in primitives), 4)}
     return out
 
 

@@ -199,6 +199,43 @@ def one_source(be, scale, n_sources):
             "nf_sync_every": be.tuning.nf_sync_every, **out}
 
 
+def scc_calls(be, hg, clock=None) -> tuple[list, float]:
+    """One run of scc_by_reachability with each of its primitive calls timed: ([{primitive
+    (trim, bfs_one, propagate_max), call (its label), wall_ms (the device synchronised around
+    it), and with `clock` (a KernelClock) its kernels' sweeps and kernel_ms}], the run's wall ms)."""
+    calls = []
+    real = {"trim": be.trim, "propagate_max": be.propagate_max, "bfs_one": be.bfs_one}
+    labels = {"trim": "trim", "propagate_max": "propagate_max", "bfs_one": "pivot BFS"}
+
+    def timed(primitive, fn):
+        def call(*a, **kw):
+            m = clock.mark() if clock is not None else 0
+            cp.cuda.runtime.deviceSynchronize()
+            t = time.perf_counter()
+            r = fn(*a, **kw)
+            cp.cuda.runtime.deviceSynchronize()
+            row = {"primitive": primitive, "wall_ms": round(1000 * (time.perf_counter() - t), 4)}
+            backward = kw.get("backward") or (primitive == "bfs_one" and len(a) > 2 and a[2])
+            row["call"] = labels[primitive] + (" backward" if backward else "")
+            if clock is not None:
+                kern = clock.by_kernel(m)
+                row["sweeps"] = sum(v[0] for k, v in kern.items()
+                                    if k.startswith(("propagate_light", "bfs_top", "bfs_bottom", "trim_step")))
+                row["kernel_ms"] = round(sum(v[1] for v in kern.values()), 4)
+            calls.append(row)
+            return r
+        return call
+
+    for name, fn in real.items():
+        setattr(be, name, timed(name, fn))
+    try:
+        _, ms = wall(lambda: scc_by_reachability(be, hg))
+    finally:
+        for name in real:
+            delattr(be, name)
+    return calls, ms
+
+
 def scc_phases(be, scale=None, dataset=None):
     if dataset:
         from curnet import datasets
@@ -211,31 +248,8 @@ def scc_phases(be, scale=None, dataset=None):
     hg = be.device_graph(g)
     scc_by_reachability(be, hg)                              # warm-up
     _, plain = wall(lambda: scc_by_reachability(be, hg))
-    calls = []
-    real_trim, real_prop, real_bfs = be.trim, be.propagate_max, be.bfs_one
     with KernelClock() as clock:
-        def timed(kind, fn):
-            def call(*a, **kw):
-                m = clock.mark()
-                cp.cuda.runtime.deviceSynchronize()
-                t = time.perf_counter()
-                r = fn(*a, **kw)
-                cp.cuda.runtime.deviceSynchronize()
-                kern = clock.by_kernel(m)
-                backward = kw.get("backward") or (kind == "pivot BFS" and len(a) > 2 and a[2])
-                calls.append({"call": kind + (" backward" if backward else ""),
-                              "wall_ms": round(1000 * (time.perf_counter() - t), 4),
-                              "sweeps": sum(v[0] for k, v in kern.items()
-                                            if k.startswith(("propagate_light", "bfs_top", "bfs_bottom", "trim_step"))),
-                              "kernel_ms": round(sum(v[1] for v in kern.values()), 4)})
-                return r
-            return call
-        be.trim, be.propagate_max = timed("trim", real_trim), timed("propagate_max", real_prop)
-        be.bfs_one = timed("pivot BFS", real_bfs)
-        try:
-            _, clocked = wall(lambda: scc_by_reachability(be, hg))
-        finally:
-            del be.trim, be.propagate_max, be.bfs_one
+        calls, clocked = scc_calls(be, hg, clock)
         kern = clock.by_kernel()
     phases = collections.OrderedDict()
     for c in calls:
