@@ -83,16 +83,82 @@ def profile(gpu, g, label, weighted, sources):
     gpu.brandes.piece = ARC_PIECE
 
 
+def sweep_account(gpu, g, label, kb, profile_sweeps=False):
+    """One batch of kb sources (the middle of the breadth-first order), level by level: the
+    entries at the level, the warps of (piece, 32 sources) with a lane there and the arcs
+    they walk against the arcs the level's entries need (lanes x arcs / 32: no idle lane), and
+    each sigma and delta launch timed apart. `profile_sweeps`: the sweeps run between
+    cupy.cuda.profiler start and stop (for ncu --profile-from-start off)."""
+    hg = gpu.device_graph(g)
+    every = near_sources_together(g, np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32))
+    mid = max(0, len(every) // 2 - kb // 2)
+    ids = every[mid:mid + kb]
+    kb = len(ids)
+    level, _ = shortest_path_dag(gpu, hg, ids, False, None)
+    n = hg.n
+    deg = cp.asarray(np.diff(g.indptr).astype(np.float64))
+    pieces = cp.asarray(((np.diff(g.indptr) + ARC_PIECE - 1) // ARC_PIECE).astype(np.float64))
+    groups = (kb + 31) // 32
+    padded = cp.full((n, groups * 32), -1, level.dtype)
+    padded[:, :kb] = level
+    deepest = int(level.max())
+    sigma = cp.zeros((n, kb), np.float64)
+    sigma[cp.asarray(ids.astype(np.int64)), cp.arange(kb)] = 1.0
+    delta = cp.zeros((n, kb), np.float64)
+    weight = cp.ones(n)
+    ev = [cp.cuda.Event() for _ in range(2)]
+
+    def timed(fn):
+        ev[0].record()
+        fn()
+        ev[1].record()
+        ev[1].synchronize()
+        return cp.cuda.get_elapsed_time(ev[0], ev[1])
+
+    if profile_sweeps:
+        cp.cuda.profiler.start()
+    times = {}
+    for at in range(1, deepest + 1):
+        times[("sigma", at)] = timed(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at))
+    for at in range(deepest - 1, 0, -1):
+        times[("delta", at)] = timed(lambda: gpu.bc_delta_level(hg, level, None, sigma, delta, weight, at))
+    if profile_sweeps:
+        cp.cuda.profiler.stop()
+    print(f"  {label}: one batch of {kb} sources, {deepest} levels, {n:,} vertices, {len(g.indices):,} arcs",
+          flush=True)
+    for at in range(1, deepest + 1):
+        on = padded == at
+        entries = int(on.sum())
+        group_on = on.reshape(n, groups, 32).any(axis=2).sum(axis=1).astype(np.float64)
+        warps = float((group_on * pieces).sum())
+        walked = float((group_on * deg).sum())               # warp arc-iterations
+        needed = float((on.sum(axis=1) * deg).sum()) / 32
+        print(f"    level {at}: entries {entries:,}, warps {warps:,.0f}, warp arc-iterations {walked:,.0f}"
+              f" (no idle lane: {needed:,.0f}, waste {walked / max(needed, 1):.2f}x),"
+              f" sigma {times[('sigma', at)]:.2f} ms, delta {times.get(('delta', at), 0.0):.2f} ms", flush=True)
+    total = sum(times.values())
+    print(f"    sweeps {total:.1f} ms = {total / kb * 1e3:.1f} us a source", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--string-file", default=string_file())
     ap.add_argument("--weighted-sources", type=int, default=1000)
     ap.add_argument("--rmat-scale", type=int, default=0, help="0: no R-MAT rows")
     ap.add_argument("--rmat-sources", type=int, default=4096)
+    ap.add_argument("--account", type=int, default=0, metavar="KB",
+                    help="only the level-by-level account of one R-MAT batch of KB sources")
+    ap.add_argument("--profile-sweeps", action="store_true",
+                    help="with --account: profile only the sweeps (ncu --profile-from-start off)")
     args = ap.parse_args()
     gpu = get_backend("cuda")
     when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     print(f"{when} on {platform.node()}, {gpu.describe()}", flush=True)
+    if args.account:
+        r = generators.rmat(args.rmat_scale or 20, seed=0)
+        sweep_account(gpu, r, f"R-MAT {args.rmat_scale or 20}", 64)       # compiles
+        sweep_account(gpu, r, f"R-MAT {args.rmat_scale or 20}", args.account, args.profile_sweeps)
+        return
     _, g = load_string(args.string_file)
     few = np.arange(64)
     _, t = clock(lambda: [curnet.betweenness(g, weighted=w, sources=few, backend="cuda") for w in (False, True)])
