@@ -83,18 +83,27 @@ def profile(gpu, g, label, weighted, sources):
     gpu.brandes.piece = ARC_PIECE
 
 
-def sweep_account(gpu, g, label, kb, profile_sweeps=False):
-    """One batch of kb sources (the middle of the breadth-first order), level by level: the
+def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs"):
+    """One batch of kb sources (the middle of the breadth-first order, or `order` "random": kb
+    sources drawn at random, in id order, as a sampled run takes them), level by level: the
     entries at the level, the warps of (piece, 32 sources) with a lane there and the arcs
     they walk against the arcs the level's entries need (lanes x arcs / 32: no idle lane), and
-    each sigma and delta launch timed apart. `profile_sweeps`: the sweeps run between
+    each sigma, share and finish launch timed apart. `profile_sweeps`: the sweeps run between
     cupy.cuda.profiler start and stop (for ncu --profile-from-start off)."""
     hg = gpu.device_graph(g)
-    every = near_sources_together(g, np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32))
-    mid = max(0, len(every) // 2 - kb // 2)
-    ids = every[mid:mid + kb]
+    every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
+    if order == "random":
+        ids = np.sort(np.random.default_rng(kb).choice(every, min(kb, len(every)), replace=False))
+    else:
+        every = near_sources_together(g, every)
+        mid = max(0, len(every) // 2 - kb // 2)
+        ids = every[mid:mid + kb]
     kb = len(ids)
+    cp.cuda.Device().synchronize()
+    t0 = time.perf_counter()
     level, _ = shortest_path_dag(gpu, hg, ids, False, None)
+    cp.cuda.Device().synchronize()
+    bfs_ms = (time.perf_counter() - t0) * 1e3
     n = hg.n
     deg = cp.asarray(np.diff(g.indptr).astype(np.float64))
     pieces = cp.asarray(((np.diff(g.indptr) + ARC_PIECE - 1) // ARC_PIECE).astype(np.float64))
@@ -104,7 +113,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False):
     deepest = int(level.max())
     sigma = cp.zeros((n, kb), np.float64)
     sigma[cp.asarray(ids.astype(np.int64)), cp.arange(kb)] = 1.0
-    delta = cp.zeros((n, kb), np.float64)
+    share = cp.zeros((n, kb), np.float64)
     weight = cp.ones(n)
     ev = [cp.cuda.Event() for _ in range(2)]
 
@@ -120,12 +129,14 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False):
     times = {}
     for at in range(1, deepest + 1):
         times[("sigma", at)] = timed(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at))
-    for at in range(deepest - 1, 0, -1):
-        times[("delta", at)] = timed(lambda: gpu.bc_delta_level(hg, level, None, sigma, delta, weight, at))
+    for at in range(deepest, 0, -1):
+        if at < deepest:
+            times[("share", at)] = timed(lambda: gpu.bc_share_level(hg, level, None, share, at))
+        times[("finish", at)] = timed(lambda: gpu.bc_finish_level(level, sigma, share, weight, at))
     if profile_sweeps:
         cp.cuda.profiler.stop()
-    print(f"  {label}: one batch of {kb} sources, {deepest} levels, {n:,} vertices, {len(g.indices):,} arcs",
-          flush=True)
+    print(f"  {label}: one batch of {kb} sources ({order}), {deepest} levels, {n:,} vertices,"
+          f" {len(g.indices):,} arcs; BFS levels {bfs_ms:.1f} ms", flush=True)
     for at in range(1, deepest + 1):
         on = padded == at
         entries = int(on.sum())
@@ -135,9 +146,25 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False):
         needed = float((on.sum(axis=1) * deg).sum()) / 32
         print(f"    level {at}: entries {entries:,}, warps {warps:,.0f}, warp arc-iterations {walked:,.0f}"
               f" (no idle lane: {needed:,.0f}, waste {walked / max(needed, 1):.2f}x),"
-              f" sigma {times[('sigma', at)]:.2f} ms, delta {times.get(('delta', at), 0.0):.2f} ms", flush=True)
+              f" sigma {times[('sigma', at)]:.2f} ms, share {times.get(('share', at), 0.0):.2f} ms,"
+              f" finish {times[('finish', at)]:.2f} ms", flush=True)
     total = sum(times.values())
     print(f"    sweeps {total:.1f} ms = {total / kb * 1e3:.1f} us a source", flush=True)
+
+
+def use_kernel_file(module: str, path: str) -> None:
+    """Compile kernels/<module>.cu from `path` instead from now on (an A/B in one process)."""
+    from curnet.backends.cuda import launch
+    original = launch.kernel_source
+
+    def source(name):
+        if name != module:
+            return original(name)
+        with open(os.path.join(launch.KERNEL_DIR, "common.cuh")) as f, open(path) as g:
+            return f.read() + "\n" + g.read()
+    launch.kernel_source = source
+    for key in [k for k in launch._modules if k[0] == module]:
+        del launch._modules[key]
 
 
 def main():
@@ -148,6 +175,9 @@ def main():
     ap.add_argument("--rmat-sources", type=int, default=4096)
     ap.add_argument("--account", type=int, default=0, metavar="KB",
                     help="only the level-by-level account of one R-MAT batch of KB sources")
+    ap.add_argument("--order", default="bfs", help="with --account: bfs and/or random (comma-separated)")
+    ap.add_argument("--kernel-files", default="",
+                    help="with --account: comma-separated variants of kernels/betweenness.cu, each timed")
     ap.add_argument("--profile-sweeps", action="store_true",
                     help="with --account: profile only the sweeps (ncu --profile-from-start off)")
     args = ap.parse_args()
@@ -156,8 +186,14 @@ def main():
     print(f"{when} on {platform.node()}, {gpu.describe()}", flush=True)
     if args.account:
         r = generators.rmat(args.rmat_scale or 20, seed=0)
-        sweep_account(gpu, r, f"R-MAT {args.rmat_scale or 20}", 64)       # compiles
-        sweep_account(gpu, r, f"R-MAT {args.rmat_scale or 20}", args.account, args.profile_sweeps)
+        label = f"R-MAT {args.rmat_scale or 20}"
+        for source in args.kernel_files.split(",") if args.kernel_files else [None]:
+            if source:              # an A/B of betweenness.cu's variants, one process
+                print(f"  kernels of {source}", flush=True)
+                use_kernel_file("betweenness", source)
+            sweep_account(gpu, r, label, 64)       # compiles
+            for order in args.order.split(","):
+                sweep_account(gpu, r, label, args.account, args.profile_sweeps, order)
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

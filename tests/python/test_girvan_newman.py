@@ -260,14 +260,18 @@ def test_bfs_edge_dependency_twin_matches_gathered(directed):
     weight = rng.integers(0, 2, 60).astype(np.float64)
     _, fast = dependencies(cpu, hg, ids, level, None, weight, True, False)
     n, kb = level.shape
-    sigma, delta = np.zeros((n, kb)), np.zeros((n, kb))
+    sigma, share = np.zeros((n, kb)), np.zeros((n, kb))
     sigma[ids, np.arange(kb)] = 1
-    for at in range(1, int(level.max()) + 1):
+    deepest = int(level.max())
+    for at in range(1, deepest + 1):
         twins.sigma_level(hg, level, None, sigma, at)
-    for at in range(int(level.max()) - 1, 0, -1):
-        twins.delta_level(hg, level, None, sigma, delta, weight, at)
+    counts = sigma.copy()
+    for at in range(deepest, 0, -1):
+        if at < deepest:
+            twins.share_level(hg, level, None, share, at)
+        twins.finish_level(level, sigma, share, weight, at)
     slow = np.zeros(g.num_arcs)
-    twins._gathered_edge_dependency(hg, level, None, sigma, delta, weight, slow)
+    twins._gathered_edge_dependency(hg, level, None, counts, share, slow)
     assert slow.any()
     np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12)
 

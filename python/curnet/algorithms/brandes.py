@@ -3,8 +3,8 @@ source (joint BFS levels, or SSSP distances for weighted graphs), the path count
 the way out, level by level, the dependencies delta on the way back, and their sums over the
 batch's sources added into one vector per device. Only O(n + m) numbers leave a device.
 
-The per-level primitives are the backend's (`bc_levels`, `bc_sigma_level`, `bc_delta_level`,
-`bc_edge_dependency`; NumPy twins in backends/brandes.py, kernels in kernels/betweenness.cu).
+The per-level primitives are the backend's (`bc_levels`, `bc_sigma_level`, `bc_share_level`,
+`bc_finish_level`, `bc_edge_dependency`; NumPy twins in backends/brandes.py, kernels in kernels/betweenness.cu).
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
                     arc[...] += a
             return len(ids)
 
-        size = dev.bc_batch_size(n, len(share), weighted)
+        size = dev.bc_batch_size(n, len(share), weighted, edges)
         for done in dev.map_batches(run, batches_of(share, size)):
             report(done)
         with lock:
@@ -222,14 +222,20 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     sigma[src, cols] = 1.0
     for at in range(1, deepest + 1):
         be.bc_sigma_level(hg, level, dist, sigma, at)
-    # backward: dependencies, from the deepest level up (a source's own is not needed)
-    delta = xp.zeros((n, kb), np.float64)
-    for at in range(deepest - 1, 0, -1):
-        be.bc_delta_level(hg, level, dist, sigma, delta, weight, at)
+    counts = sigma.copy() if edges else None     # the arcs' dependencies read the path counts
+    # backward, from the deepest level up: each level's shares summed over its DAG out-arcs,
+    # then finished (its dependencies into sigma's entries, its own shares for the level above)
+    share = xp.zeros((n, kb), np.float64)
+    for at in range(deepest, 0, -1):
+        if at < deepest:
+            be.bc_share_level(hg, level, dist, share, at)
+        be.bc_finish_level(level, sigma, share, weight, at)
+    delta = sigma                                # now the dependencies; a source's own is not one
+    delta[src, cols] = 0.0
     arc = None
     if edges:
         arc = xp.zeros(len(hg.out_idx), np.float64)
-        be.bc_edge_dependency(hg, level, dist, sigma, delta, weight, arc)
+        be.bc_edge_dependency(hg, level, dist, counts, share, arc)
     if fold is None:
         vertex = delta.sum(axis=1)
     else:

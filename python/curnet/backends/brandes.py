@@ -185,53 +185,61 @@ def sigma_level(hg, level, dist, sigma, at: int) -> None:
         sigma[v[a:b], j[a:b]] = np.bincount(owner[dag], weights=sigma[t[dag], c[dag]], minlength=b - a)
 
 
-def delta_level(hg, level, dist, sigma, delta, weight, at: int) -> None:
-    """delta[u, j] = sigma[u, j] * sum over u's DAG out-arcs u -> v of (weight[v] + delta[v, j])
-    / sigma[v, j], for the (u, j) at level `at` (the higher levels done). `weight[v]` is 1.0
-    where v is a target (every vertex unless a subset is asked for). BFS levels: A @ (the
-    shares one level down), SciPy's compiled product."""
+def share_level(hg, level, dist, share, at: int) -> None:
+    """The backward sweep: share[u, j] += the sum of share[v, j] over u's DAG out-arcs u -> v,
+    for the (u, j) at level `at` (the higher levels finished by `finish_level`, so share[v, j]
+    is v's (weight[v] + delta[v, j]) / sigma[v, j]). BFS levels: A @ (the shares one level
+    down), SciPy's compiled product (the arc counts carry parallel arcs)."""
     if dist is None:
         rows, here = _level_rows(level, at)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            down = np.where(level == at + 1, (weight[:, None] + delta) / sigma, 0.0)
-        shares = _level_product(hg.arc_count_matrices()[0], rows, down)
+        down = np.where(level == at + 1, share, 0.0)
+        sums = _level_product(hg.arc_count_matrices()[0], rows, down)
         if rows is None:
-            np.multiply(sigma, shares, out=delta, where=here)
+            np.add(share, sums, out=share, where=here)
         else:
-            delta[rows] = np.where(here, sigma[rows] * shares, delta[rows])
+            share[rows] += np.where(here, sums, 0.0)
         return
     u, j = np.nonzero(level == at)
     for a, b, _, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
-        share = np.bincount(owner, weights=(weight[h] + delta[h, c]) / sigma[h, c], minlength=b - a)
-        delta[u[a:b], j[a:b]] = sigma[u[a:b], j[a:b]] * share
+        share[u[a:b], j[a:b]] += np.bincount(owner, weights=share[h, c], minlength=b - a)
 
 
-def edge_dependency(hg, level, dist, sigma, delta, weight, out) -> None:
+def finish_level(level, sigma, share, weight, at: int) -> None:
+    """The entries (v, j) at level `at` once their sweep is done: with S = share[v, j] (the sum
+    over v's DAG out-arcs), v's dependency delta = sigma * S goes into sigma[v, j] and v's
+    share (weight[v] + delta) / sigma = weight[v] / sigma + S into share[v, j]. Brandes'
+    quotient is taken once an entry, not once a DAG arc, so the sweeps add one number an arc;
+    sigma holds the dependencies once every level is finished."""
+    here = level == at
+    with np.errstate(divide="ignore", invalid="ignore"):
+        delta = sigma * share
+        np.copyto(share, weight[:, None] / sigma + share, where=here)
+    np.copyto(sigma, delta, where=here)
+
+
+def edge_dependency(hg, level, dist, sigma, share, out) -> None:
     """out[p] += sum over the batch's sources of arc p's dependency (out-arc order, as the
-    CSR): sigma[u] / sigma[v] * (weight[v] + delta[v]) where u -> v is on the DAG."""
+    CSR): sigma[u] * share[v] = sigma[u] / sigma[v] * (weight[v] + delta[v]) where u -> v is on
+    the DAG (sigma: the path counts; share: finished by finish_level)."""
     if dist is None:
-        _bfs_edge_dependency(hg, level, sigma, delta, weight, out)
+        _bfs_edge_dependency(hg, level, sigma, share, out)
     else:
-        _gathered_edge_dependency(hg, level, dist, sigma, delta, weight, out)
+        _gathered_edge_dependency(hg, level, dist, sigma, share, out)
 
 
-def _gathered_edge_dependency(hg, level, dist, sigma, delta, weight, out) -> None:
+def _gathered_edge_dependency(hg, level, dist, sigma, share, out) -> None:
     """edge_dependency over the DAG arcs found (arc, source) entry by entry (weighted DAGs)."""
     u, j = np.nonzero(level >= 0)
     for a, b, pos, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
         t = u[a:b][owner]
-        out += np.bincount(pos, weights=sigma[t, c] / sigma[h, c] * (weight[h] + delta[h, c]),
-                           minlength=len(out))
+        out += np.bincount(pos, weights=sigma[t, c] * share[h, c], minlength=len(out))
 
 
-def _bfs_edge_dependency(hg, level, sigma, delta, weight, out) -> None:
+def _bfs_edge_dependency(hg, level, sigma, share, out) -> None:
     """edge_dependency on BFS levels: each arc's row dot product over the batch's sources,
-    sum_j sigma[u, j] * share[v, j] where level[v, j] == level[u, j] + 1, share = (weight[v] +
-    delta[v, j]) / sigma[v, j] (0 where v is not reached; sigma[u, j] is 0 where u is not), a
-    run of arcs at a time: no per-(arc, source) index arrays."""
+    sum_j sigma[u, j] * share[v, j] where level[v, j] == level[u, j] + 1 (sigma[u, j] is 0
+    where u is not reached), a run of arcs at a time: no per-(arc, source) index arrays."""
     kb = level.shape[1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        share = np.where(level >= 0, (weight[:, None] + delta) / sigma, 0.0)
     step = max(1, PIECE_ENTRIES // max(kb, 1) // 4)
     for a in range(0, len(hg.out_idx), step):
         t, h = hg.out_src[a:a + step], hg.out_idx[a:a + step]

@@ -192,7 +192,7 @@ class CPUBackend:
         return scc.propagate_max(hg, values, alive, colors, backward)
 
     # -- betweenness (algorithms.brandes): the NumPy twins of kernels/betweenness.cu ----------
-    def bc_batch_size(self, n: int, k: int, weighted: bool) -> int:
+    def bc_batch_size(self, n: int, k: int, weighted: bool, edges: bool = False) -> int:
         # sigma and delta are float64 (n, kb) blocks: 64 sources keep them cache-friendly on
         # small networks and leave batches for the worker threads
         return 64
@@ -203,8 +203,11 @@ class CPUBackend:
     def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int) -> None:
         brandes.sigma_level(hg, level, dist, sigma, at)
 
-    def bc_delta_level(self, hg: HostGraph, level, dist, sigma, delta, weight, at: int) -> None:
-        brandes.delta_level(hg, level, dist, sigma, delta, weight, at)
+    def bc_share_level(self, hg: HostGraph, level, dist, share, at: int) -> None:
+        brandes.share_level(hg, level, dist, share, at)
 
-    def bc_edge_dependency(self, hg: HostGraph, level, dist, sigma, delta, weight, out) -> None:
-        brandes.edge_dependency(hg, level, dist, sigma, delta, weight, out)
+    def bc_finish_level(self, level, sigma, share, weight, at: int) -> None:
+        brandes.finish_level(level, sigma, share, weight, at)
+
+    def bc_edge_dependency(self, hg: HostGraph, level, dist, sigma, share, out) -> None:
+        brandes.edge_dependency(hg, level, dist, sigma, share, out)

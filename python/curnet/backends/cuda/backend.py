@@ -210,9 +210,9 @@ class CUDABackend:
         return self.reductions.histogram(block)
 
     # -- betweenness (algorithms.brandes): kernels/betweenness.cu ---------------------------
-    def bc_batch_size(self, n: int, k: int, weighted: bool) -> int:
+    def bc_batch_size(self, n: int, k: int, weighted: bool, edges: bool = False) -> int:
         traversal = self.sssp_batch_size(n, k, False) if weighted else self.bfs_batch_size(n, k)
-        return self.brandes.batch_size(n, k, weighted, traversal)
+        return self.brandes.batch_size(n, k, weighted, traversal, edges)
 
     def bc_levels(self, hg: DeviceGraph, dist):
         return self.brandes.levels(hg, dist)
@@ -220,8 +220,11 @@ class CUDABackend:
     def bc_sigma_level(self, hg: DeviceGraph, level, dist, sigma, at: int) -> None:
         self.brandes.sigma_level(hg, level, dist, sigma, at)
 
-    def bc_delta_level(self, hg: DeviceGraph, level, dist, sigma, delta, weight, at: int) -> None:
-        self.brandes.delta_level(hg, level, dist, sigma, delta, weight, at)
+    def bc_share_level(self, hg: DeviceGraph, level, dist, share, at: int) -> None:
+        self.brandes.share_level(hg, level, dist, share, at)
 
-    def bc_edge_dependency(self, hg: DeviceGraph, level, dist, sigma, delta, weight, out) -> None:
-        self.brandes.edge_dependency(hg, level, dist, sigma, delta, weight, out)
+    def bc_finish_level(self, level, sigma, share, weight, at: int) -> None:
+        self.brandes.finish_level(level, sigma, share, weight, at)
+
+    def bc_edge_dependency(self, hg: DeviceGraph, level, dist, sigma, share, out) -> None:
+        self.brandes.edge_dependency(hg, level, dist, sigma, share, out)

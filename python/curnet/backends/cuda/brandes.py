@@ -8,7 +8,7 @@ import cupy as cp
 
 from ...work import tally
 from ..brandes import ARC_PIECE, arc_pieces, tie_epsilon
-from .launch import NULL, i32, i64
+from .launch import NULL, THREADS, i32, i64
 
 # The weighted levels' Kahn rounds between two reads of the `placed` flag (host syncs): rounds
 # past the last one place nothing, so checking every few rounds costs at most a few idle scans.
@@ -21,24 +21,26 @@ class BrandesSweeps:
         self.tuning = tuning
         self.piece = ARC_PIECE       # arcs a thread walks in the level sweeps (see pieces)
 
-    def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int) -> int:
-        """Sources a batch: the blocks of one (level 4 bytes, sigma and delta 8 each, distances
-        8 when weighted, the sweeps' temporaries ~8) in a third of free memory, beside what the
-        traversal's own batches may use (`traversal_size`), a multiple of 32 (a warp's lanes)."""
-        per_source = n * (4 + 8 + 8 + 8 + (8 if weighted else 0)) + 1
+    def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int, edges: bool = False) -> int:
+        """Sources a batch: the blocks of one (level 4 bytes, sigma and share 8 each, distances
+        8 when weighted, the path counts' copy 8 for the arcs' dependencies, the sweeps'
+        temporaries ~8) in a third of free memory, beside what the traversal's own batches may
+        use (`traversal_size`), a multiple of 32 (a warp's lanes)."""
+        per_source = n * (4 + 8 + 8 + 8 + (8 if weighted else 0) + (8 if edges else 0)) + 1
         fit = int(self.launcher.free_memory() // 3 // per_source)
         size = max(32, (fit // 32) * 32)
         return max(1, min(size, k, traversal_size))
 
     def _kernel(self, name: str, dist, level=None):
-        """The instance of kernel `name` for the distances' dtype and, for the sweeps, the
-        level block's: int8 BFS levels take the _l8 kernels."""
-        suffix = "_f64" if dist is not None and dist.dtype == np.float64 else "_f32"
-        if level is not None and level.dtype == np.int8:
-            suffix += "_l8"
-        elif level is not None and level.dtype != np.int32:
+        """The instance of kernel `name`: for the distances' dtype (_f32 / _f64), or, with no
+        distances, for BFS levels (_bfs; int8 levels _bfs_l8)."""
+        if level is not None and level.dtype not in (np.int32, np.int8):
             raise TypeError(f"Brandes' kernels take int32 or int8 levels, not {level.dtype}")
-        return name + suffix
+        if dist is not None:
+            if level is not None and level.dtype != np.int32:
+                raise TypeError("weighted DAG levels are int32")
+            return name + ("_f64" if dist.dtype == np.float64 else "_f32")
+        return name + ("_bfs_l8" if level is not None and level.dtype == np.int8 else "_bfs")
 
     def _grid(self, count: int):
         return count, self.launcher.max_blocks
@@ -95,7 +97,7 @@ class BrandesSweeps:
         """Launch level sweep `name` over the (piece, source) entries of the out-arcs' pieces
         (`out`) or the in-arcs' (see pieces)."""
         row, start = pieces(hg, out, self.piece)
-        count = len(row) * kb
+        count = len(row) * ((kb + 31) // 32 * 32)         # the sweeps take a warp a (piece, 32 sources)
         self.launcher.launch("betweenness", self._kernel(name, dist, level), count,
                              (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tuple(args),
                              max_blocks=self.launcher.max_blocks)
@@ -106,20 +108,28 @@ class BrandesSweeps:
                     (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
                      i32(at), self._eps(dist)), level)
 
-    def delta_level(self, hg, level, dist, sigma, delta, weight, at: int) -> None:
-        self._check(level, dist, sigma, delta)
-        self._sweep(hg, "bc_delta_level", dist, level.shape[1], True,
+    def share_level(self, hg, level, dist, share, at: int) -> None:
+        self._check(level, dist, share)
+        self._sweep(hg, "bc_share_level", dist, level.shape[1], True,
                     (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
-                     sigma, delta, weight, i32(at), self._eps(dist)), level)
+                     share, i32(at), self._eps(dist)), level)
 
-    def edge_dependency(self, hg, level, dist, sigma, delta, weight, out) -> None:
-        self._check(level, dist, sigma, delta)
+    def finish_level(self, level, sigma, share, weight, at: int) -> None:
+        self._check(level, sigma, share)
+        n, kb = level.shape
+        name = "bc_finish_level" + ("_l8" if level.dtype == np.int8 else "")
+        self.launcher.launch("betweenness", name, n * THREADS,      # a block a row
+                             (i64(n), i32(kb), level, sigma, share, weight, i32(at)),
+                             max_blocks=self.launcher.max_blocks)
+
+    def edge_dependency(self, hg, level, dist, sigma, share, out) -> None:
+        self._check(level, dist, sigma, share)
         n, kb = level.shape
         m = len(hg.out_idx)
         count, blocks = self._grid(32 * m)          # a warp an arc
         self.launcher.launch("betweenness", self._kernel("bc_edge_dependency", dist, level), count,
                              (i64(m), i32(kb), out_sources(self.launcher, hg), hg.out_idx,
-                              self._weights(hg.out_w, dist), level, self._dist(dist), sigma, delta, weight, out,
+                              self._weights(hg.out_w, dist), level, self._dist(dist), sigma, share, out,
                               self._eps(dist)), max_blocks=blocks)
 
 

@@ -1,40 +1,41 @@
 // Brandes' sweeps over a batch's shortest-path DAGs (algorithms/brandes.py). Their NumPy twins
-// are curnet.backends.brandes (dag_levels, sigma_level, delta_level, edge_dependency).
+// are curnet.backends.brandes (dag_levels, sigma_level, share_level, finish_level,
+// edge_dependency).
 // (common.cuh is put in front of this file by the loader.)
 //
 // A batch of kb sources is held in (n, kb) C-ordered blocks, entry v * kb + j for vertex v and
-// source j: `level` (-1 not reached; int, or signed char for BFS levels below 127), `dist` (weighted graphs; nullptr for BFS levels),
-// `sigma` (path counts) and `delta` (dependencies), both double. Threads take adjacent entries,
-// so a warp reads the rows of the same neighbour for 32 sources: coalesced.
+// source j: `level` (-1 not reached; int, or signed char for BFS levels below 127), `dist`
+// (weighted graphs only), `sigma` (path counts, then the dependencies) and `share` (each
+// entry's (weight[v] + delta) / sigma once its level is finished), both double. A warp takes
+// 32 adjacent entries of one vertex, so it reads the rows of the same neighbour for 32
+// sources: coalesced.
 // Arc u -> v (weight w) is on source j's DAG when both ends are reached and
 //   BFS:      level[v] == level[u] + 1;
 //   weighted: dist[u] + w equals dist[v] by igraph's relative-epsilon comparison (in double);
 //             with the levels final, level[v] > level[u] is tested first (as the twin), so
 //             an arc that does not climb costs no distance read.
-// Each kernel exists for float and double distances (suffix _f32 / _f64); BFS uses _f32 with
-// dist and the weights nullptr, and _f32_l8 for int8 levels (the sweeps, at the end).
+// The sweeps exist for BFS levels (suffix _bfs, int levels; _bfs_l8, int8 levels: a warp's 32
+// sources read one 32-byte sector) and for float and double distances (_f32 / _f64).
 
 __device__ __forceinline__ bool same_length(double reach, double dv, double eps)
 {
     return reach == dv || fabs(reach - dv) < eps * (fabs(reach) + fabs(dv));
 }
 
-template <typename D>
-__device__ __forceinline__ bool dag_arc(int lu, int lv, const D* __restrict__ dist, i64 iu, i64 iv,
-                                        const D* __restrict__ w, i64 arc, double eps)
+// Whether arc u -> v (entries iu, iv, levels lu, lv) is on the source's DAG; W: weighted.
+template <bool W, typename D, typename L>
+__device__ __forceinline__ bool on_dag(L lu, L lv, const D* __restrict__ dist, i64 iu, i64 iv,
+                                       const D* __restrict__ w, i64 arc, double eps)
 {
-    if (lu < 0 || lv < 0) return false;
-    if (dist == nullptr) return lv == lu + 1;
-    if (lv <= lu) return false;        // DAG arcs climb (Kahn's levels): no distance read
+    if (!W) return lu >= 0 && lv == lu + 1;
+    if (lu < 0 || lv <= lu) return false;        // DAG arcs climb (Kahn's levels): no distance read
     return same_length((double)dist[iu] + (double)w[arc], (double)dist[iv], eps);
 }
 
-// The level sweeps run a thread per (piece, source) entry, t = piece * kb + j: a piece is at
-// most `size` arcs of one vertex's adjacency list (piece_row, piece_start: curnet.backends.brandes
-// .arc_pieces), so a hub's list is walked by many threads, not one warp. A vertex of one piece
-// (the common case) stores its result; the pieces of a longer list add theirs atomically into
-// the zeroed entry (each entry is written at one level only). Adjacent threads are the sources
-// of one piece: a warp reads the rows of the same neighbour for 32 sources, coalesced.
+// A piece is at most `size` arcs of one vertex's adjacency list (piece_row, piece_start:
+// curnet.backends.brandes.arc_pieces), so a hub's list is walked by many warps, not one. A
+// vertex of one piece (the common case) stores its result; the pieces of a longer list add
+// theirs atomically into the zeroed entry (each entry is written at one level only).
 struct Piece {
     i64 v, begin, end;     // the vertex, its arcs begin .. end
     bool split;            // the vertex's list has more than one piece
@@ -115,14 +116,72 @@ __device__ __forceinline__ void dag_release(i64 pieces, int kb, const int* __res
     });
 }
 
-// The sweeps walk a piece's arcs ARC_GROUP at a time: the group's neighbour ids, then their
-// levels, then the path counts of those on the DAG, each step's loads issued together, so a
-// thread waits on a group's loads at once rather than on one arc's chain of three after
-// another. Sums are still added in arc order (a skipped arc adds 0.0).
-#define ARC_GROUP 4
+// The level sweeps: a warp a task (piece p, 32 sources), task w = p * groups + g, its lanes the
+// sources j = g * 32 + lane (lanes past kb idle). The lanes of a warp walk the same arcs, so
+// their loops run in step; body(p, j) returns to go to the next task.
+template <typename Body>
+__device__ __forceinline__ void for_each_piece_warp(i64 pieces, int kb, Body body)
+{
+    const int groups = (kb + 31) >> 5;
+    const int lane = (int)(threadIdx.x & 31);
+    const i64 tasks = pieces * groups;
+    const i64 warps = grid_threads() >> 5;
+    const bool narrow = tasks < (1ll << 32);     // a 32-bit division a task where it fits
+    for (i64 w = grid_thread() >> 5; w < tasks; w += warps) {
+        const i64 p = narrow ? (i64)((unsigned int)w / (unsigned int)groups) : w / groups;
+        body(p, (int)(w - p * groups) * 32 + lane);
+    }
+}
+
+// Whether lane j's entry of vertex row `row` is at level `at` (j < kb).
+template <typename L>
+__device__ __forceinline__ bool at_level(const L* __restrict__ level, i64 row, int kb, int j, int at)
+{
+    return j < kb && level[row * kb + j] == at;
+}
+
+// The sweeps walk a piece's arcs 32 at a time: each lane loads one arc's neighbour id and the
+// warp passes them round (shuffles), then ARC_GROUP arcs at a time the lanes load the
+// neighbours' levels, then the values of those on the DAG, each step's loads issued together.
+// Every lane of the warp takes part (the shuffles); only `mine` lanes load and add. Sums are
+// added in arc order (a skipped arc adds 0.0).
+#ifndef ARC_GROUP
+#define ARC_GROUP 8
+#endif
+
+// sum over the piece's arcs a (neighbour ids nb[a]) of value[neighbour entry] where
+// `dag(l_other, i_other, a)` holds: the walk both sweeps share.
+template <typename L, typename Dag>
+__device__ __forceinline__ double sum_over_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
+                                                bool mine, const L* __restrict__ level, const double* value,
+                                                Dag dag)
+{
+    const int lane = (int)(threadIdx.x & 31);
+    const int count = (int)(c.end - c.begin);
+    const int* __restrict__ ids = nb + c.begin;
+    double s = 0.0;
+    for (int k = 0; k < count; k += 32) {
+        const int here = min(32, count - k);
+        const int my_id = lane < here ? ids[k + lane] : 0;
+        for (int q0 = 0; q0 < here; q0 += ARC_GROUP) {
+            i64 io[ARC_GROUP];
+            L lo[ARC_GROUP];
+            double add[ARC_GROUP];
+#pragma unroll
+            for (int q = 0; q < ARC_GROUP; ++q) io[q] = (i64)__shfl_sync(0xffffffffu, my_id, q0 + q) * kb + j;
+#pragma unroll
+            for (int q = 0; q < ARC_GROUP; ++q) lo[q] = mine && q0 + q < here ? level[io[q]] : (L)-1;
+#pragma unroll
+            for (int q = 0; q < ARC_GROUP; ++q) add[q] = lo[q] >= 0 && dag(lo[q], io[q], c.begin + k + q0 + q) ? value[io[q]] : 0.0;
+#pragma unroll
+            for (int q = 0; q < ARC_GROUP; ++q) s += add[q];
+        }
+    }
+    return s;
+}
 
 // sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`.
-template <typename D, typename L>
+template <bool W, typename D, typename L>
 __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
                                             const i64* __restrict__ in_ptr,
@@ -130,78 +189,69 @@ __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __res
                                             const L* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, int at, double eps)
 {
-    for_each(pieces * kb, [&](i64 t) {
-        const i64 p = t / kb;
-        const int j = (int)(t - p * kb);
-        const i64 tv = (i64)piece_row[p] * kb + j;
-        if (level[tv] != at) return;
+    for_each_piece_warp(pieces, kb, [&](i64 p, int j) {
+        const i64 v = piece_row[p];
+        const bool mine = at_level(level, v, kb, j, at);
+        if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
+        const i64 tv = v * kb + j;
         const Piece c = piece_of(p, piece_row, piece_start, size, in_ptr);
-        double s = 0.0;
-        for (i64 a = c.begin; a < c.end; a += ARC_GROUP) {
-            i64 iu[ARC_GROUP];
-            L lu[ARC_GROUP];
-            double add[ARC_GROUP];
-#pragma unroll
-            for (int k = 0; k < ARC_GROUP; ++k) iu[k] = a + k < c.end ? (i64)in_src[a + k] * kb + j : tv;
-#pragma unroll
-            for (int k = 0; k < ARC_GROUP; ++k) lu[k] = a + k < c.end ? level[iu[k]] : (L)-1;
-#pragma unroll
-            for (int k = 0; k < ARC_GROUP; ++k)
-                add[k] = dag_arc(lu[k], at, dist, iu[k], tv, in_w, a + k, eps) ? sigma[iu[k]] : 0.0;
-#pragma unroll
-            for (int k = 0; k < ARC_GROUP; ++k) s += add[k];      // in arc order, as one at a time
-        }
-        store_or_add(sigma + tv, s, c.split);
+        const double s = sum_over_arcs(c, in_src, kb, j, mine, level, sigma, [&](L lu, i64 iu, i64 a) {
+            return on_dag<W>(lu, (L)at, dist, iu, tv, in_w, a, eps);
+        });
+        if (mine) store_or_add(sigma + tv, s, c.split);
     });
 }
 
-// delta[u, j] = sum over u's DAG out-arcs u -> v of sigma[u, j] / sigma[v, j] * (weight[v] +
-// delta[v, j]), for the entries at level `at` (weight: 1.0 at the targets; delta zeroed).
-template <typename D, typename L>
-__device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
+// share[u, j] += sum of share[v, j] over u's DAG out-arcs u -> v, for the entries at level `at`
+// (the levels above finished: share[v, j] is (weight[v] + delta[v, j]) / sigma[v, j]).
+template <bool W, typename D, typename L>
+__device__ __forceinline__ void share_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
                                             const i64* __restrict__ out_ptr,
                                             const int* __restrict__ out_idx, const D* __restrict__ out_w,
                                             const L* __restrict__ level, const D* __restrict__ dist,
-                                            const double* __restrict__ sigma, double* delta,
-                                            const double* __restrict__ weight, int at, double eps)
+                                            double* share, int at, double eps)
 {
-    for_each(pieces * kb, [&](i64 t) {
-        const i64 p = t / kb;
-        const int j = (int)(t - p * kb);
-        const i64 tu = (i64)piece_row[p] * kb + j;
-        if (level[tu] != at) return;
+    for_each_piece_warp(pieces, kb, [&](i64 p, int j) {
+        const i64 u = piece_row[p];
+        const bool mine = at_level(level, u, kb, j, at);
+        if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
+        const i64 tu = u * kb + j;
         const Piece c = piece_of(p, piece_row, piece_start, size, out_ptr);
-        double s = 0.0;
-        for (i64 a = c.begin; a < c.end; a += ARC_GROUP) {
-            int v[ARC_GROUP];
-            L lv[ARC_GROUP];
-            double add[ARC_GROUP];
-#pragma unroll
-            for (int k = 0; k < ARC_GROUP; ++k) v[k] = a + k < c.end ? out_idx[a + k] : -1;
-#pragma unroll
-            for (int k = 0; k < ARC_GROUP; ++k) lv[k] = v[k] >= 0 ? level[(i64)v[k] * kb + j] : (L)-1;
-#pragma unroll
-            for (int k = 0; k < ARC_GROUP; ++k) {
-                const i64 iv = (i64)v[k] * kb + j;
-                add[k] = dag_arc(at, lv[k], dist, tu, iv, out_w, a + k, eps)
-                             ? (weight[v[k]] + delta[iv]) / sigma[iv] : 0.0;
-            }
-#pragma unroll
-            for (int k = 0; k < ARC_GROUP; ++k) s += add[k];      // in arc order, as one at a time
-        }
-        store_or_add(delta + tu, sigma[tu] * s, c.split);
+        const double s = sum_over_arcs(c, out_idx, kb, j, mine, level, share, [&](L lv, i64 iv, i64 a) {
+            return on_dag<W>((L)at, lv, dist, tu, iv, out_w, a, eps);
+        });
+        if (mine) store_or_add(share + tu, s, c.split);
     });
 }
 
-// out[p] += the dependency of arc p = u -> v summed over the batch's sources: a warp an arc,
-// its lanes over the sources, summed across the warp (one writer an arc: no atomics).
-template <typename D, typename L>
+// The entries at level `at` once their share sweep is done (S = share): the dependency
+// sigma * S into sigma, the share weight[v] / sigma + S into share. A block a row.
+template <typename L>
+__device__ __forceinline__ void finish_level(i64 n, int kb, const L* __restrict__ level, double* sigma,
+                                             double* share, const double* __restrict__ weight, int at)
+{
+    for (i64 v = blockIdx.x; v < n; v += gridDim.x) {
+        const double wv = weight[v];
+        for (int j = threadIdx.x; j < kb; j += blockDim.x) {
+            const i64 t = v * kb + j;
+            if (level[t] != at) continue;
+            const double sg = sigma[t], s = share[t];
+            share[t] = wv / sg + s;
+            sigma[t] = sg * s;
+        }
+    }
+}
+
+// out[p] += the dependency of arc p = u -> v summed over the batch's sources, sigma[u] *
+// share[v] on the DAG (sigma: the path counts): a warp an arc, its lanes over the sources,
+// summed across the warp (one writer an arc: no atomics).
+template <bool W, typename D, typename L>
 __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __restrict__ out_src,
                                                 const int* __restrict__ out_idx, const D* __restrict__ out_w,
                                                 const L* __restrict__ level, const D* __restrict__ dist,
-                                                const double* __restrict__ sigma, const double* __restrict__ delta,
-                                                const double* __restrict__ weight, double* out, double eps)
+                                                const double* __restrict__ sigma, const double* __restrict__ share,
+                                                double* out, double eps)
 {
     const int lane = threadIdx.x & 31;
     const i64 warps = grid_threads() >> 5;
@@ -211,8 +261,7 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
         double s = 0.0;
         for (int j = lane; j < kb; j += 32) {
             const i64 iu = u * kb + j, iv = (i64)v * kb + j;
-            if (dag_arc(level[iu], level[iv], dist, iu, iv, out_w, p, eps))
-                s += sigma[iu] / sigma[iv] * (weight[v] + delta[iv]);
+            if (on_dag<W>(level[iu], level[iv], dist, iu, iv, out_w, p, eps)) s += sigma[iu] * share[iv];
         }
         for (int off = 16; off; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
         if (lane == 0) out[p] += s;
@@ -230,25 +279,31 @@ extern "C" __global__ void bc_dag_release##SUFFIX(PIECES, const i64* out_ptr, co
 { dag_release<D>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, dist, level,   \
                  waiting, at, placed, eps); }
 
-// The sweeps for a level block of type L: int (weighted DAG levels) or signed char (BFS
-// levels below 128, suffix _l8: a warp's 32 sources read one 32-byte sector, not 128 bytes).
-#define BC_SWEEP_KERNELS(SUFFIX, D, L)                                                              \
+// The sweeps for weighted DAGs (W) or BFS levels, distances D, a level block of type L.
+#define BC_SWEEP_KERNELS(SUFFIX, W, D, L)                                                           \
 extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
         const D* in_w, const L* level, const D* dist, double* sigma, int at, double eps)            \
-{ sigma_level<D, L>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, level, dist,   \
-                    sigma, at, eps); }                                                              \
-extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
-        const D* out_w, const L* level, const D* dist, const double* sigma, double* delta,          \
-        const double* weight, int at, double eps)                                                   \
-{ delta_level<D, L>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, level, dist, \
-                    sigma, delta, weight, at, eps); }                                               \
+{ sigma_level<W, D, L>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, level, dist, \
+                       sigma, at, eps); }                                                           \
+extern "C" __global__ void bc_share_level##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
+        const D* out_w, const L* level, const D* dist, double* share, int at, double eps)           \
+{ share_level<W, D, L>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, level,   \
+                       dist, share, at, eps); }                                                     \
 extern "C" __global__ void bc_edge_dependency##SUFFIX(i64 m, int kb, const int* out_src, const int* out_idx, \
-        const D* out_w, const L* level, const D* dist, const double* sigma, const double* delta,    \
-        const double* weight, double* out, double eps)                                              \
-{ edge_dependency<D, L>(m, kb, out_src, out_idx, out_w, level, dist, sigma, delta, weight, out, eps); }
+        const D* out_w, const L* level, const D* dist, const double* sigma, const double* share,    \
+        double* out, double eps)                                                                    \
+{ edge_dependency<W, D, L>(m, kb, out_src, out_idx, out_w, level, dist, sigma, share, out, eps); }
 
 BC_DAG_KERNELS(_f32, float)
 BC_DAG_KERNELS(_f64, double)
-BC_SWEEP_KERNELS(_f32, float, int)
-BC_SWEEP_KERNELS(_f64, double, int)
-BC_SWEEP_KERNELS(_f32_l8, float, signed char)
+BC_SWEEP_KERNELS(_f32, true, float, int)
+BC_SWEEP_KERNELS(_f64, true, double, int)
+BC_SWEEP_KERNELS(_bfs, false, float, int)
+BC_SWEEP_KERNELS(_bfs_l8, false, float, signed char)
+
+extern "C" __global__ void bc_finish_level(i64 n, int kb, const int* level, double* sigma, double* share,
+                                           const double* weight, int at)
+{ finish_level<int>(n, kb, level, sigma, share, weight, at); }
+extern "C" __global__ void bc_finish_level_l8(i64 n, int kb, const signed char* level, double* sigma,
+                                              double* share, const double* weight, int at)
+{ finish_level<signed char>(n, kb, level, sigma, share, weight, at); }
