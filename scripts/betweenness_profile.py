@@ -88,7 +88,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs"):
     sources drawn at random, in id order, as a sampled run takes them), level by level: the
     entries at the level, the warps of (piece, 32 sources) with a lane there and the arcs
     they walk against the arcs the level's entries need (lanes x arcs / 32: no idle lane), and
-    each sigma, share and finish launch timed apart. `profile_sweeps`: the sweeps run between
+    each sigma and delta launch timed apart. `profile_sweeps`: the sweeps run between
     cupy.cuda.profiler start and stop (for ncu --profile-from-start off)."""
     hg = gpu.device_graph(g)
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
@@ -130,9 +130,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs"):
     for at in range(1, deepest + 1):
         times[("sigma", at)] = timed(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at))
     for at in range(deepest, 0, -1):
-        if at < deepest:
-            times[("share", at)] = timed(lambda: gpu.bc_share_level(hg, level, None, share, at))
-        times[("finish", at)] = timed(lambda: gpu.bc_finish_level(level, sigma, share, weight, at))
+        times[("delta", at)] = timed(lambda: gpu.bc_delta_level(hg, level, None, sigma, share, weight, at))
     if profile_sweeps:
         cp.cuda.profiler.stop()
     print(f"  {label}: one batch of {kb} sources ({order}), {deepest} levels, {n:,} vertices,"
@@ -146,8 +144,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs"):
         needed = float((on.sum(axis=1) * deg).sum()) / 32
         print(f"    level {at}: entries {entries:,}, warps {warps:,.0f}, warp arc-iterations {walked:,.0f}"
               f" (no idle lane: {needed:,.0f}, waste {walked / max(needed, 1):.2f}x),"
-              f" sigma {times[('sigma', at)]:.2f} ms, share {times.get(('share', at), 0.0):.2f} ms,"
-              f" finish {times[('finish', at)]:.2f} ms", flush=True)
+              f" sigma {times[('sigma', at)]:.2f} ms, delta {times[('delta', at)]:.2f} ms", flush=True)
     total = sum(times.values())
     print(f"    sweeps {total:.1f} ms = {total / kb * 1e3:.1f} us a source", flush=True)
 

@@ -356,7 +356,7 @@ def test_every_kernel_the_cuda_backend_names_is_compiled():
     assert res.returncode == 0, res.stderr
     made = set(re.findall(r'extern "C" (?:__global__|__attribute__\(\(global\)\)) void (\w+)\(', res.stdout))
     wanted = {f"bc_{k}_{d}" for k in ("dag_in_arcs", "dag_release") for d in ("f32", "f64")}
-    wanted |= {f"bc_{k}_{d}" for k in ("sigma_level", "share_level", "edge_dependency")
+    wanted |= {f"bc_{k}_{d}" for k in ("sigma_level", "delta_level", "edge_dependency")
                for d in ("f32", "f64", "bfs", "bfs_l8")}
-    wanted |= {"bc_finish_level", "bc_finish_level_l8"}
+    wanted |= {"bc_finish_rows", "bc_finish_rows_l8"}
     assert wanted <= made, wanted - made

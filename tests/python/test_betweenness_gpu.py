@@ -96,8 +96,8 @@ def test_gpu_hub_runs_in_several_batches_match_cpu(gpu, cpu, directed, weighted,
 
 
 def compare_kernels(gpu, cpu, g, ids, weighted, rng):
-    """One batch: the DAG levels, sigma, the shares and their finishing a level at a time (the
-    dependencies), and the arcs' dependencies, each kernel against its twin."""
+    """One batch: the DAG levels, sigma, the shares and dependencies a level at a time, and
+    the arcs' dependencies, each kernel against its twin."""
     hc, hd = cpu.device_graph(g), gpu.device_graph(g)
     level_c, dist_c = shortest_path_dag(cpu, hc, ids, weighted, None)
     level_d, dist_d = shortest_path_dag(gpu, hd, ids, weighted, None)
@@ -118,13 +118,9 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng):
     counts_c, counts_d = sig_c.copy(), sig_d.copy()
     sh_c, sh_d = np.zeros((n, kb)), cp.zeros((n, kb))
     for at in range(deepest, 0, -1):
-        if at < deepest:
-            cpu.bc_share_level(hc, level_c, dist_c, sh_c, at)
-            gpu.bc_share_level(hd, level_d, dist_d, sh_d, at)
-            close(cp.asnumpy(sh_d), sh_c)
-        cpu.bc_finish_level(level_c, sig_c, sh_c, weight, at)
-        gpu.bc_finish_level(level_d, sig_d, sh_d, cp.asarray(weight), at)
-    close(cp.asnumpy(sh_d), sh_c)
+        cpu.bc_delta_level(hc, level_c, dist_c, sig_c, sh_c, weight, at)
+        gpu.bc_delta_level(hd, level_d, dist_d, sig_d, sh_d, cp.asarray(weight), at)
+        close(cp.asnumpy(sh_d), sh_c)
     close(cp.asnumpy(sig_d), sig_c)
     arc_c, arc_d = np.zeros(g.num_arcs), cp.zeros(g.num_arcs)
     cpu.bc_edge_dependency(hc, level_c, dist_c, counts_c, sh_c, arc_c)

@@ -267,9 +267,7 @@ def test_bfs_edge_dependency_twin_matches_gathered(directed):
         twins.sigma_level(hg, level, None, sigma, at)
     counts = sigma.copy()
     for at in range(deepest, 0, -1):
-        if at < deepest:
-            twins.share_level(hg, level, None, share, at)
-        twins.finish_level(level, sigma, share, weight, at)
+        twins.delta_level(hg, level, None, sigma, share, weight, at)
     slow = np.zeros(g.num_arcs)
     twins._gathered_edge_dependency(hg, level, None, counts, share, slow)
     assert slow.any()

@@ -3,8 +3,8 @@ source (joint BFS levels, or SSSP distances for weighted graphs), the path count
 the way out, level by level, the dependencies delta on the way back, and their sums over the
 batch's sources added into one vector per device. Only O(n + m) numbers leave a device.
 
-The per-level primitives are the backend's (`bc_levels`, `bc_sigma_level`, `bc_share_level`,
-`bc_finish_level`, `bc_edge_dependency`; NumPy twins in backends/brandes.py, kernels in kernels/betweenness.cu).
+The per-level primitives are the backend's (`bc_levels`, `bc_sigma_level`, `bc_delta_level`,
+`bc_edge_dependency`; NumPy twins in backends/brandes.py, kernels in kernels/betweenness.cu).
 """
 from __future__ import annotations
 
@@ -223,13 +223,11 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     for at in range(1, deepest + 1):
         be.bc_sigma_level(hg, level, dist, sigma, at)
     counts = sigma.copy() if edges else None     # the arcs' dependencies read the path counts
-    # backward, from the deepest level up: each level's shares summed over its DAG out-arcs,
-    # then finished (its dependencies into sigma's entries, its own shares for the level above)
+    # backward, from the deepest level up: each level's dependencies into sigma's entries,
+    # its shares (weight + delta) / sigma for the level above
     share = xp.zeros((n, kb), np.float64)
     for at in range(deepest, 0, -1):
-        if at < deepest:
-            be.bc_share_level(hg, level, dist, share, at)
-        be.bc_finish_level(level, sigma, share, weight, at)
+        be.bc_delta_level(hg, level, dist, sigma, share, weight, at)
     delta = sigma                                # now the dependencies; a source's own is not one
     delta[src, cols] = 0.0
     arc = None

@@ -185,11 +185,20 @@ def sigma_level(hg, level, dist, sigma, at: int) -> None:
         sigma[v[a:b], j[a:b]] = np.bincount(owner[dag], weights=sigma[t[dag], c[dag]], minlength=b - a)
 
 
+def delta_level(hg, level, dist, sigma, share, weight, at: int) -> None:
+    """The backward sweep's level `at` (the levels above done): each entry (u, j) there sums
+    share[v, j] over its DAG out-arcs u -> v (`share_level`), then is finished
+    (`finish_level`): its dependency delta goes into sigma[u, j], its share (weight[u] + delta)
+    / sigma into share[u, j]. Brandes' quotient is taken once an entry, not once a DAG arc,
+    so the sweep adds one number an arc."""
+    share_level(hg, level, dist, share, at)
+    finish_level(level, sigma, share, weight, at)
+
+
 def share_level(hg, level, dist, share, at: int) -> None:
-    """The backward sweep: share[u, j] += the sum of share[v, j] over u's DAG out-arcs u -> v,
-    for the (u, j) at level `at` (the higher levels finished by `finish_level`, so share[v, j]
-    is v's (weight[v] + delta[v, j]) / sigma[v, j]). BFS levels: A @ (the shares one level
-    down), SciPy's compiled product (the arc counts carry parallel arcs)."""
+    """share[u, j] += the sum of share[v, j] over u's DAG out-arcs u -> v, for the (u, j) at
+    level `at`. BFS levels: A @ (the shares one level down), SciPy's compiled product (the arc
+    counts carry parallel arcs)."""
     if dist is None:
         rows, here = _level_rows(level, at)
         down = np.where(level == at + 1, share, 0.0)
@@ -205,11 +214,9 @@ def share_level(hg, level, dist, share, at: int) -> None:
 
 
 def finish_level(level, sigma, share, weight, at: int) -> None:
-    """The entries (v, j) at level `at` once their sweep is done: with S = share[v, j] (the sum
-    over v's DAG out-arcs), v's dependency delta = sigma * S goes into sigma[v, j] and v's
-    share (weight[v] + delta) / sigma = weight[v] / sigma + S into share[v, j]. Brandes'
-    quotient is taken once an entry, not once a DAG arc, so the sweeps add one number an arc;
-    sigma holds the dependencies once every level is finished."""
+    """The entries (v, j) at level `at` once their shares are summed: with S = share[v, j],
+    v's dependency delta = sigma * S goes into sigma[v, j] and v's share (weight[v] + delta) /
+    sigma = weight[v] / sigma + S into share[v, j]."""
     here = level == at
     with np.errstate(divide="ignore", invalid="ignore"):
         delta = sigma * share

@@ -203,11 +203,8 @@ class CPUBackend:
     def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int) -> None:
         brandes.sigma_level(hg, level, dist, sigma, at)
 
-    def bc_share_level(self, hg: HostGraph, level, dist, share, at: int) -> None:
-        brandes.share_level(hg, level, dist, share, at)
-
-    def bc_finish_level(self, level, sigma, share, weight, at: int) -> None:
-        brandes.finish_level(level, sigma, share, weight, at)
+    def bc_delta_level(self, hg: HostGraph, level, dist, sigma, share, weight, at: int) -> None:
+        brandes.delta_level(hg, level, dist, sigma, share, weight, at)
 
     def bc_edge_dependency(self, hg: HostGraph, level, dist, sigma, share, out) -> None:
         brandes.edge_dependency(hg, level, dist, sigma, share, out)

@@ -220,11 +220,8 @@ class CUDABackend:
     def bc_sigma_level(self, hg: DeviceGraph, level, dist, sigma, at: int) -> None:
         self.brandes.sigma_level(hg, level, dist, sigma, at)
 
-    def bc_share_level(self, hg: DeviceGraph, level, dist, share, at: int) -> None:
-        self.brandes.share_level(hg, level, dist, share, at)
-
-    def bc_finish_level(self, level, sigma, share, weight, at: int) -> None:
-        self.brandes.finish_level(level, sigma, share, weight, at)
+    def bc_delta_level(self, hg: DeviceGraph, level, dist, sigma, share, weight, at: int) -> None:
+        self.brandes.delta_level(hg, level, dist, sigma, share, weight, at)
 
     def bc_edge_dependency(self, hg: DeviceGraph, level, dist, sigma, share, out) -> None:
         self.brandes.edge_dependency(hg, level, dist, sigma, share, out)

@@ -108,19 +108,20 @@ class BrandesSweeps:
                     (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
                      i32(at), self._eps(dist)), level)
 
-    def share_level(self, hg, level, dist, share, at: int) -> None:
-        self._check(level, dist, share)
-        self._sweep(hg, "bc_share_level", dist, level.shape[1], True,
+    def delta_level(self, hg, level, dist, sigma, share, weight, at: int) -> None:
+        """The sweep finishes the entries of vertices of one piece; the others
+        (rows_finished_apart) are finished after it, row by row."""
+        self._check(level, dist, sigma, share)
+        kb = level.shape[1]
+        self._sweep(hg, "bc_delta_level", dist, kb, True,
                     (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
-                     share, i32(at), self._eps(dist)), level)
-
-    def finish_level(self, level, sigma, share, weight, at: int) -> None:
-        self._check(level, sigma, share)
-        n, kb = level.shape
-        name = "bc_finish_level" + ("_l8" if level.dtype == np.int8 else "")
-        self.launcher.launch("betweenness", name, n * THREADS,      # a block a row
-                             (i64(n), i32(kb), level, sigma, share, weight, i32(at)),
-                             max_blocks=self.launcher.max_blocks)
+                     sigma, share, weight, i32(at), self._eps(dist)), level)
+        rows = rows_finished_apart(hg, self.piece)
+        if len(rows):
+            name = "bc_finish_rows" + ("_l8" if level.dtype == np.int8 else "")
+            self.launcher.launch("betweenness", name, len(rows) * THREADS,      # a block a row
+                                 (rows, i64(len(rows)), i32(kb), level, sigma, share, weight, i32(at)),
+                                 max_blocks=self.launcher.max_blocks)
 
     def edge_dependency(self, hg, level, dist, sigma, share, out) -> None:
         self._check(level, dist, sigma, share)
@@ -142,6 +143,20 @@ def out_sources(launcher, hg) -> cp.ndarray:
                         max_blocks=launcher.max_blocks)
         hg.extra["out_src"] = tails
     return tails
+
+
+def rows_finished_apart(hg, size: int = ARC_PIECE) -> cp.ndarray:
+    """The vertices whose entries the backward sweep cannot finish itself (int32, on the
+    device; found once, kept with the graph): those whose out-arcs take several pieces (their
+    sums added atomically), and those without out-arcs that some arc reaches (no piece, so no
+    warp visits them: sinks of directed graphs; their dependency is 0)."""
+    key = ("bc_rows_finished_apart", size)
+    found = hg.extra.get(key)
+    if found is None:
+        out_degree, in_degree = cp.diff(hg.out_ptr), cp.diff(hg.in_ptr)
+        found = cp.flatnonzero((out_degree > size) | ((out_degree == 0) & (in_degree > 0))).astype(np.int32)
+        hg.extra[key] = found
+    return found
 
 
 def pieces(hg, out: bool, size: int = ARC_PIECE):

@@ -1,6 +1,5 @@
 // Brandes' sweeps over a batch's shortest-path DAGs (algorithms/brandes.py). Their NumPy twins
-// are curnet.backends.brandes (dag_levels, sigma_level, share_level, finish_level,
-// edge_dependency).
+// are curnet.backends.brandes (dag_levels, sigma_level, delta_level, edge_dependency).
 // (common.cuh is put in front of this file by the loader.)
 //
 // A batch of kb sources is held in (n, kb) C-ordered blocks, entry v * kb + j for vertex v and
@@ -202,15 +201,28 @@ __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __res
     });
 }
 
-// share[u, j] += sum of share[v, j] over u's DAG out-arcs u -> v, for the entries at level `at`
-// (the levels above finished: share[v, j] is (weight[v] + delta[v, j]) / sigma[v, j]).
+// Finishing entry t of vertex v (weight wv) whose shares sum to s: its dependency sigma * s
+// into sigma, its share wv / sigma + s into share (as the twin's finish_level).
+__device__ __forceinline__ void finish_entry(double* sigma, double* share, i64 t, double wv, double s)
+{
+    const double sg = sigma[t];
+    share[t] = wv / sg + s;
+    sigma[t] = sg * s;
+}
+
+// The backward sweep's level `at` (the levels above done, so share[v, j] is (weight[v] +
+// delta[v, j]) / sigma[v, j]): each entry (u, j) there sums share[v, j] over its DAG out-arcs
+// and is finished; a vertex of several pieces adds its pieces' sums into the zeroed share
+// entry, finished after the sweep by finish_rows (as are vertices without out-arcs: no warp
+// visits them).
 template <bool W, typename D, typename L>
-__device__ __forceinline__ void share_level(i64 pieces, int kb, const int* __restrict__ piece_row,
+__device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
                                             const i64* __restrict__ out_ptr,
                                             const int* __restrict__ out_idx, const D* __restrict__ out_w,
                                             const L* __restrict__ level, const D* __restrict__ dist,
-                                            double* share, int at, double eps)
+                                            double* sigma, double* share, const double* __restrict__ weight,
+                                            int at, double eps)
 {
     for_each_piece_warp(pieces, kb, [&](i64 p, int j) {
         const i64 u = piece_row[p];
@@ -221,24 +233,25 @@ __device__ __forceinline__ void share_level(i64 pieces, int kb, const int* __res
         const double s = sum_over_arcs(c, out_idx, kb, j, mine, level, share, [&](L lv, i64 iv, i64 a) {
             return on_dag<W>((L)at, lv, dist, tu, iv, out_w, a, eps);
         });
-        if (mine) store_or_add(share + tu, s, c.split);
+        if (!mine) return;
+        if (c.split) atomicAdd(share + tu, s);
+        else finish_entry(sigma, share, tu, weight[u], s);
     });
 }
 
-// The entries at level `at` once their share sweep is done (S = share): the dependency
-// sigma * S into sigma, the share weight[v] / sigma + S into share. A block a row.
+// The entries at level `at` of the vertices `rows` (those of several pieces, or none), their
+// shares summed: finished. A block a row.
 template <typename L>
-__device__ __forceinline__ void finish_level(i64 n, int kb, const L* __restrict__ level, double* sigma,
-                                             double* share, const double* __restrict__ weight, int at)
+__device__ __forceinline__ void finish_rows(const int* __restrict__ rows, i64 count, int kb,
+                                            const L* __restrict__ level, double* sigma, double* share,
+                                            const double* __restrict__ weight, int at)
 {
-    for (i64 v = blockIdx.x; v < n; v += gridDim.x) {
+    for (i64 r = blockIdx.x; r < count; r += gridDim.x) {
+        const i64 v = rows[r];
         const double wv = weight[v];
         for (int j = threadIdx.x; j < kb; j += blockDim.x) {
             const i64 t = v * kb + j;
-            if (level[t] != at) continue;
-            const double sg = sigma[t], s = share[t];
-            share[t] = wv / sg + s;
-            sigma[t] = sg * s;
+            if (level[t] == at) finish_entry(sigma, share, t, wv, share[t]);
         }
     }
 }
@@ -285,10 +298,11 @@ extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, const i64* in_ptr, con
         const D* in_w, const L* level, const D* dist, double* sigma, int at, double eps)            \
 { sigma_level<W, D, L>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, level, dist, \
                        sigma, at, eps); }                                                           \
-extern "C" __global__ void bc_share_level##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
-        const D* out_w, const L* level, const D* dist, double* share, int at, double eps)           \
-{ share_level<W, D, L>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, level,   \
-                       dist, share, at, eps); }                                                     \
+extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
+        const D* out_w, const L* level, const D* dist, double* sigma, double* share,                \
+        const double* weight, int at, double eps)                                                   \
+{ delta_level<W, D, L>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, level,   \
+                       dist, sigma, share, weight, at, eps); }                                      \
 extern "C" __global__ void bc_edge_dependency##SUFFIX(i64 m, int kb, const int* out_src, const int* out_idx, \
         const D* out_w, const L* level, const D* dist, const double* sigma, const double* share,    \
         double* out, double eps)                                                                    \
@@ -301,9 +315,9 @@ BC_SWEEP_KERNELS(_f64, true, double, int)
 BC_SWEEP_KERNELS(_bfs, false, float, int)
 BC_SWEEP_KERNELS(_bfs_l8, false, float, signed char)
 
-extern "C" __global__ void bc_finish_level(i64 n, int kb, const int* level, double* sigma, double* share,
-                                           const double* weight, int at)
-{ finish_level<int>(n, kb, level, sigma, share, weight, at); }
-extern "C" __global__ void bc_finish_level_l8(i64 n, int kb, const signed char* level, double* sigma,
-                                              double* share, const double* weight, int at)
-{ finish_level<signed char>(n, kb, level, sigma, share, weight, at); }
+extern "C" __global__ void bc_finish_rows(const int* rows, i64 count, int kb, const int* level,
+                                          double* sigma, double* share, const double* weight, int at)
+{ finish_rows<int>(rows, count, kb, level, sigma, share, weight, at); }
+extern "C" __global__ void bc_finish_rows_l8(const int* rows, i64 count, int kb, const signed char* level,
+                                             double* sigma, double* share, const double* weight, int at)
+{ finish_rows<signed char>(rows, count, kb, level, sigma, share, weight, at); }
