@@ -83,13 +83,14 @@ def profile(gpu, g, label, weighted, sources):
     gpu.brandes.piece = ARC_PIECE
 
 
-def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs"):
+def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True):
     """One batch of kb sources (the middle of the breadth-first order, or `order` "random": kb
     sources drawn at random, in id order, as a sampled run takes them), level by level: the
     entries at the level, the warps of (piece, 32 sources) with a lane there and the arcs
     they walk against the arcs the level's entries need (lanes x arcs / 32: no idle lane), and
     each sigma and delta launch timed apart. `profile_sweeps`: the sweeps run between
-    cupy.cuda.profiler start and stop (for ncu --profile-from-start off)."""
+    cupy.cuda.profiler start and stop (for ncu --profile-from-start off). `push`: each level
+    swept from the cheaper end, as the driver does (else every level pulled)."""
     hg = gpu.device_graph(g)
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     if order == "random":
@@ -124,16 +125,23 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs"):
         ev[1].synchronize()
         return cp.cuda.get_elapsed_time(ev[0], ev[1])
 
+    arcs = gpu.bc_level_arcs(hg, level) if push else None
+
+    def pushed(at, other):      # the driver's choice (algorithms.brandes.dependencies)
+        return arcs is not None and arcs[other] < arcs[at]
+
     if profile_sweeps:
         cp.cuda.profiler.start()
     times = {}
     for at in range(1, deepest + 1):
-        times[("sigma", at)] = timed(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at))
+        times[("sigma", at)] = timed(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at, push=pushed(at, at - 1)))
     for at in range(deepest, 0, -1):
-        times[("delta", at)] = timed(lambda: gpu.bc_delta_level(hg, level, None, sigma, share, weight, at))
+        times[("delta", at)] = timed(lambda: gpu.bc_delta_level(hg, level, None, sigma, share, weight, at,
+                                                                push=pushed(at, at + 1)))
     if profile_sweeps:
         cp.cuda.profiler.stop()
-    print(f"  {label}: one batch of {kb} sources ({order}), {deepest} levels, {n:,} vertices,"
+    how = "push where cheaper" if push else "pull"
+    print(f"  {label}: one batch of {kb} sources ({order}, {how}), {deepest} levels, {n:,} vertices,"
           f" {len(g.indices):,} arcs; BFS levels {bfs_ms:.1f} ms", flush=True)
     for at in range(1, deepest + 1):
         on = padded == at
@@ -144,7 +152,8 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs"):
         needed = float((on.sum(axis=1) * deg).sum()) / 32
         print(f"    level {at}: entries {entries:,}, warps {warps:,.0f}, warp arc-iterations {walked:,.0f}"
               f" (no idle lane: {needed:,.0f}, waste {walked / max(needed, 1):.2f}x),"
-              f" sigma {times[('sigma', at)]:.2f} ms, delta {times[('delta', at)]:.2f} ms", flush=True)
+              f" sigma {times[('sigma', at)]:.2f} ms{' (push)' if pushed(at, at - 1) else ''},"
+              f" delta {times[('delta', at)]:.2f} ms{' (push)' if pushed(at, at + 1) else ''}", flush=True)
     total = sum(times.values())
     print(f"    sweeps {total:.1f} ms = {total / kb * 1e3:.1f} us a source", flush=True)
 
@@ -175,6 +184,7 @@ def main():
     ap.add_argument("--order", default="bfs", help="with --account: bfs and/or random (comma-separated)")
     ap.add_argument("--kernel-files", default="",
                     help="with --account: comma-separated variants of kernels/betweenness.cu, each timed")
+    ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
     ap.add_argument("--profile-sweeps", action="store_true",
                     help="with --account: profile only the sweeps (ncu --profile-from-start off)")
     args = ap.parse_args()
@@ -190,7 +200,8 @@ def main():
                 use_kernel_file("betweenness", source)
             sweep_account(gpu, r, label, 64)       # compiles
             for order in args.order.split(","):
-                sweep_account(gpu, r, label, args.account, args.profile_sweeps, order)
+                for push in (True, False) if args.pull_too else (True,):
+                    sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push)
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

@@ -128,6 +128,44 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng):
     close(cp.asnumpy(arc_d), arc_c)
 
 
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("hub", [False, True])
+def test_pushed_levels_match_their_twins(gpu, cpu, directed, hub):
+    """BFS levels swept from the other end (push: atomic adds from level at - 1 along out-arcs,
+    or from level at + 1 along in-arcs) at every level: the twins' sigma and shares; and each
+    level's arcs to walk, counted on the host."""
+    from curnet.backends.brandes import ARC_PIECE
+    rng = np.random.default_rng(29)
+    if hub:
+        g = hub_graph(rng, 400, 1200, 3 * ARC_PIECE + 5, directed=directed, weighted=False)
+    else:
+        g = random_graph(rng, 300, 1500, directed=directed, weighted=False)
+    ids = rng.choice(len(g), 70, replace=False).astype(np.int32)
+    hc, hd = cpu.device_graph(g), gpu.device_graph(g)
+    level_c, _ = shortest_path_dag(cpu, hc, ids, False, None)
+    level_d = cp.asarray(level_c)
+    assert level_d.dtype == np.int8
+    n, kb = level_c.shape
+    degree = np.diff(g.indptr)
+    want = np.bincount(level_c[level_c >= 0], weights=np.repeat(degree, kb)[level_c.ravel() >= 0], minlength=128)
+    np.testing.assert_array_equal(gpu.bc_level_arcs(hd, level_d), want.astype(np.int64))
+    weight = rng.integers(0, 2, n).astype(np.float64)
+    sig_c = np.zeros((n, kb))
+    sig_c[ids, np.arange(kb)] = 1
+    sig_d = cp.asarray(sig_c)
+    deepest = int(level_c.max())
+    for at in range(1, deepest + 1):
+        cpu.bc_sigma_level(hc, level_c, None, sig_c, at)
+        gpu.bc_sigma_level(hd, level_d, None, sig_d, at, push=True)
+        close(cp.asnumpy(sig_d), sig_c)
+    sh_c, sh_d = np.zeros((n, kb)), cp.zeros((n, kb))
+    for at in range(deepest, 0, -1):
+        cpu.bc_delta_level(hc, level_c, None, sig_c, sh_c, weight, at)
+        gpu.bc_delta_level(hd, level_d, None, sig_d, sh_d, cp.asarray(weight), at, push=True)
+        close(cp.asnumpy(sh_d), sh_c)
+    close(cp.asnumpy(sig_d), sig_c)
+
+
 @pytest.mark.parametrize("directed,weighted,dtype", CASES)
 @pytest.mark.parametrize("cutoff", [None, 2])
 def test_gpu_betweenness_matches_cpu(gpu, cpu, directed, weighted, dtype, cutoff):

@@ -3,8 +3,9 @@ source (joint BFS levels, or SSSP distances for weighted graphs), the path count
 the way out, level by level, the dependencies delta on the way back, and their sums over the
 batch's sources added into one vector per device. Only O(n + m) numbers leave a device.
 
-The per-level primitives are the backend's (`bc_levels`, `bc_sigma_level`, `bc_delta_level`,
-`bc_edge_dependency`; NumPy twins in backends/brandes.py, kernels in kernels/betweenness.cu).
+The per-level primitives are the backend's (`bc_levels`, `bc_level_arcs`, `bc_sigma_level`,
+`bc_delta_level`, `bc_edge_dependency`; NumPy twins in backends/brandes.py, kernels in
+kernels/betweenness.cu).
 """
 from __future__ import annotations
 
@@ -217,17 +218,24 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     cols = xp.arange(kb)
     src = xp.asarray(np.asarray(ids, np.int64))
     deepest = int(level.max()) if level.size else 0
+    # BFS levels join consecutive levels only, so a level can be swept from the next one's end
+    # instead (push): where that end's entries have fewer arcs to walk (bc_level_arcs)
+    arcs = be.bc_level_arcs(hg, level) if dist is None else None
+
+    def push(at, other):
+        return arcs is not None and arcs[other] < arcs[at]
+
     # forward: shortest-path counts, a level at a time (a source has one path, to itself)
     sigma = xp.zeros((n, kb), np.float64)
     sigma[src, cols] = 1.0
     for at in range(1, deepest + 1):
-        be.bc_sigma_level(hg, level, dist, sigma, at)
+        be.bc_sigma_level(hg, level, dist, sigma, at, push=push(at, at - 1))
     counts = sigma.copy() if edges else None     # the arcs' dependencies read the path counts
     # backward, from the deepest level up: each level's dependencies into sigma's entries,
     # its shares (weight + delta) / sigma for the level above
     share = xp.zeros((n, kb), np.float64)
     for at in range(deepest, 0, -1):
-        be.bc_delta_level(hg, level, dist, sigma, share, weight, at)
+        be.bc_delta_level(hg, level, dist, sigma, share, weight, at, push=push(at, at + 1))
     delta = sigma                                # now the dependencies; a source's own is not one
     delta[src, cols] = 0.0
     arc = None

@@ -102,25 +102,54 @@ class BrandesSweeps:
                              (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tuple(args),
                              max_blocks=self.launcher.max_blocks)
 
-    def sigma_level(self, hg, level, dist, sigma, at: int) -> None:
+    def level_arcs(self, hg, level):
+        """Host int64 (128,): the arcs each level's entries have to walk (the out-degrees of
+        the entries at level l, summed), or None where pushing is not offered (int32 levels)."""
+        if level.dtype != np.int8:
+            return None
+        n, kb = level.shape
+        arcs = cp.zeros(128, np.uint64)
+        self.launcher.launch("betweenness", "bc_level_arcs_l8", n * THREADS,      # a block a row
+                             (i64(n), i32(kb), level, hg.out_ptr, arcs), max_blocks=self.launcher.max_blocks)
+        return cp.asnumpy(arcs).astype(np.int64)
+
+    def _push(self, hg, level, value, out, source_level: int, at: int, out_arcs: bool) -> None:
+        """The entries at `source_level` add `value` into `out` at their neighbours on level
+        `at`, over out-arcs (`out_arcs`) or in-arcs (BFS levels, int8)."""
+        if level.dtype != np.int8:
+            raise ValueError("pushing takes int8 BFS levels")
+        ptr, nb = (hg.out_ptr, hg.out_idx) if out_arcs else (hg.in_ptr, hg.in_src)
+        self._sweep(hg, "bc_push_level", None, level.shape[1], out_arcs,
+                    (ptr, nb, level, value, out, i32(source_level), i32(at)), level)
+
+    def sigma_level(self, hg, level, dist, sigma, at: int, push: bool = False) -> None:
         self._check(level, dist, sigma)
+        if push:           # from level at - 1 along its out-arcs
+            self._push(hg, level, sigma, sigma, at - 1, at, True)
+            return
         self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
                     (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
                      i32(at), self._eps(dist)), level)
 
-    def delta_level(self, hg, level, dist, sigma, share, weight, at: int) -> None:
-        """The sweep finishes the entries of vertices of one piece; the others
-        (rows_finished_apart) are finished after it, row by row."""
+    def delta_level(self, hg, level, dist, sigma, share, weight, at: int, push: bool = False) -> None:
+        """Pulled, the sweep finishes the entries of vertices of one piece and the others
+        (rows_finished_apart) are finished after it, row by row; pushed (from level at + 1
+        along its in-arcs), every row is finished after it."""
         self._check(level, dist, sigma, share)
-        kb = level.shape[1]
-        self._sweep(hg, "bc_delta_level", dist, kb, True,
-                    (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
-                     sigma, share, weight, i32(at), self._eps(dist)), level)
-        rows = rows_finished_apart(hg, self.piece)
-        if len(rows):
+        n, kb = level.shape
+        if push:
+            self._push(hg, level, share, share, at + 1, at, False)
+            rows, count = NULL, n
+        else:
+            self._sweep(hg, "bc_delta_level", dist, kb, True,
+                        (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
+                         sigma, share, weight, i32(at), self._eps(dist)), level)
+            rows = rows_finished_apart(hg, self.piece)
+            count = len(rows)
+        if count:
             name = "bc_finish_rows" + ("_l8" if level.dtype == np.int8 else "")
-            self.launcher.launch("betweenness", name, len(rows) * THREADS,      # a block a row
-                                 (rows, i64(len(rows)), i32(kb), level, sigma, share, weight, i32(at)),
+            self.launcher.launch("betweenness", name, count * THREADS,      # a block a row
+                                 (rows, i64(count), i32(kb), level, sigma, share, weight, i32(at)),
                                  max_blocks=self.launcher.max_blocks)
 
     def edge_dependency(self, hg, level, dist, sigma, share, out) -> None:

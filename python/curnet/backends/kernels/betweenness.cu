@@ -141,42 +141,99 @@ __device__ __forceinline__ bool at_level(const L* __restrict__ level, i64 row, i
 
 // The sweeps walk a piece's arcs 32 at a time: each lane loads one arc's neighbour id and the
 // warp passes them round (shuffles), then ARC_GROUP arcs at a time the lanes load the
-// neighbours' levels, then the values of those on the DAG, each step's loads issued together.
-// Every lane of the warp takes part (the shuffles); only `mine` lanes load and add. Sums are
-// added in arc order (a skipped arc adds 0.0).
+// neighbours' levels together and hand the group to `group(io, lo, a0)` (the neighbours'
+// entries, their levels, -1 past the piece or for a lane not `mine`, and the group's first
+// arc), which issues the group's value loads (pull) or atomic adds (push) together. Every
+// lane of the warp takes part (the shuffles); only `mine` lanes load.
 #ifndef ARC_GROUP
 #define ARC_GROUP 8
 #endif
 
-// sum over the piece's arcs a (neighbour ids nb[a]) of value[neighbour entry] where
-// `dag(l_other, i_other, a)` holds: the walk both sweeps share.
-template <typename L, typename Dag>
-__device__ __forceinline__ double sum_over_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
-                                                bool mine, const L* __restrict__ level, const double* value,
-                                                Dag dag)
+template <typename L, typename Group>
+__device__ __forceinline__ void walk_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
+                                          bool mine, const L* __restrict__ level, Group group)
 {
     const int lane = (int)(threadIdx.x & 31);
     const int count = (int)(c.end - c.begin);
     const int* __restrict__ ids = nb + c.begin;
-    double s = 0.0;
     for (int k = 0; k < count; k += 32) {
         const int here = min(32, count - k);
         const int my_id = lane < here ? ids[k + lane] : 0;
         for (int q0 = 0; q0 < here; q0 += ARC_GROUP) {
             i64 io[ARC_GROUP];
             L lo[ARC_GROUP];
-            double add[ARC_GROUP];
 #pragma unroll
             for (int q = 0; q < ARC_GROUP; ++q) io[q] = (i64)__shfl_sync(0xffffffffu, my_id, q0 + q) * kb + j;
 #pragma unroll
             for (int q = 0; q < ARC_GROUP; ++q) lo[q] = mine && q0 + q < here ? level[io[q]] : (L)-1;
-#pragma unroll
-            for (int q = 0; q < ARC_GROUP; ++q) add[q] = lo[q] >= 0 && dag(lo[q], io[q], c.begin + k + q0 + q) ? value[io[q]] : 0.0;
-#pragma unroll
-            for (int q = 0; q < ARC_GROUP; ++q) s += add[q];
+            group(io, lo, c.begin + k + q0);
         }
     }
+}
+
+// The pull: sum over the piece's arcs a of value[neighbour entry] where `dag(l_other,
+// i_other, a)` holds, added in arc order (a skipped arc adds 0.0).
+template <typename L, typename Dag>
+__device__ __forceinline__ double sum_over_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
+                                                bool mine, const L* __restrict__ level, const double* value,
+                                                Dag dag)
+{
+    double s = 0.0;
+    walk_arcs(c, nb, kb, j, mine, level, [&](const i64* io, const L* lo, i64 a0) {
+        double add[ARC_GROUP];
+#pragma unroll
+        for (int q = 0; q < ARC_GROUP; ++q) add[q] = lo[q] >= 0 && dag(lo[q], io[q], a0 + q) ? value[io[q]] : 0.0;
+#pragma unroll
+        for (int q = 0; q < ARC_GROUP; ++q) s += add[q];
+    });
     return s;
+}
+
+// The push (BFS levels: DAG arcs join consecutive levels): each entry at level `from` adds
+// value[entry] into out[neighbour entry] for each arc of the piece whose neighbour is at level
+// `to` (atomically, no value read back). A level whose other end has far fewer arcs to walk
+// (sigma from the source's neighbours into level 2; the shares of a thin level below a full
+// one) is swept from there.
+template <typename L>
+__device__ __forceinline__ void push_level(i64 pieces, int kb, const int* __restrict__ piece_row,
+                                           const i64* __restrict__ piece_start, int size,
+                                           const i64* __restrict__ ptr, const int* __restrict__ nb,
+                                           const L* __restrict__ level, const double* value, double* out,
+                                           int from, int to)
+{
+    for_each_piece_warp(pieces, kb, [&](i64 p, int j) {
+        const i64 v = piece_row[p];
+        const bool mine = at_level(level, v, kb, j, from);
+        if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
+        const double x = mine ? value[v * kb + j] : 0.0;
+        const Piece c = piece_of(p, piece_row, piece_start, size, ptr);
+        walk_arcs(c, nb, kb, j, mine, level, [&](const i64* io, const L* lo, i64) {
+#pragma unroll
+            for (int q = 0; q < ARC_GROUP; ++q)
+                if (lo[q] == to) atomicAdd(out + io[q], x);
+        });
+    });
+}
+
+// Each level's arcs to walk: arcs[l] += the out-degree of v for each entry (v, j) at level l
+// (int8 BFS levels, l < 128), counted in shared memory a block, a block a row at a time.
+__device__ __forceinline__ void level_arcs(i64 n, int kb, const signed char* __restrict__ level,
+                                           const i64* __restrict__ out_ptr, unsigned long long* arcs)
+{
+    __shared__ unsigned long long count[128];
+    for (int l = threadIdx.x; l < 128; l += blockDim.x) count[l] = 0;
+    __syncthreads();
+    for (i64 v = blockIdx.x; v < n; v += gridDim.x) {
+        const unsigned long long degree = (unsigned long long)(out_ptr[v + 1] - out_ptr[v]);
+        if (degree == 0) continue;
+        for (int j = threadIdx.x; j < kb; j += blockDim.x) {
+            const int l = level[v * kb + j];
+            if (l >= 0) atomicAdd(count + l, degree);
+        }
+    }
+    __syncthreads();
+    for (int l = threadIdx.x; l < 128; l += blockDim.x)
+        if (count[l]) atomicAdd(arcs + l, count[l]);
 }
 
 // sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`.
@@ -239,15 +296,15 @@ __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __res
     });
 }
 
-// The entries at level `at` of the vertices `rows` (those of several pieces, or none), their
-// shares summed: finished. A block a row.
+// The entries at level `at` of the vertices `rows` (those of several pieces, or none; every
+// vertex when rows is null: a pushed level), their shares summed: finished. A block a row.
 template <typename L>
 __device__ __forceinline__ void finish_rows(const int* __restrict__ rows, i64 count, int kb,
                                             const L* __restrict__ level, double* sigma, double* share,
                                             const double* __restrict__ weight, int at)
 {
     for (i64 r = blockIdx.x; r < count; r += gridDim.x) {
-        const i64 v = rows[r];
+        const i64 v = rows == nullptr ? r : rows[r];
         const double wv = weight[v];
         for (int j = threadIdx.x; j < kb; j += blockDim.x) {
             const i64 t = v * kb + j;
@@ -314,6 +371,15 @@ BC_SWEEP_KERNELS(_f32, true, float, int)
 BC_SWEEP_KERNELS(_f64, true, double, int)
 BC_SWEEP_KERNELS(_bfs, false, float, int)
 BC_SWEEP_KERNELS(_bfs_l8, false, float, signed char)
+
+// The pushes (BFS levels, int8): sigma from level at - 1 into level at over out-arcs; shares
+// from level at + 1 into level at over in-arcs.
+extern "C" __global__ void bc_push_level_bfs_l8(PIECES, const i64* ptr, const int* nb, const signed char* level,
+                                            const double* value, double* out, int from, int to)
+{ push_level<signed char>(pieces, kb, piece_row, piece_start, size, ptr, nb, level, value, out, from, to); }
+extern "C" __global__ void bc_level_arcs_l8(i64 n, int kb, const signed char* level, const i64* out_ptr,
+                                            unsigned long long* arcs)
+{ level_arcs(n, kb, level, out_ptr, arcs); }
 
 extern "C" __global__ void bc_finish_rows(const int* rows, i64 count, int kb, const int* level,
                                           double* sigma, double* share, const double* weight, int at)
