@@ -181,6 +181,12 @@ def breadth_first_rank(g) -> np.ndarray:
     return rank
 
 
+# A pushed arc (an atomic add) costs more than a pulled one (a load): on one H200, R-MAT 20's
+# level 3 pushed from level 2, whose entries have 0.58 of the arcs, took 106 ms against 74 ms
+# pulled (about 2.4x a pushed arc); 4 leaves a margin (scripts/betweenness_profile.py --account).
+PUSH_RATIO = 4
+
+
 def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
     """(level, dist): the batch's (n, kb) DAG level block (-1 where not reached within the
     cutoff) and, for weighted graphs, its distance block (inf there); dist None for BFS."""
@@ -219,11 +225,12 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     src = xp.asarray(np.asarray(ids, np.int64))
     deepest = int(level.max()) if level.size else 0
     # BFS levels join consecutive levels only, so a level can be swept from the next one's end
-    # instead (push): where that end's entries have fewer arcs to walk (bc_level_arcs)
+    # instead (push): where that end's entries have under 1/PUSH_RATIO of the arcs to walk
+    # (bc_level_arcs)
     arcs = be.bc_level_arcs(hg, level) if dist is None else None
 
     def push(at, other):
-        return arcs is not None and arcs[other] < arcs[at]
+        return arcs is not None and arcs[other] * PUSH_RATIO < arcs[at]
 
     # forward: shortest-path counts, a level at a time (a source has one path, to itself)
     sigma = xp.zeros((n, kb), np.float64)
