@@ -259,7 +259,28 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
                 rows.append(row)
                 print(f"  Dask {workers}: {np.median(t):.3f} s (equal: {row['equal']})", flush=True)
                 del got
+                if sources is None and workers > 1:
+                    rows.extend(chunk_rows(engine, name, g, reduction, want[name], workers))
             engine.client.close()
+    return rows
+
+
+DASK_CHUNKS: list = []      # --dask-chunks
+
+
+def chunk_rows(engine, name, g, reduction, want, workers: int) -> list:
+    """A reduction's Dask row again with the sources cut into each of DASK_CHUNKS chunks (the
+    engine's own choice is 4 a worker thread): load balance against each chunk's fixed costs."""
+    direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]
+    rows = []
+    for chunks in DASK_CHUNKS:
+        size = -(-len(g) // chunks)
+        got, t = timed(lambda: engine.reduce(g, None, reduction, backend="cuda", progress=False,
+                                             chunk_size=size), 1, 0)
+        rows.append(dict(job=name, route=f"Dask {workers} worker(s), {chunks} chunks", times_s=t,
+                         equal=equal(got, want),
+                         speedup=np.median(direct[0]["times_s"]) / np.median(t) if direct else None))
+        print(f"  Dask {workers}, {chunks} chunks: {np.median(t):.3f} s", flush=True)
     return rows
 
 
@@ -322,6 +343,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small graphs (a smoke run)")
     ap.add_argument("--big-reps", type=int, default=1, help="timed runs of the large all-vertex rows")
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--dask-chunks", default="", help="comma-separated chunk counts: the reductions' "
+                    "Dask rows again with the sources in that many chunks (e.g. 2,8,32)")
     ap.add_argument("--betweenness", action="store_true", help="also exact betweenness of R-MAT 18")
     ap.add_argument("--backends", default="cuda,cuda:all",
                     help="the one-GPU and the all-GPU backend names (cpu,cpu: a dry run of the script)")
@@ -332,6 +355,7 @@ def main():
                     if os.environ.get("OUT") else None)
     args = ap.parse_args()
     BIG_REPS[0] = args.big_reps
+    DASK_CHUNKS[:] = [int(x) for x in args.dask_chunks.split(",") if x]
     one, every = args.backends.split(",")
     devices = gpu_names()
     gpus = len(devices) if one.startswith("cuda") else 2

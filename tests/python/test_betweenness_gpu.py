@@ -95,9 +95,10 @@ def test_gpu_hub_runs_in_several_batches_match_cpu(gpu, cpu, directed, weighted,
         gpu.tuning.batch_limit = before
 
 
-def compare_kernels(gpu, cpu, g, ids, weighted, rng):
+def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False):
     """One batch: the DAG levels, sigma, the shares and dependencies a level at a time, and
-    the arcs' dependencies, each kernel against its twin."""
+    the arcs' dependencies, each kernel against its twin. `push` (BFS levels): every GPU level
+    swept from the other end, and each level's arcs to walk against a count on the host."""
     hc, hd = cpu.device_graph(g), gpu.device_graph(g)
     level_c, dist_c = shortest_path_dag(cpu, hc, ids, weighted, None)
     level_d, dist_d = shortest_path_dag(gpu, hd, ids, weighted, None)
@@ -106,6 +107,11 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng):
         level_d = gpu.bc_levels(hd, dist_d)
     np.testing.assert_array_equal(cp.asnumpy(level_d), level_c)
     n, kb = level_c.shape
+    if push:
+        reached = level_c >= 0
+        want = np.bincount(level_c[reached], weights=np.repeat(np.diff(g.indptr), kb)[reached.ravel()],
+                           minlength=128)
+        np.testing.assert_array_equal(gpu.bc_level_arcs(hd, level_d), want.astype(np.int64))
     weight = rng.integers(0, 2, n).astype(np.float64)          # a random target set
     sig_c = np.zeros((n, kb))
     sig_c[ids, np.arange(kb)] = 1
@@ -113,13 +119,13 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng):
     deepest = int(level_c.max())
     for at in range(1, deepest + 1):
         cpu.bc_sigma_level(hc, level_c, dist_c, sig_c, at)
-        gpu.bc_sigma_level(hd, level_d, dist_d, sig_d, at)
+        gpu.bc_sigma_level(hd, level_d, dist_d, sig_d, at, push=push)
     close(cp.asnumpy(sig_d), sig_c)
     counts_c, counts_d = sig_c.copy(), sig_d.copy()
     sh_c, sh_d = np.zeros((n, kb)), cp.zeros((n, kb))
     for at in range(deepest, 0, -1):
         cpu.bc_delta_level(hc, level_c, dist_c, sig_c, sh_c, weight, at)
-        gpu.bc_delta_level(hd, level_d, dist_d, sig_d, sh_d, cp.asarray(weight), at)
+        gpu.bc_delta_level(hd, level_d, dist_d, sig_d, sh_d, cp.asarray(weight), at, push=push)
         close(cp.asnumpy(sh_d), sh_c)
     close(cp.asnumpy(sig_d), sig_c)
     arc_c, arc_d = np.zeros(g.num_arcs), cp.zeros(g.num_arcs)
@@ -132,38 +138,15 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng):
 @pytest.mark.parametrize("hub", [False, True])
 def test_pushed_levels_match_their_twins(gpu, cpu, directed, hub):
     """BFS levels swept from the other end (push: atomic adds from level at - 1 along out-arcs,
-    or from level at + 1 along in-arcs) at every level: the twins' sigma and shares; and each
-    level's arcs to walk, counted on the host."""
+    or from level at + 1 along in-arcs) at every level, hub lists in several pieces or not."""
     from curnet.backends.brandes import ARC_PIECE
     rng = np.random.default_rng(29)
     if hub:
         g = hub_graph(rng, 400, 1200, 3 * ARC_PIECE + 5, directed=directed, weighted=False)
     else:
         g = random_graph(rng, 300, 1500, directed=directed, weighted=False)
-    ids = rng.choice(len(g), 70, replace=False).astype(np.int32)
-    hc, hd = cpu.device_graph(g), gpu.device_graph(g)
-    level_c, _ = shortest_path_dag(cpu, hc, ids, False, None)
-    level_d = cp.asarray(level_c)
-    assert level_d.dtype == np.int8
-    n, kb = level_c.shape
-    degree = np.diff(g.indptr)
-    want = np.bincount(level_c[level_c >= 0], weights=np.repeat(degree, kb)[level_c.ravel() >= 0], minlength=128)
-    np.testing.assert_array_equal(gpu.bc_level_arcs(hd, level_d), want.astype(np.int64))
-    weight = rng.integers(0, 2, n).astype(np.float64)
-    sig_c = np.zeros((n, kb))
-    sig_c[ids, np.arange(kb)] = 1
-    sig_d = cp.asarray(sig_c)
-    deepest = int(level_c.max())
-    for at in range(1, deepest + 1):
-        cpu.bc_sigma_level(hc, level_c, None, sig_c, at)
-        gpu.bc_sigma_level(hd, level_d, None, sig_d, at, push=True)
-        close(cp.asnumpy(sig_d), sig_c)
-    sh_c, sh_d = np.zeros((n, kb)), cp.zeros((n, kb))
-    for at in range(deepest, 0, -1):
-        cpu.bc_delta_level(hc, level_c, None, sig_c, sh_c, weight, at)
-        gpu.bc_delta_level(hd, level_d, None, sig_d, sh_d, cp.asarray(weight), at, push=True)
-        close(cp.asnumpy(sh_d), sh_c)
-    close(cp.asnumpy(sig_d), sig_c)
+    ids = rng.choice(len(g), 70, replace=False).astype(np.int32)     # kb not a multiple of 32
+    compare_kernels(gpu, cpu, g, ids, False, rng, push=True)
 
 
 @pytest.mark.parametrize("directed,weighted,dtype", CASES)
