@@ -96,6 +96,19 @@ def r_igraph_betweenness(g):
         return np.fromfile(result, np.float64), float(out.stdout.split()[-1])
 
 
+def networkit_betweenness(g):
+    """Exact unweighted betweenness in networkit (all threads), timed around run() only; its
+    undirected scores count each pair from both ends, so they are halved to igraph's."""
+    import networkit as nk
+    src, dst, _ = undirected_edges(g)
+    G = nk.Graph(len(g), weighted=False, directed=False)
+    G.addEdges((src.astype(np.uint64), dst.astype(np.uint64)))
+    nk.setNumberOfThreads(os.cpu_count() or 1)
+    b = nk.centrality.Betweenness(G, normalized=False)
+    _, t = timed(b.run)
+    return np.asarray(b.scores(), float) / 2, t
+
+
 def bench_string(args):
     G, g = load_string(args.string_file)
     print(f"STRING: {g}", flush=True)
@@ -124,6 +137,10 @@ def bench_string(args):
         if args.r_igraph and not weighted and sources is None:
             theirs_r, t_r = r_igraph_betweenness(g)
             row(name, "R igraph", t_r, agree(theirs_r, ours) + " with cuRnet", speedup=round(t_r / t, 1))
+        if args.networkit and not weighted and sources is None:
+            theirs_nk, t_nk = networkit_betweenness(g)
+            row(name, f"networkit ({os.cpu_count()} threads)", t_nk, agree(theirs_nk, ours) + " with cuRnet",
+                speedup=round(t_nk / t, 1))
 
 
 def bench_rmat(args):
@@ -221,6 +238,7 @@ def main():
     ap.add_argument("--weighted-sources", type=int, default=0,
                     help="the weighted STRING row from this many sources (0: as --string-sources)")
     ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (exact, hops)")
+    ap.add_argument("--networkit", action="store_true", help="time networkit beside (exact, hops)")
     ap.add_argument("--rmat-scale", type=int, default=20)
     ap.add_argument("--rmat-exact", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument("--sweep", default="", help="comma-separated source counts to time on R-MAT")
