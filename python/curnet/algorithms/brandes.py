@@ -226,7 +226,8 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     deepest = int(level.max()) if level.size else 0
     # BFS levels join consecutive levels only, so a level can be swept from the next one's end
     # instead (push): where that end's entries have under 1/PUSH_RATIO of the arcs to walk
-    # (bc_level_arcs)
+    # (bc_level_arcs counts out-degrees; the shares' push walks in-arcs, so on directed graphs
+    # the count is an estimate: the choice moves the time, never the values)
     arcs = be.bc_level_arcs(hg, level) if dist is None else None
 
     def push(at, other):
