@@ -27,7 +27,7 @@ import cupy as cp  # noqa: E402
 
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
-from curnet.algorithms.brandes import (PUSH_RATIO, dependencies, near_sources_together,  # noqa: E402
+from curnet.algorithms.brandes import (dependencies, near_sources_together, pushes,  # noqa: E402
                                        shortest_path_dag)
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
@@ -129,7 +129,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     arcs = gpu.bc_level_arcs(hg, level) if push else None
 
     def pushed(at, other):      # the driver's choice (algorithms.brandes.dependencies)
-        return arcs is not None and arcs[other] * PUSH_RATIO < arcs[at]
+        return pushes(arcs, at, other)
 
     if profile_sweeps:
         cp.cuda.profiler.start()

@@ -187,6 +187,12 @@ def breadth_first_rank(g) -> np.ndarray:
 PUSH_RATIO = 4
 
 
+def pushes(arcs, at: int, other: int) -> bool:
+    """Whether BFS level `at` is swept from level `other`'s end: `arcs` (bc_level_arcs; None
+    where the backend offers no direction) gives `other` under 1/PUSH_RATIO of its arcs."""
+    return arcs is not None and arcs[other] * PUSH_RATIO < arcs[at]
+
+
 def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
     """(level, dist): the batch's (n, kb) DAG level block (-1 where not reached within the
     cutoff) and, for weighted graphs, its distance block (inf there); dist None for BFS."""
@@ -230,20 +236,17 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     # the count is an estimate: the choice moves the time, never the values)
     arcs = be.bc_level_arcs(hg, level) if dist is None else None
 
-    def push(at, other):
-        return arcs is not None and arcs[other] * PUSH_RATIO < arcs[at]
-
     # forward: shortest-path counts, a level at a time (a source has one path, to itself)
     sigma = xp.zeros((n, kb), np.float64)
     sigma[src, cols] = 1.0
     for at in range(1, deepest + 1):
-        be.bc_sigma_level(hg, level, dist, sigma, at, push=push(at, at - 1))
+        be.bc_sigma_level(hg, level, dist, sigma, at, push=pushes(arcs, at, at - 1))
     counts = sigma.copy() if edges else None     # the arcs' dependencies read the path counts
     # backward, from the deepest level up: each level's dependencies into sigma's entries,
     # its shares (weight + delta) / sigma for the level above
     share = xp.zeros((n, kb), np.float64)
     for at in range(deepest, 0, -1):
-        be.bc_delta_level(hg, level, dist, sigma, share, weight, at, push=push(at, at + 1))
+        be.bc_delta_level(hg, level, dist, sigma, share, weight, at, push=pushes(arcs, at, at + 1))
     delta = sigma                                # now the dependencies; a source's own is not one
     delta[src, cols] = 0.0
     arc = None

@@ -138,7 +138,7 @@ def component_arc_sums(dev, g: Graph, weighted: bool) -> np.ndarray:
         level, dist = shortest_path_dag(dev, hg, batch_ids, weighted, None)
         return dependencies(dev, hg, batch_ids, level, dist, ones, True, False)[1]
 
-    size = max(dev.bc_batch_size(len(g), len(ids), weighted), min(len(ids), ONE_BATCH))
+    size = max(dev.bc_batch_size(len(g), len(ids), weighted, True), min(len(ids), ONE_BATCH))
     for arc in dev.map_batches(run, batches_of(ids, size)):
         parts.append(arc)
     total = parts[0] if len(parts) == 1 else sum(parts[1:], parts[0])
