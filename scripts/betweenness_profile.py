@@ -27,8 +27,8 @@ import cupy as cp  # noqa: E402
 
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
-from curnet.algorithms.brandes import (dependencies, near_sources_together, pushes,  # noqa: E402
-                                       shortest_path_dag)
+from curnet.algorithms.brandes import (dependencies, fold_leaf_sources,  # noqa: E402
+                                       near_sources_together, pushes, shortest_path_dag)
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import ARC_PIECE  # noqa: E402
@@ -84,9 +84,10 @@ def profile(gpu, g, label, weighted, sources):
     gpu.brandes.piece = ARC_PIECE
 
 
-def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True):
-    """One batch of kb sources (the middle of the breadth-first order, or `order` "random": kb
-    sources drawn at random, in id order, as a sampled run takes them), level by level: the
+def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5):
+    """One batch of kb sources (the exact run's columns in breadth-first order, the batch at
+    fraction `position` of it; or `order` "random": kb sources drawn at random, in id order, as a
+    sampled run takes them), level by level: the
     entries at the level, the warps of (piece, 32 sources) with a lane there and the arcs
     they walk against the arcs the level's entries need (lanes x arcs / 32: no idle lane), and
     each sigma and delta launch timed apart. `profile_sweeps`: the sweeps run between
@@ -96,10 +97,10 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     if order == "random":
         ids = np.sort(np.random.default_rng(kb).choice(every, min(kb, len(every)), replace=False))
-    else:
-        every = near_sources_together(g, every)
-        mid = max(0, len(every) // 2 - kb // 2)
-        ids = every[mid:mid + kb]
+    else:       # the columns an exact run traverses (leaves folded), in its order
+        every = near_sources_together(g, fold_leaf_sources(g, every, np.ones(len(g)))[0])
+        first = min(max(0, int(len(every) * position) - kb // 2), max(0, len(every) - kb))
+        ids = every[first:first + kb]
     kb = len(ids)
     cp.cuda.Device().synchronize()
     t0 = time.perf_counter()
@@ -142,7 +143,8 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     if profile_sweeps:
         cp.cuda.profiler.stop()
     how = "push where cheaper" if push else "pull"
-    print(f"  {label}: one batch of {kb} sources ({order}, {how}), {deepest} levels, {n:,} vertices,"
+    where = f"at {position:g} of the order" if order != "random" else "random"
+    print(f"  {label}: one batch of {kb} sources ({where}, {how}), {deepest} levels, {n:,} vertices,"
           f" {len(g.indices):,} arcs; BFS levels {bfs_ms:.1f} ms", flush=True)
     for at in range(1, deepest + 1):
         on = padded == at
@@ -185,6 +187,8 @@ def main():
     ap.add_argument("--order", default="bfs", help="with --account: bfs and/or random (comma-separated)")
     ap.add_argument("--kernel-files", default="",
                     help="with --account: comma-separated variants of kernels/betweenness.cu, each timed")
+    ap.add_argument("--at", default="0.5", help="with --account: where the breadth-first batches "
+                    "sit in the exact run's order, fractions (comma-separated, e.g. 0,0.5,0.99)")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
     ap.add_argument("--profile-sweeps", action="store_true",
                     help="with --account: profile only the sweeps (ncu --profile-from-start off)")
@@ -195,6 +199,7 @@ def main():
     if args.account:
         r = generators.rmat(args.rmat_scale or 20, seed=0)
         label = f"R-MAT {args.rmat_scale or 20}"
+        print(f"  the driver's batch here: {gpu.bc_batch_size(len(r), len(r), False)} sources", flush=True)
         for source in args.kernel_files.split(",") if args.kernel_files else [None]:
             if source:              # an A/B of betweenness.cu's variants, one process
                 print(f"  kernels of {source}", flush=True)
@@ -202,7 +207,8 @@ def main():
             sweep_account(gpu, r, label, 64)       # compiles
             for order in args.order.split(","):
                 for push in (True, False) if args.pull_too else (True,):
-                    sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push)
+                    for position in [float(x) for x in args.at.split(",")] if order == "bfs" else [0.5]:
+                        sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push, position)
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

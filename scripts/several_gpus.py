@@ -108,11 +108,17 @@ def jobs(quick: bool, betweenness: bool) -> list:
     for g, scale in ((small_u, scale_small), (big, scale_big)):
         out.append((f"closeness R-MAT {scale} (all vertices)", g, None,
                     lambda g, s, be: curnet.closeness(g, backend=be, progress=False)))
-    if betweenness:       # R-MAT 20 exact takes hundreds of seconds: timed by betweenness_bench
-        for g, scale in ((small_u, scale_small),):
-            out.append((f"betweenness R-MAT {scale} (exact)", g, None,
-                        lambda g, s, be: curnet.betweenness(g, backend=be, progress=False)))
+    if betweenness:       # R-MAT 20 exact takes minutes: timed by betweenness_bench
+        out.append((f"betweenness R-MAT {scale_small} (exact)", small_u, None,
+                    lambda g, s, be: curnet.betweenness(g, backend=be, progress=False)))
+        if BETWEENNESS_SOURCES[0]:
+            k = BETWEENNESS_SOURCES[0]
+            out.append((f"betweenness R-MAT {scale_big} ({k:,} sources)", big, sample_sources(big, k, seed=1),
+                        lambda g, s, be: curnet.betweenness(g, sources=s, backend=be, progress=False)))
     return out
+
+
+BETWEENNESS_SOURCES = [0]       # --betweenness-sources
 
 
 BIG_REPS = [1]
@@ -186,10 +192,9 @@ def process_rows(gpus: int, scale: int, base: float) -> list:
     shared interpreter (beside the in-process row, whose threads share one) and without Dask."""
     import subprocess
     import tempfile
-    from curnet.algorithms.brandes import brandes_sums, near_sources_together
+    from curnet.algorithms.brandes import brandes_sums, chunk_order
     g = generators.rmat(scale, seed=1)
-    ids = np.arange(len(g), dtype=np.int32)
-    ids = near_sources_together(g, ids[np.diff(g.indptr)[ids] > 0])
+    ids = chunk_order(g, np.arange(len(g), dtype=np.int32), fold=True)
     work = tempfile.mkdtemp()
     procs = []
     for i, share in enumerate(np.array_split(ids, gpus)):
@@ -234,9 +239,12 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
         with distributed.local_cluster(gpu=True, n_workers=workers) as cluster:
             engine = distributed.ClusterEngine(cluster)
             for name, g, sources, call in job_list:
-                if sources is None:
-                    reduction = (distributed.betweenness() if name.startswith("betweenness")
-                                 else distributed.measure("closeness"))
+                reduction = None
+                if name.startswith("betweenness"):
+                    reduction = distributed.betweenness()
+                    fn = lambda: engine.reduce(g, sources, reduction, backend="cuda", progress=False)  # noqa: E731
+                elif sources is None:
+                    reduction = distributed.measure("closeness")
                     fn = lambda: engine.reduce(g, None, reduction, backend="cuda", progress=False)  # noqa: E731
                 elif name.startswith("BFS"):
                     fn = lambda: engine.bfs(g, sources, backend="cuda", progress=False)  # noqa: E731
@@ -249,18 +257,19 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
                         del got
                 else:
                     fn = lambda: engine.sssp_dists(g, sources, backend="cuda", progress=False)  # noqa: E731
-                got, t = timed(fn, *job_reps(name, g, reps))
+                got, t, tasks = timed_tasks(engine, fn, *job_reps(name, g, reps))
                 one = [r for r in rows if r["job"] == name and r["route"] == "Dask 1 worker(s)"]
                 direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]
                 row = dict(job=name, route=f"Dask {workers} worker(s)", times_s=t, equal=equal(got, want[name]),
                            speedup=np.median(direct[0]["times_s"]) / np.median(t) if direct else None,
                            over_one_worker=(np.median(one[0]["times_s"]) / np.median(t)) if one else None,
-                           rows_through=getattr(engine, "route", None))
+                           rows_through=getattr(engine, "route", None), tasks=tasks)
                 rows.append(row)
-                print(f"  Dask {workers}: {np.median(t):.3f} s (equal: {row['equal']})", flush=True)
+                print(f"  Dask {workers}: {np.median(t):.3f} s (equal: {row['equal']}); tasks of the last run: "
+                      f"{tasks}", flush=True)
                 del got
-                if sources is None and workers > 1:
-                    rows.extend(chunk_rows(engine, name, g, reduction, want[name], workers))
+                if reduction is not None and workers > 1:
+                    rows.extend(chunk_rows(engine, name, g, sources, reduction, want[name], workers))
             engine.client.close()
     return rows
 
@@ -268,20 +277,43 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
 DASK_CHUNKS: list = []      # --dask-chunks
 
 
-def chunk_rows(engine, name, g, reduction, want, workers: int) -> list:
+def chunk_rows(engine, name, g, sources, reduction, want, workers: int) -> list:
     """A reduction's Dask row again with the sources cut into each of DASK_CHUNKS chunks (the
     engine's own choice is 4 a worker thread): load balance against each chunk's fixed costs."""
     direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]
     rows = []
     for chunks in DASK_CHUNKS:
-        size = -(-len(g) // chunks)
-        got, t = timed(lambda: engine.reduce(g, None, reduction, backend="cuda", progress=False,
-                                             chunk_size=size), 1, 0)
+        size = -(-(len(g) if sources is None else len(sources)) // chunks)
+        got, t, tasks = timed_tasks(engine, lambda: engine.reduce(g, sources, reduction, backend="cuda",
+                                                                  progress=False, chunk_size=size), 1, 0)
         rows.append(dict(job=name, route=f"Dask {workers} worker(s), {chunks} chunks", times_s=t,
-                         equal=equal(got, want),
+                         equal=equal(got, want), tasks=tasks,
                          speedup=np.median(direct[0]["times_s"]) / np.median(t) if direct else None))
-        print(f"  Dask {workers}, {chunks} chunks: {np.median(t):.3f} s", flush=True)
+        print(f"  Dask {workers}, {chunks} chunks: {np.median(t):.3f} s; tasks: {tasks}", flush=True)
     return rows
+
+
+def timed_tasks(engine, fn, reps: int, warm: int):
+    """timed(fn, reps, warm) and the account of the last run's tasks from Dask's task stream:
+    per worker the tasks, their busy seconds (start to stop, summed) and when its first started
+    and its last stopped, counted from the first task's start; against the call's wall time
+    (the rest is the caller's own work and the scheduler's)."""
+    from distributed import get_task_stream
+    got, t = timed(fn, max(reps - 1, 0), warm) if reps > 1 else (None, [])
+    with get_task_stream(client=engine.client) as stream:
+        last, t_last = timed(fn, 1, 0 if reps > 1 else warm)
+    spans = [(rec["worker"], ss["start"], ss["stop"]) for rec in stream.data
+             for ss in rec.get("startstops", ()) if ss.get("action") == "compute"]
+    account: dict = {"wall_s": round(t_last[0], 3)}
+    if spans:
+        t0 = min(s[1] for s in spans)
+        for i, worker in enumerate(sorted({s[0] for s in spans})):
+            mine = [s for s in spans if s[0] == worker]
+            account[f"worker{i}"] = {"tasks": len(mine), "busy_s": round(sum(b - a for _, a, b in mine), 3),
+                                     "start_s": round(min(a for _, a, _ in mine) - t0, 3),
+                                     "end_s": round(max(b for _, _, b in mine) - t0, 3),
+                                     "each_s": [round(b - a, 3) for _, a, b in sorted(mine, key=lambda s: s[1])]}
+    return last, list(t) + list(t_last), account
 
 
 RESULTS: list = []
@@ -346,6 +378,8 @@ def main():
     ap.add_argument("--dask-chunks", default="", help="comma-separated chunk counts: the reductions' "
                     "Dask rows again with the sources in that many chunks (e.g. 2,8,32)")
     ap.add_argument("--betweenness", action="store_true", help="also exact betweenness of R-MAT 18")
+    ap.add_argument("--betweenness-sources", type=int, default=0, metavar="K",
+                    help="with --betweenness: also betweenness of R-MAT 20 from K sampled sources")
     ap.add_argument("--backends", default="cuda,cuda:all",
                     help="the one-GPU and the all-GPU backend names (cpu,cpu: a dry run of the script)")
     ap.add_argument("--no-floor", action="store_true")
@@ -355,6 +389,7 @@ def main():
                     if os.environ.get("OUT") else None)
     args = ap.parse_args()
     BIG_REPS[0] = args.big_reps
+    BETWEENNESS_SOURCES[0] = args.betweenness_sources
     DASK_CHUNKS[:] = [int(x) for x in args.dask_chunks.split(",") if x]
     one, every = args.backends.split(",")
     devices = gpu_names()

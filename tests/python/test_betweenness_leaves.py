@@ -201,3 +201,32 @@ def test_leaf_anchors():
     # 0 has 1 and 4; 4's anchor is 0
     g = curnet.Graph.from_edges([0, 1, 1, 2, 2, 0], [1, 0, 1, 2, 2, 4], directed=False, num_vertices=5)
     assert leaf_anchors(g).tolist() == [-1, 0, -2, -2, 0]
+
+
+@pytest.mark.parametrize("size", [5, 16, 64])
+def test_chunks_in_chunk_order_fold_their_own_leaves(size):
+    """Contiguous chunks of chunk_order (Dask's chunks, the two-process row) sum to the whole
+    and traverse each column once, as the whole run does, but where a chunk's end cuts a
+    neighbour's leaves apart (once at most a cut): each leaf sits right after its neighbour,
+    and the sources that reach nothing (isolated vertices here) are left out. Chunks in id
+    order traverse neighbours again for leaves another chunk holds."""
+    from curnet import generators
+    from curnet.algorithms.brandes import chunk_order
+    g = generators.rmat(9, edge_factor=2, seed=3)
+    ids = np.arange(len(g), dtype=np.int32)
+    ordered = chunk_order(g, ids, fold=True)
+    assert np.array_equal(np.sort(ordered), ids[np.diff(g.indptr) > 0])
+    with count_work() as work:
+        whole, _ = brandes_sums(g, ids, weighted=False, backend="cpu")
+    once = work["betweenness sources traversed"]
+
+    def chunked(order):
+        with count_work() as work:
+            sums = sum(brandes_sums(g, order[a:a + size], weighted=False, backend="cpu")[0]
+                       for a in range(0, len(order), size))
+        return sums, work["betweenness sources traversed"]
+    sums, traversed = chunked(ordered)
+    np.testing.assert_allclose(sums, whole, rtol=1e-9)
+    cuts = -(-len(ordered) // size) - 1
+    assert once <= traversed <= once + cuts
+    assert chunked(ids)[1] > once + cuts

@@ -16,7 +16,7 @@ pytest.importorskip("distributed")
 
 import curnet
 from curnet import distributed as cd
-from curnet.algorithms.brandes import breadth_first_rank
+from curnet.algorithms.brandes import chunk_order
 from curnet.errors import BackendUnavailableError, NegativeCycleError
 
 HANG_GUARD_S = 300
@@ -415,9 +415,13 @@ def test_betweenness_partials_summed_on_the_caller(engine):
                                curnet.edge_betweenness(g, normalized=True), rtol=1e-9)
     np.testing.assert_allclose(engine.reduce(g, np.arange(0, 200, 3), cd.betweenness(), chunk_size=16),
                                curnet.betweenness(g, sources=np.arange(0, 200, 3)), rtol=1e-9)
-    # the chunks take the sources in breadth-first order (they batch better), other reductions as given
+    # the chunks take the sources in algorithms.brandes.chunk_order (tests in
+    # test_betweenness_leaves.py), other reductions as given
     ids = np.arange(200, dtype=np.int32)
     ordered = cd.betweenness().order(g, ids)
-    assert np.array_equal(np.sort(ordered), ids) and not np.array_equal(ordered, ids)
-    assert np.array_equal(ordered, ids[np.argsort(breadth_first_rank(g), kind="stable")])
+    assert np.array_equal(ordered, chunk_order(g, ids, fold=True)) and not np.array_equal(ordered, ids)
+    assert np.array_equal(cd.betweenness(cutoff=2).order(g, ids), chunk_order(g, ids, fold=False))
     assert np.array_equal(cd.measure("closeness").order(g, ids), ids)
+    # sources that reach nothing are left out; with none left, one empty chunk gives zeros
+    bare = curnet.Graph.from_edges(np.array([0]), np.array([1]), num_vertices=4, directed=False)
+    assert engine.reduce(bare, [2, 3], cd.betweenness()).tolist() == [0.0] * 4

@@ -65,17 +65,10 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
 
     ids = np.asarray(sources, np.int32)
     fold = None
-    if not g.directed and cutoff is None and not edges and not endpoints:
-        # Leaf sources are folded into their neighbour's column (LeafFold). Not with a cutoff
-        # (a leaf's paths are one edge longer than its neighbour's, so the cutoff drops other
-        # ones), with endpoints (the leaf's path ends are its own) or for edges (the leaf's edge
-        # carries its paths), nor on directed paths (the neighbour's own paths back to a vertex
-        # with one out-neighbour may pass through others, the leaf's to it do not).
+    if folds_leaves(g, cutoff, edges, endpoints):
         ids, fold = fold_leaf_sources(g, ids, weight)
     else:
-        # A source without out-arcs reaches no other vertex: its dependencies, its arcs' and its
-        # path ends are all zero (R-MAT 20 has 402,111 isolated vertices of 1,048,576).
-        ids = ids[np.diff(g.indptr)[ids] > 0]
+        ids = reaching(g, ids)
     tally("betweenness sources traversed", len(ids))
     if len(ids) == 0:
         return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
@@ -85,6 +78,40 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
     vertex = np.sum([p[0] for p in parts], axis=0) if parts else np.zeros(n)
     arc = (np.sum([p[1] for p in parts], axis=0) if parts else np.zeros(g.num_arcs)) if edges else None
     return vertex, arc
+
+
+def folds_leaves(g, cutoff, edges: bool, endpoints: bool) -> bool:
+    """Whether brandes_sums folds leaf sources into their neighbour's column (LeafFold). Not
+    with a cutoff (a leaf's paths are one edge longer than its neighbour's, so the cutoff drops
+    other ones), with endpoints (the leaf's path ends are its own) or for edges (the leaf's
+    edge carries its paths), nor on directed paths (the neighbour's own paths back to a vertex
+    with one out-neighbour may pass through others, the leaf's to it do not)."""
+    return not g.directed and cutoff is None and not edges and not endpoints
+
+
+def reaching(g, ids: np.ndarray) -> np.ndarray:
+    """`ids` less the sources without out-arcs: such a source reaches no other vertex, so its
+    dependencies, its arcs' and its path ends are all zero (R-MAT 20 has 402,111 isolated
+    vertices of 1,048,576)."""
+    return ids[np.diff(g.indptr)[ids] > 0]
+
+
+def chunk_order(g, ids: np.ndarray, fold: bool) -> np.ndarray:
+    """`ids` in the order to cut into contiguous chunks that run apart (Dask workers,
+    processes), each chunk a brandes_sums call: the sources that reach nothing left out (a
+    third of R-MAT's vertices: chunks of them would cost nothing and unbalance the others),
+    the rest in breadth-first order (near_sources_together's reason), and, where the chunks
+    fold leaves (`fold`), each leaf source right after its neighbour, so that no chunk
+    traverses the neighbour's column only for leaves whose neighbour another chunk has."""
+    ids = reaching(g, np.asarray(ids, np.int32))
+    if len(ids) == 0:
+        return ids
+    rank = g.cache("breadth-first rank", lambda: breadth_first_rank(g))
+    if not fold:
+        return ids[np.argsort(rank[ids], kind="stable")]
+    anchor = g.cache("betweenness leaf anchors", lambda: leaf_anchors(g))[ids]
+    leaf = anchor >= 0
+    return ids[np.lexsort((leaf, rank[np.where(leaf, anchor, ids)]))]
 
 
 class LeafFold(NamedTuple):

@@ -75,6 +75,9 @@ class Job:
 
     def size_chunks(self, overlap: bool) -> None:
         n, k = len(self.g), len(self.ids)
+        if k == 0 and self.reduction is not None:
+            self.bounds = [(0, 0)]        # its order() left no source: one empty chunk to combine
+            return
         rows = self.chunk_size or sources_per_chunk(list(self.resources.values()), k, n, self.entry, overlap)
         self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
 

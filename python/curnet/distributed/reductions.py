@@ -100,14 +100,17 @@ class betweenness(Reduction):
         self.options = dict(directed=directed, weighted=weighted, cutoff=cutoff, targets=targets)
 
     def order(self, g, ids):
-        # the sums do not depend on the order; chunks of sources near each other batch better
-        # on a GPU than chunks in id order (algorithms.brandes.near_sources_together)
-        from ..algorithms.brandes import near_sources_together
-        return near_sources_together(g, np.asarray(ids, np.int32))
+        # the sums do not depend on the order (algorithms.brandes.chunk_order says which one)
+        from ..algorithms.brandes import chunk_order, folds_leaves
+        from ..betweenness_centrality import BetweennessJob
+        job = BetweennessJob(g, sources=ids, **self.options)
+        return chunk_order(job.graph, job.sources, folds_leaves(job.graph, job.cutoff, self.edges, False))
 
     def chunk(self, g, ids, backend):
         from ..betweenness_centrality import BetweennessJob
-        job = BetweennessJob(g, sources=ids, **self.options)
+        job = BetweennessJob(g, sources=ids if len(ids) else None, **self.options)
+        if len(ids) == 0:           # order() left no source that reaches another vertex
+            return np.zeros(g.num_edges if self.edges else len(g)), len(g), job.undirected
         vertex, arc = job.sums(edges=self.edges, backend=backend, progress=False)
         raw = np.bincount(job.graph.arc_edges, weights=arc, minlength=g.num_edges) if self.edges else vertex
         return raw, len(g), job.undirected
