@@ -84,7 +84,7 @@ def profile(gpu, g, label, weighted, sources):
     gpu.brandes.piece = ARC_PIECE
 
 
-def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5):
+def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5, lists=True):
     """One batch of kb sources (the exact run's columns in breadth-first order, the batch at
     fraction `position` of it; or `order` "random": kb sources drawn at random, in id order, as a
     sampled run takes them), level by level: the
@@ -92,7 +92,8 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     they walk against the arcs the level's entries need (lanes x arcs / 32: no idle lane), and
     each sigma and delta launch timed apart. `profile_sweeps`: the sweeps run between
     cupy.cuda.profiler start and stop (for ncu --profile-from-start off). `push`: each level
-    swept from the cheaper end, as the driver does (else every level pulled)."""
+    swept from the cheaper end, as the driver does (else every level pulled). `lists`: each
+    sweep visits the tasks its level's index lists, as the driver does (else every task)."""
     hg = gpu.device_graph(g)
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     if order == "random":
@@ -127,25 +128,29 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
         ev[1].synchronize()
         return cp.cuda.get_elapsed_time(ev[0], ev[1])
 
-    arcs = gpu.bc_level_arcs(hg, level) if push else None
+    made = []
+    index_ms = timed(lambda: made.append(gpu.bc_level_index(hg, level)))
+    index = made[0]
 
     def pushed(at, other):      # the driver's choice (algorithms.brandes.dependencies)
-        return pushes(arcs, at, other)
+        return push and pushes(index, at, other)
 
     if profile_sweeps:
         cp.cuda.profiler.start()
     times = {}
     for at in range(1, deepest + 1):
-        times[("sigma", at)] = timed(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at, push=pushed(at, at - 1)))
+        times[("sigma", at)] = timed(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at, push=pushed(at, at - 1),
+                                                                index=index if lists else None))
     for at in range(deepest, 0, -1):
         times[("delta", at)] = timed(lambda: gpu.bc_delta_level(hg, level, None, sigma, share, weight, at,
-                                                                push=pushed(at, at + 1)))
+                                                                push=pushed(at, at + 1),
+                                                                index=index if lists else None))
     if profile_sweeps:
         cp.cuda.profiler.stop()
-    how = "push where cheaper" if push else "pull"
+    how = ("push where cheaper" if push else "pull") + (", listed tasks" if lists else ", every task")
     where = f"at {position:g} of the order" if order != "random" else "random"
     print(f"  {label}: one batch of {kb} sources ({where}, {how}), {deepest} levels, {n:,} vertices,"
-          f" {len(g.indices):,} arcs; BFS levels {bfs_ms:.1f} ms", flush=True)
+          f" {len(g.indices):,} arcs; BFS levels {bfs_ms:.1f} ms, their index {index_ms:.1f} ms", flush=True)
     for at in range(1, deepest + 1):
         on = padded == at
         entries = int(on.sum())
@@ -189,6 +194,8 @@ def main():
                     help="with --account: comma-separated variants of kernels/betweenness.cu, each timed")
     ap.add_argument("--at", default="0.5", help="with --account: where the breadth-first batches "
                     "sit in the exact run's order, fractions (comma-separated, e.g. 0,0.5,0.99)")
+    ap.add_argument("--lists", default="on", help="with --account: on and/or off (comma-separated): "
+                    "each sweep visits its level's listed tasks, or every task")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
     ap.add_argument("--profile-sweeps", action="store_true",
                     help="with --account: profile only the sweeps (ncu --profile-from-start off)")
@@ -208,7 +215,9 @@ def main():
             for order in args.order.split(","):
                 for push in (True, False) if args.pull_too else (True,):
                     for position in [float(x) for x in args.at.split(",")] if order == "bfs" else [0.5]:
-                        sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push, position)
+                        for lists in args.lists.split(","):
+                            sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
+                                          position, lists == "on")
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

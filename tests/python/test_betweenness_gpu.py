@@ -95,10 +95,11 @@ def test_gpu_hub_runs_in_several_batches_match_cpu(gpu, cpu, directed, weighted,
         gpu.tuning.batch_limit = before
 
 
-def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False):
+def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False, listed=False):
     """One batch: the DAG levels, sigma, the shares and dependencies a level at a time, and
     the arcs' dependencies, each kernel against its twin. `push` (BFS levels): every GPU level
-    swept from the other end, and each level's arcs to walk against a count on the host."""
+    swept from the other end, and each level's arcs to walk against a count on the host.
+    `listed` (BFS levels): the sweeps visit the tasks the batch's LevelIndex lists."""
     hc, hd = cpu.device_graph(g), gpu.device_graph(g)
     level_c, dist_c = shortest_path_dag(cpu, hc, ids, weighted, None)
     level_d, dist_d = shortest_path_dag(gpu, hd, ids, weighted, None)
@@ -107,11 +108,13 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False):
         level_d = gpu.bc_levels(hd, dist_d)
     np.testing.assert_array_equal(cp.asnumpy(level_d), level_c)
     n, kb = level_c.shape
+    index = gpu.bc_level_index(hd, level_d) if push or listed else None
     if push:
         reached = level_c >= 0
         want = np.bincount(level_c[reached], weights=np.repeat(np.diff(g.indptr), kb)[reached.ravel()],
                            minlength=128)
-        np.testing.assert_array_equal(gpu.bc_level_arcs(hd, level_d), want.astype(np.int64))
+        np.testing.assert_array_equal(index.arcs, want.astype(np.int64))
+    index = index if listed else None
     weight = rng.integers(0, 2, n).astype(np.float64)          # a random target set
     sig_c = np.zeros((n, kb))
     sig_c[ids, np.arange(kb)] = 1
@@ -119,13 +122,13 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False):
     deepest = int(level_c.max())
     for at in range(1, deepest + 1):
         cpu.bc_sigma_level(hc, level_c, dist_c, sig_c, at)
-        gpu.bc_sigma_level(hd, level_d, dist_d, sig_d, at, push=push)
+        gpu.bc_sigma_level(hd, level_d, dist_d, sig_d, at, push=push, index=index)
     close(cp.asnumpy(sig_d), sig_c)
     counts_c, counts_d = sig_c.copy(), sig_d.copy()
     sh_c, sh_d = np.zeros((n, kb)), cp.zeros((n, kb))
     for at in range(deepest, 0, -1):
         cpu.bc_delta_level(hc, level_c, dist_c, sig_c, sh_c, weight, at)
-        gpu.bc_delta_level(hd, level_d, dist_d, sig_d, sh_d, cp.asarray(weight), at, push=push)
+        gpu.bc_delta_level(hd, level_d, dist_d, sig_d, sh_d, cp.asarray(weight), at, push=push, index=index)
         close(cp.asnumpy(sh_d), sh_c)
     close(cp.asnumpy(sig_d), sig_c)
     arc_c, arc_d = np.zeros(g.num_arcs), cp.zeros(g.num_arcs)
@@ -136,9 +139,11 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False):
 
 @pytest.mark.parametrize("directed", [False, True])
 @pytest.mark.parametrize("hub", [False, True])
-def test_pushed_levels_match_their_twins(gpu, cpu, directed, hub):
+@pytest.mark.parametrize("push,listed", [(True, False), (True, True), (False, True)])
+def test_pushed_and_listed_levels_match_their_twins(gpu, cpu, directed, hub, push, listed):
     """BFS levels swept from the other end (push: atomic adds from level at - 1 along out-arcs,
-    or from level at + 1 along in-arcs) at every level, hub lists in several pieces or not."""
+    or from level at + 1 along in-arcs) at every level, and sweeps that visit only the tasks
+    their level's index lists (pulled or pushed), hub lists in several pieces or not."""
     from curnet.backends.brandes import ARC_PIECE
     rng = np.random.default_rng(29)
     if hub:
@@ -146,7 +151,45 @@ def test_pushed_levels_match_their_twins(gpu, cpu, directed, hub):
     else:
         g = random_graph(rng, 300, 1500, directed=directed, weighted=False)
     ids = rng.choice(len(g), 70, replace=False).astype(np.int32)     # kb not a multiple of 32
-    compare_kernels(gpu, cpu, g, ids, False, rng, push=True)
+    compare_kernels(gpu, cpu, g, ids, False, rng, push=push, listed=listed)
+
+
+@pytest.mark.parametrize("kb", [1, 70, 96])
+def test_level_index_lists_each_levels_tasks(gpu, kb):
+    """LevelIndex's bits and the task lists made from them (bc_level_tasks), against the same
+    count on the host: for each level, the (piece, 32 sources) tasks with a lane there, and
+    the (vertex, 32 sources) groups; a level past the bits (64) lists nothing, so its sweeps
+    visit every task."""
+    from curnet.backends.brandes import LISTED_LEVELS, arc_pieces
+    from curnet.backends.cuda.brandes import pieces
+    from curnet.backends.cuda.launch import NULL
+    rng = np.random.default_rng(kb)
+    g = curnet.Graph.from_edges(np.r_[rng.integers(0, 300, 900), np.arange(299, 379)],
+                                np.r_[rng.integers(0, 300, 900), np.arange(300, 380)],
+                                directed=False, num_vertices=400)       # a tail 80 levels deep
+    hg = gpu.device_graph(g)
+    ids = np.r_[379, rng.choice(400, kb - 1, replace=False)].astype(np.int32)
+    level_d, _ = shortest_path_dag(gpu, hg, ids, False, None)
+    level = cp.asnumpy(level_d)
+    assert level_d.dtype == np.int8 and level.max() >= LISTED_LEVELS
+    index = gpu.bc_level_index(hg, level_d)
+    groups = (kb + 31) // 32
+    padded = np.full((len(g), groups * 32), -1, np.int16)
+    padded[:, :kb] = level
+    held = padded.reshape(len(g), groups, 32)
+    bits = sum((np.any(held == at, axis=2).astype(np.uint64) << np.uint64(at)) for at in range(LISTED_LEVELS))
+    np.testing.assert_array_equal(cp.asnumpy(index.levels), bits)
+    row, _ = arc_pieces(g.indptr)
+    for at in (0, 1, 3, int(level.max())):
+        for rows, count in ((pieces(hg, True)[0], len(row)), (NULL, len(g))):
+            tasks, ntasks = gpu.brandes._tasks(index, rows, count, kb, at)
+            if at >= LISTED_LEVELS:
+                assert (tasks, ntasks) == (NULL, NULL)
+                continue
+            vertex = row if rows is not NULL else np.arange(len(g))
+            want = np.flatnonzero(np.any(held[vertex] == at, axis=2).ravel())
+            got = np.sort(cp.asnumpy(tasks[:int(ntasks[0])]))
+            np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("directed,weighted,dtype", CASES)

@@ -3,7 +3,7 @@ source (joint BFS levels, or SSSP distances for weighted graphs), the path count
 the way out, level by level, the dependencies delta on the way back, and their sums over the
 batch's sources added into one vector per device. Only O(n + m) numbers leave a device.
 
-The per-level primitives are the backend's (`bc_levels`, `bc_level_arcs`, `bc_sigma_level`,
+The per-level primitives are the backend's (`bc_levels`, `bc_level_index`, `bc_sigma_level`,
 `bc_delta_level`, `bc_edge_dependency`; NumPy twins in backends/brandes.py, kernels in
 kernels/betweenness.cu).
 """
@@ -214,10 +214,11 @@ def breadth_first_rank(g) -> np.ndarray:
 PUSH_RATIO = 4
 
 
-def pushes(arcs, at: int, other: int) -> bool:
-    """Whether BFS level `at` is swept from level `other`'s end: `arcs` (bc_level_arcs; None
-    where the backend offers no direction) gives `other` under 1/PUSH_RATIO of its arcs."""
-    return arcs is not None and arcs[other] * PUSH_RATIO < arcs[at]
+def pushes(index, at: int, other: int) -> bool:
+    """Whether BFS level `at` is swept from level `other`'s end: the batch's LevelIndex
+    (bc_level_index; None where the backend offers no direction) gives `other` under
+    1/PUSH_RATIO of its arcs."""
+    return index is not None and index.arcs[other] * PUSH_RATIO < index.arcs[at]
 
 
 def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
@@ -259,21 +260,22 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     deepest = int(level.max()) if level.size else 0
     # BFS levels join consecutive levels only, so a level can be swept from the next one's end
     # instead (push): where that end's entries have under 1/PUSH_RATIO of the arcs to walk
-    # (bc_level_arcs counts out-degrees; the shares' push walks in-arcs, so on directed graphs
-    # the count is an estimate: the choice moves the time, never the values)
-    arcs = be.bc_level_arcs(hg, level) if dist is None else None
+    # (the index counts out-degrees; the shares' push walks in-arcs, so on directed graphs
+    # the count is an estimate: the choice moves the time, never the values). The index also
+    # lets each sweep visit only its level's tasks.
+    index = be.bc_level_index(hg, level) if dist is None else None
 
     # forward: shortest-path counts, a level at a time (a source has one path, to itself)
     sigma = xp.zeros((n, kb), np.float64)
     sigma[src, cols] = 1.0
     for at in range(1, deepest + 1):
-        be.bc_sigma_level(hg, level, dist, sigma, at, push=pushes(arcs, at, at - 1))
+        be.bc_sigma_level(hg, level, dist, sigma, at, push=pushes(index, at, at - 1), index=index)
     counts = sigma.copy() if edges else None     # the arcs' dependencies read the path counts
     # backward, from the deepest level up: each level's dependencies into sigma's entries,
     # its shares (weight + delta) / sigma for the level above
     share = xp.zeros((n, kb), np.float64)
     for at in range(deepest, 0, -1):
-        be.bc_delta_level(hg, level, dist, sigma, share, weight, at, push=pushes(arcs, at, at + 1))
+        be.bc_delta_level(hg, level, dist, sigma, share, weight, at, push=pushes(index, at, at + 1), index=index)
     delta = sigma                                # now the dependencies; a source's own is not one
     delta[src, cols] = 0.0
     arc = None

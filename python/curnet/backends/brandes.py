@@ -21,6 +21,8 @@ Parallel arcs are distinct paths (igraph's count); self-loops are never on a sho
 """
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 import numpy as np
 
 from ..work import tally
@@ -56,6 +58,20 @@ def arc_pieces(ptr, size: int = ARC_PIECE):
     first = np.cumsum(count) - count
     start = ptr[:-1][row] + (np.arange(len(row), dtype=np.int64) - first[row]) * size
     return row, start
+
+
+class LevelIndex(NamedTuple):
+    """A batch's int8 BFS levels indexed once (a GPU backend's bc_level_index; the CPU has
+    none): `arcs`, host int64 (128,), the arcs each level's entries have to walk (the driver
+    chooses each level's direction from it, algorithms.brandes.pushes); `levels`, on the
+    device, uint64 (n, groups of 32 sources), the bits 1 << l of the levels l < LISTED_LEVELS
+    each group holds, from which a sweep lists the (piece, group) tasks with a lane at its
+    level instead of visiting every task."""
+    arcs: np.ndarray
+    levels: Any
+
+
+LISTED_LEVELS = 64        # a uint64 bit a level; deeper levels' sweeps visit every task
 
 
 def on_path(xp, reach, dist_v, eps=TIE_EPSILON):

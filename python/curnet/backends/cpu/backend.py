@@ -200,14 +200,15 @@ class CPUBackend:
     def bc_levels(self, hg: HostGraph, dist: np.ndarray) -> np.ndarray:
         return brandes.dag_levels(hg, dist)
 
-    def bc_level_arcs(self, hg: HostGraph, level) -> None:
-        return None        # SciPy's products sweep a level whole: no direction to choose
+    def bc_level_index(self, hg: HostGraph, level) -> None:
+        return None        # SciPy's products sweep a level whole: no direction, no task lists
 
-    def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int, push: bool = False) -> None:
+    def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int, push: bool = False,
+                       index=None) -> None:
         brandes.sigma_level(hg, level, dist, sigma, at)
 
     def bc_delta_level(self, hg: HostGraph, level, dist, sigma, share, weight, at: int,
-                       push: bool = False) -> None:
+                       push: bool = False, index=None) -> None:
         brandes.delta_level(hg, level, dist, sigma, share, weight, at)
 
     def bc_edge_dependency(self, hg: HostGraph, level, dist, sigma, share, out) -> None:

@@ -217,15 +217,16 @@ class CUDABackend:
     def bc_levels(self, hg: DeviceGraph, dist):
         return self.brandes.levels(hg, dist)
 
-    def bc_level_arcs(self, hg: DeviceGraph, level):
-        return self.brandes.level_arcs(hg, level)
+    def bc_level_index(self, hg: DeviceGraph, level):
+        return self.brandes.level_index(hg, level)
 
-    def bc_sigma_level(self, hg: DeviceGraph, level, dist, sigma, at: int, push: bool = False) -> None:
-        self.brandes.sigma_level(hg, level, dist, sigma, at, push)
+    def bc_sigma_level(self, hg: DeviceGraph, level, dist, sigma, at: int, push: bool = False,
+                       index=None) -> None:
+        self.brandes.sigma_level(hg, level, dist, sigma, at, push, index)
 
     def bc_delta_level(self, hg: DeviceGraph, level, dist, sigma, share, weight, at: int,
-                       push: bool = False) -> None:
-        self.brandes.delta_level(hg, level, dist, sigma, share, weight, at, push)
+                       push: bool = False, index=None) -> None:
+        self.brandes.delta_level(hg, level, dist, sigma, share, weight, at, push, index)
 
     def bc_edge_dependency(self, hg: DeviceGraph, level, dist, sigma, share, out) -> None:
         self.brandes.edge_dependency(hg, level, dist, sigma, share, out)

@@ -7,7 +7,7 @@ import numpy as np
 import cupy as cp
 
 from ...work import tally
-from ..brandes import ARC_PIECE, arc_pieces, tie_epsilon
+from ..brandes import ARC_PIECE, LISTED_LEVELS, LevelIndex, arc_pieces, tie_epsilon
 from .launch import NULL, THREADS, i32, i64
 
 # The weighted levels' Kahn rounds between two reads of the `placed` flag (host syncs): rounds
@@ -93,63 +93,82 @@ class BrandesSweeps:
             raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
         return level
 
-    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args, level=None) -> None:
-        """Launch level sweep `name` over the (piece, source) entries of the out-arcs' pieces
-        (`out`) or the in-arcs' (see pieces)."""
+    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args, level=None, listed=None) -> None:
+        """Launch sweep `name` over the pieces of the out-arcs (`out`) or the in-arcs (see
+        pieces): the weighted levels' kernels a thread a (piece, source) entry; the level
+        sweeps (`listed` = (index, owner)) a warp a (piece, 32 sources) task, the tasks with a
+        lane at level `owner` where `index` lists them, else every task."""
         row, start = pieces(hg, out, self.piece)
-        count = len(row) * ((kb + 31) // 32 * 32)         # the sweeps take a warp a (piece, 32 sources)
+        count = len(row) * ((kb + 31) // 32 * 32)
+        tasks = () if listed is None else self._tasks(listed[0], row, len(row), kb, listed[1])
         self.launcher.launch("betweenness", self._kernel(name, dist, level), count,
-                             (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tuple(args),
+                             (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tasks + tuple(args),
                              max_blocks=self.launcher.max_blocks)
 
-    def level_arcs(self, hg, level):
-        """Host int64 (128,): the arcs each level's entries have to walk (the out-degrees of
-        the entries at level l, summed), or None where pushing is not offered (int32 levels)."""
+    def _tasks(self, index, rows, count: int, kb: int, owner: int) -> tuple:
+        """(tasks, ntasks) on the device: the (row, 32 sources) tasks, rows `count` pieces of
+        vertices `rows` (NULL: the vertices themselves), whose group holds an entry at level
+        `owner`, listed from `index` (LevelIndex); (NULL, NULL), every task, where there is no
+        index, the level is past its bits, or the tasks overflow uint32."""
+        total = count * ((kb + 31) // 32)
+        if index is None or owner >= LISTED_LEVELS or total >= 1 << 32:
+            return NULL, NULL
+        tasks, ntasks = cp.empty(total, np.uint32), cp.zeros(1, np.uint32)
+        self.launcher.launch("betweenness", "bc_level_tasks", total,
+                             (i64(count), i32(kb), rows, index.levels, i32(owner), tasks, ntasks),
+                             max_blocks=self.launcher.max_blocks)
+        return tasks, ntasks
+
+    def level_index(self, hg, level):
+        """The batch's LevelIndex (one pass over the int8 levels), or None for int32 levels
+        (no push, every task visited)."""
         if level.dtype != np.int8:
             return None
         n, kb = level.shape
         arcs = cp.zeros(128, np.uint64)
-        self.launcher.launch("betweenness", "bc_level_arcs_l8", n * THREADS,      # a block a row
-                             (i64(n), i32(kb), level, hg.out_ptr, arcs), max_blocks=self.launcher.max_blocks)
-        return cp.asnumpy(arcs).astype(np.int64)
+        levels = cp.empty((n, (kb + 31) // 32), np.uint64)
+        self.launcher.launch("betweenness", "bc_level_index_l8", n * THREADS,      # a block a row
+                             (i64(n), i32(kb), level, hg.out_ptr, arcs, levels), max_blocks=self.launcher.max_blocks)
+        return LevelIndex(cp.asnumpy(arcs).astype(np.int64), levels)
 
-    def _push(self, hg, level, value, out, source_level: int, at: int, out_arcs: bool) -> None:
+    def _push(self, hg, level, value, out, source_level: int, at: int, out_arcs: bool, index) -> None:
         """The entries at `source_level` add `value` into `out` at their neighbours on level
         `at`, over out-arcs (`out_arcs`) or in-arcs (BFS levels, int8)."""
         if level.dtype != np.int8:
             raise ValueError("pushing takes int8 BFS levels")
         ptr, nb = (hg.out_ptr, hg.out_idx) if out_arcs else (hg.in_ptr, hg.in_src)
         self._sweep(hg, "bc_push_level", None, level.shape[1], out_arcs,
-                    (ptr, nb, level, value, out, i32(source_level), i32(at)), level)
+                    (ptr, nb, level, value, out, i32(source_level), i32(at)), level, (index, source_level))
 
-    def sigma_level(self, hg, level, dist, sigma, at: int, push: bool = False) -> None:
+    def sigma_level(self, hg, level, dist, sigma, at: int, push: bool = False, index=None) -> None:
         self._check(level, dist, sigma)
         if push:           # from level at - 1 along its out-arcs
-            self._push(hg, level, sigma, sigma, at - 1, at, True)
+            self._push(hg, level, sigma, sigma, at - 1, at, True, index)
             return
         self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
                     (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
-                     i32(at), self._eps(dist)), level)
+                     i32(at), self._eps(dist)), level, (index, at))
 
-    def delta_level(self, hg, level, dist, sigma, share, weight, at: int, push: bool = False) -> None:
+    def delta_level(self, hg, level, dist, sigma, share, weight, at: int, push: bool = False, index=None) -> None:
         """Pulled, the sweep finishes the entries of vertices of one piece and the others
         (rows_finished_apart) are finished after it, row by row; pushed (from level at + 1
-        along its in-arcs), every row is finished after it."""
+        along its in-arcs), every entry at the level is finished after it."""
         self._check(level, dist, sigma, share)
         n, kb = level.shape
         if push:
-            self._push(hg, level, share, share, at + 1, at, False)
-            rows, count = NULL, n
-        else:
-            self._sweep(hg, "bc_delta_level", dist, kb, True,
-                        (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
-                         sigma, share, weight, i32(at), self._eps(dist)), level)
-            rows = rows_finished_apart(hg, self.piece)
-            count = len(rows)
-        if count:
+            self._push(hg, level, share, share, at + 1, at, False, index)
+            self.launcher.launch("betweenness", "bc_finish_level_l8", n * ((kb + 31) // 32 * 32),
+                                 (i64(n), i32(kb)) + self._tasks(index, NULL, n, kb, at)
+                                 + (level, sigma, share, weight, i32(at)), max_blocks=self.launcher.max_blocks)
+            return
+        self._sweep(hg, "bc_delta_level", dist, kb, True,
+                    (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
+                     sigma, share, weight, i32(at), self._eps(dist)), level, (index, at))
+        rows = rows_finished_apart(hg, self.piece)
+        if len(rows):
             name = "bc_finish_rows" + ("_l8" if level.dtype == np.int8 else "")
-            self.launcher.launch("betweenness", name, count * THREADS,      # a block a row
-                                 (rows, i64(count), i32(kb), level, sigma, share, weight, i32(at)),
+            self.launcher.launch("betweenness", name, len(rows) * THREADS,      # a block a row
+                                 (rows, i64(len(rows)), i32(kb), level, sigma, share, weight, i32(at)),
                                  max_blocks=self.launcher.max_blocks)
 
     def edge_dependency(self, hg, level, dist, sigma, share, out) -> None:

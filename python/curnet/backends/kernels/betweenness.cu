@@ -117,19 +117,39 @@ __device__ __forceinline__ void dag_release(i64 pieces, int kb, const int* __res
 
 // The level sweeps: a warp a task (piece p, 32 sources), task w = p * groups + g, its lanes the
 // sources j = g * 32 + lane (lanes past kb idle). The lanes of a warp walk the same arcs, so
-// their loops run in step; body(p, j) returns to go to the next task.
+// their loops run in step; body(p, j) returns to go to the next task. The tasks are every
+// (piece, group) (`tasks` null), or the ntasks listed in `tasks` (level_tasks: those with a
+// lane at the sweep's level), so a level held by few entries costs few warps, not a scan.
 template <typename Body>
-__device__ __forceinline__ void for_each_piece_warp(i64 pieces, int kb, Body body)
+__device__ __forceinline__ void for_each_piece_warp(i64 pieces, int kb, const unsigned int* __restrict__ tasks,
+                                                    const unsigned int* __restrict__ ntasks, Body body)
 {
     const int groups = (kb + 31) >> 5;
     const int lane = (int)(threadIdx.x & 31);
-    const i64 tasks = pieces * groups;
+    const i64 total = tasks == nullptr ? pieces * groups : (i64)*ntasks;
     const i64 warps = grid_threads() >> 5;
-    const bool narrow = tasks < (1ll << 32);     // a 32-bit division a task where it fits
-    for (i64 w = grid_thread() >> 5; w < tasks; w += warps) {
+    const bool narrow = pieces * groups < (1ll << 32);     // a 32-bit division a task where it fits
+    for (i64 i = grid_thread() >> 5; i < total; i += warps) {
+        const i64 w = tasks == nullptr ? i : (i64)tasks[i];
         const i64 p = narrow ? (i64)((unsigned int)w / (unsigned int)groups) : w / groups;
         body(p, (int)(w - p * groups) * 32 + lane);
     }
+}
+
+// The sweep tasks of level `at`: (row r, group g) for r < count whose group has a lane at the
+// level (row r is vertex rows[r], a piece's vertex, or vertex r where rows is null), appended
+// as r * groups + g to `tasks` in no particular order; `levels` is level_index's bit mask of
+// each (vertex, group) (levels below 64).
+__device__ __forceinline__ void level_tasks(i64 count, int kb, const int* __restrict__ rows,
+                                            const unsigned long long* __restrict__ levels, int at,
+                                            unsigned int* tasks, unsigned int* ntasks)
+{
+    const int groups = (kb + 31) >> 5;
+    for_each(count * groups, [&](i64 t) {
+        const i64 r = t / groups;
+        const i64 v = rows == nullptr ? r : rows[r];
+        if ((levels[v * groups + (t - r * groups)] >> at) & 1ull) tasks[warp_append(ntasks)] = (unsigned int)t;
+    });
 }
 
 // Whether lane j's entry of vertex row `row` is at level `at` (j < kb).
@@ -145,9 +165,7 @@ __device__ __forceinline__ bool at_level(const L* __restrict__ level, i64 row, i
 // entries, their levels, -1 past the piece or for a lane not `mine`, and the group's first
 // arc), which issues the group's value loads (pull) or atomic adds (push) together. Every
 // lane of the warp takes part (the shuffles); only `mine` lanes load.
-#ifndef ARC_GROUP
 #define ARC_GROUP 8
-#endif
 
 template <typename L, typename Group>
 __device__ __forceinline__ void walk_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
@@ -197,11 +215,12 @@ __device__ __forceinline__ double sum_over_arcs(const Piece& c, const int* __res
 template <typename L>
 __device__ __forceinline__ void push_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                            const i64* __restrict__ piece_start, int size,
+                                           const unsigned int* tasks, const unsigned int* ntasks,
                                            const i64* __restrict__ ptr, const int* __restrict__ nb,
                                            const L* __restrict__ level, const double* value, double* out,
                                            int from, int to)
 {
-    for_each_piece_warp(pieces, kb, [&](i64 p, int j) {
+    for_each_piece_warp(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
         const i64 v = piece_row[p];
         const bool mine = at_level(level, v, kb, j, from);
         if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
@@ -215,20 +234,27 @@ __device__ __forceinline__ void push_level(i64 pieces, int kb, const int* __rest
     });
 }
 
-// Each level's arcs to walk: arcs[l] += the out-degree of v for each entry (v, j) at level l
-// (int8 BFS levels, l < 128), counted in shared memory a block, a block a row at a time.
-__device__ __forceinline__ void level_arcs(i64 n, int kb, const signed char* __restrict__ level,
-                                           const i64* __restrict__ out_ptr, unsigned long long* arcs)
+// A batch's int8 BFS levels indexed in one pass, a block a row at a time (blockDim a multiple
+// of 32, so a warp's lanes read one group of 32 sources): arcs[l] += the out-degree of v for
+// each entry (v, j) at level l (each level's arcs to walk, counted in shared memory a block),
+// and levels[v * groups + g] = the bits 1 << l of the levels l < 64 that group g of v holds
+// (level_tasks lists a sweep's tasks from them).
+__device__ __forceinline__ void level_index(i64 n, int kb, const signed char* __restrict__ level,
+                                            const i64* __restrict__ out_ptr, unsigned long long* arcs,
+                                            unsigned long long* levels)
 {
     __shared__ unsigned long long count[128];
     for (int l = threadIdx.x; l < 128; l += blockDim.x) count[l] = 0;
     __syncthreads();
+    const int groups = (kb + 31) >> 5;
     for (i64 v = blockIdx.x; v < n; v += gridDim.x) {
         const unsigned long long degree = (unsigned long long)(out_ptr[v + 1] - out_ptr[v]);
-        if (degree == 0) continue;
-        for (int j = threadIdx.x; j < kb; j += blockDim.x) {
-            const int l = level[v * kb + j];
-            if (l >= 0) atomicAdd(count + l, degree);
+        for (int j = threadIdx.x; j < groups * 32; j += blockDim.x) {
+            const int l = j < kb ? level[v * kb + j] : -1;
+            if (l >= 0 && degree) atomicAdd(count + l, degree);
+            unsigned long long bits = l >= 0 && l < 64 ? 1ull << l : 0ull;
+            for (int off = 16; off; off >>= 1) bits |= __shfl_xor_sync(0xffffffffu, bits, off);
+            if ((threadIdx.x & 31) == 0) levels[v * groups + (j >> 5)] = bits;
         }
     }
     __syncthreads();
@@ -240,12 +266,13 @@ __device__ __forceinline__ void level_arcs(i64 n, int kb, const signed char* __r
 template <bool W, typename D, typename L>
 __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
+                                            const unsigned int* tasks, const unsigned int* ntasks,
                                             const i64* __restrict__ in_ptr,
                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
                                             const L* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, int at, double eps)
 {
-    for_each_piece_warp(pieces, kb, [&](i64 p, int j) {
+    for_each_piece_warp(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
         const i64 v = piece_row[p];
         const bool mine = at_level(level, v, kb, j, at);
         if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
@@ -275,13 +302,14 @@ __device__ __forceinline__ void finish_entry(double* sigma, double* share, i64 t
 template <bool W, typename D, typename L>
 __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
+                                            const unsigned int* tasks, const unsigned int* ntasks,
                                             const i64* __restrict__ out_ptr,
                                             const int* __restrict__ out_idx, const D* __restrict__ out_w,
                                             const L* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, double* share, const double* __restrict__ weight,
                                             int at, double eps)
 {
-    for_each_piece_warp(pieces, kb, [&](i64 p, int j) {
+    for_each_piece_warp(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
         const i64 u = piece_row[p];
         const bool mine = at_level(level, u, kb, j, at);
         if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
@@ -296,21 +324,34 @@ __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __res
     });
 }
 
-// The entries at level `at` of the vertices `rows` (those of several pieces, or none; every
-// vertex when rows is null: a pushed level), their shares summed: finished. A block a row.
+// The entries at level `at` of the vertices `rows` (those of several pieces, or none), their
+// shares summed: finished. A block a row.
 template <typename L>
 __device__ __forceinline__ void finish_rows(const int* __restrict__ rows, i64 count, int kb,
                                             const L* __restrict__ level, double* sigma, double* share,
                                             const double* __restrict__ weight, int at)
 {
     for (i64 r = blockIdx.x; r < count; r += gridDim.x) {
-        const i64 v = rows == nullptr ? r : rows[r];
+        const i64 v = rows[r];
         const double wv = weight[v];
         for (int j = threadIdx.x; j < kb; j += blockDim.x) {
             const i64 t = v * kb + j;
             if (level[t] == at) finish_entry(sigma, share, t, wv, share[t]);
         }
     }
+}
+
+// A pushed level's entries, their shares summed: each entry at level `at` finished, a warp a
+// (vertex, 32 sources) group, the listed groups (level_tasks over the vertices) or all.
+template <typename L>
+__device__ __forceinline__ void finish_level(i64 n, int kb, const unsigned int* tasks,
+                                             const unsigned int* ntasks, const L* __restrict__ level,
+                                             double* sigma, double* share, const double* __restrict__ weight,
+                                             int at)
+{
+    for_each_piece_warp(n, kb, tasks, ntasks, [&](i64 v, int j) {
+        if (at_level(level, v, kb, j, at)) finish_entry(sigma, share, v * kb + j, weight[v], share[v * kb + j]);
+    });
 }
 
 // out[p] += the dependency of arc p = u -> v summed over the batch's sources, sigma[u] *
@@ -339,6 +380,7 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
 }
 
 #define PIECES i64 pieces, int kb, const int* piece_row, const i64* piece_start, int size
+#define TASKS const unsigned int* tasks, const unsigned int* ntasks
 #define BC_DAG_KERNELS(SUFFIX, D)                                                                   \
 extern "C" __global__ void bc_dag_in_arcs##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
         const D* in_w, const D* dist, int* waiting, double eps)                                     \
@@ -351,15 +393,16 @@ extern "C" __global__ void bc_dag_release##SUFFIX(PIECES, const i64* out_ptr, co
 
 // The sweeps for weighted DAGs (W) or BFS levels, distances D, a level block of type L.
 #define BC_SWEEP_KERNELS(SUFFIX, W, D, L)                                                           \
-extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
-        const D* in_w, const L* level, const D* dist, double* sigma, int at, double eps)            \
-{ sigma_level<W, D, L>(pieces, kb, piece_row, piece_start, size, in_ptr, in_src, in_w, level, dist, \
-                       sigma, at, eps); }                                                           \
-extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, const i64* out_ptr, const int* out_idx,   \
-        const D* out_w, const L* level, const D* dist, double* sigma, double* share,                \
-        const double* weight, int at, double eps)                                                   \
-{ delta_level<W, D, L>(pieces, kb, piece_row, piece_start, size, out_ptr, out_idx, out_w, level,   \
-                       dist, sigma, share, weight, at, eps); }                                      \
+extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, TASKS, const i64* in_ptr,                \
+        const int* in_src, const D* in_w, const L* level, const D* dist, double* sigma, int at,     \
+        double eps)                                                                                 \
+{ sigma_level<W, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr, in_src,    \
+                       in_w, level, dist, sigma, at, eps); }                                        \
+extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, TASKS, const i64* out_ptr,                \
+        const int* out_idx, const D* out_w, const L* level, const D* dist, double* sigma,           \
+        double* share, const double* weight, int at, double eps)                                    \
+{ delta_level<W, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, out_ptr, out_idx,  \
+                       out_w, level, dist, sigma, share, weight, at, eps); }                        \
 extern "C" __global__ void bc_edge_dependency##SUFFIX(i64 m, int kb, const int* out_src, const int* out_idx, \
         const D* out_w, const L* level, const D* dist, const double* sigma, const double* share,    \
         double* out, double eps)                                                                    \
@@ -374,12 +417,20 @@ BC_SWEEP_KERNELS(_bfs_l8, false, float, signed char)
 
 // The pushes (BFS levels, int8): sigma from level at - 1 into level at over out-arcs; shares
 // from level at + 1 into level at over in-arcs.
-extern "C" __global__ void bc_push_level_bfs_l8(PIECES, const i64* ptr, const int* nb, const signed char* level,
-                                            const double* value, double* out, int from, int to)
-{ push_level<signed char>(pieces, kb, piece_row, piece_start, size, ptr, nb, level, value, out, from, to); }
-extern "C" __global__ void bc_level_arcs_l8(i64 n, int kb, const signed char* level, const i64* out_ptr,
-                                            unsigned long long* arcs)
-{ level_arcs(n, kb, level, out_ptr, arcs); }
+extern "C" __global__ void bc_push_level_bfs_l8(PIECES, TASKS, const i64* ptr, const int* nb,
+                                                 const signed char* level, const double* value, double* out,
+                                                 int from, int to)
+{ push_level<signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, ptr, nb, level, value, out,
+                          from, to); }
+extern "C" __global__ void bc_finish_level_l8(i64 n, int kb, TASKS, const signed char* level, double* sigma,
+                                              double* share, const double* weight, int at)
+{ finish_level<signed char>(n, kb, tasks, ntasks, level, sigma, share, weight, at); }
+extern "C" __global__ void bc_level_index_l8(i64 n, int kb, const signed char* level, const i64* out_ptr,
+                                             unsigned long long* arcs, unsigned long long* levels)
+{ level_index(n, kb, level, out_ptr, arcs, levels); }
+extern "C" __global__ void bc_level_tasks(i64 count, int kb, const int* rows, const unsigned long long* levels,
+                                          int at, unsigned int* tasks, unsigned int* ntasks)
+{ level_tasks(count, kb, rows, levels, at, tasks, ntasks); }
 
 extern "C" __global__ void bc_finish_rows(const int* rows, i64 count, int kb, const int* level,
                                           double* sigma, double* share, const double* weight, int at)
