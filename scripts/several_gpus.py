@@ -299,9 +299,9 @@ def timed_tasks(engine, fn, reps: int, warm: int):
     and its last stopped, counted from the first task's start; against the call's wall time
     (the rest is the caller's own work and the scheduler's)."""
     from distributed import get_task_stream
-    got, t = timed(fn, max(reps - 1, 0), warm) if reps > 1 else (None, [])
+    _, t = timed(fn, reps - 1, warm)
     with get_task_stream(client=engine.client) as stream:
-        last, t_last = timed(fn, 1, 0 if reps > 1 else warm)
+        last, t_last = timed(fn, 1, 0)
     spans = [(rec["worker"], ss["start"], ss["stop"]) for rec in stream.data
              for ss in rec.get("startstops", ()) if ss.get("action") == "compute"]
     account: dict = {"wall_s": round(t_last[0], 3)}
