@@ -299,7 +299,7 @@ def timed_tasks(engine, fn, reps: int, warm: int):
     and its last stopped, counted from the first task's start; against the call's wall time
     (the rest is the caller's own work and the scheduler's)."""
     from distributed import get_task_stream
-    _, t = timed(fn, reps - 1, warm)
+    _, t = timed(fn, reps - 1, warm) if reps > 1 or warm else (None, [])
     with get_task_stream(client=engine.client) as stream:
         last, t_last = timed(fn, 1, 0)
     spans = [(rec["worker"], ss["start"], ss["stop"]) for rec in stream.data
