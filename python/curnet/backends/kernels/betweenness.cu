@@ -236,9 +236,10 @@ __device__ __forceinline__ void push_level(i64 pieces, int kb, const int* __rest
 
 // A batch's int8 BFS levels indexed in one pass, a block a row at a time (blockDim a multiple
 // of 32, so a warp's lanes read one group of 32 sources): arcs[l] += the out-degree of v for
-// each entry (v, j) at level l (each level's arcs to walk, counted in shared memory a block),
-// and levels[v * groups + g] = the bits 1 << l of the levels l < 64 that group g of v holds
-// (level_tasks lists a sweep's tasks from them).
+// each entry (v, j) at level l (each level's arcs to walk, counted in shared memory a block:
+// one add a level a group holds, its lanes counted by a ballot, since an add an entry
+// serialises 32 lanes on one address), and levels[v * groups + g] = the bits 1 << l of the
+// levels l < 64 that group g of v holds (level_tasks lists a sweep's tasks from them).
 __device__ __forceinline__ void level_index(i64 n, int kb, const signed char* __restrict__ level,
                                             const i64* __restrict__ out_ptr, unsigned long long* arcs,
                                             unsigned long long* levels)
@@ -251,10 +252,17 @@ __device__ __forceinline__ void level_index(i64 n, int kb, const signed char* __
         const unsigned long long degree = (unsigned long long)(out_ptr[v + 1] - out_ptr[v]);
         for (int j = threadIdx.x; j < groups * 32; j += blockDim.x) {
             const int l = j < kb ? level[v * kb + j] : -1;
-            if (l >= 0 && degree) atomicAdd(count + l, degree);
             unsigned long long bits = l >= 0 && l < 64 ? 1ull << l : 0ull;
             for (int off = 16; off; off >>= 1) bits |= __shfl_xor_sync(0xffffffffu, bits, off);
-            if ((threadIdx.x & 31) == 0) levels[v * groups + (j >> 5)] = bits;
+            const bool first = (threadIdx.x & 31) == 0;
+            if (first) levels[v * groups + (j >> 5)] = bits;
+            if (degree == 0) continue;
+            for (unsigned long long b = bits; b; b &= b - 1) {      // the same bits in every lane
+                const int at = __ffsll((long long)b) - 1;
+                const unsigned int lanes = __ballot_sync(0xffffffffu, l == at);
+                if (first) atomicAdd(count + at, (unsigned long long)__popc(lanes) * degree);
+            }
+            if (l >= 64) atomicAdd(count + l, degree);             // deeper levels (rare): an add an entry
         }
     }
     __syncthreads();
