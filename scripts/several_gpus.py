@@ -41,7 +41,7 @@ from curnet.algorithms import common  # noqa: E402
 from curnet.sources import sample_sources  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dask_bench import commit, timed  # noqa: E402  (a GPU machine's .git may be older than the tree: say so)
+from dask_bench import commit, cpu_seconds, timed  # noqa: E402  (a GPU machine's .git may be older than the tree: say so)
 
 
 def set_thp(on: bool) -> None:
@@ -144,17 +144,22 @@ def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tup
         base = None
         for be in (one,) + ((every,) if gpus > 1 else ()):
             common.PIECE_LOG = [] if be == every else None
-            got, t = timed(lambda: call(g, sources, be), *job_reps(name, g, reps))
+            runs, warm = job_reps(name, g, reps)
+            cpu = cpu_seconds()
+            got, t = timed(lambda: call(g, sources, be), runs, warm)
+            cpu = (cpu_seconds() - cpu) / (runs + warm)
             if be == one:
                 want[name], base = got, np.median(t)
+            # the process's CPU seconds a run (all threads): the host's share of the work
             row = dict(job=name, route=f"{be} ({1 if be == one else gpus} GPU)", times_s=t,
-                       equal=equal(got, want[name]), speedup=base / np.median(t))
+                       equal=equal(got, want[name]), speedup=base / np.median(t), host_cpu_s=cpu)
             if common.PIECE_LOG:
                 row["pieces"] = piece_account(common.PIECE_LOG, t[-1])
                 print(f"  pieces of the last run: {row['pieces']}", flush=True)
             common.PIECE_LOG = None
             rows.append(row)
-            print(f"  {be}: {np.median(t):.3f} s ({row['speedup']:.2f}x, equal: {row['equal']})", flush=True)
+            print(f"  {be}: {np.median(t):.3f} s ({row['speedup']:.2f}x, equal: {row['equal']}), "
+                  f"host CPU {cpu:.2f} s a run", flush=True)
             del got
             free_device_memory()
         if name.startswith("BFS"):
