@@ -287,8 +287,11 @@ def chunk_rows(engine, name, g, sources, reduction, want, workers: int) -> list:
     engine's own choice is 4 a worker thread): load balance against each chunk's fixed costs."""
     direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]
     rows = []
+    # the sources the chunks share: what the reduction's order keeps (betweenness leaves out
+    # the sources that reach nothing)
+    k = len(reduction.order(g, np.arange(len(g), dtype=np.int32) if sources is None else sources))
     for chunks in DASK_CHUNKS:
-        size = -(-(len(g) if sources is None else len(sources)) // chunks)
+        size = -(-k // chunks)
         got, t, tasks = timed_tasks(engine, lambda: engine.reduce(g, sources, reduction, backend="cuda",
                                                                   progress=False, chunk_size=size), 1, 0)
         rows.append(dict(job=name, route=f"Dask {workers} worker(s), {chunks} chunks", times_s=t,
