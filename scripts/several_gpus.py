@@ -11,7 +11,10 @@ Rows (the two-GPU issue's table, and the four-GPU one on a machine with four):
   bfs        BFS R-MAT 20 x 4,096 sources into a host matrix the call allocates (16 GiB)
   sssp       SSSP distances R-MAT 18 x 2,048 (float32 weights)
   closeness  all-vertex closeness, R-MAT 18 and R-MAT 20 (reduced on the device: nothing gathered)
-  betweenness  exact betweenness of R-MAT 18 / 20, where curnet has it (nothing gathered)
+  betweenness  with --betweenness: exact betweenness of R-MAT 18, and with
+             --betweenness-sources K of R-MAT 20 from K sampled sources (nothing gathered); the
+             Dask rows account each worker's tasks from Dask's task stream, and
+             --dask-chunks 2,8,32 times them again with that many chunks
   R          with --with-r: scripts/r_several_gpus.R, R end to end on scNET (cuRnet_bfs from 20%
              of the vertices, cuRnet_closeness of every vertex), backend "cuda" beside "cuda:all"
              (needs Rscript with cuRnet, RETICULATE_PYTHON, and scNET in CURNET_DATA)
