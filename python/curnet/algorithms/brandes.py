@@ -106,12 +106,12 @@ def chunk_order(g, ids: np.ndarray, fold: bool) -> np.ndarray:
     ids = reaching(g, np.asarray(ids, np.int32))
     if len(ids) == 0:
         return ids
-    rank = g.cache("breadth-first rank", lambda: breadth_first_rank(g))
-    if not fold:
-        return ids[np.argsort(rank[ids], kind="stable")]
-    anchor = g.cache("betweenness leaf anchors", lambda: leaf_anchors(g))[ids]
-    leaf = anchor >= 0
-    return ids[np.lexsort((leaf, rank[np.where(leaf, anchor, ids)]))]
+    leaf, key = np.zeros(len(ids), bool), ids        # sorted by the rank of key, leaves last
+    if fold:
+        anchor = leaf_anchors(g)[ids]
+        leaf = anchor >= 0
+        key = np.where(leaf, anchor, ids)
+    return ids[np.lexsort((leaf, breadth_first_rank(g)[key]))]
 
 
 class LeafFold(NamedTuple):
@@ -140,7 +140,7 @@ def fold_leaf_sources(g, ids: np.ndarray, weight: np.ndarray) -> tuple[np.ndarra
     nothing; the two ends of a lone edge (each the other's leaf) reach only each other: all
     their dependencies are zero, so neither is traversed."""
     n = len(g)
-    anchor = g.cache("betweenness leaf anchors", lambda: leaf_anchors(g))
+    anchor = leaf_anchors(g)
     own = np.bincount(ids, minlength=n).astype(np.float64)
     leaf = anchor >= 0
     lone_edge = leaf & leaf[np.where(leaf, anchor, 0)]
@@ -158,8 +158,14 @@ NO_NEIGHBOUR, SEVERAL_NEIGHBOURS = -2, -1
 
 def leaf_anchors(g) -> np.ndarray:
     """Each vertex's only neighbour besides itself (int32 (n,); its arcs may repeat), or
-    SEVERAL_NEIGHBOURS, or NO_NEIGHBOUR (no arcs, or self-loops only). O(n + m): the smallest
-    and largest other neighbour of each row are equal exactly when it has one."""
+    SEVERAL_NEIGHBOURS, or NO_NEIGHBOUR (no arcs, or self-loops only). Found once a graph and
+    kept with it."""
+    return g.cache("betweenness leaf anchors", lambda: _leaf_anchors(g))
+
+
+def _leaf_anchors(g) -> np.ndarray:
+    """leaf_anchors, O(n + m): the smallest and largest other neighbour of each row are equal
+    exactly when it has one."""
     n = len(g)
     rows = g.edge_sources()
     loop = g.indices == rows
@@ -187,13 +193,17 @@ def near_sources_together(g, sources: np.ndarray) -> np.ndarray:
     are left as they are."""
     if len(sources) < 64 or (g.num_arcs > 1 << 22 and len(sources) * 8 < len(g)):
         return sources
-    rank = g.cache("breadth-first rank", lambda: breadth_first_rank(g))
-    return sources[np.argsort(rank[sources], kind="stable")]
+    return sources[np.argsort(breadth_first_rank(g)[sources], kind="stable")]
 
 
 def breadth_first_rank(g) -> np.ndarray:
     """Each vertex's position in a breadth-first search from the busiest vertex (arcs taken
-    both ways); vertices it does not reach after, in id order. SciPy on the host, O(n + m)."""
+    both ways); vertices it does not reach after, in id order. Found once a graph (SciPy on
+    the host, O(n + m)) and kept with it."""
+    return g.cache("breadth-first rank", lambda: _breadth_first_rank(g))
+
+
+def _breadth_first_rank(g) -> np.ndarray:
     from scipy.sparse.csgraph import breadth_first_order   # lazily: csgraph imports scipy.linalg (~0.1 s)
     n = len(g)
     arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(n, n))

@@ -93,8 +93,8 @@ class Device(Backend, Protocol):
     def depth_histogram(self, block) -> tuple: ...
 
     # betweenness (algorithms.brandes): Brandes' sweeps over a batch's shortest-path DAGs,
-    # (n, kb) blocks of levels, distances (weighted; else None), path counts and dependencies
-    # path counts and shares (weight[v] + delta) / sigma
+    # (n, kb) blocks of levels, distances (weighted; else None), path counts (then the
+    # dependencies) and shares (weight[v] + delta) / sigma
     def bc_batch_size(self, n: int, k: int, weighted: bool, edges: bool = False) -> int: ...
     def bc_levels(self, hg, dist) -> Any: ...
     # push: sweep BFS level `at` from the neighbouring level's end (same values; a backend
