@@ -211,7 +211,7 @@ def test_chunks_in_chunk_order_fold_their_own_leaves(size):
     and the sources that reach nothing (isolated vertices here) are left out. Chunks in id
     order traverse neighbours again for leaves another chunk holds."""
     from curnet import generators
-    from curnet.algorithms.brandes import chunk_order
+    from curnet.algorithms.brandes import breadth_first_rank, chunk_order, fold_leaf_sources
     g = generators.rmat(9, edge_factor=2, seed=3)
     ids = np.arange(len(g), dtype=np.int32)
     ordered = chunk_order(g, ids, fold=True)
@@ -227,6 +227,11 @@ def test_chunks_in_chunk_order_fold_their_own_leaves(size):
         return sums, work["betweenness sources traversed"]
     sums, traversed = chunked(ordered)
     np.testing.assert_allclose(sums, whole, rtol=1e-9)
+    # the columns a chunk traverses keep its breadth-first order (its batches hold neighbours)
+    rank = breadth_first_rank(g)
+    for a in range(0, len(ordered), size):
+        columns, _ = fold_leaf_sources(g, ordered[a:a + size], np.ones(len(g)))
+        assert np.all(np.diff(rank[columns]) > 0)
     cuts = -(-len(ordered) // size) - 1
     assert once <= traversed <= once + cuts
     assert chunked(ids)[1] > once + cuts

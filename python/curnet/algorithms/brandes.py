@@ -138,7 +138,8 @@ def fold_leaf_sources(g, ids: np.ndarray, weight: np.ndarray) -> tuple[np.ndarra
     """(the source columns to traverse, each vertex once, their LeafFold) for `ids` (repeats
     allowed) on undirected graph `g`. Sources with no neighbour besides themselves reach
     nothing; the two ends of a lone edge (each the other's leaf) reach only each other: all
-    their dependencies are zero, so neither is traversed."""
+    their dependencies are zero, so neither is traversed. The columns come in the order of
+    their sources' first appearance in `ids` (a Dask chunk's breadth-first order is kept)."""
     n = len(g)
     anchor = leaf_anchors(g)
     own = np.bincount(ids, minlength=n).astype(np.float64)
@@ -150,7 +151,10 @@ def fold_leaf_sources(g, ids: np.ndarray, weight: np.ndarray) -> tuple[np.ndarra
     # a leaf anchor is never a leaf; a source reaching no other vertex has no anchor either
     multiplicity = np.where(leaf | (anchor == NO_NEIGHBOUR), 0.0, own) + leaves
     tally("betweenness leaf sources folded", int(own[leaf].sum()))
-    return np.flatnonzero(multiplicity > 0).astype(np.int32), LeafFold(multiplicity, leaves, leaf_weight)
+    column = np.where(leaf[ids] & ~lone_edge[ids], anchor[ids], ids)        # each source's
+    column = column[multiplicity[column] > 0]
+    first = np.sort(np.unique(column, return_index=True)[1])
+    return column[first].astype(np.int32), LeafFold(multiplicity, leaves, leaf_weight)
 
 
 NO_NEIGHBOUR, SEVERAL_NEIGHBOURS = -2, -1
