@@ -99,7 +99,7 @@ class BrandesSweeps:
         sweeps (`listed` = (index, owner)) a warp a (piece, 32 sources) task, the tasks with a
         lane at level `owner` where `index` lists them, else every task."""
         row, start = pieces(hg, out, self.piece)
-        count = len(row) * ((kb + 31) // 32 * 32)
+        count = len(row) * groups(kb) * 32
         tasks = () if listed is None else self._tasks(listed[0], row, len(row), kb, listed[1])
         self.launcher.launch("betweenness", self._kernel(name, dist, level), count,
                              (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tasks + tuple(args),
@@ -110,7 +110,7 @@ class BrandesSweeps:
         vertices `rows` (NULL: the vertices themselves), whose group holds an entry at level
         `owner`, listed from `index` (LevelIndex); (NULL, NULL), every task, where there is no
         index, the level is past its bits, or the tasks overflow uint32."""
-        total = count * ((kb + 31) // 32)
+        total = count * groups(kb)
         if index is None or owner >= LISTED_LEVELS or total >= 1 << 32:
             return NULL, NULL
         tasks, ntasks = cp.empty(total, np.uint32), cp.zeros(1, np.uint32)
@@ -126,7 +126,7 @@ class BrandesSweeps:
             return None
         n, kb = level.shape
         arcs = cp.zeros(128, np.uint64)
-        levels = cp.empty((n, (kb + 31) // 32), np.uint64)
+        levels = cp.empty((n, groups(kb)), np.uint64)
         self.launcher.launch("betweenness", "bc_level_index_l8", n * THREADS,      # a block a row
                              (i64(n), i32(kb), level, hg.out_ptr, arcs, levels), max_blocks=self.launcher.max_blocks)
         return LevelIndex(cp.asnumpy(arcs).astype(np.int64), levels)
@@ -157,19 +157,23 @@ class BrandesSweeps:
         n, kb = level.shape
         if push:
             self._push(hg, level, share, share, at + 1, at, False, index)
-            self.launcher.launch("betweenness", "bc_finish_level_l8", n * ((kb + 31) // 32 * 32),
-                                 (i64(n), i32(kb)) + self._tasks(index, NULL, n, kb, at)
-                                 + (level, sigma, share, weight, i32(at)), max_blocks=self.launcher.max_blocks)
+            self._finish(level, NULL, n, sigma, share, weight, at, index)
             return
         self._sweep(hg, "bc_delta_level", dist, kb, True,
                     (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
                      sigma, share, weight, i32(at), self._eps(dist)), level, (index, at))
         rows = rows_finished_apart(hg, self.piece)
         if len(rows):
-            name = "bc_finish_rows" + ("_l8" if level.dtype == np.int8 else "")
-            self.launcher.launch("betweenness", name, len(rows) * THREADS,      # a block a row
-                                 (rows, i64(len(rows)), i32(kb), level, sigma, share, weight, i32(at)),
-                                 max_blocks=self.launcher.max_blocks)
+            self._finish(level, rows, len(rows), sigma, share, weight, at, index)
+
+    def _finish(self, level, rows, count: int, sigma, share, weight, at: int, index) -> None:
+        """Finish the entries at level `at` of `count` rows (vertices `rows`, NULL: every
+        vertex) whose shares are summed: a warp a (row, 32 sources) group, those `index` lists."""
+        kb = level.shape[1]
+        name = "bc_finish_level" + ("_l8" if level.dtype == np.int8 else "")
+        self.launcher.launch("betweenness", name, count * groups(kb) * 32,
+                             (rows, i64(count), i32(kb)) + self._tasks(index, rows, count, kb, at)
+                             + (level, sigma, share, weight, i32(at)), max_blocks=self.launcher.max_blocks)
 
     def edge_dependency(self, hg, level, dist, sigma, share, out) -> None:
         self._check(level, dist, sigma, share)
@@ -180,6 +184,11 @@ class BrandesSweeps:
                              (i64(m), i32(kb), out_sources(self.launcher, hg), hg.out_idx,
                               self._weights(hg.out_w, dist), level, self._dist(dist), sigma, share, out,
                               self._eps(dist)), max_blocks=blocks)
+
+
+def groups(kb: int) -> int:
+    """The groups of 32 sources (a warp's lanes) of a kb-source batch."""
+    return (kb + 31) // 32
 
 
 def out_sources(launcher, hg) -> cp.ndarray:

@@ -305,7 +305,7 @@ __device__ __forceinline__ void finish_entry(double* sigma, double* share, i64 t
 // The backward sweep's level `at` (the levels above done, so share[v, j] is (weight[v] +
 // delta[v, j]) / sigma[v, j]): each entry (u, j) there sums share[v, j] over its DAG out-arcs
 // and is finished; a vertex of several pieces adds its pieces' sums into the zeroed share
-// entry, finished after the sweep by finish_rows (as are vertices without out-arcs: no warp
+// entry, finished after the sweep by finish_level (as are vertices without out-arcs: no warp
 // visits them).
 template <bool W, typename D, typename L>
 __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
@@ -332,32 +332,18 @@ __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __res
     });
 }
 
-// The entries at level `at` of the vertices `rows` (those of several pieces, or none), their
-// shares summed: finished. A block a row.
+// The entries at level `at` of `count` rows (vertex rows[r], or vertex r where rows is null),
+// their shares summed, finished: a warp a (row, 32 sources) group, the listed groups
+// (level_tasks over the same rows) or all. A pushed level finishes every vertex's entries; a
+// pulled one those the sweep cannot finish itself (rows_finished_apart).
 template <typename L>
-__device__ __forceinline__ void finish_rows(const int* __restrict__ rows, i64 count, int kb,
-                                            const L* __restrict__ level, double* sigma, double* share,
-                                            const double* __restrict__ weight, int at)
+__device__ __forceinline__ void finish_level(const int* __restrict__ rows, i64 count, int kb,
+                                             const unsigned int* tasks, const unsigned int* ntasks,
+                                             const L* __restrict__ level, double* sigma, double* share,
+                                             const double* __restrict__ weight, int at)
 {
-    for (i64 r = blockIdx.x; r < count; r += gridDim.x) {
-        const i64 v = rows[r];
-        const double wv = weight[v];
-        for (int j = threadIdx.x; j < kb; j += blockDim.x) {
-            const i64 t = v * kb + j;
-            if (level[t] == at) finish_entry(sigma, share, t, wv, share[t]);
-        }
-    }
-}
-
-// A pushed level's entries, their shares summed: each entry at level `at` finished, a warp a
-// (vertex, 32 sources) group, the listed groups (level_tasks over the vertices) or all.
-template <typename L>
-__device__ __forceinline__ void finish_level(i64 n, int kb, const unsigned int* tasks,
-                                             const unsigned int* ntasks, const L* __restrict__ level,
-                                             double* sigma, double* share, const double* __restrict__ weight,
-                                             int at)
-{
-    for_each_piece_warp(n, kb, tasks, ntasks, [&](i64 v, int j) {
+    for_each_piece_warp(count, kb, tasks, ntasks, [&](i64 r, int j) {
+        const i64 v = rows == nullptr ? r : rows[r];
         if (at_level(level, v, kb, j, at)) finish_entry(sigma, share, v * kb + j, weight[v], share[v * kb + j]);
     });
 }
@@ -430,9 +416,6 @@ extern "C" __global__ void bc_push_level_bfs_l8(PIECES, TASKS, const i64* ptr, c
                                                  int from, int to)
 { push_level<signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, ptr, nb, level, value, out,
                           from, to); }
-extern "C" __global__ void bc_finish_level_l8(i64 n, int kb, TASKS, const signed char* level, double* sigma,
-                                              double* share, const double* weight, int at)
-{ finish_level<signed char>(n, kb, tasks, ntasks, level, sigma, share, weight, at); }
 extern "C" __global__ void bc_level_index_l8(i64 n, int kb, const signed char* level, const i64* out_ptr,
                                              unsigned long long* arcs, unsigned long long* levels)
 { level_index(n, kb, level, out_ptr, arcs, levels); }
@@ -440,9 +423,10 @@ extern "C" __global__ void bc_level_tasks(i64 count, int kb, const int* rows, co
                                           int at, unsigned int* tasks, unsigned int* ntasks)
 { level_tasks(count, kb, rows, levels, at, tasks, ntasks); }
 
-extern "C" __global__ void bc_finish_rows(const int* rows, i64 count, int kb, const int* level,
-                                          double* sigma, double* share, const double* weight, int at)
-{ finish_rows<int>(rows, count, kb, level, sigma, share, weight, at); }
-extern "C" __global__ void bc_finish_rows_l8(const int* rows, i64 count, int kb, const signed char* level,
-                                             double* sigma, double* share, const double* weight, int at)
-{ finish_rows<signed char>(rows, count, kb, level, sigma, share, weight, at); }
+#define BC_FINISH_KERNEL(SUFFIX, L)                                                                 \
+extern "C" __global__ void bc_finish_level##SUFFIX(const int* rows, i64 count, int kb, TASKS, const L* level, \
+                                                    double* sigma, double* share, const double* weight, int at) \
+{ finish_level<L>(rows, count, kb, tasks, ntasks, level, sigma, share, weight, at); }
+
+BC_FINISH_KERNEL(, int)
+BC_FINISH_KERNEL(_l8, signed char)
