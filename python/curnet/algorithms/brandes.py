@@ -193,10 +193,10 @@ def near_sources_together(g, sources: np.ndarray) -> np.ndarray:
     need, in the order of a breadth-first search from the busiest vertex 1.4x; 1,024 sampled
     sources 2.8x and 1.7x: scripts/betweenness_counts.py). The order is found once a graph
     (kept with it): on a large graph (over 2^22 arcs; R-MAT 20's search takes ~1.4 s on the
-    host) only for many sources (a sixteenth of the vertices: R-MAT 20's 65,536 sampled
-    sources took 15.6 s in this order against 17.8 s, on an H200); fewer than 64 sources (two
-    warps) are left as they are."""
-    if len(sources) < 64 or (g.num_arcs > 1 << 22 and len(sources) * 16 < len(g)):
+    host) only for many sources (a 32nd of the vertices: R-MAT 20's 65,536 sampled sources
+    took 15.6 s in this order against 17.8 s, on an H200); fewer than 64 sources (two warps)
+    are left as they are."""
+    if len(sources) < 64 or (g.num_arcs > 1 << 22 and len(sources) * 32 < len(g)):
         return sources
     return sources[np.argsort(breadth_first_rank(g)[sources], kind="stable")]
 
