@@ -1,0 +1,81 @@
+"""How full a warp's lanes are in Brandes' level sweeps, counted on the host (no GPU): for 32
+adjacent sources of R-MAT's exact run (its breadth-first chunk order, leaves folded), each
+pair of consecutive BFS levels (a, a + 1): the arcs a warp walks from either end (every arc of
+each vertex with a lane at that level: one warp iteration and one 32-byte sector of int8
+levels each), the (arc, lane) pairs on the DAG (what the sweep computes), and the 32-byte
+sectors of float64 values those lanes' loads or atomic adds touch (4 lanes a sector).
+
+    python scripts/betweenness_lanes.py --scale 20 --at 0.25,0.5,0.75     # ~2 min, ~8 GB
+
+Prints one line a level pair and the totals; docs/gpu-notes.md (issue 25) reads them.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from scipy.sparse import csr_matrix  # noqa: E402
+from scipy.sparse.csgraph import shortest_path  # noqa: E402
+
+from curnet import generators  # noqa: E402
+from curnet.algorithms.brandes import chunk_order, leaf_anchors  # noqa: E402
+
+CHUNK = 1 << 22          # arcs at a time (bounds the (arcs, 32) masks' memory)
+
+
+def group_levels(g, sources):
+    """(n, 32) int16 BFS levels of 32 sources, -1 where not reached."""
+    n = len(g)
+    arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(n, n))
+    d = shortest_path(arcs, unweighted=True, indices=sources)
+    return np.where(np.isfinite(d), d, -1).astype(np.int16).T.copy()
+
+
+def pair_counts(g, tail, level, a):
+    """(walked from a, walked from a + 1, DAG lane-arcs, value sectors) for levels (a, a + 1)."""
+    at_a, at_b = level == a, level == a + 1
+    has_a, has_b = at_a.any(axis=1), at_b.any(axis=1)
+    walked_a, walked_b = int(has_a[tail].sum()), int(has_b[tail].sum())
+    dag = sectors = 0
+    for lo in range(0, len(tail), CHUNK):
+        u, v = tail[lo:lo + CHUNK], g.indices[lo:lo + CHUNK]
+        keep = has_a[u] & has_b[v]
+        lanes = at_a[u[keep]] & at_b[v[keep]]
+        dag += int(lanes.sum())
+        sectors += int(lanes.reshape(len(lanes), 8, 4).any(axis=2).sum())
+    return walked_a, walked_b, dag, sectors
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scale", type=int, default=20)
+    ap.add_argument("--at", default="0.5", help="where the 32 sources sit in the exact run's order (fractions)")
+    args = ap.parse_args()
+    g = generators.rmat(args.scale, seed=0)
+    n = len(g)
+    order = chunk_order(g, np.arange(n, dtype=np.int32), fold=True)
+    order = order[leaf_anchors(g)[order] < 0]            # the columns traversed (leaves folded)
+    tail = np.repeat(np.arange(n), np.diff(g.indptr))
+    print(f"R-MAT {args.scale}: {n:,} vertices, {g.num_arcs:,} arcs; {len(order):,} columns traversed", flush=True)
+    for position in (float(x) for x in args.at.split(",")):
+        first = int(len(order) * position)
+        level = group_levels(g, order[first:first + 32])
+        total = np.zeros(4, np.int64)
+        for a in range(int(level.max())):
+            wa, wb, dag, sectors = pair_counts(g, tail, level, a)
+            total += (min(wa, wb), max(wa, wb), dag, sectors)
+            print(f"  at {position}: levels {a}-{a + 1}: arcs walked from {a} {wa:,}, from {a + 1} {wb:,}; "
+                  f"DAG lane-arcs {dag:,} ({dag / max(1, min(wa, wb)):.2f} a walked arc from the thinner end); "
+                  f"value sectors {sectors:,} ({4 * sectors / max(1, dag):.2f}x the bytes the lanes need)", flush=True)
+        walked, _, dag, sectors = total
+        print(f"  at {position}, one sweep, each pair walked from its thinner end: {walked:,} warp arc-iterations, "
+              f"{dag:,} DAG lane-arcs ({dag / walked:.2f} a iteration of 32 lanes); level bytes "
+              f"{32 * walked / 1e9:.2f} GB, value bytes {32 * sectors / 1e9:.2f} GB", flush=True)
+
+
+if __name__ == "__main__":
+    main()
