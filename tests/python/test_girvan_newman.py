@@ -247,31 +247,46 @@ def test_empty_and_edgeless_graphs():
 
 
 @pytest.mark.parametrize("directed", [False, True])
-def test_bfs_edge_dependency_twin_matches_gathered(directed):
-    """The CPU backend's BFS edge dependency (row dot products) against the (arc, source)
-    gathering it replaced, which weighted DAGs still use, on one batch of a random graph."""
+@pytest.mark.parametrize("weighted", [False, True])
+def test_edge_dependency_twin_matches_a_loop(directed, weighted):
+    """The CPU backend's edge dependency (row dot products over the batch's sources) against
+    a plain loop over every (arc, source) pair with the DAG rule written out, on one batch of a
+    random graph (integer weights: many ties)."""
     rng = np.random.default_rng(11)
-    g = curnet.Graph.from_edges(rng.integers(0, 60, 200), rng.integers(0, 60, 200), directed=directed,
-                                num_vertices=60)
+    g = curnet.Graph.from_edges(rng.integers(0, 60, 200), rng.integers(0, 60, 200),
+                                rng.integers(1, 4, 200).astype(np.float64) if weighted else None,
+                                directed=directed, num_vertices=60)
     cpu = get_backend("cpu")
     hg = cpu.device_graph(g)
     ids = rng.choice(60, 37, replace=False).astype(np.int32)
-    level, _ = shortest_path_dag(cpu, hg, ids, False, None)
+    level, dist = shortest_path_dag(cpu, hg, ids, weighted, None)
     weight = rng.integers(0, 2, 60).astype(np.float64)
-    _, fast = dependencies(cpu, hg, ids, level, None, weight, True, False)
     n, kb = level.shape
     sigma, share = np.zeros((n, kb)), np.zeros((n, kb))
     sigma[ids, np.arange(kb)] = 1
     deepest = int(level.max())
     for at in range(1, deepest + 1):
-        twins.sigma_level(hg, level, None, sigma, at)
+        twins.sigma_level(hg, level, dist, sigma, at)
     counts = sigma.copy()
     for at in range(deepest, 0, -1):
-        twins.delta_level(hg, level, None, sigma, share, weight, at)
-    slow = np.zeros(g.num_arcs)
-    twins._gathered_edge_dependency(hg, level, None, counts, share, slow)
-    assert slow.any()
-    np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12)
+        twins.delta_level(hg, level, dist, sigma, share, weight, at)
+    got = np.zeros(g.num_arcs)
+    twins.edge_dependency(hg, level, dist, counts, share, got)
+    want = np.zeros(g.num_arcs)
+    tails = np.repeat(np.arange(n), np.diff(g.indptr))
+    for p, (u, v) in enumerate(zip(tails, g.indices)):
+        for j in range(kb):
+            if level[u, j] < 0 or level[v, j] <= level[u, j]:
+                continue
+            if weighted:
+                reach = float(dist[u, j]) + float(g.weights[p])
+                if not twins.on_path(np, reach, float(dist[v, j])):
+                    continue
+            elif level[v, j] != level[u, j] + 1:
+                continue
+            want[p] += counts[u, j] * share[v, j]
+    assert want.any()
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.gpu

@@ -82,14 +82,14 @@ def on_path(xp, reach, dist_v, eps=TIE_EPSILON):
         return (reach == dist_v) | (xp.abs(reach - dist_v) < eps * (xp.abs(reach) + xp.abs(dist_v)))
 
 
-def _pieces(ptr, rows):
+def _pieces(ptr, rows, size: int = PIECE_ENTRIES):
     """Runs of `rows` (a vertex per entry, repeats allowed) whose arcs (of the CSR with
-    offsets `ptr`) number about PIECE_ENTRIES: (a, b, positions of the arcs of rows[a:b],
-    each arc's entry index within the run)."""
+    offsets `ptr`) number about `size`, each row's arcs in one run: (a, b, positions of the
+    arcs of rows[a:b], each arc's entry index within the run, ascending)."""
     length = (ptr[rows + 1] - ptr[rows]).astype(np.int64)
     ends = np.cumsum(length)
     total = int(ends[-1]) if len(ends) else 0
-    cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(PIECE_ENTRIES, total, PIECE_ENTRIES)), len(rows)])
+    cuts = np.unique(np.r_[0, np.searchsorted(ends, np.arange(size, total, size)), len(rows)])
     for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist()):
         ln = length[a:b]
         owner = np.repeat(np.arange(b - a), ln)
@@ -100,9 +100,32 @@ def _pieces(ptr, rows):
         yield a, b, pos, owner
 
 
-def _on_dag(level, dist, tails, heads, cols, w, placed=True):
-    """Whether each arc tails[i] -> heads[i] is on source cols[i]'s DAG. `placed`: the levels
-    are final, so a DAG arc climbs (the cheap test first, the distances only where it holds)."""
+def _row_runs(ptr, rows, kb: int):
+    """_pieces of the vertex rows `rows` sized for (arcs, kb) blocks of about a quarter of
+    PIECE_ENTRIES entries (a sweep holds a few such temporaries)."""
+    return _pieces(ptr, rows, max(1, PIECE_ENTRIES // 4 // max(kb, 1)))
+
+
+def _dag_block(level, dist, w, tails, heads, placed=True):
+    """(arcs, kb) bool: whether arc tails[i] -> heads[i] (weight w[i]; None for BFS) is on
+    each of the batch's sources' DAGs. The blocks' rows are gathered whole (kb contiguous
+    entries an arc), not entry by entry. `placed`: the levels are final, so a DAG arc climbs
+    (weighted: the distances compared where the levels allow it)."""
+    lt, lh = level[tails], level[heads]
+    if dist is None:
+        lt += 1                              # a gathered copy; BFS levels stay below 127
+        return (lt > 0) & (lh == lt)
+    ok = (lt >= 0) & ((lh > lt) if placed else (lh >= 0))
+    with np.errstate(invalid="ignore"):
+        reach = dist[tails].astype(np.float64) + np.asarray(w, np.float64)[:, None]
+        ok &= on_path(np, reach, dist[heads], tie_epsilon(dist.dtype))
+    return ok
+
+
+def _on_dag(level, dist, tails, heads, cols, w):
+    """Whether each arc tails[i] -> heads[i] (weight w[i]) is on source cols[i]'s DAG, entry
+    by entry (the level sweeps touch only their level's entries), the levels final: a DAG arc
+    climbs, so the distances are compared only where it does."""
     kb = level.shape[1]
     at_tail = tails.astype(np.int64) * kb + cols
     at_head = heads.astype(np.int64) * kb + cols
@@ -110,7 +133,7 @@ def _on_dag(level, dist, tails, heads, cols, w, placed=True):
     lt, lh = flat.take(at_tail), flat.take(at_head)
     if dist is None:
         return (lt >= 0) & (lh == lt + 1)
-    ok = (lt >= 0) & ((lh > lt) if placed else (lh >= 0))
+    ok = (lt >= 0) & (lh > lt)
     some = np.flatnonzero(ok)
     d = dist.ravel()
     with np.errstate(invalid="ignore"):
@@ -119,14 +142,8 @@ def _on_dag(level, dist, tails, heads, cols, w, placed=True):
     return ok
 
 
-def _out_dag_arcs(hg, level, dist, tails, cols, placed=True):
-    """The DAG out-arcs of the entries (tails[i], cols[i]), a piece at a time:
-    (a, b, arc positions, entry index within the piece, heads, columns) of the DAG arcs only."""
-    for a, b, pos, owner in _pieces(hg.out_ptr, tails):
-        t, j = tails[a:b][owner], cols[a:b][owner]
-        h = hg.out_idx[pos]
-        dag = _on_dag(level, dist, t, h, j, None if hg.out_w is None else hg.out_w[pos], placed)
-        yield a, b, pos[dag], owner[dag], h[dag], j[dag]
+def _weights_of(w, pos):
+    return None if w is None else w[pos]
 
 
 def dag_levels(hg, dist):
@@ -136,11 +153,13 @@ def dag_levels(hg, dist):
     arcs are found once, as (tail entry, head entry) pairs, entry v * kb + j."""
     n, kb = dist.shape
     level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
-    v, j = np.nonzero(level >= 0)
+    rows = np.flatnonzero((level >= 0).any(axis=1))
     tail_entry, head_entry = [], []
-    for a, _, _, owner, h, c in _out_dag_arcs(hg, level, dist, v, j, placed=False):
-        tail_entry.append(v[a + owner].astype(np.int64) * kb + j[a + owner])
-        head_entry.append(h.astype(np.int64) * kb + c)
+    for a, b, pos, owner in _row_runs(hg.out_ptr, rows, kb):
+        t, h = rows[a:b][owner], hg.out_idx[pos]
+        arc, j = np.nonzero(_dag_block(level, dist, _weights_of(hg.out_w, pos), t, h, placed=False))
+        tail_entry.append(t[arc].astype(np.int64) * kb + j)
+        head_entry.append(h[arc].astype(np.int64) * kb + j)
     tails = np.concatenate(tail_entry) if tail_entry else np.zeros(0, np.int64)
     heads = np.concatenate(head_entry) if head_entry else np.zeros(0, np.int64)
     order = np.argsort(tails, kind="stable")
@@ -197,7 +216,7 @@ def sigma_level(hg, level, dist, sigma, at: int) -> None:
     for a, b, pos, owner in _pieces(hg.in_ptr, v):
         h, c = v[a:b][owner], j[a:b][owner]
         t = hg.in_src[pos]
-        dag = _on_dag(level, dist, t, h, c, None if hg.in_w is None else hg.in_w[pos])
+        dag = _on_dag(level, dist, t, h, c, _weights_of(hg.in_w, pos))
         sigma[v[a:b], j[a:b]] = np.bincount(owner[dag], weights=sigma[t[dag], c[dag]], minlength=b - a)
 
 
@@ -225,8 +244,11 @@ def share_level(hg, level, dist, share, at: int) -> None:
             share[rows] += np.where(here, sums, 0.0)
         return
     u, j = np.nonzero(level == at)
-    for a, b, _, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
-        share[u[a:b], j[a:b]] += np.bincount(owner, weights=share[h, c], minlength=b - a)
+    for a, b, pos, owner in _pieces(hg.out_ptr, u):
+        t, c = u[a:b][owner], j[a:b][owner]
+        h = hg.out_idx[pos]
+        dag = _on_dag(level, dist, t, h, c, _weights_of(hg.out_w, pos))
+        share[u[a:b], j[a:b]] += np.bincount(owner[dag], weights=share[h[dag], c[dag]], minlength=b - a)
 
 
 def finish_level(level, sigma, share, weight, at: int) -> None:
@@ -243,30 +265,12 @@ def finish_level(level, sigma, share, weight, at: int) -> None:
 def edge_dependency(hg, level, dist, sigma, share, out) -> None:
     """out[p] += sum over the batch's sources of arc p's dependency (out-arc order, as the
     CSR): sigma[u] * share[v] = sigma[u] / sigma[v] * (weight[v] + delta[v]) where u -> v is on
-    the DAG (sigma: the path counts; share: finished by finish_level)."""
-    if dist is None:
-        _bfs_edge_dependency(hg, level, sigma, share, out)
-    else:
-        _gathered_edge_dependency(hg, level, dist, sigma, share, out)
-
-
-def _gathered_edge_dependency(hg, level, dist, sigma, share, out) -> None:
-    """edge_dependency over the DAG arcs found (arc, source) entry by entry (weighted DAGs)."""
-    u, j = np.nonzero(level >= 0)
-    for a, b, pos, owner, h, c in _out_dag_arcs(hg, level, dist, u, j):
-        t = u[a:b][owner]
-        out += np.bincount(pos, weights=sigma[t, c] * share[h, c], minlength=len(out))
-
-
-def _bfs_edge_dependency(hg, level, sigma, share, out) -> None:
-    """edge_dependency on BFS levels: each arc's row dot product over the batch's sources,
-    sum_j sigma[u, j] * share[v, j] where level[v, j] == level[u, j] + 1 (sigma[u, j] is 0
-    where u is not reached), a run of arcs at a time: no per-(arc, source) index arrays."""
+    the DAG (sigma: the path counts; share: finished by finish_level). Each arc's row dot
+    product over the batch's sources, a run of arcs at a time."""
     kb = level.shape[1]
     step = max(1, PIECE_ENTRIES // max(kb, 1) // 4)
     for a in range(0, len(hg.out_idx), step):
-        t, h = hg.out_src[a:a + step], hg.out_idx[a:a + step]
-        lt = level[t]
-        lt += 1
-        on = level[h] == lt
-        out[a:a + step] += np.einsum("ij,ij->i", np.where(on, sigma[t], 0.0), share[h])
+        arcs = slice(a, a + step)
+        t, h = hg.out_src[arcs], hg.out_idx[arcs]
+        on = _dag_block(level, dist, _weights_of(hg.out_w, arcs), t, h)
+        out[arcs] += np.einsum("ij,ij->i", np.where(on, sigma[t], 0.0), share[h])
