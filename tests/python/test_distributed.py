@@ -2,10 +2,12 @@
 single-process calls, a worker killed mid-job, Ctrl-C, Parquet streaming, errors."""
 import gc
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,6 +34,22 @@ def hang_guard():
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(autouse=True)
+def own_shared_dir(monkeypatch):
+    """Each test's shared-memory results in a folder of its own under SHARED_DIR, so that a
+    check for files left behind sees this test's only (another run on the host, such as a
+    second checkout's tests, writes beside it)."""
+    try:
+        path = tempfile.mkdtemp(prefix="test-shared-", dir=cd.SHARED_DIR)
+    except OSError:             # no such folder here: the tests that need it say so
+        yield
+        return
+    monkeypatch.setattr(cd, "SHARED_DIR", path)
+    yield
+    shutil.rmtree(path, ignore_errors=True)
+
 
 ROOT = Path(__file__).resolve().parents[2]
 
