@@ -6,6 +6,8 @@ levels each), the (arc, lane) pairs on the DAG (what the sweep computes), and th
 sectors of float64 values those lanes' loads or atomic adds touch (4 lanes a sector).
 
     python scripts/betweenness_lanes.py --scale 20 --at 0.25,0.5,0.75     # ~2 min, ~8 GB
+    python scripts/betweenness_lanes.py --order bfs,hubs                  # the engine's order, and
+        # the same sources sorted by their distances to the two busiest vertices first
 
 Prints one line a level pair and the totals; docs/gpu-notes.md (issue 25) reads them.
 """
@@ -54,6 +56,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scale", type=int, default=20)
     ap.add_argument("--at", default="0.5", help="where the 32 sources sit in the exact run's order (fractions)")
+    ap.add_argument("--order", default="bfs", help="bfs (the engine's) and/or hubs, comma-separated")
     args = ap.parse_args()
     g = generators.rmat(args.scale, seed=0)
     n = len(g)
@@ -61,18 +64,24 @@ def main():
     order = order[leaf_anchors(g)[order] < 0]            # the columns traversed (leaves folded)
     tail = np.repeat(np.arange(n), np.diff(g.indptr))
     print(f"R-MAT {args.scale}: {n:,} vertices, {g.num_arcs:,} arcs; {len(order):,} columns traversed", flush=True)
-    for position in (float(x) for x in args.at.split(",")):
-        first = int(len(order) * position)
-        level = group_levels(g, order[first:first + 32])
+    orders = {"bfs": order}
+    if "hubs" in args.order:
+        hubs = group_levels(g, np.argsort(np.diff(g.indptr))[-2:][::-1])     # (n, 2): to the busiest first
+        orders["hubs"] = order[np.lexsort((np.arange(len(order)), hubs[order, 1], hubs[order, 0]))]
+    for name, position in ((o, float(x)) for o in args.order.split(",") for x in args.at.split(",")):
+        ranked = orders[name]
+        position_label = f"{name} order, at {position}"
+        first = int(len(ranked) * position)
+        level = group_levels(g, ranked[first:first + 32])
         total = np.zeros(4, np.int64)
         for a in range(int(level.max())):
             wa, wb, dag, sectors = pair_counts(g, tail, level, a)
             total += (min(wa, wb), max(wa, wb), dag, sectors)
-            print(f"  at {position}: levels {a}-{a + 1}: arcs walked from {a} {wa:,}, from {a + 1} {wb:,}; "
+            print(f"  {position_label}: levels {a}-{a + 1}: arcs walked from {a} {wa:,}, from {a + 1} {wb:,}; "
                   f"DAG lane-arcs {dag:,} ({dag / max(1, min(wa, wb)):.2f} a walked arc from the thinner end); "
                   f"value sectors {sectors:,} ({4 * sectors / max(1, dag):.2f}x the bytes the lanes need)", flush=True)
         walked, _, dag, sectors = total
-        print(f"  at {position}, one sweep, each pair walked from its thinner end: {walked:,} warp arc-iterations, "
+        print(f"  {position_label}, one sweep, each pair walked from its thinner end: {walked:,} warp arc-iterations, "
               f"{dag:,} DAG lane-arcs ({dag / walked:.2f} a iteration of 32 lanes); level bytes "
               f"{32 * walked / 1e9:.2f} GB, value bytes {32 * sectors / 1e9:.2f} GB", flush=True)
 
