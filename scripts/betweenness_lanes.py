@@ -10,6 +10,7 @@ sectors of float64 values those lanes' loads or atomic adds touch (4 lanes a sec
         # the same sources sorted by their distances to the two busiest vertices first
 
 Prints one line a level pair and the totals; docs/gpu-notes.md (issue 25) reads them.
+(scripts/betweenness_counts.py counts a sweep's warp iterations on STRING, against idle lanes.)
 """
 from __future__ import annotations
 
@@ -20,21 +21,11 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from scipy.sparse import csr_matrix  # noqa: E402
-from scipy.sparse.csgraph import shortest_path  # noqa: E402
-
+import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
 from curnet.algorithms.brandes import chunk_order, leaf_anchors  # noqa: E402
 
 CHUNK = 1 << 22          # arcs at a time (bounds the (arcs, 32) masks' memory)
-
-
-def group_levels(g, sources):
-    """(n, 32) int16 BFS levels of 32 sources, -1 where not reached."""
-    n = len(g)
-    arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(n, n))
-    d = shortest_path(arcs, unweighted=True, indices=sources)
-    return np.where(np.isfinite(d), d, -1).astype(np.int16).T.copy()
 
 
 def pair_counts(g, tail, level, a):
@@ -62,17 +53,17 @@ def main():
     n = len(g)
     order = chunk_order(g, np.arange(n, dtype=np.int32), fold=True)
     order = order[leaf_anchors(g)[order] < 0]            # the columns traversed (leaves folded)
-    tail = np.repeat(np.arange(n), np.diff(g.indptr))
+    tail = g.edge_sources()
     print(f"R-MAT {args.scale}: {n:,} vertices, {g.num_arcs:,} arcs; {len(order):,} columns traversed", flush=True)
     orders = {"bfs": order}
     if "hubs" in args.order:
-        hubs = group_levels(g, np.argsort(np.diff(g.indptr))[-2:][::-1])     # (n, 2): to the busiest first
+        hubs = curnet.bfs(g, np.argsort(np.diff(g.indptr))[-2:][::-1], backend="cpu").T   # (n, 2): busiest first
         orders["hubs"] = order[np.lexsort((np.arange(len(order)), hubs[order, 1], hubs[order, 0]))]
     for name, position in ((o, float(x)) for o in args.order.split(",") for x in args.at.split(",")):
         ranked = orders[name]
         position_label = f"{name} order, at {position}"
         first = int(len(ranked) * position)
-        level = group_levels(g, ranked[first:first + 32])
+        level = curnet.bfs(g, ranked[first:first + 32], backend="cpu").T      # (n, 32), -1 not reached
         total = np.zeros(4, np.int64)
         for a in range(int(level.max())):
             wa, wb, dag, sectors = pair_counts(g, tail, level, a)

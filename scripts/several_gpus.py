@@ -228,15 +228,24 @@ def piece_account(log: list, wall: float) -> dict:
     seconds (the sum of its pieces' times), and when it started and finished its last piece,
     counted from the run's first piece; against the run's wall time (the rest is the call's own
     work before and after the pieces)."""
-    last_run = [e for e in log if e[3] >= log[-1][4] - wall]
-    t0 = min(e[3] for e in last_run)
-    out = {"wall_s": round(wall, 3), "first_piece_to_last_s": round(max(e[4] for e in last_run) - t0, 3)}
-    for gpu in sorted({e[0] for e in last_run}):
-        mine = [e for e in last_run if e[0] == gpu]
-        out[f"gpu{gpu}"] = {"pieces": len(mine), "sources": sum(e[2] for e in mine),
-                            "busy_s": round(sum(e[4] - e[3] for e in mine), 3),
-                            "start_s": round(min(e[3] for e in mine) - t0, 3),
-                            "end_s": round(max(e[4] for e in mine) - t0, 3)}
+    last_run = [(e[0], e[3], e[4], e[2]) for e in log if e[3] >= log[-1][4] - wall]   # (gpu, start, stop, sources)
+    t0 = min(e[1] for e in last_run)
+    out = {"wall_s": round(wall, 3), "first_piece_to_last_s": round(max(e[2] for e in last_run) - t0, 3)}
+    for gpu, mine, account in spans_by_owner(last_run, t0):
+        out[f"gpu{gpu}"] = {"pieces": len(mine), "sources": sum(e[3] for e in mine), **account}
+    return out
+
+
+def spans_by_owner(spans, t0: float) -> list:
+    """(owner, its spans by start, account) for each owner of (owner, start, stop, ...) spans,
+    in owner order; the account: busy seconds (the spans' lengths summed), and when its first
+    span started and its last stopped, counted from t0."""
+    out = []
+    for who in sorted({s[0] for s in spans}):
+        mine = sorted((s for s in spans if s[0] == who), key=lambda s: s[1])
+        out.append((who, mine, {"busy_s": round(sum(s[2] - s[1] for s in mine), 3),
+                                "start_s": round(mine[0][1] - t0, 3),
+                                "end_s": round(max(s[2] for s in mine) - t0, 3)}))
     return out
 
 
@@ -317,13 +326,9 @@ def timed_tasks(engine, fn, reps: int, warm: int):
              for ss in rec.get("startstops", ()) if ss.get("action") == "compute"]
     account: dict = {"wall_s": round(t_last[0], 3)}
     if spans:
-        t0 = min(s[1] for s in spans)
-        for i, worker in enumerate(sorted({s[0] for s in spans})):
-            mine = [s for s in spans if s[0] == worker]
-            account[f"worker{i}"] = {"tasks": len(mine), "busy_s": round(sum(b - a for _, a, b in mine), 3),
-                                     "start_s": round(min(a for _, a, _ in mine) - t0, 3),
-                                     "end_s": round(max(b for _, _, b in mine) - t0, 3),
-                                     "each_s": [round(b - a, 3) for _, a, b in sorted(mine, key=lambda s: s[1])]}
+        owners = spans_by_owner(spans, min(s[1] for s in spans))
+        for i, (_, mine, busy) in enumerate(owners):
+            account[f"worker{i}"] = {"tasks": len(mine), **busy, "each_s": [round(b - a, 3) for _, a, b in mine]}
     return last, list(t) + list(t_last), account
 
 

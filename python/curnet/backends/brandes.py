@@ -146,6 +146,20 @@ def _weights_of(w, pos):
     return None if w is None else w[pos]
 
 
+def _level_dag_sums(level, dist, ptr, nb, w, value, at: int, inward: bool):
+    """(v, j, sums) for the weighted DAG's entries (v, j) at level `at`: the sum of value[x, j]
+    over v's DAG arcs in the CSR (ptr, nb, w), its in-arcs x -> v (`inward`) or its out-arcs
+    v -> x, tested entry by entry (a level holds few of a row's entries)."""
+    v, j = np.nonzero(level == at)
+    sums = np.zeros(len(v))
+    for a, b, pos, owner in _pieces(ptr, v):
+        me, c, x = v[a:b][owner], j[a:b][owner], nb[pos]
+        tails, heads = (x, me) if inward else (me, x)
+        dag = _on_dag(level, dist, tails, heads, c, _weights_of(w, pos))
+        sums[a:b] = np.bincount(owner[dag], weights=value[x[dag], c[dag]], minlength=b - a)
+    return v, j, sums
+
+
 def dag_levels(hg, dist):
     """Weighted graphs: the (n, kb) int32 level block of distance block `dist` (inf where not
     reached): each entry's largest number of arcs on a shortest path from its source, by
@@ -212,12 +226,8 @@ def sigma_level(hg, level, dist, sigma, at: int) -> None:
         else:
             sigma[rows] = np.where(here, counts, sigma[rows])
         return
-    v, j = np.nonzero(level == at)
-    for a, b, pos, owner in _pieces(hg.in_ptr, v):
-        h, c = v[a:b][owner], j[a:b][owner]
-        t = hg.in_src[pos]
-        dag = _on_dag(level, dist, t, h, c, _weights_of(hg.in_w, pos))
-        sigma[v[a:b], j[a:b]] = np.bincount(owner[dag], weights=sigma[t[dag], c[dag]], minlength=b - a)
+    v, j, sums = _level_dag_sums(level, dist, hg.in_ptr, hg.in_src, hg.in_w, sigma, at, inward=True)
+    sigma[v, j] = sums
 
 
 def delta_level(hg, level, dist, sigma, share, weight, at: int) -> None:
@@ -243,12 +253,8 @@ def share_level(hg, level, dist, share, at: int) -> None:
         else:
             share[rows] += np.where(here, sums, 0.0)
         return
-    u, j = np.nonzero(level == at)
-    for a, b, pos, owner in _pieces(hg.out_ptr, u):
-        t, c = u[a:b][owner], j[a:b][owner]
-        h = hg.out_idx[pos]
-        dag = _on_dag(level, dist, t, h, c, _weights_of(hg.out_w, pos))
-        share[u[a:b], j[a:b]] += np.bincount(owner[dag], weights=share[h[dag], c[dag]], minlength=b - a)
+    u, j, sums = _level_dag_sums(level, dist, hg.out_ptr, hg.out_idx, hg.out_w, share, at, inward=False)
+    share[u, j] += sums
 
 
 def finish_level(level, sigma, share, weight, at: int) -> None:

@@ -151,7 +151,7 @@ class BrandesSweeps:
 
     def delta_level(self, hg, level, dist, sigma, share, weight, at: int, push: bool = False, index=None) -> None:
         """Pulled, the sweep finishes the entries of vertices of one piece and the others
-        (rows_finished_apart) are finished after it, row by row; pushed (from level at + 1
+        (rows_finished_apart) are finished after it (_finish); pushed (from level at + 1
         along its in-arcs), every entry at the level is finished after it."""
         self._check(level, dist, sigma, share)
         n, kb = level.shape
