@@ -32,6 +32,7 @@ from curnet.algorithms.brandes import (dependencies, fold_leaf_sources,  # noqa:
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import ARC_PIECE  # noqa: E402
+from curnet.backends.cuda.brandes import NARROW_RATIO  # noqa: E402
 
 NO_SPLIT = 1 << 30
 
@@ -84,7 +85,8 @@ def profile(gpu, g, label, weighted, sources):
     gpu.brandes.piece = ARC_PIECE
 
 
-def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5, lists=True):
+def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5, lists=True,
+                  narrow=True):
     """One batch of kb sources (the exact run's columns in breadth-first order, the batch at
     fraction `position` of it; or `order` "random": kb sources drawn at random, in id order, as a
     sampled run takes them), level by level: the
@@ -93,7 +95,9 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     each sigma and delta launch timed apart. `profile_sweeps`: the sweeps run between
     cupy.cuda.profiler start and stop (for ncu --profile-from-start off). `push`: each level
     swept from the cheaper end, as the driver does (else every level pulled). `lists`: each
-    sweep visits the tasks its level's index lists, as the driver does (else every task)."""
+    sweep visits the tasks its level's index lists, as the driver does (else every task).
+    `narrow`: path counts copied as float32 for the next level's pull, level-free, where
+    cuda.brandes.NARROW_RATIO says, as the driver does (else never)."""
     hg = gpu.device_graph(g)
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     if order == "random":
@@ -129,6 +133,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
         return cp.cuda.get_elapsed_time(ev[0], ev[1])
 
     made = []
+    gpu.brandes.narrow_ratio = NARROW_RATIO if narrow else None
     index_ms = timed(lambda: made.append(gpu.bc_level_index(hg, level)))
     index = made[0]
 
@@ -147,7 +152,9 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
                                                                 index=index if lists else None))
     if profile_sweeps:
         cp.cuda.profiler.stop()
-    how = ("push where cheaper" if push else "pull") + (", listed tasks" if lists else ", every task")
+    how = ("push where cheaper" if push else "pull") + (", listed tasks" if lists else ", every task") \
+        + (f", counts narrowed at levels {sorted(index.narrow.levels)}" if index is not None and index.narrow.levels
+           else "")
     where = f"at {position:g} of the order" if order != "random" else "random"
     print(f"  {label}: one batch of {kb} sources ({where}, {how}), {deepest} levels, {n:,} vertices,"
           f" {len(g.indices):,} arcs; BFS levels {bfs_ms:.1f} ms, their index {index_ms:.1f} ms", flush=True)
@@ -196,6 +203,8 @@ def main():
                     "sit in the exact run's order, fractions (comma-separated, e.g. 0,0.5,0.99)")
     ap.add_argument("--lists", default="on", help="with --account: on and/or off (comma-separated): "
                     "each sweep visits its level's listed tasks, or every task")
+    ap.add_argument("--narrow", default="on", help="with --account: on and/or off (comma-separated): path "
+                    "counts copied as float32 for a level-free next pull where the rule says, or never")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
     ap.add_argument("--profile-sweeps", action="store_true",
                     help="with --account: profile only the sweeps (ncu --profile-from-start off)")
@@ -216,8 +225,9 @@ def main():
                 for push in (True, False) if args.pull_too else (True,):
                     for position in [float(x) for x in args.at.split(",")] if order == "bfs" else [0.5]:
                         for lists in args.lists.split(","):
-                            sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
-                                          position, lists == "on")
+                            for narrow in args.narrow.split(","):
+                                sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
+                                              position, lists == "on", narrow == "on")
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

@@ -154,6 +154,59 @@ def test_pushed_and_listed_levels_match_their_twins(gpu, cpu, directed, hub, pus
     compare_kernels(gpu, cpu, g, ids, False, rng, push=push, listed=listed)
 
 
+def layered_graph(width, layers, *, directed):
+    """Vertex 0, then `layers` layers of `width` vertices, each joined to every vertex of the
+    next: a vertex of layer d has width ** (d - 1) shortest paths from vertex 0."""
+    layer = [np.array([0])] + [1 + d * width + np.arange(width) for d in range(layers)]
+    src = np.concatenate([np.repeat(a, len(b)) for a, b in zip(layer, layer[1:])])
+    dst = np.concatenate([np.tile(b, len(a)) for a, b in zip(layer, layer[1:])])
+    return curnet.Graph.from_edges(src, dst, directed=directed, num_vertices=1 + width * layers)
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_narrowed_counts_give_the_same_counts(gpu, cpu, directed):
+    """Path counts copied as float32 for the next level's level-free pull (NarrowCounts),
+    forced at every level: the block holds each count below 2^24 and -1 above (the layered
+    graph's counts reach 64^5 = 2^30, so the pull reads the doubles there), 0 where no
+    entry is reached; sigma is the same as the pulls' that test each neighbour's level, bit
+    for bit where no hub's pieces add atomically (within 1e-9 on a hub graph), and the
+    twins'."""
+    from curnet.backends.brandes import ARC_PIECE
+    rng = np.random.default_rng(31)
+    graphs = (layered_graph(64, 6, directed=directed), random_graph(rng, 300, 1500, directed=directed, weighted=False),
+              hub_graph(rng, 400, 1200, 3 * ARC_PIECE + 5, directed=directed, weighted=False))
+    before = gpu.brandes.narrow_ratio
+    for g in graphs:
+        hg, hc = gpu.device_graph(g), cpu.device_graph(g)
+        ids = np.r_[0, rng.choice(np.arange(1, len(g)), 69, replace=False)].astype(np.int32)
+        level_d, _ = shortest_path_dag(gpu, hg, ids, False, None)
+        level = cp.asnumpy(level_d)
+        n, kb = level.shape
+        deepest = int(level.max())
+        sigma = {}
+        for ratio in (None, 0):
+            gpu.brandes.narrow_ratio = ratio
+            try:
+                index = gpu.bc_level_index(hg, level_d)
+                sig = cp.zeros((n, kb))
+                sig[cp.asarray(ids), cp.arange(kb)] = 1
+                for at in range(1, deepest + 1):
+                    gpu.bc_sigma_level(hg, level_d, None, sig, at, index=index)
+                sigma[ratio] = cp.asnumpy(sig)
+            finally:
+                gpu.brandes.narrow_ratio = before
+        assert index.narrow.levels == set(range(1, deepest + 1))
+        want = np.where(sigma[0] < 2 ** 24, sigma[0], -1).astype(np.float32)
+        np.testing.assert_array_equal(cp.asnumpy(index.narrow.block), np.where(level >= 1, want, 0))
+        assert (want[level >= 1] == -1).any() == (g is graphs[0])
+        (close if g is graphs[2] else np.testing.assert_array_equal)(sigma[0], sigma[None])
+        sig_c = np.zeros((n, kb))
+        sig_c[ids, np.arange(kb)] = 1
+        for at in range(1, deepest + 1):
+            cpu.bc_sigma_level(hc, level, None, sig_c, at)
+        close(sigma[0], sig_c)
+
+
 @pytest.mark.parametrize("kb", [1, 70, 96])
 def test_level_index_lists_each_levels_tasks(gpu, kb):
     """LevelIndex's bits and the task lists made from them (bc_level_tasks), against the same
@@ -173,6 +226,7 @@ def test_level_index_lists_each_levels_tasks(gpu, kb):
     level = cp.asnumpy(level_d)
     assert level_d.dtype == np.int8 and level.max() >= LISTED_LEVELS
     index = gpu.bc_level_index(hg, level_d)
+    np.testing.assert_array_equal(index.entries, np.bincount(level[level >= 0], minlength=128))
     groups = (kb + 31) // 32
     padded = np.full((len(g), groups * 32), -1, np.int16)
     padded[:, :kb] = level

@@ -63,12 +63,15 @@ def arc_pieces(ptr, size: int = ARC_PIECE):
 class LevelIndex(NamedTuple):
     """A batch's int8 BFS levels indexed once (a GPU backend's bc_level_index; the CPU has
     none): `arcs`, host int64 (128,), the arcs each level's entries have to walk (the driver
-    chooses each level's direction from it, algorithms.brandes.pushes); `levels`, on the
-    device, uint64 (n, groups of 32 sources), the bits 1 << l of the levels l < LISTED_LEVELS
-    each group holds, from which a sweep lists the (piece, group) tasks with a lane at its
-    level instead of visiting every task."""
+    chooses each level's direction from it, algorithms.brandes.pushes); `entries`, host int64
+    (128,), each level's entries; `levels`, on the device, uint64 (n, groups of 32 sources),
+    the bits 1 << l of the levels l < LISTED_LEVELS each group holds, from which a sweep lists
+    the (piece, group) tasks with a lane at its level instead of visiting every task;
+    `narrow`, the backend's own per-batch state (the GPU's cuda.brandes.NarrowCounts)."""
     arcs: np.ndarray
     levels: Any
+    entries: np.ndarray
+    narrow: Any = None
 
 
 LISTED_LEVELS = 64        # a uint64 bit a level; deeper levels' sweeps visit every task

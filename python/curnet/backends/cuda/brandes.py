@@ -13,6 +13,31 @@ from .launch import NULL, THREADS, i32, i64
 # The weighted levels' Kahn rounds between two reads of the `placed` flag (host syncs): rounds
 # past the last one place nothing, so checking every few rounds costs at most a few idle scans.
 ROUNDS_PER_CHECK = 4
+# A BFS level's path counts are copied as float32 (exact below 2^24; NarrowCounts) when the
+# arcs of the next level's pull could read them this many times over: the copy costs ~12
+# bytes an entry, a pulled DAG arc saves 4 a lane (R-MAT 20's level 2: 43 million entries
+# at 1,024 sources, read over ~10^10 lane-arcs by level 3's pull).
+NARROW_RATIO = 4
+
+
+class NarrowCounts:
+    """A batch's path counts as float32 for the level-free pulls of BFS levels (int8, with a
+    LevelIndex; bc_narrow_level: -1 where a count is not an integer below 2^24, so the pull
+    reads the double there) in one (n, kb) block, zeroed when made (on the first copy): the
+    pull into level at reads it with no level test (bc_sigma_level_free), since an arc into
+    level at comes from level at - 1 or deeper, and of those only level at - 1's entries are
+    written when it runs. `levels`: the levels copied."""
+
+    def __init__(self, shape):
+        self.shape = shape
+        self._block = None
+        self.levels: set[int] = set()
+
+    @property
+    def block(self):
+        if self._block is None:
+            self._block = cp.zeros(self.shape, np.float32)
+        return self._block
 
 
 class BrandesSweeps:
@@ -20,13 +45,15 @@ class BrandesSweeps:
         self.launcher = launcher
         self.tuning = tuning
         self.piece = ARC_PIECE       # arcs a thread walks in the level sweeps (see pieces)
+        self.narrow_ratio: float | None = NARROW_RATIO      # None: never narrow (A/B, tests)
 
     def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int, edges: bool = False) -> int:
         """Sources a batch: the blocks of one (level 4 bytes, sigma and share 8 each, distances
-        8 when weighted, the path counts' copy 8 for the arcs' dependencies, the sweeps'
-        temporaries ~8) in a third of free memory, beside what the traversal's own batches may
-        use (`traversal_size`), a multiple of 32 (a warp's lanes)."""
-        per_source = n * (4 + 8 + 8 + 8 + (8 if weighted else 0) + (8 if edges else 0)) + 1
+        8 when weighted, else the float32 counts 4 (NarrowCounts), the path counts' copy 8 for
+        the arcs' dependencies, the sweeps' temporaries ~8) in a third of free memory, beside
+        what the traversal's own batches may use (`traversal_size`), a multiple of 32 (a warp's
+        lanes)."""
+        per_source = n * (4 + 8 + 8 + 8 + (8 if weighted else 4) + (8 if edges else 0)) + 1
         fit = int(self.launcher.free_memory() // 3 // per_source)
         size = max(32, (fit // 32) * 32)
         return max(1, min(size, k, traversal_size))
@@ -125,11 +152,13 @@ class BrandesSweeps:
         if level.dtype != np.int8:
             return None
         n, kb = level.shape
-        arcs = cp.zeros(128, np.uint64)
+        counted = cp.zeros((2, 128), np.uint64)          # each level's arcs, its entries
         levels = cp.empty((n, groups(kb)), np.uint64)
         self.launcher.launch("betweenness", "bc_level_index_l8", n * THREADS,      # a block a row
-                             (i64(n), i32(kb), level, hg.out_ptr, arcs, levels), max_blocks=self.launcher.max_blocks)
-        return LevelIndex(cp.asnumpy(arcs).astype(np.int64), levels)
+                             (i64(n), i32(kb), level, hg.out_ptr, counted[0], counted[1], levels),
+                             max_blocks=self.launcher.max_blocks)
+        arcs, entries = cp.asnumpy(counted).astype(np.int64)
+        return LevelIndex(arcs, levels, entries, NarrowCounts(level.shape))
 
     def _push(self, hg, level, value, out, source_level: int, at: int, out_arcs: bool, index) -> None:
         """The entries at `source_level` add `value` into `out` at their neighbours on level
@@ -141,13 +170,36 @@ class BrandesSweeps:
                     (ptr, nb, level, value, out, i32(source_level), i32(at)), level, (index, source_level))
 
     def sigma_level(self, hg, level, dist, sigma, at: int, push: bool = False, index=None) -> None:
+        """Pulled, the sweep reads level at - 1's counts as float32 where the index holds
+        them; then level `at`'s are copied so where the next pull may read them enough."""
         self._check(level, dist, sigma)
         if push:           # from level at - 1 along its out-arcs
             self._push(hg, level, sigma, sigma, at - 1, at, True, index)
-            return
-        self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
-                    (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
-                     i32(at), self._eps(dist)), level, (index, at))
+        elif index is not None and at - 1 in index.narrow.levels:
+            self._sweep(hg, "bc_sigma_level_free", None, level.shape[1], False,
+                        (hg.in_ptr, hg.in_src, level, sigma, index.narrow.block, i32(at)), level, (index, at))
+        else:
+            self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
+                        (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
+                         i32(at), self._eps(dist)), level, (index, at))
+        if index is not None and self._narrows(index, at):
+            self._narrow(level, sigma, at, index)
+
+    def _narrows(self, index, at: int) -> bool:
+        """Whether level `at`'s counts are worth a float32 copy: the arcs of the pull into level
+        at + 1 (at most the fewer of the two levels' arcs) at least narrow_ratio x its entries
+        (a ratio of 0: every level)."""
+        if self.narrow_ratio is None or at + 1 >= len(index.arcs):
+            return False
+        return index.entries[at] * self.narrow_ratio <= min(index.arcs[at], index.arcs[at + 1])
+
+    def _narrow(self, level, sigma, at: int, index) -> None:
+        """Copy level `at`'s path counts into the index's NarrowCounts (its listed tasks)."""
+        n, kb = level.shape
+        self.launcher.launch("betweenness", "bc_narrow_level_l8", n * groups(kb) * 32,
+                             (i64(n), i32(kb)) + self._tasks(index, NULL, n, kb, at)
+                             + (level, sigma, index.narrow.block, i32(at)), max_blocks=self.launcher.max_blocks)
+        index.narrow.levels.add(at)
 
     def delta_level(self, hg, level, dist, sigma, share, weight, at: int, push: bool = False, index=None) -> None:
         """Pulled, the sweep finishes the entries of vertices of one piece and the others

@@ -167,10 +167,11 @@ __device__ __forceinline__ bool at_level(const L* __restrict__ level, i64 row, i
 // lane of the warp takes part (the shuffles); only `mine` lanes load.
 #define ARC_GROUP 8
 
-template <typename L, typename Group>
+template <bool Levels = true, typename L, typename Group>
 __device__ __forceinline__ void walk_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
                                           bool mine, const L* __restrict__ level, Group group)
 {
+    // !Levels: no level is loaded, lo 0 for a `mine` lane's arc (a level-free pull)
     const int lane = (int)(threadIdx.x & 31);
     const int count = (int)(c.end - c.begin);
     const int* __restrict__ ids = nb + c.begin;
@@ -183,24 +184,41 @@ __device__ __forceinline__ void walk_arcs(const Piece& c, const int* __restrict_
 #pragma unroll
             for (int q = 0; q < ARC_GROUP; ++q) io[q] = (i64)__shfl_sync(0xffffffffu, my_id, q0 + q) * kb + j;
 #pragma unroll
-            for (int q = 0; q < ARC_GROUP; ++q) lo[q] = mine && q0 + q < here ? level[io[q]] : (L)-1;
+            for (int q = 0; q < ARC_GROUP; ++q)
+                lo[q] = mine && q0 + q < here ? (Levels ? level[io[q]] : (L)0) : (L)-1;
             group(io, lo, c.begin + k + q0);
         }
     }
 }
 
+// A pulled value as a double: float32 path counts (narrow_level) hold -1 where the count is
+// not an integer below 2^24, and the double is read there.
+__device__ __forceinline__ double widen(double x, const double* __restrict__, i64) { return x; }
+__device__ __forceinline__ double widen(float x, const double* __restrict__ wide, i64 i)
+{
+    return x >= 0.f ? (double)x : wide[i];
+}
+
 // The pull: sum over the piece's arcs a of value[neighbour entry] where `dag(l_other,
 // i_other, a)` holds, added in arc order (a skipped arc adds 0.0).
-template <typename L, typename Dag>
+// Level-free (!Levels; BFS levels): every arc's value is added, no neighbour's level loaded
+// (one dependent load an arc, not two), for a `value` block that is 0 at every entry an arc
+// of the sweep can reach but the level it pulls from (narrow_level's float32 counts, `wide`
+// the doubles).
+template <bool Levels, typename V, typename L, typename Dag>
 __device__ __forceinline__ double sum_over_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
-                                                bool mine, const L* __restrict__ level, const double* value,
-                                                Dag dag)
+                                                bool mine, const L* __restrict__ level, const V* value,
+                                                const double* __restrict__ wide, Dag dag)
 {
     double s = 0.0;
-    walk_arcs(c, nb, kb, j, mine, level, [&](const i64* io, const L* lo, i64 a0) {
+    walk_arcs<Levels>(c, nb, kb, j, mine, level, [&](const i64* io, const L* lo, i64 a0) {
+        V x[ARC_GROUP];
+#pragma unroll
+        for (int q = 0; q < ARC_GROUP; ++q)
+            x[q] = lo[q] >= 0 && (!Levels || dag(lo[q], io[q], a0 + q)) ? value[io[q]] : (V)0;
         double add[ARC_GROUP];
 #pragma unroll
-        for (int q = 0; q < ARC_GROUP; ++q) add[q] = lo[q] >= 0 && dag(lo[q], io[q], a0 + q) ? value[io[q]] : 0.0;
+        for (int q = 0; q < ARC_GROUP; ++q) add[q] = widen(x[q], wide, io[q]);
 #pragma unroll
         for (int q = 0; q < ARC_GROUP; ++q) s += add[q];
     });
@@ -235,17 +253,18 @@ __device__ __forceinline__ void push_level(i64 pieces, int kb, const int* __rest
 }
 
 // A batch's int8 BFS levels indexed in one pass, a block a row at a time (blockDim a multiple
-// of 32, so a warp's lanes read one group of 32 sources): arcs[l] += the out-degree of v for
-// each entry (v, j) at level l (each level's arcs to walk, counted in shared memory a block:
-// one add a level a group holds, its lanes counted by a ballot, since an add an entry
-// serialises 32 lanes on one address), and levels[v * groups + g] = the bits 1 << l of the
-// levels l < 64 that group g of v holds (level_tasks lists a sweep's tasks from them).
+// of 32, so a warp's lanes read one group of 32 sources): entries[l] += 1 and arcs[l] += the
+// out-degree of v for each entry (v, j) at level l (each level's entries and arcs to walk,
+// counted in shared memory a block: one add a level a group holds, its lanes counted by a
+// ballot, since an add an entry serialises 32 lanes on one address), and levels[v * groups +
+// g] = the bits 1 << l of the levels l < 64 that group g of v holds (level_tasks lists a
+// sweep's tasks from them).
 __device__ __forceinline__ void level_index(i64 n, int kb, const signed char* __restrict__ level,
                                             const i64* __restrict__ out_ptr, unsigned long long* arcs,
-                                            unsigned long long* levels)
+                                            unsigned long long* entries, unsigned long long* levels)
 {
-    __shared__ unsigned long long count[128];
-    for (int l = threadIdx.x; l < 128; l += blockDim.x) count[l] = 0;
+    __shared__ unsigned long long count[128], held[128];
+    for (int l = threadIdx.x; l < 128; l += blockDim.x) count[l] = held[l] = 0;
     __syncthreads();
     const int groups = (kb + 31) >> 5;
     for (i64 v = blockIdx.x; v < n; v += gridDim.x) {
@@ -256,29 +275,37 @@ __device__ __forceinline__ void level_index(i64 n, int kb, const signed char* __
             for (int off = 16; off; off >>= 1) bits |= __shfl_xor_sync(0xffffffffu, bits, off);
             const bool first = (threadIdx.x & 31) == 0;
             if (first) levels[v * groups + (j >> 5)] = bits;
-            if (degree == 0) continue;
             for (unsigned long long b = bits; b; b &= b - 1) {      // the same bits in every lane
                 const int at = __ffsll((long long)b) - 1;
-                const unsigned int lanes = __ballot_sync(0xffffffffu, l == at);
-                if (first) atomicAdd(count + at, (unsigned long long)__popc(lanes) * degree);
+                const unsigned long long lanes = __popc(__ballot_sync(0xffffffffu, l == at));
+                if (first) {
+                    atomicAdd(held + at, lanes);
+                    if (degree) atomicAdd(count + at, lanes * degree);
+                }
             }
-            if (l >= 64) atomicAdd(count + l, degree);             // deeper levels (rare): an add an entry
+            if (l >= 64) {                                          // deeper levels (rare): adds an entry
+                atomicAdd(held + l, 1ull);
+                if (degree) atomicAdd(count + l, degree);
+            }
         }
     }
     __syncthreads();
-    for (int l = threadIdx.x; l < 128; l += blockDim.x)
+    for (int l = threadIdx.x; l < 128; l += blockDim.x) {
         if (count[l]) atomicAdd(arcs + l, count[l]);
+        if (held[l]) atomicAdd(entries + l, held[l]);
+    }
 }
 
-// sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`.
-template <bool W, typename D, typename L>
+// sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`
+// (N: level-free, level at - 1's counts read from `narrow`, sum_over_arcs).
+template <bool W, bool N, typename D, typename L>
 __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
                                             const unsigned int* tasks, const unsigned int* ntasks,
                                             const i64* __restrict__ in_ptr,
                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
                                             const L* __restrict__ level, const D* __restrict__ dist,
-                                            double* sigma, int at, double eps)
+                                            double* sigma, const float* __restrict__ narrow, int at, double eps)
 {
     for_each_piece_warp(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
         const i64 v = piece_row[p];
@@ -286,9 +313,10 @@ __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __res
         if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
         const i64 tv = v * kb + j;
         const Piece c = piece_of(p, piece_row, piece_start, size, in_ptr);
-        const double s = sum_over_arcs(c, in_src, kb, j, mine, level, sigma, [&](L lu, i64 iu, i64 a) {
-            return on_dag<W>(lu, (L)at, dist, iu, tv, in_w, a, eps);
-        });
+        const auto dag = [&](L lu, i64 iu, i64 a) { return on_dag<W>(lu, (L)at, dist, iu, tv, in_w, a, eps); };
+        double s;
+        if constexpr (N) s = sum_over_arcs<false>(c, in_src, kb, j, mine, level, narrow, sigma, dag);
+        else s = sum_over_arcs<true>(c, in_src, kb, j, mine, level, sigma, sigma, dag);
         if (mine) store_or_add(sigma + tv, s, c.split);
     });
 }
@@ -306,7 +334,8 @@ __device__ __forceinline__ void finish_entry(double* sigma, double* share, i64 t
 // delta[v, j]) / sigma[v, j]): each entry (u, j) there sums share[v, j] over its DAG out-arcs
 // and is finished; a vertex of several pieces adds its pieces' sums into the zeroed share
 // entry, finished after the sweep by finish_level (as are vertices without out-arcs: no warp
-// visits them).
+// visits them). (Level-free, as sigma's pull with narrowed counts: no faster on the H100,
+// since the shares are doubles and a level-free lane loads one for every arc, DAG or not.)
 template <bool W, typename D, typename L>
 __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
@@ -323,7 +352,7 @@ __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __res
         if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
         const i64 tu = u * kb + j;
         const Piece c = piece_of(p, piece_row, piece_start, size, out_ptr);
-        const double s = sum_over_arcs(c, out_idx, kb, j, mine, level, share, [&](L lv, i64 iv, i64 a) {
+        const double s = sum_over_arcs<true>(c, out_idx, kb, j, mine, level, share, share, [&](L lv, i64 iv, i64 a) {
             return on_dag<W>((L)at, lv, dist, tu, iv, out_w, a, eps);
         });
         if (!mine) return;
@@ -345,6 +374,23 @@ __device__ __forceinline__ void finish_level(const int* __restrict__ rows, i64 c
     for_each_piece_warp(count, kb, tasks, ntasks, [&](i64 r, int j) {
         const i64 v = rows == nullptr ? r : rows[r];
         if (at_level(level, v, kb, j, at)) finish_entry(sigma, share, v * kb + j, weight[v], share[v * kb + j]);
+    });
+}
+
+// The path counts of the entries at level `at` (BFS levels, the listed (vertex, 32 sources)
+// groups or all) copied into `narrow` as float32 where that is exact (integers below 2^24),
+// -1 where not, for the next level's pull (sum_over_arcs, level-free). `narrow` is zeroed once
+// a batch and holds every level copied so far: an arc into level at + 1 comes from level at or
+// deeper (BFS levels), and of those only level at's entries are written when that pull runs.
+template <typename L>
+__device__ __forceinline__ void narrow_level(i64 n, int kb, const unsigned int* tasks, const unsigned int* ntasks,
+                                             const L* __restrict__ level, const double* __restrict__ sigma,
+                                             float* narrow, int at)
+{
+    for_each_piece_warp(n, kb, tasks, ntasks, [&](i64 v, int j) {
+        if (!at_level(level, v, kb, j, at)) return;
+        const double x = sigma[v * kb + j];
+        narrow[v * kb + j] = x < 16777216.0 ? (float)x : -1.f;
     });
 }
 
@@ -375,6 +421,11 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
 
 #define PIECES i64 pieces, int kb, const int* piece_row, const i64* piece_start, int size
 #define TASKS const unsigned int* tasks, const unsigned int* ntasks
+// The level sweeps at 40 registers a thread (6 blocks of 256 an SM, 75% occupancy; 64 without
+// the bound, 50%): more warps with loads in flight. One H200, a 1,024-source R-MAT 20 batch's
+// sweeps: 156.1 / 130.5 / 163.7 ms at 0.25 / 0.5 / 0.75 of the exact order without, 145.8 /
+// 121.9 / 153.3 with (a few spilled registers; 48 registers gave nothing).
+#define SWEEP __launch_bounds__(256, 6)
 #define BC_DAG_KERNELS(SUFFIX, D)                                                                   \
 extern "C" __global__ void bc_dag_in_arcs##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
         const D* in_w, const D* dist, int* waiting, double eps)                                     \
@@ -387,12 +438,12 @@ extern "C" __global__ void bc_dag_release##SUFFIX(PIECES, const i64* out_ptr, co
 
 // The sweeps for weighted DAGs (W) or BFS levels, distances D, a level block of type L.
 #define BC_SWEEP_KERNELS(SUFFIX, W, D, L)                                                           \
-extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, TASKS, const i64* in_ptr,                \
-        const int* in_src, const D* in_w, const L* level, const D* dist, double* sigma, int at,     \
-        double eps)                                                                                 \
-{ sigma_level<W, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr, in_src,    \
-                       in_w, level, dist, sigma, at, eps); }                                        \
-extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, TASKS, const i64* out_ptr,                \
+extern "C" __global__ void SWEEP bc_sigma_level##SUFFIX(PIECES, TASKS, const i64* in_ptr,          \
+        const int* in_src, const D* in_w, const L* level, const D* dist, double* sigma,             \
+        int at, double eps)                                                                         \
+{ sigma_level<W, false, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr,     \
+                              in_src, in_w, level, dist, sigma, nullptr, at, eps); }                                        \
+extern "C" __global__ void SWEEP bc_delta_level##SUFFIX(PIECES, TASKS, const i64* out_ptr,          \
         const int* out_idx, const D* out_w, const L* level, const D* dist, double* sigma,           \
         double* share, const double* weight, int at, double eps)                                    \
 { delta_level<W, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, out_ptr, out_idx,  \
@@ -409,16 +460,27 @@ BC_SWEEP_KERNELS(_f64, true, double, int)
 BC_SWEEP_KERNELS(_bfs, false, float, int)
 BC_SWEEP_KERNELS(_bfs_l8, false, float, signed char)
 
+// The level-free pull of BFS level at's counts from level at - 1's float32 copies (int8 levels).
+extern "C" __global__ void SWEEP bc_sigma_level_free_bfs_l8(PIECES, TASKS, const i64* in_ptr, const int* in_src,
+                                                        const signed char* level, double* sigma,
+                                                        const float* narrow, int at)
+{ sigma_level<false, true, float, signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr,
+                                               in_src, nullptr, level, nullptr, sigma, narrow, at, 0.0); }
+
 // The pushes (BFS levels, int8): sigma from level at - 1 into level at over out-arcs; shares
 // from level at + 1 into level at over in-arcs.
-extern "C" __global__ void bc_push_level_bfs_l8(PIECES, TASKS, const i64* ptr, const int* nb,
+extern "C" __global__ void SWEEP bc_push_level_bfs_l8(PIECES, TASKS, const i64* ptr, const int* nb,
                                                  const signed char* level, const double* value, double* out,
                                                  int from, int to)
 { push_level<signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, ptr, nb, level, value, out,
                           from, to); }
 extern "C" __global__ void bc_level_index_l8(i64 n, int kb, const signed char* level, const i64* out_ptr,
-                                             unsigned long long* arcs, unsigned long long* levels)
-{ level_index(n, kb, level, out_ptr, arcs, levels); }
+                                             unsigned long long* arcs, unsigned long long* entries,
+                                             unsigned long long* levels)
+{ level_index(n, kb, level, out_ptr, arcs, entries, levels); }
+extern "C" __global__ void bc_narrow_level_l8(i64 n, int kb, TASKS, const signed char* level, const double* sigma,
+                                              float* narrow, int at)
+{ narrow_level<signed char>(n, kb, tasks, ntasks, level, sigma, narrow, at); }
 extern "C" __global__ void bc_level_tasks(i64 count, int kb, const int* rows, const unsigned long long* levels,
                                           int at, unsigned int* tasks, unsigned int* ntasks)
 { level_tasks(count, kb, rows, levels, at, tasks, ntasks); }
