@@ -342,7 +342,8 @@ def test_bfs_levels_narrowed_below_127_only():
 
 def test_every_kernel_the_cuda_backend_names_is_compiled():
     """The names BrandesSweeps launches (kernel + dtype suffix, `_l8` for int8 levels) are the
-    extern "C" kernels betweenness.cu's macros make (read from nvcc's preprocessor output)."""
+    extern "C" kernels betweenness.cu's macros make (read from nvcc's preprocessor output, launch
+    bounds or not)."""
     import os
     import re
     import shutil
@@ -354,10 +355,11 @@ def test_every_kernel_the_cuda_backend_names_is_compiled():
     res = subprocess.run([nvcc, "-E", "-std=c++17", "-include", os.path.join(kernels, "common.cuh"),
                           os.path.join(kernels, "betweenness.cu")], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
-    made = set(re.findall(r'extern "C" (?:__global__|__attribute__\(\(global\)\)) void (\w+)\(', res.stdout))
+    made = set(re.findall(r'extern "C" (?:__global__|__attribute__\(\(global\)\)) void '
+                          r'(?:__attribute__\(\(launch_bounds\([\d, ]+\)\)\) )?(\w+)\(', res.stdout))
     wanted = {f"bc_{k}_{d}" for k in ("dag_in_arcs", "dag_release") for d in ("f32", "f64")}
     wanted |= {f"bc_{k}_{d}" for k in ("sigma_level", "delta_level", "edge_dependency")
                for d in ("f32", "f64", "bfs", "bfs_l8")}
-    wanted |= {"bc_finish_level", "bc_finish_level_l8", "bc_push_level_bfs_l8",
-               "bc_level_index_l8", "bc_level_tasks"}
+    wanted |= {"bc_finish_level", "bc_finish_level_l8", "bc_push_level_bfs_l8", "bc_sigma_level_free_bfs_l8",
+               "bc_narrow_level_l8", "bc_level_index_l8", "bc_level_tasks"}
     assert wanted <= made, wanted - made
