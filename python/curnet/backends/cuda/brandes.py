@@ -39,6 +39,11 @@ class NarrowCounts:
             self._block = cp.zeros(self.shape, np.float32)
         return self._block
 
+    def drop(self) -> None:
+        """Free the block (the forward sweep is done: its memory serves the way back)."""
+        self._block = None
+        self.levels.clear()
+
 
 class BrandesSweeps:
     def __init__(self, launcher, tuning=None):
@@ -49,11 +54,11 @@ class BrandesSweeps:
 
     def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int, edges: bool = False) -> int:
         """Sources a batch: the blocks of one (level 4 bytes, sigma and share 8 each, distances
-        8 when weighted, else the float32 counts 4 (NarrowCounts), the path counts' copy 8 for
-        the arcs' dependencies, the sweeps' temporaries ~8) in a third of free memory, beside
-        what the traversal's own batches may use (`traversal_size`), a multiple of 32 (a warp's
-        lanes)."""
-        per_source = n * (4 + 8 + 8 + 8 + (8 if weighted else 4) + (8 if edges else 0)) + 1
+        8 when weighted, the path counts' copy 8 for the arcs' dependencies, the sweeps'
+        temporaries ~8: the float32 counts (NarrowCounts) on the way out, the reductions' on
+        the way back) in a third of free memory, beside what the traversal's own batches may
+        use (`traversal_size`), a multiple of 32 (a warp's lanes)."""
+        per_source = n * (4 + 8 + 8 + 8 + (8 if weighted else 0) + (8 if edges else 0)) + 1
         fit = int(self.launcher.free_memory() // 3 // per_source)
         size = max(32, (fit // 32) * 32)
         return max(1, min(size, k, traversal_size))
@@ -182,8 +187,12 @@ class BrandesSweeps:
             self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
                         (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
                          i32(at), self._eps(dist)), level, (index, at))
-        if index is not None and self._narrows(index, at):
+        if index is None:
+            return
+        if self._narrows(index, at):
             self._narrow(level, sigma, at, index)
+        if not index.entries[at + 1:].any():         # the deepest level: no pull reads the copies
+            index.narrow.drop()
 
     def _narrows(self, index, at: int) -> bool:
         """Whether level `at`'s counts are worth a float32 copy: the arcs of the pull into level

@@ -421,11 +421,10 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
 
 #define PIECES i64 pieces, int kb, const int* piece_row, const i64* piece_start, int size
 #define TASKS const unsigned int* tasks, const unsigned int* ntasks
-// The level sweeps at 40 registers a thread (6 blocks of 256 an SM, 75% occupancy; 64 without
-// the bound, 50%): more warps with loads in flight. One H200, a 1,024-source R-MAT 20 batch's
-// sweeps: 156.1 / 130.5 / 163.7 ms at 0.25 / 0.5 / 0.75 of the exact order without, 145.8 /
-// 121.9 / 153.3 with (a few spilled registers; 48 registers gave nothing).
-#define SWEEP __launch_bounds__(256, 6)
+// The level sweeps take 60-64 registers a thread (50% occupancy). Bounded to 40 (75%, a few
+// registers spilled) they ran 6.5% faster on an H200 and 9% slower on the H100 (a 1,024-source
+// R-MAT 20 batch at three places of the exact order, scripts/betweenness_profile.py
+// --kernel-files; bench/results/betweenness_sweeps_launch_bounds_*.txt): left unbounded.
 #define BC_DAG_KERNELS(SUFFIX, D)                                                                   \
 extern "C" __global__ void bc_dag_in_arcs##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
         const D* in_w, const D* dist, int* waiting, double eps)                                     \
@@ -438,12 +437,12 @@ extern "C" __global__ void bc_dag_release##SUFFIX(PIECES, const i64* out_ptr, co
 
 // The sweeps for weighted DAGs (W) or BFS levels, distances D, a level block of type L.
 #define BC_SWEEP_KERNELS(SUFFIX, W, D, L)                                                           \
-extern "C" __global__ void SWEEP bc_sigma_level##SUFFIX(PIECES, TASKS, const i64* in_ptr,          \
-        const int* in_src, const D* in_w, const L* level, const D* dist, double* sigma,             \
-        int at, double eps)                                                                         \
+extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, TASKS, const i64* in_ptr,                \
+        const int* in_src, const D* in_w, const L* level, const D* dist, double* sigma, int at,     \
+        double eps)                                                                                 \
 { sigma_level<W, false, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr,     \
-                              in_src, in_w, level, dist, sigma, nullptr, at, eps); }                                        \
-extern "C" __global__ void SWEEP bc_delta_level##SUFFIX(PIECES, TASKS, const i64* out_ptr,          \
+                              in_src, in_w, level, dist, sigma, nullptr, at, eps); }               \
+extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, TASKS, const i64* out_ptr,                \
         const int* out_idx, const D* out_w, const L* level, const D* dist, double* sigma,           \
         double* share, const double* weight, int at, double eps)                                    \
 { delta_level<W, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, out_ptr, out_idx,  \
@@ -461,15 +460,15 @@ BC_SWEEP_KERNELS(_bfs, false, float, int)
 BC_SWEEP_KERNELS(_bfs_l8, false, float, signed char)
 
 // The level-free pull of BFS level at's counts from level at - 1's float32 copies (int8 levels).
-extern "C" __global__ void SWEEP bc_sigma_level_free_bfs_l8(PIECES, TASKS, const i64* in_ptr, const int* in_src,
-                                                        const signed char* level, double* sigma,
-                                                        const float* narrow, int at)
+extern "C" __global__ void bc_sigma_level_free_bfs_l8(PIECES, TASKS, const i64* in_ptr, const int* in_src,
+                                                   const signed char* level, double* sigma,
+                                                   const float* narrow, int at)
 { sigma_level<false, true, float, signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr,
                                                in_src, nullptr, level, nullptr, sigma, narrow, at, 0.0); }
 
 // The pushes (BFS levels, int8): sigma from level at - 1 into level at over out-arcs; shares
 // from level at + 1 into level at over in-arcs.
-extern "C" __global__ void SWEEP bc_push_level_bfs_l8(PIECES, TASKS, const i64* ptr, const int* nb,
+extern "C" __global__ void bc_push_level_bfs_l8(PIECES, TASKS, const i64* ptr, const int* nb,
                                                  const signed char* level, const double* value, double* out,
                                                  int from, int to)
 { push_level<signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, ptr, nb, level, value, out,
