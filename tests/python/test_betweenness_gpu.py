@@ -115,19 +115,20 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False, listed=False):
                            minlength=128)
         np.testing.assert_array_equal(index.arcs, want.astype(np.int64))
     index = index if listed else None
+    index_c = cpu.bc_level_index(hc, level_c, dist_c)          # weighted: the CPU's DagArcs
     weight = rng.integers(0, 2, n).astype(np.float64)          # a random target set
     sig_c = np.zeros((n, kb))
     sig_c[ids, np.arange(kb)] = 1
     sig_d = cp.asarray(sig_c)
     deepest = int(level_c.max())
     for at in range(1, deepest + 1):
-        cpu.bc_sigma_level(hc, level_c, dist_c, sig_c, at)
+        cpu.bc_sigma_level(hc, level_c, dist_c, sig_c, at, index=index_c)
         gpu.bc_sigma_level(hd, level_d, dist_d, sig_d, at, push=push, index=index)
     close(cp.asnumpy(sig_d), sig_c)
     counts_c, counts_d = sig_c.copy(), sig_d.copy()
     sh_c, sh_d = np.zeros((n, kb)), cp.zeros((n, kb))
     for at in range(deepest, 0, -1):
-        cpu.bc_delta_level(hc, level_c, dist_c, sig_c, sh_c, weight, at)
+        cpu.bc_delta_level(hc, level_c, dist_c, sig_c, sh_c, weight, at, index=index_c)
         gpu.bc_delta_level(hd, level_d, dist_d, sig_d, sh_d, cp.asarray(weight), at, push=push, index=index)
         close(cp.asnumpy(sh_d), sh_c)
     close(cp.asnumpy(sig_d), sig_c)

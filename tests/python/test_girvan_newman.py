@@ -251,7 +251,8 @@ def test_empty_and_edgeless_graphs():
 def test_edge_dependency_twin_matches_a_loop(directed, weighted):
     """The CPU backend's edge dependency (row dot products over the batch's sources) against
     a plain loop over every (arc, source) pair with the DAG rule written out, on one batch of a
-    random graph (integer weights: many ties)."""
+    random graph (integer weights: many ties); weighted, the DagArcs its level sweeps take
+    (bc_level_index) hold the loop's DAG pairs, grouped by the head's and the tail's level."""
     rng = np.random.default_rng(11)
     g = curnet.Graph.from_edges(rng.integers(0, 60, 200), rng.integers(0, 60, 200),
                                 rng.integers(1, 4, 200).astype(np.float64) if weighted else None,
@@ -273,6 +274,7 @@ def test_edge_dependency_twin_matches_a_loop(directed, weighted):
     got = np.zeros(g.num_arcs)
     twins.edge_dependency(hg, level, dist, counts, share, got)
     want = np.zeros(g.num_arcs)
+    pairs = []                                    # the DAG's (tail entry, head entry) pairs
     tails = np.repeat(np.arange(n), np.diff(g.indptr))
     for p, (u, v) in enumerate(zip(tails, g.indices)):
         for j in range(kb):
@@ -285,8 +287,18 @@ def test_edge_dependency_twin_matches_a_loop(directed, weighted):
             elif level[v, j] != level[u, j] + 1:
                 continue
             want[p] += counts[u, j] * share[v, j]
+            pairs.append((u * kb + j, v * kb + j))
     assert want.any()
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    if weighted:     # the DagArcs the CPU's weighted sweeps take: the same pairs, cut by level
+        arcs = cpu.bc_level_index(hg, level, dist)
+        flat = level.ravel()
+        for (t, h), starts, end in ((arcs.by_head, arcs.head_starts, 1), (arcs.by_tail, arcs.tail_starts, 0)):
+            assert sorted(zip(t.tolist(), h.tolist())) == sorted(pairs)
+            owner = (t, h)[end]
+            for at in range(deepest + 1):
+                assert (flat[owner[starts[at]:starts[at + 1]]] == at).all()
+            assert starts[deepest + 1] == len(pairs)
 
 
 @pytest.mark.gpu

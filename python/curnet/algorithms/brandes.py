@@ -16,7 +16,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 
 from ..backends import get_backend
-from ..backends.brandes import on_path, tie_epsilon
+from ..backends.brandes import LevelIndex, on_path, tie_epsilon
 from ..progress import Progress
 from ..work import tally
 from .bfs import traverse
@@ -230,10 +230,10 @@ PUSH_RATIO = 4
 
 
 def pushes(index, at: int, other: int) -> bool:
-    """Whether BFS level `at` is swept from level `other`'s end: the batch's LevelIndex
-    (bc_level_index; None where the backend offers no direction) gives `other` under
+    """Whether BFS level `at` is swept from level `other`'s end: the batch's index is a
+    LevelIndex (bc_level_index; other indexes offer no direction) that gives `other` under
     1/PUSH_RATIO of its arcs."""
-    return index is not None and index.arcs[other] * PUSH_RATIO < index.arcs[at]
+    return isinstance(index, LevelIndex) and index.arcs[other] * PUSH_RATIO < index.arcs[at]
 
 
 def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
@@ -277,8 +277,8 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     # instead (push): where that end's entries have under 1/PUSH_RATIO of the arcs to walk
     # (the index counts out-degrees; the shares' push walks in-arcs, so on directed graphs
     # the count is an estimate: the choice moves the time, never the values). The index also
-    # lets each sweep visit only its level's tasks.
-    index = be.bc_level_index(hg, level) if dist is None else None
+    # lets each sweep visit only its level's tasks (the CPU's, of a weighted batch: its DAG arcs).
+    index = be.bc_level_index(hg, level, dist)
 
     # forward: shortest-path counts, a level at a time (a source has one path, to itself)
     sigma = xp.zeros((n, kb), np.float64)

@@ -125,42 +125,68 @@ def _dag_block(level, dist, w, tails, heads, placed=True):
     return ok
 
 
-def _on_dag(level, dist, tails, heads, cols, w):
-    """Whether each arc tails[i] -> heads[i] (weight w[i]) is on source cols[i]'s DAG, entry
-    by entry (the level sweeps touch only their level's entries), the levels final: a DAG arc
-    climbs, so the distances are compared only where it does."""
-    kb = level.shape[1]
-    at_tail = tails.astype(np.int64) * kb + cols
-    at_head = heads.astype(np.int64) * kb + cols
-    flat = level.ravel()
-    lt, lh = flat.take(at_tail), flat.take(at_head)
-    if dist is None:
-        return (lt >= 0) & (lh == lt + 1)
-    ok = (lt >= 0) & (lh > lt)
-    some = np.flatnonzero(ok)
-    d = dist.ravel()
-    with np.errstate(invalid="ignore"):
-        reach = d.take(at_tail[some]).astype(np.float64) + np.asarray(w, np.float64)[some]
-        ok[some] = on_path(np, reach, d.take(at_head[some]), tie_epsilon(dist.dtype))
-    return ok
-
-
 def _weights_of(w, pos):
     return None if w is None else w[pos]
 
 
-def _level_dag_sums(level, dist, ptr, nb, w, value, at: int, inward: bool):
-    """(v, j, sums) for the weighted DAG's entries (v, j) at level `at`: the sum of value[x, j]
-    over v's DAG arcs in the CSR (ptr, nb, w), its in-arcs x -> v (`inward`) or its out-arcs
-    v -> x, tested entry by entry (a level holds few of a row's entries)."""
-    v, j = np.nonzero(level == at)
-    sums = np.zeros(len(v))
-    for a, b, pos, owner in _pieces(ptr, v):
-        me, c, x = v[a:b][owner], j[a:b][owner], nb[pos]
-        tails, heads = (x, me) if inward else (me, x)
-        dag = _on_dag(level, dist, tails, heads, c, _weights_of(w, pos))
-        sums[a:b] = np.bincount(owner[dag], weights=value[x[dag], c[dag]], minlength=b - a)
-    return v, j, sums
+def _dag_entry_pairs(hg, level, dist, placed: bool):
+    """The weighted DAG's arcs as (tail entry, head entry) int64 pairs, entry v * kb + j, in
+    CSR order (a run of reached rows at a time, each arc's row of sources tested whole,
+    _dag_block; `placed`: the levels are final)."""
+    kb = level.shape[1]
+    rows = np.flatnonzero((level >= 0).any(axis=1))
+    tail_entry, head_entry = [], []
+    for a, b, pos, owner in _row_runs(hg.out_ptr, rows, kb):
+        t, h = rows[a:b][owner], hg.out_idx[pos]
+        arc, j = np.nonzero(_dag_block(level, dist, _weights_of(hg.out_w, pos), t, h, placed=placed))
+        tail_entry.append(t[arc].astype(np.int64) * kb + j)
+        head_entry.append(h[arc].astype(np.int64) * kb + j)
+    if not tail_entry:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(tail_entry), np.concatenate(head_entry)
+
+
+class DagArcs(NamedTuple):
+    """A weighted batch's DAG arcs found once for all its level sweeps (the CPU backend's
+    bc_level_index of a distance block, dag_arcs): (tail, head) entry pairs sorted by the
+    head's level then head (`by_head`, level l's arcs from head_starts[l]) and by the tail's
+    level then tail (`by_tail`, tail_starts[l]), arcs of one entry in CSR order."""
+    by_head: tuple
+    head_starts: np.ndarray
+    by_tail: tuple
+    tail_starts: np.ndarray
+
+
+def dag_arcs(hg, level, dist) -> DagArcs:
+    """The DagArcs of a weighted batch whose levels are final (dag_levels)."""
+    tails, heads = _dag_entry_pairs(hg, level, dist, placed=True)
+    flat = level.ravel()
+    cuts = np.arange(int(level.max(initial=0)) + 2)
+
+    def grouped(key):            # stable: an entry's arcs keep their CSR order
+        order = np.lexsort((key, flat[key]))
+        return (tails[order], heads[order]), np.searchsorted(flat[key][order], cuts)
+
+    by_head, head_starts = grouped(heads)
+    by_tail, tail_starts = grouped(tails)
+    return DagArcs(by_head, head_starts, by_tail, tail_starts)
+
+
+def _flat(block):
+    """The (n, kb) block as a flat view (entry v * kb + j); an error rather than a copy."""
+    flat = block.view()
+    flat.shape = (-1,)
+    return flat
+
+
+def _grouped_sums(value, source, owner, lo: int, hi: int):
+    """(owners, sums): for arcs lo..hi grouped by `owner` entry, each owner's sum of
+    value[source entry] over its arcs, added in their order."""
+    s, o = source[lo:hi], owner[lo:hi]
+    if len(o) == 0:
+        return o, np.zeros(0)
+    first = np.flatnonzero(np.r_[True, o[1:] != o[:-1]])
+    return o[first], np.add.reduceat(_flat(value)[s], first)
 
 
 def dag_levels(hg, dist):
@@ -170,15 +196,7 @@ def dag_levels(hg, dist):
     arcs are found once, as (tail entry, head entry) pairs, entry v * kb + j."""
     n, kb = dist.shape
     level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
-    rows = np.flatnonzero((level >= 0).any(axis=1))
-    tail_entry, head_entry = [], []
-    for a, b, pos, owner in _row_runs(hg.out_ptr, rows, kb):
-        t, h = rows[a:b][owner], hg.out_idx[pos]
-        arc, j = np.nonzero(_dag_block(level, dist, _weights_of(hg.out_w, pos), t, h, placed=False))
-        tail_entry.append(t[arc].astype(np.int64) * kb + j)
-        head_entry.append(h[arc].astype(np.int64) * kb + j)
-    tails = np.concatenate(tail_entry) if tail_entry else np.zeros(0, np.int64)
-    heads = np.concatenate(head_entry) if head_entry else np.zeros(0, np.int64)
+    tails, heads = _dag_entry_pairs(hg, level, dist, placed=False)
     order = np.argsort(tails, kind="stable")
     heads = heads[order]
     ptr = np.zeros(n * kb + 1, np.int64)
@@ -216,10 +234,11 @@ def _level_product(matrix, rows, block):
     return (matrix if rows is None else matrix[rows]) @ block
 
 
-def sigma_level(hg, level, dist, sigma, at: int) -> None:
+def sigma_level(hg, level, dist, sigma, at: int, arcs=None) -> None:
     """sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs u -> v, for the (v, j) at level `at`
     (the lower levels done). BFS levels: A^T @ (the counts one level up), SciPy's compiled
-    product (the arc counts carry parallel arcs)."""
+    product (the arc counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs`
+    (found here where not given)."""
     if dist is None:
         rows, here = _level_rows(level, at)
         up = np.where(level == at - 1, sigma, 0.0)
@@ -229,24 +248,27 @@ def sigma_level(hg, level, dist, sigma, at: int) -> None:
         else:
             sigma[rows] = np.where(here, counts, sigma[rows])
         return
-    v, j, sums = _level_dag_sums(level, dist, hg.in_ptr, hg.in_src, hg.in_w, sigma, at, inward=True)
-    sigma[v, j] = sums
+    arcs = dag_arcs(hg, level, dist) if arcs is None else arcs
+    tails, heads = arcs.by_head
+    v, sums = _grouped_sums(sigma, tails, heads, arcs.head_starts[at], arcs.head_starts[at + 1])
+    _flat(sigma)[v] = sums
 
 
-def delta_level(hg, level, dist, sigma, share, weight, at: int) -> None:
+def delta_level(hg, level, dist, sigma, share, weight, at: int, arcs=None) -> None:
     """The backward sweep's level `at` (the levels above done): each entry (u, j) there sums
     share[v, j] over its DAG out-arcs u -> v (`share_level`), then is finished
     (`finish_level`): its dependency delta goes into sigma[u, j], its share (weight[u] + delta)
     / sigma into share[u, j]. Brandes' quotient is taken once an entry, not once a DAG arc,
     so the sweep adds one number an arc."""
-    share_level(hg, level, dist, share, at)
+    share_level(hg, level, dist, share, at, arcs)
     finish_level(level, sigma, share, weight, at)
 
 
-def share_level(hg, level, dist, share, at: int) -> None:
+def share_level(hg, level, dist, share, at: int, arcs=None) -> None:
     """share[u, j] += the sum of share[v, j] over u's DAG out-arcs u -> v, for the (u, j) at
     level `at`. BFS levels: A @ (the shares one level down), SciPy's compiled product (the arc
-    counts carry parallel arcs)."""
+    counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs` (found here where
+    not given)."""
     if dist is None:
         rows, here = _level_rows(level, at)
         down = np.where(level == at + 1, share, 0.0)
@@ -256,8 +278,10 @@ def share_level(hg, level, dist, share, at: int) -> None:
         else:
             share[rows] += np.where(here, sums, 0.0)
         return
-    u, j, sums = _level_dag_sums(level, dist, hg.out_ptr, hg.out_idx, hg.out_w, share, at, inward=False)
-    share[u, j] += sums
+    arcs = dag_arcs(hg, level, dist) if arcs is None else arcs
+    tails, heads = arcs.by_tail
+    u, sums = _grouped_sums(share, heads, tails, arcs.tail_starts[at], arcs.tail_starts[at + 1])
+    _flat(share)[u] += sums
 
 
 def finish_level(level, sigma, share, weight, at: int) -> None:

@@ -200,16 +200,18 @@ class CPUBackend:
     def bc_levels(self, hg: HostGraph, dist: np.ndarray) -> np.ndarray:
         return brandes.dag_levels(hg, dist)
 
-    def bc_level_index(self, hg: HostGraph, level) -> None:
-        return None        # SciPy's products sweep a level whole: no direction, no task lists
+    def bc_level_index(self, hg: HostGraph, level, dist=None):
+        # BFS levels: SciPy's products sweep a level whole (no direction, no task lists); a
+        # weighted batch's DAG arcs are found once for all its level sweeps
+        return None if dist is None else brandes.dag_arcs(hg, level, dist)
 
     def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int, push: bool = False,
                        index=None) -> None:
-        brandes.sigma_level(hg, level, dist, sigma, at)
+        brandes.sigma_level(hg, level, dist, sigma, at, index)
 
     def bc_delta_level(self, hg: HostGraph, level, dist, sigma, share, weight, at: int,
                        push: bool = False, index=None) -> None:
-        brandes.delta_level(hg, level, dist, sigma, share, weight, at)
+        brandes.delta_level(hg, level, dist, sigma, share, weight, at, index)
 
     def bc_edge_dependency(self, hg: HostGraph, level, dist, sigma, share, out) -> None:
         brandes.edge_dependency(hg, level, dist, sigma, share, out)

@@ -217,8 +217,8 @@ class CUDABackend:
     def bc_levels(self, hg: DeviceGraph, dist):
         return self.brandes.levels(hg, dist)
 
-    def bc_level_index(self, hg: DeviceGraph, level):
-        return self.brandes.level_index(hg, level)
+    def bc_level_index(self, hg: DeviceGraph, level, dist=None):
+        return None if dist is not None else self.brandes.level_index(hg, level)
 
     def bc_sigma_level(self, hg: DeviceGraph, level, dist, sigma, at: int, push: bool = False,
                        index=None) -> None:
