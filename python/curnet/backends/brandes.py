@@ -174,9 +174,9 @@ def dag_arcs(hg, level, dist) -> DagArcs:
 
 def _flat(block):
     """The (n, kb) block as a flat view (entry v * kb + j); an error rather than a copy."""
-    flat = block.view()
-    flat.shape = (-1,)
-    return flat
+    if not block.flags.c_contiguous:
+        raise ValueError("Brandes' sweeps take C-ordered (n, kb) blocks")
+    return block.reshape(-1)
 
 
 def _grouped_sums(value, source, owner, lo: int, hi: int):
