@@ -334,8 +334,8 @@ __device__ __forceinline__ void finish_entry(double* sigma, double* share, i64 t
 // delta[v, j]) / sigma[v, j]): each entry (u, j) there sums share[v, j] over its DAG out-arcs
 // and is finished; a vertex of several pieces adds its pieces' sums into the zeroed share
 // entry, finished after the sweep by finish_level (as are vertices without out-arcs: no warp
-// visits them). (Level-free, as sigma's pull with narrowed counts: no faster on the H100,
-// since the shares are doubles and a level-free lane loads one for every arc, DAG or not.)
+// visits them). (A level-free pull of the shares was slower on the H100: as doubles a lane
+// loads one for every arc, DAG or not; as float32 forms, a division an arc. gpu-notes.md.)
 template <bool W, typename D, typename L>
 __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
