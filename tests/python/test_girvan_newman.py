@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import curnet
-from curnet.algorithms.brandes import dependencies, shortest_path_dag
+from curnet.algorithms.brandes import shortest_path_dag
 from curnet.backends import brandes as twins
 from curnet.backends import cuda_available, get_backend
 from curnet.algorithms.girvan_newman import tie_tolerance
@@ -266,11 +266,12 @@ def test_edge_dependency_twin_matches_a_loop(directed, weighted):
     sigma, share = np.zeros((n, kb)), np.zeros((n, kb))
     sigma[ids, np.arange(kb)] = 1
     deepest = int(level.max())
+    index = cpu.bc_level_index(hg, level, dist)          # weighted: the batch's DagArcs
     for at in range(1, deepest + 1):
-        twins.sigma_level(hg, level, dist, sigma, at)
+        twins.sigma_level(hg, level, dist, sigma, at, index)
     counts = sigma.copy()
     for at in range(deepest, 0, -1):
-        twins.delta_level(hg, level, dist, sigma, share, weight, at)
+        twins.delta_level(hg, level, dist, sigma, share, weight, at, index)
     got = np.zeros(g.num_arcs)
     twins.edge_dependency(hg, level, dist, counts, share, got)
     want = np.zeros(g.num_arcs)
@@ -291,9 +292,8 @@ def test_edge_dependency_twin_matches_a_loop(directed, weighted):
     assert want.any()
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
     if weighted:     # the DagArcs the CPU's weighted sweeps take: the same pairs, cut by level
-        arcs = cpu.bc_level_index(hg, level, dist)
         flat = level.ravel()
-        for (t, h), starts, end in ((arcs.by_head, arcs.head_starts, 1), (arcs.by_tail, arcs.tail_starts, 0)):
+        for (t, h), starts, end in ((index.by_head, index.head_starts, 1), (index.by_tail, index.tail_starts, 0)):
             assert sorted(zip(t.tolist(), h.tolist())) == sorted(pairs)
             owner = (t, h)[end]
             for at in range(deepest + 1):

@@ -71,7 +71,7 @@ class LevelIndex(NamedTuple):
     arcs: np.ndarray
     levels: Any
     entries: np.ndarray
-    narrow: Any = None
+    narrow: Any
 
 
 LISTED_LEVELS = 64        # a uint64 bit a level; deeper levels' sweeps visit every task
@@ -172,6 +172,13 @@ def dag_arcs(hg, level, dist) -> DagArcs:
     return DagArcs(by_head, head_starts, by_tail, tail_starts)
 
 
+def _weighted(arcs) -> DagArcs:
+    """A weighted sweep's DagArcs, which the caller finds once a batch (not once a level)."""
+    if arcs is None:
+        raise ValueError("weighted level sweeps take the batch's DagArcs (bc_level_index)")
+    return arcs
+
+
 def _flat(block):
     """The (n, kb) block as a flat view (entry v * kb + j); an error rather than a copy."""
     if not block.flags.c_contiguous:
@@ -238,7 +245,7 @@ def sigma_level(hg, level, dist, sigma, at: int, arcs=None) -> None:
     """sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs u -> v, for the (v, j) at level `at`
     (the lower levels done). BFS levels: A^T @ (the counts one level up), SciPy's compiled
     product (the arc counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs`
-    (found here where not given)."""
+    (bc_level_index), found once for all its levels."""
     if dist is None:
         rows, here = _level_rows(level, at)
         up = np.where(level == at - 1, sigma, 0.0)
@@ -248,8 +255,7 @@ def sigma_level(hg, level, dist, sigma, at: int, arcs=None) -> None:
         else:
             sigma[rows] = np.where(here, counts, sigma[rows])
         return
-    arcs = dag_arcs(hg, level, dist) if arcs is None else arcs
-    tails, heads = arcs.by_head
+    tails, heads = _weighted(arcs).by_head
     v, sums = _grouped_sums(sigma, tails, heads, arcs.head_starts[at], arcs.head_starts[at + 1])
     _flat(sigma)[v] = sums
 
@@ -267,8 +273,8 @@ def delta_level(hg, level, dist, sigma, share, weight, at: int, arcs=None) -> No
 def share_level(hg, level, dist, share, at: int, arcs=None) -> None:
     """share[u, j] += the sum of share[v, j] over u's DAG out-arcs u -> v, for the (u, j) at
     level `at`. BFS levels: A @ (the shares one level down), SciPy's compiled product (the arc
-    counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs` (found here where
-    not given)."""
+    counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs` (bc_level_index),
+    found once for all its levels."""
     if dist is None:
         rows, here = _level_rows(level, at)
         down = np.where(level == at + 1, share, 0.0)
@@ -278,8 +284,7 @@ def share_level(hg, level, dist, share, at: int, arcs=None) -> None:
         else:
             share[rows] += np.where(here, sums, 0.0)
         return
-    arcs = dag_arcs(hg, level, dist) if arcs is None else arcs
-    tails, heads = arcs.by_tail
+    tails, heads = _weighted(arcs).by_tail
     u, sums = _grouped_sums(share, heads, tails, arcs.tail_starts[at], arcs.tail_starts[at + 1])
     _flat(share)[u] += sums
 
