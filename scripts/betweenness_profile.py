@@ -32,7 +32,7 @@ from curnet.algorithms.brandes import (dependencies, fold_leaf_sources,  # noqa:
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import ARC_PIECE  # noqa: E402
-from curnet.backends.cuda.brandes import NARROW_RATIO  # noqa: E402
+from curnet.backends.cuda.brandes import LANE_SOURCES, NARROW_RATIO  # noqa: E402
 
 NO_SPLIT = 1 << 30
 
@@ -86,7 +86,7 @@ def profile(gpu, g, label, weighted, sources):
 
 
 def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5, lists=True,
-                  narrow=True):
+                  narrow=True, lanes=LANE_SOURCES):
     """One batch of kb sources (the exact run's columns in breadth-first order, the batch at
     fraction `position` of it; or `order` "random": kb sources drawn at random, in id order, as a
     sampled run takes them), level by level: the
@@ -97,7 +97,8 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     swept from the cheaper end, as the driver does (else every level pulled). `lists`: each
     sweep visits the tasks its level's index lists, as the driver does (else every task).
     `narrow`: path counts copied as float32 for the next level's pull, level-free, where
-    cuda.brandes.NARROW_RATIO says, as the driver does (else never)."""
+    cuda.brandes.NARROW_RATIO says, as the driver does (else never). `lanes`: the pulls' sources
+    a lane (cuda.brandes.LANE_SOURCES; 1 or 2)."""
     hg = gpu.device_graph(g)
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     if order == "random":
@@ -134,6 +135,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
 
     made = []
     gpu.brandes.narrow_ratio = NARROW_RATIO if narrow else None
+    gpu.brandes.lane_sources = lanes
     index_ms = timed(lambda: made.append(gpu.bc_level_index(hg, level)))
     index = made[0]
 
@@ -153,6 +155,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     if profile_sweeps:
         cp.cuda.profiler.stop()
     how = ("push where cheaper" if push else "pull") + (", listed tasks" if lists else ", every task") \
+        + f", {lanes} source{'s' if lanes > 1 else ''} a lane" \
         + (f", counts narrowed at levels {sorted(index.narrow.levels)}" if index is not None and index.narrow.levels
            else "")
     where = f"at {position:g} of the order" if order != "random" else "random"
@@ -205,6 +208,8 @@ def main():
                     "each sweep visits its level's listed tasks, or every task")
     ap.add_argument("--narrow", default="on", help="with --account: on and/or off (comma-separated): path "
                     "counts copied as float32 for a level-free next pull where the rule says, or never")
+    ap.add_argument("--lanes", default=str(LANE_SOURCES), help="with --account: 1 and/or 2 (comma-separated): "
+                    "the pulls' sources a lane")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
     ap.add_argument("--profile-sweeps", action="store_true",
                     help="with --account: profile only the sweeps (ncu --profile-from-start off)")
@@ -220,14 +225,16 @@ def main():
             if source:              # an A/B of betweenness.cu's variants, one process
                 print(f"  kernels of {source}", flush=True)
                 use_kernel_file("betweenness", source)
-            sweep_account(gpu, r, label, 64)       # compiles
+            for lanes in args.lanes.split(","):        # compiles
+                sweep_account(gpu, r, label, 64, lanes=int(lanes))
             for order in args.order.split(","):
                 for push in (True, False) if args.pull_too else (True,):
                     for position in [float(x) for x in args.at.split(",")] if order == "bfs" else [0.5]:
                         for lists in args.lists.split(","):
                             for narrow in args.narrow.split(","):
-                                sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
-                                              position, lists == "on", narrow == "on")
+                                for lanes in args.lanes.split(","):
+                                    sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
+                                                  position, lists == "on", narrow == "on", int(lanes))
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

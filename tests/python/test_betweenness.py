@@ -360,6 +360,7 @@ def test_every_kernel_the_cuda_backend_names_is_compiled():
     wanted = {f"bc_{k}_{d}" for k in ("dag_in_arcs", "dag_release") for d in ("f32", "f64")}
     wanted |= {f"bc_{k}_{d}" for k in ("sigma_level", "delta_level", "edge_dependency")
                for d in ("f32", "f64", "bfs", "bfs_l8")}
+    wanted |= {"bc_sigma_level_bfs_l8_x2", "bc_sigma_level_free_bfs_l8_x2"}
     wanted |= {"bc_finish_level", "bc_finish_level_l8", "bc_push_level_bfs_l8", "bc_sigma_level_free_bfs_l8",
                "bc_narrow_level_l8", "bc_level_index_l8", "bc_level_tasks"}
     assert wanted <= made, wanted - made

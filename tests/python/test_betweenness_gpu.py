@@ -30,6 +30,16 @@ def cpu():
     return get_backend("cpu")
 
 
+@pytest.fixture(params=[1, 2], ids=["one source a lane", "two sources a lane"])
+def lanes(request, gpu):
+    """The path counts' pulls of int8 BFS levels with one or two sources a lane
+    (BrandesSweeps.lane_sources; two only where a batch's kb is even)."""
+    before = gpu.brandes.lane_sources
+    gpu.brandes.lane_sources = request.param
+    yield request.param
+    gpu.brandes.lane_sources = before
+
+
 def random_graph(rng, n, m, *, directed, weighted, dtype=np.float64, integer=True):
     src = rng.integers(0, n, m)
     dst = rng.integers(0, n, m)
@@ -48,11 +58,13 @@ CASES = [(directed, weighted, dtype) for directed in (True, False) for weighted 
 
 
 @pytest.mark.parametrize("directed,weighted,dtype", CASES)
-def test_kernels_match_their_twins(gpu, cpu, directed, weighted, dtype):
-    """One batch: the DAG levels, sigma, delta a level at a time, and the arcs' dependencies."""
+@pytest.mark.parametrize("kb", [70, 71])
+def test_kernels_match_their_twins(gpu, cpu, lanes, directed, weighted, dtype, kb):
+    """One batch: the DAG levels, sigma, delta a level at a time, and the arcs' dependencies
+    (kb not a multiple of 32; odd, so two sources a lane do not apply)."""
     rng = np.random.default_rng(7)
     g = random_graph(rng, 300, 1500, directed=directed, weighted=weighted, dtype=dtype)
-    ids = rng.choice(300, 70, replace=False).astype(np.int32)     # kb not a multiple of 32
+    ids = rng.choice(300, kb, replace=False).astype(np.int32)
     compare_kernels(gpu, cpu, g, ids, weighted, rng)
 
 
@@ -67,7 +79,7 @@ def hub_graph(rng, n, m, hub_arcs, *, directed, weighted, dtype=np.float64):
 
 
 @pytest.mark.parametrize("directed,weighted,dtype", CASES)
-def test_kernels_split_hub_lists_match_their_twins(gpu, cpu, directed, weighted, dtype):
+def test_kernels_split_hub_lists_match_their_twins(gpu, cpu, lanes, directed, weighted, dtype):
     """A hub's arcs in several pieces (added atomically): the same blocks as the twins."""
     from curnet.backends.brandes import ARC_PIECE
     rng = np.random.default_rng(17)
@@ -141,7 +153,7 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False, listed=False):
 @pytest.mark.parametrize("directed", [False, True])
 @pytest.mark.parametrize("hub", [False, True])
 @pytest.mark.parametrize("push,listed", [(True, False), (True, True), (False, True)])
-def test_pushed_and_listed_levels_match_their_twins(gpu, cpu, directed, hub, push, listed):
+def test_pushed_and_listed_levels_match_their_twins(gpu, cpu, lanes, directed, hub, push, listed):
     """BFS levels swept from the other end (push: atomic adds from level at - 1 along out-arcs,
     or from level at + 1 along in-arcs) at every level, and sweeps that visit only the tasks
     their level's index lists (pulled or pushed), hub lists in several pieces or not."""
@@ -165,7 +177,7 @@ def layered_graph(width, layers, *, directed):
 
 
 @pytest.mark.parametrize("directed", [False, True])
-def test_narrowed_counts_give_the_same_counts(gpu, cpu, directed):
+def test_narrowed_counts_give_the_same_counts(gpu, cpu, lanes, directed):
     """Path counts copied as float32 for the next level's level-free pull (NarrowCounts),
     forced at every level: before the last level's pull the block holds each count below 2^24
     and -1 above (the layered graph's counts reach 64^5 = 2^30 at level 6, 2^24 at level 5,
@@ -214,8 +226,8 @@ def test_narrowed_counts_give_the_same_counts(gpu, cpu, directed):
 @pytest.mark.parametrize("kb", [1, 70, 96])
 def test_level_index_lists_each_levels_tasks(gpu, kb):
     """LevelIndex's bits and the task lists made from them (bc_level_tasks), against the same
-    count on the host: for each level, the (piece, 32 sources) tasks with a lane there, and
-    the (vertex, 32 sources) groups; a level past the bits (64) lists nothing, so its sweeps
+    count on the host: for each level, the (piece, 32 or 64 sources) tasks with a lane there,
+    and the (vertex, 32 or 64 sources) groups; a level past the bits (64) lists nothing, so its sweeps
     visit every task."""
     from curnet.backends.brandes import LISTED_LEVELS, arc_pieces
     from curnet.backends.cuda.brandes import pieces
@@ -238,16 +250,21 @@ def test_level_index_lists_each_levels_tasks(gpu, kb):
     bits = sum((np.any(held == at, axis=2).astype(np.uint64) << np.uint64(at)) for at in range(LISTED_LEVELS))
     np.testing.assert_array_equal(cp.asnumpy(index.levels), bits)
     row, _ = arc_pieces(g.indptr)
-    for at in (0, 1, 3, int(level.max())):
-        for rows, count in ((pieces(hg, True)[0], len(row)), (NULL, len(g))):
-            tasks, ntasks = gpu.brandes._tasks(index, rows, count, kb, at)
-            if at >= LISTED_LEVELS:
-                assert (tasks, ntasks) == (NULL, NULL)
-                continue
-            vertex = row if rows is not NULL else np.arange(len(g))
-            want = np.flatnonzero(np.any(held[vertex] == at, axis=2).ravel())
-            got = np.sort(cp.asnumpy(tasks[:int(ntasks[0])]))
-            np.testing.assert_array_equal(got, want)
+    for lane in (1, 2):                 # tasks of 32 or 64 sources: the bits of 1 or 2 words OR'ed
+        span = (kb + 32 * lane - 1) // (32 * lane) * 32 * lane
+        wide = np.full((len(g), span), -1, np.int16)
+        wide[:, :kb] = level
+        held = wide.reshape(len(g), -1, 32 * lane)
+        for at in (0, 1, 3, int(level.max())):
+            for rows, count in ((pieces(hg, True)[0], len(row)), (NULL, len(g))):
+                tasks, ntasks = gpu.brandes._tasks(index, rows, count, kb, at, lane)
+                if at >= LISTED_LEVELS:
+                    assert (tasks, ntasks) == (NULL, NULL)
+                    continue
+                vertex = row if rows is not NULL else np.arange(len(g))
+                want = np.flatnonzero(np.any(held[vertex] == at, axis=2).ravel())
+                got = np.sort(cp.asnumpy(tasks[:int(ntasks[0])]))
+                np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("directed,weighted,dtype", CASES)

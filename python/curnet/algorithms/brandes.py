@@ -289,9 +289,12 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     # backward, from the deepest level up: each level's dependencies into sigma's entries,
     # its shares (weight + delta) / sigma for the level above
     share = xp.zeros((n, kb), np.float64)
-    for at in range(deepest, 0, -1):
+    # with leaves folded, the sources' own level too: a source's dependency is the target
+    # weight it reaches (every path passes through it), which the fold needs (`reached`)
+    for at in range(deepest, -1 if fold is not None else 0, -1):
         be.bc_delta_level(hg, level, dist, sigma, share, weight, at, push=pushes(index, at, at + 1), index=index)
     delta = sigma                                # now the dependencies; a source's own is not one
+    reached = delta[src, cols] if fold is not None else None
     delta[src, cols] = 0.0
     arc = None
     if edges:
@@ -303,7 +306,6 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
         vertex = delta @ fold.multiplicity
         # every path from a leaf folded into column j passes through j: j's dependency from it
         # is the target weight of every vertex j reaches but j and the leaf
-        reached = xp.where(level >= 0, weight[:, None], 0.0).sum(axis=0) - weight[src]
         vertex[src] += fold.leaves * reached - fold.leaf_weight
     if endpoints:
         # each reached target w != s is an end of the paths s -> w; s is the start of them all

@@ -19,6 +19,13 @@ ROUNDS_PER_CHECK = 4
 # an arc, not two). R-MAT 20's level 2: 43 million entries at 1,024 sources, read over ~10^10
 # lane-arcs by level 3's pull (57.6 -> 41.5 ms on the H100).
 NARROW_RATIO = 4
+# The path counts of BFS levels (int8, kb even) are pulled two sources a lane, a warp a (piece,
+# 64 sources) task: each arc's neighbour id and shuffle serve twice the sources (2-byte level,
+# 8-byte float32 or 16-byte double loads). R-MAT 20's pull into level 3 at 1,024 sources on
+# the H100: 32.6 / 27.3 / 41.4 ms against 38.4 / 32.5 / 48.5 at three places of the exact
+# order. The shares' pull stays one a lane (two: 70-108 against 67-78 ms). 1: one source a
+# lane (A/B, tests).
+LANE_SOURCES = 2
 
 
 class NarrowCounts:
@@ -52,6 +59,7 @@ class BrandesSweeps:
         self.tuning = tuning
         self.piece = ARC_PIECE       # arcs a thread walks in the level sweeps (see pieces)
         self.narrow_ratio: float | None = NARROW_RATIO      # None: never narrow (A/B, tests)
+        self.lane_sources = LANE_SOURCES
 
     def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int, edges: bool = False) -> int:
         """Sources a batch: the blocks of one (level 4 bytes, sigma and share 8 each, distances
@@ -131,24 +139,42 @@ class BrandesSweeps:
         pieces): the weighted levels' kernels a thread a (piece, source) entry; the level
         sweeps (`listed` = (index, owner)) a warp a (piece, 32 sources) task, the tasks with a
         lane at level `owner` where `index` lists them, else every task."""
+        self._launch_tasks(hg, self._kernel(name, dist, level), kb, out, args, listed, 1)
+
+    def _pull(self, hg, name: str, dist, level, out: bool, args, listed) -> None:
+        """Launch a pull of path counts, `name` bc_sigma_level or bc_sigma_level_free, as
+        _sweep, two sources a lane (its _x2 kernel, a warp a (piece, 64 sources) task) where
+        _lane_sources says."""
+        kb = level.shape[1]
+        lane = self._lane_sources(level, dist)
+        self._launch_tasks(hg, self._kernel(name, dist, level) + ("_x2" if lane == 2 else ""), kb, out, args,
+                           listed, lane)
+
+    def _lane_sources(self, level, dist) -> int:
+        """Sources a lane of a pull: two for int8 BFS levels of an even number of sources (a
+        lane's two entries one aligned vector) when lane_sources is 2, else one."""
+        paired = self.lane_sources == 2 and dist is None and level.dtype == np.int8 and level.shape[1] % 2 == 0
+        return 2 if paired else 1
+
+    def _launch_tasks(self, hg, kernel: str, kb: int, out: bool, args, listed, lane: int) -> None:
         row, start = pieces(hg, out, self.piece)
-        count = len(row) * groups(kb) * 32
-        tasks = () if listed is None else self._tasks(listed[0], row, len(row), kb, listed[1])
-        self.launcher.launch("betweenness", self._kernel(name, dist, level), count,
+        count = len(row) * groups(kb, lane) * 32
+        tasks = () if listed is None else self._tasks(listed[0], row, len(row), kb, listed[1], lane)
+        self.launcher.launch("betweenness", kernel, count,
                              (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tasks + tuple(args),
                              max_blocks=self.launcher.max_blocks)
 
-    def _tasks(self, index, rows, count: int, kb: int, owner: int) -> tuple:
-        """(tasks, ntasks) on the device: the (row, 32 sources) tasks, rows `count` pieces of
-        vertices `rows` (NULL: the vertices themselves), whose group holds an entry at level
-        `owner`, listed from `index` (LevelIndex); (NULL, NULL), every task, where there is no
-        index, the level is past its bits, or the tasks overflow uint32."""
-        total = count * groups(kb)
+    def _tasks(self, index, rows, count: int, kb: int, owner: int, lane: int = 1) -> tuple:
+        """(tasks, ntasks) on the device: the (row, 32 x lane sources) tasks, rows `count`
+        pieces of vertices `rows` (NULL: the vertices themselves), whose group holds an entry
+        at level `owner`, listed from `index` (LevelIndex); (NULL, NULL), every task, where
+        there is no index, the level is past its bits, or the tasks overflow uint32."""
+        total = count * groups(kb, lane)
         if index is None or owner >= LISTED_LEVELS or total >= 1 << 32:
             return NULL, NULL
         tasks, ntasks = cp.empty(total, np.uint32), cp.zeros(1, np.uint32)
         self.launcher.launch("betweenness", "bc_level_tasks", total,
-                             (i64(count), i32(kb), rows, index.levels, i32(owner), tasks, ntasks),
+                             (i64(count), i32(kb), rows, index.levels, i32(owner), i32(lane), tasks, ntasks),
                              max_blocks=self.launcher.max_blocks)
         return tasks, ntasks
 
@@ -183,12 +209,12 @@ class BrandesSweeps:
         if push:           # from level at - 1 along its out-arcs
             self._push(hg, level, sigma, sigma, at - 1, at, True, index)
         elif index is not None and at - 1 in index.narrow.levels:
-            self._sweep(hg, "bc_sigma_level_free", None, level.shape[1], False,
-                        (hg.in_ptr, hg.in_src, level, sigma, index.narrow.block, i32(at)), level, (index, at))
+            self._pull(hg, "bc_sigma_level_free", None, level, False,
+                       (hg.in_ptr, hg.in_src, level, sigma, index.narrow.block, i32(at)), (index, at))
         else:
-            self._sweep(hg, "bc_sigma_level", dist, level.shape[1], False,
-                        (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
-                         i32(at), self._eps(dist)), level, (index, at))
+            self._pull(hg, "bc_sigma_level", dist, level, False,
+                       (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
+                        i32(at), self._eps(dist)), (index, at))
         if index is None:
             return
         if self._narrows(index, at):
@@ -249,9 +275,9 @@ class BrandesSweeps:
                               self._eps(dist)), max_blocks=blocks)
 
 
-def groups(kb: int) -> int:
-    """The groups of 32 sources (a warp's lanes) of a kb-source batch."""
-    return (kb + 31) // 32
+def groups(kb: int, lane: int = 1) -> int:
+    """The groups of 32 x lane sources (a warp's lanes, `lane` sources each) of a kb-source batch."""
+    return (kb + 32 * lane - 1) // (32 * lane)
 
 
 def out_sources(launcher, hg) -> cp.ndarray:

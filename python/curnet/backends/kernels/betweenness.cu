@@ -115,16 +115,18 @@ __device__ __forceinline__ void dag_release(i64 pieces, int kb, const int* __res
     });
 }
 
-// The level sweeps: a warp a task (piece p, 32 sources), task w = p * groups + g, its lanes the
-// sources j = g * 32 + lane (lanes past kb idle). The lanes of a warp walk the same arcs, so
-// their loops run in step; body(p, j) returns to go to the next task. The tasks are every
-// (piece, group) (`tasks` null), or the ntasks listed in `tasks` (level_tasks: those with a
-// lane at the sweep's level), so a level held by few entries costs few warps, not a scan.
-template <typename Body>
+// The level sweeps: a warp a task (piece p, 32 x S sources), task w = p * groups + g, its lane
+// taking the S adjacent sources j .. j + S - 1, j = g * 32 * S + lane * S (lanes past kb idle;
+// S = 2 needs kb even, so a lane's two entries are one aligned vector). The lanes of a warp
+// walk the same arcs, so their loops run in step; body(p, j) returns to go to the next task.
+// The tasks are every (piece, group) (`tasks` null), or the ntasks listed in `tasks`
+// (level_tasks: those with a lane at the sweep's level), so a level held by few entries
+// costs few warps, not a scan.
+template <int S, typename Body>
 __device__ __forceinline__ void for_each_piece_warp(i64 pieces, int kb, const unsigned int* __restrict__ tasks,
                                                     const unsigned int* __restrict__ ntasks, Body body)
 {
-    const int groups = (kb + 31) >> 5;
+    const int groups = (kb + 32 * S - 1) / (32 * S);
     const int lane = (int)(threadIdx.x & 31);
     const i64 total = tasks == nullptr ? pieces * groups : (i64)*ntasks;
     const i64 warps = grid_threads() >> 5;
@@ -132,60 +134,128 @@ __device__ __forceinline__ void for_each_piece_warp(i64 pieces, int kb, const un
     for (i64 i = grid_thread() >> 5; i < total; i += warps) {
         const i64 w = tasks == nullptr ? i : (i64)tasks[i];
         const i64 p = narrow ? (i64)((unsigned int)w / (unsigned int)groups) : w / groups;
-        body(p, (int)(w - p * groups) * 32 + lane);
+        body(p, (int)(w - p * groups) * 32 * S + lane * S);
     }
 }
 
-// The sweep tasks of level `at`: (row r, group g) for r < count whose group has a lane at the
-// level (row r is vertex rows[r], a piece's vertex, or vertex r where rows is null), appended
-// as r * groups + g to `tasks` in no particular order; `levels` is level_index's bit mask of
-// each (vertex, group) (levels below 64).
+// S adjacent entries i .. i + S - 1 of a block where `load`, else zeros (S = 2: one vector
+// load, i even). A select, not a branch: a group's loads are issued together.
+template <typename T> struct pair_of;
+template <> struct pair_of<signed char> { typedef char2 type; };
+template <> struct pair_of<int> { typedef int2 type; };
+template <> struct pair_of<float> { typedef float2 type; };
+template <> struct pair_of<double> { typedef double2 type; };
+
+template <typename T, int S> struct Entries { T x[S]; };
+
+template <int S, typename T>
+__device__ __forceinline__ Entries<T, S> load_entries(bool load, const T* __restrict__ block, i64 i)
+{
+    Entries<T, S> e;
+    if constexpr (S == 1) {
+        e.x[0] = load ? block[i] : (T)0;
+    } else {
+        static_assert(S == 2, "one or two sources a lane");
+        typedef typename pair_of<T>::type Pair;
+        Pair zero;
+        zero.x = zero.y = (T)0;
+        const Pair x = load ? *reinterpret_cast<const Pair*>(block + i) : zero;
+        e.x[0] = x.x;
+        e.x[1] = x.y;
+    }
+    return e;
+}
+
+// The sweep tasks of level `at`: (row r, group g of 32 x span sources) for r < count whose
+// group has a lane at the level (row r is vertex rows[r], a piece's vertex, or vertex r where
+// rows is null), appended as r * groups + g to `tasks` in no particular order; `levels` is
+// level_index's bit mask of each (vertex, 32 sources) (levels below 64), OR'ed over a group's
+// span of them.
 __device__ __forceinline__ void level_tasks(i64 count, int kb, const int* __restrict__ rows,
-                                            const unsigned long long* __restrict__ levels, int at,
+                                            const unsigned long long* __restrict__ levels, int at, int span,
                                             unsigned int* tasks, unsigned int* ntasks)
 {
-    const int groups = (kb + 31) >> 5;
+    const int words = (kb + 31) >> 5;
+    const int groups = (words + span - 1) / span;
     for_each(count * groups, [&](i64 t) {
         const i64 r = t / groups;
         const i64 v = rows == nullptr ? r : rows[r];
-        if ((levels[v * groups + (t - r * groups)] >> at) & 1ull) tasks[warp_append(ntasks)] = (unsigned int)t;
+        const int g = (int)(t - r * groups);
+        unsigned long long held = 0;
+        for (int h = g * span; h < min(words, (g + 1) * span); ++h) held |= levels[v * words + h];
+        if ((held >> at) & 1ull) tasks[warp_append(ntasks)] = (unsigned int)t;
     });
 }
 
-// Whether lane j's entry of vertex row `row` is at level `at` (j < kb).
+// Which of lane j's S entries of vertex row `row` are at level `at` (`mine`), and whether any
+// is (j < kb; with S = 2 kb is even, so j + 1 < kb too).
+template <int S, typename L>
+__device__ __forceinline__ bool at_level(const L* __restrict__ level, i64 row, int kb, int j, int at, bool* mine)
+{
+    if constexpr (S == 1) {
+        mine[0] = j < kb && level[row * kb + j] == at;
+        return mine[0];
+    }
+    const Entries<L, S> l = load_entries<S>(j < kb, level, row * kb + j);
+    bool any = false;
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+        mine[s] = j < kb && l.x[s] == at;
+        any |= mine[s];
+    }
+    return any;
+}
+
+// Whether lane j's entry of vertex row `row` is at level `at` (one source a lane).
 template <typename L>
 __device__ __forceinline__ bool at_level(const L* __restrict__ level, i64 row, int kb, int j, int at)
 {
-    return j < kb && level[row * kb + j] == at;
+    bool mine;
+    return at_level<1>(level, row, kb, j, at, &mine);
 }
 
 // The sweeps walk a piece's arcs 32 at a time: each lane loads one arc's neighbour id and the
-// warp passes them round (shuffles), then ARC_GROUP arcs at a time the lanes load the
-// neighbours' levels together and hand the group to `group(io, lo, a0)` (the neighbours'
-// entries, their levels, -1 past the piece or for a lane not `mine`, and the group's first
-// arc), which issues the group's value loads (pull) or atomic adds (push) together. Every
-// lane of the warp takes part (the shuffles); only `mine` lanes load.
+// warp passes them round (shuffles), then arc_group<S> arcs at a time the lanes load the
+// neighbours' levels together (S a lane: one vector load) and hand the group to `group(io,
+// lo, a0)` (the neighbours' first entries io[q], their levels lo[q][s], -1 past the piece or
+// for an entry not `mine`, and the group's first arc), which issues the group's value loads
+// (pull) or atomic adds (push) together. Every lane of the warp takes part (the shuffles);
+// only lanes with an entry `mine` load.
 #define ARC_GROUP 8
+#define ARC_GROUP_X2 8
+template <int S> struct arc_group { static constexpr int size = S == 1 ? ARC_GROUP : ARC_GROUP_X2; };
 
-template <bool Levels = true, typename L, typename Group>
+template <int S, bool Levels = true, typename L, typename Group>
 __device__ __forceinline__ void walk_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
-                                          bool mine, const L* __restrict__ level, Group group)
+                                          const bool* mine, const L* __restrict__ level, Group group)
 {
-    // !Levels: no level is loaded, lo 0 for a `mine` lane's arc (a level-free pull)
+    // !Levels: no level is loaded, lo 0 for a `mine` entry's arc (a level-free pull)
+    constexpr int G = arc_group<S>::size;
     const int lane = (int)(threadIdx.x & 31);
     const int count = (int)(c.end - c.begin);
     const int* __restrict__ ids = nb + c.begin;
+    bool any = false;
+#pragma unroll
+    for (int s = 0; s < S; ++s) any |= mine[s];
     for (int k = 0; k < count; k += 32) {
         const int here = min(32, count - k);
         const int my_id = lane < here ? ids[k + lane] : 0;
-        for (int q0 = 0; q0 < here; q0 += ARC_GROUP) {
-            i64 io[ARC_GROUP];
-            L lo[ARC_GROUP];
+        for (int q0 = 0; q0 < here; q0 += G) {
+            i64 io[G];
+            L lo[G][S];
 #pragma unroll
-            for (int q = 0; q < ARC_GROUP; ++q) io[q] = (i64)__shfl_sync(0xffffffffu, my_id, q0 + q) * kb + j;
+            for (int q = 0; q < G; ++q) io[q] = (i64)__shfl_sync(0xffffffffu, my_id, q0 + q) * kb + j;
 #pragma unroll
-            for (int q = 0; q < ARC_GROUP; ++q)
-                lo[q] = mine && q0 + q < here ? (Levels ? level[io[q]] : (L)0) : (L)-1;
+            for (int q = 0; q < G; ++q) {
+                const bool live = any && q0 + q < here;
+                if constexpr (S == 1) {         // this form compiles to predicated loads, no branches
+                    lo[q][0] = live ? (Levels ? level[io[q]] : (L)0) : (L)-1;
+                } else {
+                    const Entries<L, S> got = load_entries<S>(Levels && live, level, io[q]);
+#pragma unroll
+                    for (int s = 0; s < S; ++s) lo[q][s] = live && mine[s] ? got.x[s] : (L)-1;
+                }
+            }
             group(io, lo, c.begin + k + q0);
         }
     }
@@ -199,30 +269,48 @@ __device__ __forceinline__ double widen(float x, const double* __restrict__ wide
     return x >= 0.f ? (double)x : wide[i];
 }
 
-// The pull: sum over the piece's arcs a of value[neighbour entry] where `dag(l_other,
-// i_other, a)` holds, added in arc order (a skipped arc adds 0.0).
+// The pull: sum[s] = sum over the piece's arcs a of value[neighbour entry + s] where `dag(l_other,
+// i_other, a, s)` holds, added in arc order (a skipped arc adds 0.0), for the lane's S sources.
 // Level-free (!Levels; BFS levels): every arc's value is added, no neighbour's level loaded
 // (one dependent load an arc, not two), for a `value` block that is 0 at every entry an arc
 // of the sweep can reach but the level it pulls from (narrow_level's float32 counts, `wide`
 // the doubles).
-template <bool Levels, typename V, typename L, typename Dag>
-__device__ __forceinline__ double sum_over_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
-                                                bool mine, const L* __restrict__ level, const V* value,
-                                                const double* __restrict__ wide, Dag dag)
+template <int S, bool Levels, typename V, typename L, typename Dag>
+__device__ __forceinline__ void sum_over_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
+                                              const bool* mine, const L* __restrict__ level, const V* value,
+                                              const double* __restrict__ wide, Dag dag, double* sum)
 {
-    double s = 0.0;
-    walk_arcs<Levels>(c, nb, kb, j, mine, level, [&](const i64* io, const L* lo, i64 a0) {
-        V x[ARC_GROUP];
+    constexpr int G = arc_group<S>::size;
 #pragma unroll
-        for (int q = 0; q < ARC_GROUP; ++q)
-            x[q] = lo[q] >= 0 && (!Levels || dag(lo[q], io[q], a0 + q)) ? value[io[q]] : (V)0;
-        double add[ARC_GROUP];
+    for (int s = 0; s < S; ++s) sum[s] = 0.0;
+    walk_arcs<S, Levels>(c, nb, kb, j, mine, level, [&](const i64* io, const L (*lo)[S], i64 a0) {
+        V x[G][S];
 #pragma unroll
-        for (int q = 0; q < ARC_GROUP; ++q) add[q] = widen(x[q], wide, io[q]);
+        for (int q = 0; q < G; ++q) {
+            if constexpr (S == 1) {             // (as walk_arcs: the form that compiles to predicated loads)
+                x[q][0] = lo[q][0] >= 0 && (!Levels || dag(lo[q][0], io[q], a0 + q, 0)) ? value[io[q]] : (V)0;
+            } else {                            // BFS levels only: the DAG test is a compare, taken without a branch
+                bool take[S], some = false;
 #pragma unroll
-        for (int q = 0; q < ARC_GROUP; ++q) s += add[q];
+                for (int s = 0; s < S; ++s) {
+                    take[s] = (lo[q][s] >= 0) & (!Levels || dag(lo[q][s], io[q] + s, a0 + q, s));
+                    some |= take[s];
+                }
+                const Entries<V, S> got = load_entries<S>(some, value, io[q]);
+#pragma unroll
+                for (int s = 0; s < S; ++s) x[q][s] = take[s] ? got.x[s] : (V)0;
+            }
+        }
+        double add[G][S];
+#pragma unroll
+        for (int q = 0; q < G; ++q)
+#pragma unroll
+            for (int s = 0; s < S; ++s) add[q][s] = widen(x[q][s], wide, io[q] + s);
+#pragma unroll
+        for (int q = 0; q < G; ++q)
+#pragma unroll
+            for (int s = 0; s < S; ++s) sum[s] += add[q][s];
     });
-    return s;
 }
 
 // The push (BFS levels: DAG arcs join consecutive levels): each entry at level `from` adds
@@ -238,16 +326,16 @@ __device__ __forceinline__ void push_level(i64 pieces, int kb, const int* __rest
                                            const L* __restrict__ level, const double* value, double* out,
                                            int from, int to)
 {
-    for_each_piece_warp(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
+    for_each_piece_warp<1>(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
         const i64 v = piece_row[p];
         const bool mine = at_level(level, v, kb, j, from);
         if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
         const double x = mine ? value[v * kb + j] : 0.0;
         const Piece c = piece_of(p, piece_row, piece_start, size, ptr);
-        walk_arcs(c, nb, kb, j, mine, level, [&](const i64* io, const L* lo, i64) {
+        walk_arcs<1>(c, nb, kb, j, &mine, level, [&](const i64* io, const L (*lo)[1], i64) {
 #pragma unroll
-            for (int q = 0; q < ARC_GROUP; ++q)
-                if (lo[q] == to) atomicAdd(out + io[q], x);
+            for (int q = 0; q < arc_group<1>::size; ++q)
+                if (lo[q][0] == to) atomicAdd(out + io[q], x);
         });
     });
 }
@@ -296,9 +384,9 @@ __device__ __forceinline__ void level_index(i64 n, int kb, const signed char* __
     }
 }
 
-// sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`
-// (N: level-free, level at - 1's counts read from `narrow`, sum_over_arcs).
-template <bool W, bool N, typename D, typename L>
+// sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`, S
+// sources a lane (N: level-free, level at - 1's counts read from `narrow`, sum_over_arcs).
+template <bool W, bool N, int S, typename D, typename L>
 __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
                                             const unsigned int* tasks, const unsigned int* ntasks,
@@ -307,17 +395,21 @@ __device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __res
                                             const L* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, const float* __restrict__ narrow, int at, double eps)
 {
-    for_each_piece_warp(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
+    for_each_piece_warp<S>(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
         const i64 v = piece_row[p];
-        const bool mine = at_level(level, v, kb, j, at);
-        if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
+        bool mine[S];
+        if (!__any_sync(0xffffffffu, at_level<S>(level, v, kb, j, at, mine))) return;   // the whole warp moves on
         const i64 tv = v * kb + j;
         const Piece c = piece_of(p, piece_row, piece_start, size, in_ptr);
-        const auto dag = [&](L lu, i64 iu, i64 a) { return on_dag<W>(lu, (L)at, dist, iu, tv, in_w, a, eps); };
-        double s;
-        if constexpr (N) s = sum_over_arcs<false>(c, in_src, kb, j, mine, level, narrow, sigma, dag);
-        else s = sum_over_arcs<true>(c, in_src, kb, j, mine, level, sigma, sigma, dag);
-        if (mine) store_or_add(sigma + tv, s, c.split);
+        const auto dag = [&](L lu, i64 iu, i64 a, int s) {
+            return on_dag<W>(lu, (L)at, dist, iu, tv + s, in_w, a, eps);
+        };
+        double sum[S];
+        if constexpr (N) sum_over_arcs<S, false>(c, in_src, kb, j, mine, level, narrow, sigma, dag, sum);
+        else sum_over_arcs<S, true>(c, in_src, kb, j, mine, level, sigma, sigma, dag, sum);
+#pragma unroll
+        for (int s = 0; s < S; ++s)
+            if (mine[s]) store_or_add(sigma + tv + s, sum[s], c.split);
     });
 }
 
@@ -331,11 +423,13 @@ __device__ __forceinline__ void finish_entry(double* sigma, double* share, i64 t
 }
 
 // The backward sweep's level `at` (the levels above done, so share[v, j] is (weight[v] +
-// delta[v, j]) / sigma[v, j]): each entry (u, j) there sums share[v, j] over its DAG out-arcs
-// and is finished; a vertex of several pieces adds its pieces' sums into the zeroed share
-// entry, finished after the sweep by finish_level (as are vertices without out-arcs: no warp
-// visits them). (A level-free pull of the shares was slower on the H100: as doubles a lane
-// loads one for every arc, DAG or not; as float32 forms, a division an arc. gpu-notes.md.)
+// delta[v, j]) / sigma[v, j]): each entry (u, j) there sums share[v, j] over
+// its DAG out-arcs and is finished; a vertex of several pieces adds its pieces' sums into the
+// zeroed share entry, finished after the sweep by finish_level (as are vertices without
+// out-arcs: no warp visits them). (A level-free pull of the shares was slower on the H100: as
+// doubles a lane loads one for every arc, DAG or not; as float32 forms, a division an arc.
+// gpu-notes.md. Two sources a lane were slower here: 98-108 ms against 67-78 for R-MAT 20's
+// level 2 at 1,024 sources on the H100, 70-81 bounded to 64 registers.)
 template <bool W, typename D, typename L>
 __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
                                             const i64* __restrict__ piece_start, int size,
@@ -346,15 +440,16 @@ __device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __res
                                             double* sigma, double* share, const double* __restrict__ weight,
                                             int at, double eps)
 {
-    for_each_piece_warp(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
+    for_each_piece_warp<1>(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
         const i64 u = piece_row[p];
         const bool mine = at_level(level, u, kb, j, at);
         if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
         const i64 tu = u * kb + j;
         const Piece c = piece_of(p, piece_row, piece_start, size, out_ptr);
-        const double s = sum_over_arcs<true>(c, out_idx, kb, j, mine, level, share, share, [&](L lv, i64 iv, i64 a) {
+        double s;
+        sum_over_arcs<1, true>(c, out_idx, kb, j, &mine, level, share, share, [&](L lv, i64 iv, i64 a, int) {
             return on_dag<W>((L)at, lv, dist, tu, iv, out_w, a, eps);
-        });
+        }, &s);
         if (!mine) return;
         if (c.split) atomicAdd(share + tu, s);
         else finish_entry(sigma, share, tu, weight[u], s);
@@ -371,7 +466,7 @@ __device__ __forceinline__ void finish_level(const int* __restrict__ rows, i64 c
                                              const L* __restrict__ level, double* sigma, double* share,
                                              const double* __restrict__ weight, int at)
 {
-    for_each_piece_warp(count, kb, tasks, ntasks, [&](i64 r, int j) {
+    for_each_piece_warp<1>(count, kb, tasks, ntasks, [&](i64 r, int j) {
         const i64 v = rows == nullptr ? r : rows[r];
         if (at_level(level, v, kb, j, at)) finish_entry(sigma, share, v * kb + j, weight[v], share[v * kb + j]);
     });
@@ -387,7 +482,7 @@ __device__ __forceinline__ void narrow_level(i64 n, int kb, const unsigned int* 
                                              const L* __restrict__ level, const double* __restrict__ sigma,
                                              float* narrow, int at)
 {
-    for_each_piece_warp(n, kb, tasks, ntasks, [&](i64 v, int j) {
+    for_each_piece_warp<1>(n, kb, tasks, ntasks, [&](i64 v, int j) {
         if (!at_level(level, v, kb, j, at)) return;
         const double x = sigma[v * kb + j];
         narrow[v * kb + j] = x < 16777216.0 ? (float)x : -1.f;
@@ -440,8 +535,8 @@ extern "C" __global__ void bc_dag_release##SUFFIX(PIECES, const i64* out_ptr, co
 extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, TASKS, const i64* in_ptr,                \
         const int* in_src, const D* in_w, const L* level, const D* dist, double* sigma, int at,     \
         double eps)                                                                                 \
-{ sigma_level<W, false, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr,     \
-                              in_src, in_w, level, dist, sigma, nullptr, at, eps); }               \
+{ sigma_level<W, false, 1, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr,  \
+                                 in_src, in_w, level, dist, sigma, nullptr, at, eps); }            \
 extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, TASKS, const i64* out_ptr,                \
         const int* out_idx, const D* out_w, const L* level, const D* dist, double* sigma,           \
         double* share, const double* weight, int at, double eps)                                    \
@@ -459,12 +554,26 @@ BC_SWEEP_KERNELS(_f64, true, double, int)
 BC_SWEEP_KERNELS(_bfs, false, float, int)
 BC_SWEEP_KERNELS(_bfs_l8, false, float, signed char)
 
-// The level-free pull of BFS level at's counts from level at - 1's float32 copies (int8 levels).
-extern "C" __global__ void bc_sigma_level_free_bfs_l8(PIECES, TASKS, const i64* in_ptr, const int* in_src,
-                                                   const signed char* level, double* sigma,
-                                                   const float* narrow, int at)
-{ sigma_level<false, true, float, signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr,
-                                               in_src, nullptr, level, nullptr, sigma, narrow, at, 0.0); }
+// The path counts of BFS levels (int8) two sources a lane (_x2; kb even: a warp's iteration
+// over an arc serves 64 sources), bounded to 64 registers (4 blocks of launch.THREADS = 256 an
+// SM; unbounded they take 78 and run 3 blocks); and the level-free pull of level at's counts
+// from level at - 1's float32 copies, one or two sources a lane.
+#define X2_BOUNDS __launch_bounds__(256, 4)
+extern "C" __global__ void X2_BOUNDS bc_sigma_level_bfs_l8_x2(PIECES, TASKS, const i64* in_ptr,
+        const int* in_src, const float* in_w, const signed char* level, const float* dist, double* sigma,
+        int at, double eps)
+{ sigma_level<false, false, 2, float, signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks,
+        in_ptr, in_src, in_w, level, dist, sigma, nullptr, at, eps); }
+
+#define BC_FREE_KERNEL(SUFFIX, S, BOUNDS)                                                           \
+extern "C" __global__ void BOUNDS bc_sigma_level_free_bfs_l8##SUFFIX(PIECES, TASKS,                 \
+        const i64* in_ptr, const int* in_src, const signed char* level, double* sigma,              \
+        const float* narrow, int at)                                                                \
+{ sigma_level<false, true, S, float, signed char>(pieces, kb, piece_row, piece_start, size, tasks, \
+        ntasks, in_ptr, in_src, nullptr, level, nullptr, sigma, narrow, at, 0.0); }
+
+BC_FREE_KERNEL(, 1, )
+BC_FREE_KERNEL(_x2, 2, X2_BOUNDS)
 
 // The pushes (BFS levels, int8): sigma from level at - 1 into level at over out-arcs; shares
 // from level at + 1 into level at over in-arcs.
@@ -481,8 +590,8 @@ extern "C" __global__ void bc_narrow_level_l8(i64 n, int kb, TASKS, const signed
                                               float* narrow, int at)
 { narrow_level<signed char>(n, kb, tasks, ntasks, level, sigma, narrow, at); }
 extern "C" __global__ void bc_level_tasks(i64 count, int kb, const int* rows, const unsigned long long* levels,
-                                          int at, unsigned int* tasks, unsigned int* ntasks)
-{ level_tasks(count, kb, rows, levels, at, tasks, ntasks); }
+                                          int at, int span, unsigned int* tasks, unsigned int* ntasks)
+{ level_tasks(count, kb, rows, levels, at, span, tasks, ntasks); }
 
 #define BC_FINISH_KERNEL(SUFFIX, L)                                                                 \
 extern "C" __global__ void bc_finish_level##SUFFIX(const int* rows, i64 count, int kb, TASKS, const L* level, \
