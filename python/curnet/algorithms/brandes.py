@@ -16,6 +16,7 @@ import numpy as np
 from scipy.sparse import csr_matrix
 
 from ..backends import get_backend
+from ..graph import Graph
 from ..backends.brandes import LevelIndex, on_path, tie_epsilon
 from ..progress import Progress
 from ..work import tally
@@ -32,9 +33,48 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
     target_weight (n,) float64: 1.0 at the targets (None: every vertex). cutoff: only paths
     of length <= cutoff count (igraph's range-limited betweenness). endpoints: NetworkX's
     convention, the ends of each path counted too."""
+    weight = np.ones(len(g)) if target_weight is None else np.asarray(target_weight, np.float64)
+    h, kept = with_arcs_only(g)
+    if kept is None:
+        return _brandes_sums(g, np.asarray(sources, np.int32), weighted, weight, cutoff, edges, endpoints,
+                             backend, progress)
+    # an isolated vertex reaches nothing and nothing reaches it: its sums are 0, and every
+    # other's are those of the graph without it (whose arcs keep their order)
+    ids = np.full(len(g), -1, np.int32)
+    ids[kept] = np.arange(len(kept), dtype=np.int32)
+    ids = ids[np.asarray(sources, np.int32)]
+    vertex, arc = _brandes_sums(h, ids[ids >= 0], weighted, weight[kept], cutoff, edges, endpoints, backend,
+                                progress)
+    every = np.zeros(len(g))
+    every[kept] = vertex
+    return every, arc
+
+
+def with_arcs_only(g):
+    """(g less its isolated vertices, the ids of those kept), or (g, None) where it has none,
+    found once a graph and kept with it. R-MAT 20 has 402,111 isolated vertices of 1,048,576:
+    without them each batch's (n, kb) blocks, their memsets, the BFS levels and the index
+    cover 38% fewer rows. The kept vertices keep their order, so the arcs keep theirs."""
+    return g.cache("betweenness: without isolated vertices", lambda: _with_arcs_only(g))
+
+
+def _with_arcs_only(g):
+    n = len(g)
+    touched = np.diff(g.indptr) > 0
+    touched[g.indices] = True                       # in-arcs (the CSR's heads)
+    kept = np.flatnonzero(touched)
+    if len(kept) == n:
+        return g, None
+    new = np.full(n, -1, g.indices.dtype)
+    new[kept] = np.arange(len(kept), dtype=g.indices.dtype)
+    indptr = np.r_[g.indptr[kept], g.indptr[-1:]].astype(g.indptr.dtype)
+    return Graph(indptr, new[g.indices], g.weights, directed=g.directed, num_edges=g.num_edges), kept
+
+
+def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, progress):
+    """brandes_sums on a graph without isolated vertices (the target weights given)."""
     be = get_backend(backend)
     n = len(g)
-    weight = np.ones(n) if target_weight is None else np.asarray(target_weight, np.float64)
     parts: list[tuple[np.ndarray, Any]] = []     # each device's (vertex sums, arc sums or None)
     lock = threading.Lock()
 
@@ -63,7 +103,6 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
         with lock:
             parts.append((dev.to_host(vertex), dev.to_host(arc) if edges else None))
 
-    ids = np.asarray(sources, np.int32)
     fold = None
     if folds_leaves(g, cutoff, edges, endpoints):
         ids, fold = fold_leaf_sources(g, ids, weight)
