@@ -27,7 +27,7 @@ import cupy as cp  # noqa: E402
 
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
-from curnet.algorithms.brandes import (dependencies, fold_leaf_sources,  # noqa: E402
+from curnet.algorithms.brandes import (dependencies, fold_leaf_sources, with_arcs_only,  # noqa: E402
                                        near_sources_together, pushes, shortest_path_dag)
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
@@ -99,6 +99,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     `narrow`: path counts copied as float32 for the next level's pull, level-free, where
     cuda.brandes.NARROW_RATIO says, as the driver does (else never). `lanes`: the pulls' sources
     a lane (cuda.brandes.LANE_SOURCES; 1 or 2)."""
+    g, _ = with_arcs_only(g)          # as the driver: the blocks' rows are the vertices with an arc
     hg = gpu.device_graph(g)
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     if order == "random":

@@ -364,3 +364,41 @@ def test_every_kernel_the_cuda_backend_names_is_compiled():
     wanted |= {"bc_finish_level", "bc_finish_level_l8", "bc_push_level_bfs_l8", "bc_sigma_level_free_bfs_l8",
                "bc_narrow_level_l8", "bc_level_index_l8", "bc_level_tasks"}
     assert wanted <= made, wanted - made
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_isolated_vertices_leave_the_blocks(directed):
+    """with_arcs_only: the graph less its isolated vertices (kept with the graph; arcs in the
+    same order, weights too; a vertex with in-arcs only stays). The sums run on it equal
+    igraph's on the whole graph (0 at the isolated vertices), and, for every option that
+    changes the driver's path (endpoints, a cutoff, subsets, edges), the sums over every row."""
+    from curnet.algorithms.brandes import with_arcs_only
+    rng = np.random.default_rng(12)
+    n = 90
+    src, dst = rng.integers(0, 30, 120) * 3, rng.integers(0, 30, 120) * 3 + 1    # 2 mod 3 isolated; 1 mod 3 heads
+    w = rng.integers(1, 4, 120).astype(np.float64)
+    g = curnet.Graph.from_edges(src, dst, w, directed=directed, num_vertices=n)
+    h, kept = with_arcs_only(g)
+    assert with_arcs_only(g)[0] is h
+    touched = np.zeros(n, bool)
+    touched[src] = touched[dst] = True
+    np.testing.assert_array_equal(kept, np.flatnonzero(touched))
+    np.testing.assert_array_equal(kept[h.indices], g.indices)
+    np.testing.assert_array_equal(kept[h.edge_sources()], g.edge_sources())
+    np.testing.assert_array_equal(h.weights, g.weights)
+    assert with_arcs_only(h)[1] is None
+    G = ig.Graph(n=n, edges=list(zip(src.tolist(), dst.tolist())), directed=directed)
+    for weighted in (False, True):
+        ours = curnet.betweenness(g, weighted=weighted, backend="cpu")
+        np.testing.assert_allclose(ours, G.betweenness(weights=w.tolist() if weighted else None),
+                                   rtol=1e-9, atol=1e-9)
+        assert not ours[~touched].any()
+    whole = curnet.Graph.from_edges(src, dst, w, directed=directed, num_vertices=n)
+    whole._device["betweenness: without isolated vertices"] = (whole, None)     # every row in the blocks
+    for kwargs in ({"endpoints": True}, {"cutoff": 2}, {"weighted": True, "cutoff": 3},
+                   {"sources": list(range(0, n, 2)), "targets": list(range(1, n, 3))}):
+        np.testing.assert_allclose(curnet.betweenness(g, backend="cpu", **kwargs),
+                                   curnet.betweenness(whole, backend="cpu", **kwargs), rtol=1e-12, atol=1e-12)
+    for weighted in (False, True):
+        np.testing.assert_allclose(curnet.edge_betweenness(g, weighted=weighted, backend="cpu"),
+                                   curnet.edge_betweenness(whole, weighted=weighted, backend="cpu"), rtol=1e-12)
