@@ -12,6 +12,7 @@ Prints one line a measurement (machine and date first); see docs/gpu-notes.md (i
 from __future__ import annotations
 
 import argparse
+import collections
 import datetime
 import os
 import platform
@@ -177,6 +178,55 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     print(f"    sweeps {total:.1f} ms = {total / kb * 1e3:.1f} us a source", flush=True)
 
 
+def exact_phases(gpu, scale: int) -> None:
+    """R-MAT `scale` exact betweenness as the driver runs it, each batch's phases timed with a
+    device sync around them (a little slower than an untimed run): the traversal
+    (shortest_path_dag), the level index, the sigma and delta sweeps, the rest of
+    dependencies(), and what lies outside both (the host's share of the run)."""
+    from curnet.algorithms import brandes
+    spent: dict = collections.defaultdict(float)
+    calls: collections.Counter = collections.Counter()
+
+    def timed(name, fn):
+        def run(*a, **k):
+            cp.cuda.Device().synchronize()
+            t = time.perf_counter()
+            out = fn(*a, **k)
+            cp.cuda.Device().synchronize()
+            spent[name] += time.perf_counter() - t
+            calls[name] += 1
+            return out
+        return run
+
+    saved = brandes.shortest_path_dag, brandes.dependencies
+    brandes.shortest_path_dag = timed("traversal", brandes.shortest_path_dag)
+    brandes.dependencies = timed("dependencies", brandes.dependencies)
+    for name in ("bc_level_index", "bc_sigma_level", "bc_delta_level"):
+        setattr(gpu, name, timed(name, getattr(gpu, name)))
+    try:
+        g = generators.rmat(scale, seed=0)
+        _, t = clock(lambda: curnet.betweenness(g, backend="cuda", sources=np.arange(4096, dtype=np.int32)))
+        print(f"  warm-up {t / 1e3:.2f} s", flush=True)
+        spent.clear()
+        calls.clear()
+        _, total = clock(lambda: curnet.betweenness(g, backend="cuda"))
+    finally:
+        brandes.shortest_path_dag, brandes.dependencies = saved
+        for name in ("bc_level_index", "bc_sigma_level", "bc_delta_level"):
+            delattr(gpu, name)
+    total /= 1e3
+    batches = calls["traversal"]
+    kb = gpu.bc_batch_size(len(with_arcs_only(g)[0]), len(g), False)
+    print(f"  R-MAT {scale} exact, phases synchronised: {total:.2f} s, {batches} batches of up to {kb} sources")
+    rows = dict(spent)
+    rows["dependencies, the rest"] = spent["dependencies"] - sum(
+        spent[k] for k in ("bc_level_index", "bc_sigma_level", "bc_delta_level"))
+    rows["outside the two"] = total - spent["traversal"] - spent["dependencies"]
+    for name, secs in rows.items():
+        print(f"    {name:26s} {secs:8.2f} s  {secs / batches * 1e3:8.2f} ms a batch  ({calls.get(name, 0)} calls)",
+              flush=True)
+
+
 def use_kernel_file(module: str, path: str) -> None:
     """Compile kernels/<module>.cu from `path` instead from now on (an A/B in one process)."""
     from curnet.backends.cuda import launch
@@ -212,12 +262,17 @@ def main():
     ap.add_argument("--lanes", default=str(LANE_SOURCES), help="with --account: 1 and/or 2 (comma-separated): "
                     "the pulls' sources a lane")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
+    ap.add_argument("--phases", action="store_true",
+                    help="only an exact R-MAT run (--rmat-scale, 20 by default) with each batch's phases timed")
     ap.add_argument("--profile-sweeps", action="store_true",
                     help="with --account: profile only the sweeps (ncu --profile-from-start off)")
     args = ap.parse_args()
     gpu = get_backend("cuda")
     when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     print(f"{when} on {platform.node()}, {gpu.describe()}", flush=True)
+    if args.phases:
+        exact_phases(gpu, args.rmat_scale or 20)
+        return
     if args.account:
         r = generators.rmat(args.rmat_scale or 20, seed=0)
         label = f"R-MAT {args.rmat_scale or 20}"
