@@ -1,4 +1,5 @@
-"""Leaf sources folded into their neighbour's column (algorithms/brandes.py, LeafFold) on
+"""Leaf sources folded into their neighbour's column (algorithms/brandes.py, LeafFold), and
+leaf targets left out of the traversals (their weight carried by their anchor), on
 undirected graphs: betweenness against python-igraph and NetworkX on random graphs with many
 leaves (parallel edges and self-loops at the leaves, integer weights with ties, several
 components, isolated vertices), source and target subsets, sampled sources; the traversals
@@ -164,6 +165,7 @@ def test_star_traverses_its_centre_only():
         got = curnet.betweenness(g, backend="cpu")
     assert got.tolist() == [50 * 49 / 2] + [0.0] * 50
     assert work["betweenness sources traversed"] == 1 and work["betweenness leaf sources folded"] == 50
+    assert work["betweenness rows"] == 1          # the leaves are no targets either: the centre alone
     assert work["bfs joint levels"] <= 3
     with count_work() as work:
         got = curnet.betweenness(g, sources=[7], backend="cpu")
@@ -178,6 +180,7 @@ def test_path_folds_its_two_ends():
     theirs = nx.betweenness_centrality(nx.path_graph(12), normalized=False)
     same(got, [theirs[v] for v in range(12)])
     assert work["betweenness sources traversed"] == 10 and work["betweenness leaf sources folded"] == 2
+    assert work["betweenness rows"] == 10
 
 
 def test_not_folded_where_a_leaf_is_not_its_neighbours_twin():
@@ -190,7 +193,7 @@ def test_not_folded_where_a_leaf_is_not_its_neighbours_twin():
                 lambda: curnet.betweenness(d, backend="cpu")):
         with count_work() as work:
             run()
-        assert work["betweenness leaf sources folded"] == 0
+        assert work["betweenness leaf sources folded"] == 0 and work["betweenness rows"] == 7
     with count_work() as work:
         curnet.betweenness(d, directed=False, backend="cpu")     # directions ignored: folded
     assert work["betweenness leaf sources folded"] == 6

@@ -72,7 +72,35 @@ def _with_arcs_only(g):
 
 
 def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, progress):
-    """brandes_sums on a graph without isolated vertices (the target weights given)."""
+    """brandes_sums on a graph without isolated vertices (the target weights given): leaf
+    sources folded and leaf targets left out where folds_leaves says, else every source with
+    an arc traversed."""
+    if not folds_leaves(g, cutoff, edges, endpoints):
+        return _traverse_columns(g, reaching(g, ids), None, weighted, weight, cutoff, edges, endpoints, backend,
+                                 progress)
+    ids, fold = fold_leaf_sources(g, ids, weight)
+    # The leaves as targets: a leaf's shortest paths are its anchor u's, one edge longer, so
+    # they count as u's for every vertex but u, and pass through u itself. So the traversals
+    # run on the graph less its leaves, each anchor's target weight carrying its leaves', and u
+    # gets its leaves' weight from every column that reaches it (its component: no cutoff
+    # here) but its own, whose leaf sources pass through u to u's other leaves too.
+    core, kept = without_leaves(g)
+    hanging = leaf_target_weight(g, weight)
+    rows = np.full(len(g), -1, np.int32)
+    rows[kept] = np.arange(len(kept), dtype=np.int32)
+    vertex_core, _ = _traverse_columns(core, rows[ids], LeafFold(*(a[kept] for a in fold)), weighted,
+                                       (weight + hanging)[kept], None, False, False, backend, progress)
+    vertex = np.zeros(len(g))
+    vertex[kept] = vertex_core
+    component = components(g)
+    reach = np.bincount(component[ids], weights=fold.multiplicity[ids], minlength=len(g))
+    vertex += hanging * (reach[component] - fold.multiplicity + fold.leaves)
+    return vertex, None
+
+
+def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, backend, progress):
+    """The sums over source columns `ids` (each traversed once; `fold`: their LeafFold, else
+    each a source once), batch by batch on every device of `backend`."""
     be = get_backend(backend)
     n = len(g)
     parts: list[tuple[np.ndarray, Any]] = []     # each device's (vertex sums, arc sums or None)
@@ -103,12 +131,8 @@ def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, p
         with lock:
             parts.append((dev.to_host(vertex), dev.to_host(arc) if edges else None))
 
-    fold = None
-    if folds_leaves(g, cutoff, edges, endpoints):
-        ids, fold = fold_leaf_sources(g, ids, weight)
-    else:
-        ids = reaching(g, ids)
     tally("betweenness sources traversed", len(ids))
+    tally("betweenness rows", n)                   # each batch's blocks: (rows, sources)
     if len(ids) == 0:
         return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
     # sources in breadth-first order cost unlike amounts from region to region: 8 pieces a GPU
@@ -117,6 +141,46 @@ def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, p
     vertex = np.sum([p[0] for p in parts], axis=0) if parts else np.zeros(n)
     arc = (np.sum([p[1] for p in parts], axis=0) if parts else np.zeros(g.num_arcs)) if edges else None
     return vertex, arc
+
+
+def without_leaves(g):
+    """(g less its leaves (leaf_anchors), the ids of the vertices kept), kept with the graph:
+    the rows of the traversals that fold leaves. An anchor whose neighbours were all leaves
+    stays, without arcs. The arcs between kept vertices keep their order."""
+    return g.cache("betweenness: without leaves", lambda: induced(g, np.flatnonzero(leaf_anchors(g) < 0)))
+
+
+def induced(g, kept: np.ndarray):
+    """(the subgraph of g on vertices `kept` (ascending), kept): its arcs those of g between
+    kept vertices, in g's order, the vertices renumbered in order."""
+    rows = np.full(len(g), -1, np.int64)
+    rows[kept] = np.arange(len(kept))
+    tail, head = rows[g.edge_sources()], rows[g.indices]
+    keep = (tail >= 0) & (head >= 0)
+    indptr = np.zeros(len(kept) + 1, g.indptr.dtype)
+    np.cumsum(np.bincount(tail[keep], minlength=len(kept)), out=indptr[1:])
+    weights = None if g.weights is None else g.weights[keep]
+    return Graph(indptr, head[keep].astype(g.indices.dtype), weights, directed=g.directed,
+                 num_edges=int(keep.sum()) if g.directed else int(keep.sum()) // 2), kept
+
+
+def leaf_target_weight(g, weight: np.ndarray) -> np.ndarray:
+    """(n,) float64: the target weight of the leaves hanging on each vertex (a lone edge's two
+    ends, each the other's leaf, hang on nothing: both are left out, and neither is on a path
+    of anyone else's)."""
+    anchor = leaf_anchors(g)
+    leaf = anchor >= 0
+    hangs = leaf & ~leaf[np.where(leaf, anchor, 0)]
+    return np.bincount(anchor[hangs], weights=weight[hangs], minlength=len(g))
+
+
+def components(g) -> np.ndarray:
+    """Each vertex's connected component (arcs taken both ways), found once a graph (SciPy)."""
+    def find():
+        from scipy.sparse.csgraph import connected_components   # lazily: csgraph imports scipy.linalg
+        arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(len(g), len(g)))
+        return connected_components(arcs, directed=g.directed, connection="weak")[1]
+    return g.cache("components", find)
 
 
 def folds_leaves(g, cutoff, edges: bool, endpoints: bool) -> bool:
