@@ -294,13 +294,13 @@ def out_sources(launcher, hg) -> cp.ndarray:
 def rows_finished_apart(hg, size: int = ARC_PIECE) -> cp.ndarray:
     """The vertices whose entries the backward sweep cannot finish itself (int32, on the
     device; found once, kept with the graph): those whose out-arcs take several pieces (their
-    sums added atomically), and those without out-arcs that some arc reaches (no piece, so no
-    warp visits them: sinks of directed graphs; their dependency is 0)."""
+    sums added atomically), and those without out-arcs (no piece, so no warp visits them:
+    sinks of directed graphs, and sources whose neighbours were all leaves, left out of the
+    traversals with them, whose own level is swept for the weight they reach, 0 there)."""
     key = ("bc_rows_finished_apart", size)
     found = hg.extra.get(key)
     if found is None:
-        out_degree, in_degree = cp.diff(hg.out_ptr), cp.diff(hg.in_ptr)
-        found = cp.flatnonzero((out_degree > size) | ((out_degree == 0) & (in_degree > 0))).astype(np.int32)
+        found = cp.flatnonzero((cp.diff(hg.out_ptr) > size) | (cp.diff(hg.out_ptr) == 0)).astype(np.int32)
         hg.extra[key] = found
     return found
 
