@@ -28,12 +28,13 @@ import cupy as cp  # noqa: E402
 
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
-from curnet.algorithms.brandes import (dependencies, fold_leaf_sources, with_arcs_only,  # noqa: E402
+from curnet.algorithms.brandes import (dependencies, fold_leaf_sources, with_arcs_only, without_leaves,  # noqa: E402
                                        near_sources_together, pushes, shortest_path_dag)
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import ARC_PIECE  # noqa: E402
 from curnet.backends.cuda.brandes import LANE_SOURCES, NARROW_RATIO  # noqa: E402
+from curnet.work import count_work  # noqa: E402
 
 NO_SPLIT = 1 << 30
 
@@ -88,9 +89,10 @@ def profile(gpu, g, label, weighted, sources):
 
 def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5, lists=True,
                   narrow=True, lanes=LANE_SOURCES):
-    """One batch of kb sources (the exact run's columns in breadth-first order, the batch at
-    fraction `position` of it; or `order` "random": kb sources drawn at random, in id order, as a
-    sampled run takes them), level by level: the
+    """One batch of kb sources on the graph the driver traverses (no isolated vertex; leaves
+    folded as sources and left out as targets): the exact run's columns in breadth-first order,
+    the batch at fraction `position` of it; or `order` "random": kb sources drawn at random, in
+    id order, as a sampled run takes them. Level by level: the
     entries at the level, the warps of (piece, 32 sources) with a lane there and the arcs
     they walk against the arcs the level's entries need (lanes x arcs / 32: no idle lane), and
     each sigma and delta launch timed apart. `profile_sweeps`: the sweeps run between
@@ -100,13 +102,18 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     `narrow`: path counts copied as float32 for the next level's pull, level-free, where
     cuda.brandes.NARROW_RATIO says, as the driver does (else never). `lanes`: the pulls' sources
     a lane (cuda.brandes.LANE_SOURCES; 1 or 2)."""
-    g, _ = with_arcs_only(g)          # as the driver: the blocks' rows are the vertices with an arc
-    hg = gpu.device_graph(g)
+    g, _ = with_arcs_only(g)          # as the driver: the blocks' rows are the vertices with an arc,
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
+    columns = fold_leaf_sources(g, every, np.ones(len(g)))[0]
+    g, kept = without_leaves(g)       # and, with leaves folded, no leaf
+    rows = np.full(kept.max() + 1, -1, np.int32)
+    rows[kept] = np.arange(len(kept), dtype=np.int32)
+    hg = gpu.device_graph(g)
     if order == "random":
+        every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
         ids = np.sort(np.random.default_rng(kb).choice(every, min(kb, len(every)), replace=False))
-    else:       # the columns an exact run traverses (leaves folded), in its order
-        every = near_sources_together(g, fold_leaf_sources(g, every, np.ones(len(g)))[0])
+    else:       # the columns an exact run traverses, in its order
+        every = near_sources_together(g, rows[columns])
         first = min(max(0, int(len(every) * position) - kb // 2), max(0, len(every) - kb))
         ids = every[first:first + kb]
     kb = len(ids)
@@ -209,15 +216,16 @@ def exact_phases(gpu, scale: int) -> None:
         print(f"  warm-up {t / 1e3:.2f} s", flush=True)
         spent.clear()
         calls.clear()
-        _, total = clock(lambda: curnet.betweenness(g, backend="cuda"))
+        with count_work() as work:
+            _, total = clock(lambda: curnet.betweenness(g, backend="cuda"))
     finally:
         brandes.shortest_path_dag, brandes.dependencies = saved
         for name in ("bc_level_index", "bc_sigma_level", "bc_delta_level"):
             delattr(gpu, name)
     total /= 1e3
     batches = calls["traversal"]
-    kb = gpu.bc_batch_size(len(with_arcs_only(g)[0]), len(g), False)
-    print(f"  R-MAT {scale} exact, phases synchronised: {total:.2f} s, {batches} batches of up to {kb} sources")
+    print(f"  R-MAT {scale} exact, phases synchronised: {total:.2f} s, {work['betweenness sources traversed']:,}"
+          f" sources traversed in {batches} batches, {work['betweenness rows']:,} rows")
     rows = dict(spent)
     rows["dependencies, the rest"] = spent["dependencies"] - sum(
         spent[k] for k in ("bc_level_index", "bc_sigma_level", "bc_delta_level"))
