@@ -28,8 +28,8 @@ import cupy as cp  # noqa: E402
 
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
-from curnet.algorithms.brandes import (dependencies, fold_leaf_sources, with_arcs_only, without_leaves,  # noqa: E402
-                                       near_sources_together, pushes, shortest_path_dag)
+from curnet.algorithms.brandes import (dependencies, fold_leaf_sources, near_sources_together,  # noqa: E402
+                                       pushes, renumbering, shortest_path_dag, with_arcs_only, without_leaves)
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import ARC_PIECE  # noqa: E402
@@ -105,9 +105,8 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     g, _ = with_arcs_only(g)          # as the driver: the blocks' rows are the vertices with an arc,
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     columns = fold_leaf_sources(g, every, np.ones(len(g)))[0]
-    g, kept = without_leaves(g)       # and, with leaves folded, no leaf
-    rows = np.full(kept.max() + 1, -1, np.int32)
-    rows[kept] = np.arange(len(kept), dtype=np.int32)
+    rows = renumbering(without_leaves(g)[1], len(g))
+    g = without_leaves(g)[0]          # and, with leaves folded, no leaf
     hg = gpu.device_graph(g)
     if order == "random":
         every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)

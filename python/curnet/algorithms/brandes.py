@@ -40,9 +40,7 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
                              backend, progress)
     # an isolated vertex reaches nothing and nothing reaches it: its sums are 0, and every
     # other's are those of the graph without it (whose arcs keep their order)
-    ids = np.full(len(g), -1, np.int32)
-    ids[kept] = np.arange(len(kept), dtype=np.int32)
-    ids = ids[np.asarray(sources, np.int32)]
+    ids = renumbering(kept, len(g))[np.asarray(sources, np.int32)]
     vertex, arc = _brandes_sums(h, ids[ids >= 0], weighted, weight[kept], cutoff, edges, endpoints, backend,
                                 progress)
     every = np.zeros(len(g))
@@ -59,16 +57,10 @@ def with_arcs_only(g):
 
 
 def _with_arcs_only(g):
-    n = len(g)
     touched = np.diff(g.indptr) > 0
     touched[g.indices] = True                       # in-arcs (the CSR's heads)
     kept = np.flatnonzero(touched)
-    if len(kept) == n:
-        return g, None
-    new = np.full(n, -1, g.indices.dtype)
-    new[kept] = np.arange(len(kept), dtype=g.indices.dtype)
-    indptr = np.r_[g.indptr[kept], g.indptr[-1:]].astype(g.indptr.dtype)
-    return Graph(indptr, new[g.indices], g.weights, directed=g.directed, num_edges=g.num_edges), kept
+    return (g, None) if len(kept) == len(g) else induced(g, kept)
 
 
 def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, progress):
@@ -86,10 +78,8 @@ def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, p
     # here) but its own, whose leaf sources pass through u to u's other leaves too.
     core, kept = without_leaves(g)
     hanging = leaf_target_weight(g, weight)
-    rows = np.full(len(g), -1, np.int32)
-    rows[kept] = np.arange(len(kept), dtype=np.int32)
-    vertex_core, _ = _traverse_columns(core, rows[ids], LeafFold(*(a[kept] for a in fold)), weighted,
-                                       (weight + hanging)[kept], None, False, False, backend, progress)
+    vertex_core, _ = _traverse_columns(core, renumbering(kept, len(g))[ids], LeafFold(*(a[kept] for a in fold)),
+                                       weighted, (weight + hanging)[kept], None, False, False, backend, progress)
     vertex = np.zeros(len(g))
     vertex[kept] = vertex_core
     component = components(g)
@@ -153,8 +143,7 @@ def without_leaves(g):
 def induced(g, kept: np.ndarray):
     """(the subgraph of g on vertices `kept` (ascending), kept): its arcs those of g between
     kept vertices, in g's order, the vertices renumbered in order."""
-    rows = np.full(len(g), -1, np.int64)
-    rows[kept] = np.arange(len(kept))
+    rows = renumbering(kept, len(g))
     tail, head = rows[g.edge_sources()], rows[g.indices]
     keep = (tail >= 0) & (head >= 0)
     indptr = np.zeros(len(kept) + 1, g.indptr.dtype)
@@ -162,6 +151,13 @@ def induced(g, kept: np.ndarray):
     weights = None if g.weights is None else g.weights[keep]
     return Graph(indptr, head[keep].astype(g.indices.dtype), weights, directed=g.directed,
                  num_edges=int(keep.sum()) if g.directed else int(keep.sum()) // 2), kept
+
+
+def renumbering(kept: np.ndarray, n: int) -> np.ndarray:
+    """(n,) int32: each vertex's id among the vertices `kept` (ascending), -1 for the others."""
+    rows = np.full(n, -1, np.int32)
+    rows[kept] = np.arange(len(kept), dtype=np.int32)
+    return rows
 
 
 def leaf_target_weight(g, weight: np.ndarray) -> np.ndarray:
@@ -184,8 +180,8 @@ def components(g) -> np.ndarray:
 
 
 def folds_leaves(g, cutoff, edges: bool, endpoints: bool) -> bool:
-    """Whether brandes_sums folds leaf sources into their neighbour's column (LeafFold). Not
-    with a cutoff (a leaf's paths are one edge longer than its neighbour's, so the cutoff drops
+    """Whether brandes_sums folds leaf sources into their neighbour's column (LeafFold) and
+    leaves leaf targets out of the traversals (without_leaves). Not with a cutoff (a leaf's paths are one edge longer than its neighbour's, so the cutoff drops
     other ones), with endpoints (the leaf's path ends are its own) or for edges (the leaf's
     edge carries its paths), nor on directed paths (the neighbour's own paths back to a vertex
     with one out-neighbour may pass through others, the leaf's to it do not)."""
