@@ -13,7 +13,6 @@ import threading
 from typing import Any, NamedTuple
 
 import numpy as np
-from scipy.sparse import csr_matrix
 
 from ..backends import get_backend
 from ..graph import Graph
@@ -21,7 +20,7 @@ from ..backends.brandes import LevelIndex, on_path, tie_epsilon
 from ..progress import Progress
 from ..work import tally
 from .bfs import traverse
-from .common import batches_of, over_devices
+from .common import adjacency, batches_of, over_devices, weak_components
 from .sssp import solve_batch
 
 
@@ -161,22 +160,22 @@ def renumbering(kept: np.ndarray, n: int) -> np.ndarray:
 
 
 def leaf_target_weight(g, weight: np.ndarray) -> np.ndarray:
-    """(n,) float64: the target weight of the leaves hanging on each vertex (a lone edge's two
-    ends, each the other's leaf, hang on nothing: both are left out, and neither is on a path
-    of anyone else's)."""
+    """(n,) float64: the target weight of the leaves hanging on each vertex (hanging_leaves)."""
+    hangs = hanging_leaves(g)
+    return np.bincount(leaf_anchors(g)[hangs], weights=weight[hangs], minlength=len(g))
+
+
+def hanging_leaves(g) -> np.ndarray:
+    """(n,) bool: the leaves whose anchor is not a leaf. A lone edge's two ends, each the
+    other's leaf, hang on nothing: neither is on a path of anyone else's."""
     anchor = leaf_anchors(g)
     leaf = anchor >= 0
-    hangs = leaf & ~leaf[np.where(leaf, anchor, 0)]
-    return np.bincount(anchor[hangs], weights=weight[hangs], minlength=len(g))
+    return leaf & ~leaf[np.where(leaf, anchor, 0)]
 
 
 def components(g) -> np.ndarray:
     """Each vertex's connected component (arcs taken both ways), found once a graph (SciPy)."""
-    def find():
-        from scipy.sparse.csgraph import connected_components   # lazily: csgraph imports scipy.linalg
-        arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(len(g), len(g)))
-        return connected_components(arcs, directed=g.directed, connection="weak")[1]
-    return g.cache("components", find)
+    return g.cache("components", lambda: weak_components(adjacency(g))[1])
 
 
 def folds_leaves(g, cutoff, edges: bool, endpoints: bool) -> bool:
@@ -243,14 +242,14 @@ def fold_leaf_sources(g, ids: np.ndarray, weight: np.ndarray) -> tuple[np.ndarra
     anchor = leaf_anchors(g)
     own = np.bincount(ids, minlength=n).astype(np.float64)
     leaf = anchor >= 0
-    lone_edge = leaf & leaf[np.where(leaf, anchor, 0)]
-    folded = np.flatnonzero(leaf & ~lone_edge & (own > 0))
+    hangs = hanging_leaves(g)
+    folded = np.flatnonzero(hangs & (own > 0))
     leaves = np.bincount(anchor[folded], weights=own[folded], minlength=n)
     leaf_weight = np.bincount(anchor[folded], weights=own[folded] * weight[folded], minlength=n)
     # a leaf anchor is never a leaf; a source reaching no other vertex has no anchor either
     multiplicity = np.where(leaf | (anchor == NO_NEIGHBOUR), 0.0, own) + leaves
     tally("betweenness leaf sources folded", int(own[leaf].sum()))
-    column = np.where(leaf[ids] & ~lone_edge[ids], anchor[ids], ids)        # each source's column
+    column = np.where(hangs[ids], anchor[ids], ids)        # each source's column
     column = column[multiplicity[column] > 0]
     first = np.sort(np.unique(column, return_index=True)[1])
     return column[first].astype(np.int32), LeafFold(multiplicity, leaves, leaf_weight)
@@ -310,10 +309,9 @@ def breadth_first_rank(g) -> np.ndarray:
 def _breadth_first_rank(g) -> np.ndarray:
     from scipy.sparse.csgraph import breadth_first_order   # lazily: csgraph imports scipy.linalg (~0.1 s)
     n = len(g)
-    arcs = csr_matrix((np.ones(len(g.indices), np.int8), g.indices, g.indptr), shape=(n, n))
     start = int(np.argmax(np.diff(g.indptr))) if n else 0
     # an undirected graph's CSR holds both directions already
-    order = breadth_first_order(arcs, start, directed=not g.directed, return_predecessors=False) \
+    order = breadth_first_order(adjacency(g), start, directed=not g.directed, return_predecessors=False) \
         if n else np.zeros(0, np.int64)
     seen = np.zeros(n, bool)
     seen[order] = True

@@ -8,6 +8,7 @@ from typing import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from ..backends.contract import Backend, Device
 from ..memory import check_fits
@@ -114,3 +115,16 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
     finally:
         stop.set()
         pool.shutdown(wait=True)
+
+
+def adjacency(g) -> csr_matrix:
+    """g's arcs as a SciPy CSR matrix of ones (parallel arcs kept as entries), for SciPy's
+    graph routines on the host."""
+    n = len(g)
+    return csr_matrix((np.ones(g.num_arcs, np.int8), g.indices, g.indptr), shape=(n, n))
+
+
+def weak_components(adj):
+    """(count, labels): the weak components of a SciPy adjacency matrix (arcs taken both ways)."""
+    from scipy.sparse.csgraph import connected_components   # lazily: csgraph imports scipy.linalg
+    return connected_components(adj, directed=True, connection="weak")

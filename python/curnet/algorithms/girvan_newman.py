@@ -21,14 +21,14 @@ same on every backend, and igraph's too wherever its rounding leaves the tied su
 from __future__ import annotations
 
 import numpy as np
-from scipy.sparse import coo_matrix, csr_matrix
+from scipy.sparse import coo_matrix
 
 from ..backends import get_backend
 from ..graph import Graph
 from ..progress import Progress
 from ..work import tally
 from .brandes import dependencies, near_sources_together, shortest_path_dag
-from .common import batches_of, primary
+from .common import adjacency, batches_of, primary, weak_components
 
 # A component of up to this many sources is one batch: its levels use every CPU thread, and a
 # batch's fixed costs (a few dozen NumPy calls or kernel launches a level) are paid once a step.
@@ -95,7 +95,7 @@ def edge_removals(g: Graph, *, paths_directed: bool, weighted: bool, backend="au
             if len(edges) == 0:
                 continue
             sub = rescore(scores, edges, vertices)
-            halves, half = _weak_components(_adjacency(sub))
+            halves, half = weak_components(adjacency(sub))
             if halves > 1:                         # one edge splits a component in two at most
                 label[vertices[half == 1]] = next_label
                 next_label += 1
@@ -147,13 +147,6 @@ def component_arc_sums(dev, g: Graph, weighted: bool) -> np.ndarray:
 
 def _weak_labels(src, dst, n: int) -> np.ndarray:
     adj = coo_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(n, n)).tocsr()
-    return _weak_components(adj)[1].astype(np.int64)
+    return weak_components(adj)[1].astype(np.int64)
 
 
-def _weak_components(adj):
-    from scipy.sparse.csgraph import connected_components   # lazily: csgraph imports scipy.linalg
-    return connected_components(adj, directed=True, connection="weak")
-
-
-def _adjacency(g: Graph):
-    return csr_matrix((np.ones(g.num_arcs, np.int8), g.indices, g.indptr), shape=(len(g), len(g)))
