@@ -33,7 +33,7 @@ from curnet.algorithms.brandes import (dependencies, fold_leaf_sources, near_sou
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import ARC_PIECE  # noqa: E402
-from curnet.backends.cuda.brandes import LANE_SOURCES, NARROW_RATIO  # noqa: E402
+from curnet.backends.cuda.brandes import LANE_SOURCES, NARROW_RATIO, TILE_SOURCES  # noqa: E402
 from curnet.work import count_work  # noqa: E402
 
 NO_SPLIT = 1 << 30
@@ -88,7 +88,7 @@ def profile(gpu, g, label, weighted, sources):
 
 
 def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5, lists=True,
-                  narrow=True, lanes=LANE_SOURCES):
+                  narrow=True, lanes=LANE_SOURCES, tiles=None):
     """One batch of kb sources on the graph the driver traverses (no isolated vertex; leaves
     folded as sources and left out as targets): the exact run's columns in breadth-first order,
     the batch at fraction `position` of it; or `order` "random": kb sources drawn at random, in
@@ -101,7 +101,8 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     sweep visits the tasks its level's index lists, as the driver does (else every task).
     `narrow`: path counts copied as float32 for the next level's pull, level-free, where
     cuda.brandes.NARROW_RATIO says, as the driver does (else never). `lanes`: the pulls' sources
-    a lane (cuda.brandes.LANE_SOURCES; 1 or 2)."""
+    a lane (cuda.brandes.LANE_SOURCES; 1 or 2). `tiles`: the sweeps' sources a tile
+    (cuda.brandes.TILE_SOURCES), a dict as it, or its default."""
     g, _ = with_arcs_only(g)          # as the driver: the blocks' rows are the vertices with an arc,
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     columns = fold_leaf_sources(g, every, np.ones(len(g)))[0]
@@ -144,6 +145,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     made = []
     gpu.brandes.narrow_ratio = NARROW_RATIO if narrow else None
     gpu.brandes.lane_sources = lanes
+    gpu.brandes.tile_sources = dict(TILE_SOURCES if tiles is None else tiles)
     index_ms = timed(lambda: made.append(gpu.bc_level_index(hg, level)))
     index = made[0]
 
@@ -164,6 +166,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
         cp.cuda.profiler.stop()
     how = ("push where cheaper" if push else "pull") + (", listed tasks" if lists else ", every task") \
         + f", {lanes} source{'s' if lanes > 1 else ''} a lane" \
+        + ", tiles " + "/".join(f"{k} {v}" for k, v in gpu.brandes.tile_sources.items()) \
         + (f", counts narrowed at levels {sorted(index.narrow.levels)}" if index is not None and index.narrow.levels
            else "")
     where = f"at {position:g} of the order" if order != "random" else "random"
@@ -268,6 +271,8 @@ def main():
                     "counts copied as float32 for a level-free next pull where the rule says, or never")
     ap.add_argument("--lanes", default=str(LANE_SOURCES), help="with --account: 1 and/or 2 (comma-separated): "
                     "the pulls' sources a lane")
+    ap.add_argument("--tiles", default="", help="with --account: comma-separated sigma/delta/push sources a "
+                    "tile of the sweeps' task lists (e.g. 0/0/0,256/64/0; default cuda.brandes.TILE_SOURCES)")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
     ap.add_argument("--phases", action="store_true",
                     help="only an exact R-MAT run (--rmat-scale, 20 by default) with each batch's phases timed")
@@ -296,8 +301,10 @@ def main():
                         for lists in args.lists.split(","):
                             for narrow in args.narrow.split(","):
                                 for lanes in args.lanes.split(","):
-                                    sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
-                                                  position, lists == "on", narrow == "on", int(lanes))
+                                    for tiles in args.tiles.split(",") if args.tiles else [""]:
+                                        tile = dict(zip(TILE_SOURCES, map(int, tiles.split("/")))) if tiles else None
+                                        sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
+                                                      position, lists == "on", narrow == "on", int(lanes), tile)
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

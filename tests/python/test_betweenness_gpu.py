@@ -4,6 +4,8 @@
 Marked `gpu` and skipped without CuPy and a CUDA device (as test_gpu.py)."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -153,10 +155,12 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False, listed=False):
 @pytest.mark.parametrize("directed", [False, True])
 @pytest.mark.parametrize("hub", [False, True])
 @pytest.mark.parametrize("push,listed", [(True, False), (True, True), (False, True)])
-def test_pushed_and_listed_levels_match_their_twins(gpu, cpu, lanes, directed, hub, push, listed):
+@pytest.mark.parametrize("tiles", [0, 32], ids=["one tile", "tiles of 32 or 64 sources"])
+def test_pushed_and_listed_levels_match_their_twins(gpu, cpu, lanes, directed, hub, push, listed, tiles):
     """BFS levels swept from the other end (push: atomic adds from level at - 1 along out-arcs,
     or from level at + 1 along in-arcs) at every level, and sweeps that visit only the tasks
-    their level's index lists (pulled or pushed), hub lists in several pieces or not."""
+    their level's index lists (pulled or pushed), hub lists in several pieces or not, the
+    lists in one launch or a launch a tile of sources (BrandesSweeps.tile_sources)."""
     from curnet.backends.brandes import ARC_PIECE
     rng = np.random.default_rng(29)
     if hub:
@@ -164,7 +168,13 @@ def test_pushed_and_listed_levels_match_their_twins(gpu, cpu, lanes, directed, h
     else:
         g = random_graph(rng, 300, 1500, directed=directed, weighted=False)
     ids = rng.choice(len(g), 70, replace=False).astype(np.int32)     # kb not a multiple of 32
-    compare_kernels(gpu, cpu, g, ids, False, rng, push=push, listed=listed)
+    before = gpu.brandes.tile_sources, gpu.brandes.tile_arcs
+    gpu.brandes.tile_sources = {"sigma": 2 * tiles, "delta": tiles, "push": tiles}
+    gpu.brandes.tile_arcs = 0                          # tiles at every level
+    try:
+        compare_kernels(gpu, cpu, g, ids, False, rng, push=push, listed=listed)
+    finally:
+        gpu.brandes.tile_sources, gpu.brandes.tile_arcs = before
 
 
 def layered_graph(width, layers, *, directed):
@@ -227,8 +237,8 @@ def test_narrowed_counts_give_the_same_counts(gpu, cpu, lanes, directed):
 def test_level_index_lists_each_levels_tasks(gpu, kb):
     """LevelIndex's bits and the task lists made from them (bc_level_tasks), against the same
     count on the host: for each level, the (piece, 32 or 64 sources) tasks with a lane there,
-    and the (vertex, 32 or 64 sources) groups; a level past the bits (64) lists nothing, so its sweeps
-    visit every task."""
+    and the (vertex, 32 or 64 sources) groups, of all groups or of a tile of them; a level past
+    the bits (64) lists nothing, so its sweeps visit every task."""
     from curnet.backends.brandes import LISTED_LEVELS, arc_pieces
     from curnet.backends.cuda.brandes import pieces
     from curnet.backends.cuda.launch import NULL
@@ -256,13 +266,18 @@ def test_level_index_lists_each_levels_tasks(gpu, kb):
         wide[:, :kb] = level
         held = wide.reshape(len(g), -1, 32 * lane)
         for at in (0, 1, 3, int(level.max())):
-            for rows, count in ((pieces(hg, True)[0], len(row)), (NULL, len(g))):
-                tasks, ntasks = gpu.brandes._tasks(index, rows, count, kb, at, lane)
+            total = held.shape[1]
+            for (rows, count), (first, last) in itertools.product(((pieces(hg, True)[0], len(row)), (NULL, len(g))),
+                                                                  ((0, None), (0, 1), (1, total))):
+                tasks, ntasks = gpu.brandes._tasks(index, rows, count, kb, at, lane, first, last)
                 if at >= LISTED_LEVELS:
                     assert (tasks, ntasks) == (NULL, NULL)
                     continue
                 vertex = row if rows is not NULL else np.arange(len(g))
-                want = np.flatnonzero(np.any(held[vertex] == at, axis=2).ravel())
+                on = np.any(held[vertex] == at, axis=2)
+                on[:, :first] = False                    # a tile: groups first .. last - 1
+                on[:, total if last is None else last:] = False
+                want = np.flatnonzero(on.ravel())
                 got = np.sort(cp.asnumpy(tasks[:int(ntasks[0])]))
                 np.testing.assert_array_equal(got, want)
 

@@ -26,6 +26,17 @@ NARROW_RATIO = 4
 # order. The shares' pull stays one a lane (two: 70-108 against 67-78 ms). 1: one source a
 # lane (A/B, tests).
 LANE_SOURCES = 2
+# A level with many arcs to walk is swept a tile of sources at a time, a launch a tile (each
+# tile's tasks, every piece for its sources, listed apart), so that the warps running together
+# read the neighbour rows of fewer sources, a set L2 keeps better. Sources a tile (0: the whole
+# batch) by sweep: the path counts' pull, the shares' pull, the pushes. R-MAT 20's two full
+# levels at 1,024 sources on the H100, launched a tile at a time with every sum added
+# atomically: the shares of level 2, 56.9 ms in tiles of 64 against 66.5 in one; the counts
+# into level 3, 22.9 in tiles of 256 against 25.3 (bench/results/betweenness_segments_tiles_h100.txt).
+TILE_SOURCES = {"sigma": 256, "delta": 64, "push": 0}
+# ... only where each tile's launch walks at least this many (arc, source) pairs (the index's
+# count of the level's arcs), so that a launch's fixed cost stays small against its work.
+TILE_ARCS = 1 << 28
 
 
 class NarrowCounts:
@@ -60,6 +71,8 @@ class BrandesSweeps:
         self.piece = ARC_PIECE       # arcs a thread walks in the level sweeps (see pieces)
         self.narrow_ratio: float | None = NARROW_RATIO      # None: never narrow (A/B, tests)
         self.lane_sources = LANE_SOURCES
+        self.tile_sources = dict(TILE_SOURCES)
+        self.tile_arcs = TILE_ARCS
 
     def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int, edges: bool = False) -> int:
         """Sources a batch: the blocks of one (level 4 bytes, sigma and share 8 each, distances
@@ -134,12 +147,13 @@ class BrandesSweeps:
             raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
         return level
 
-    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args, level=None, listed=None) -> None:
+    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args, level=None, listed=None, tile: str = "") -> None:
         """Launch sweep `name` over the pieces of the out-arcs (`out`) or the in-arcs (see
         pieces): the weighted levels' kernels a thread a (piece, source) entry; the level
         sweeps (`listed` = (index, owner)) a warp a (piece, 32 sources) task, the tasks with a
-        lane at level `owner` where `index` lists them, else every task."""
-        self._launch_tasks(hg, self._kernel(name, dist, level), kb, out, args, listed, 1)
+        lane at level `owner` where `index` lists them (tile by tile: tile_sources[tile]), else
+        every task."""
+        self._launch_tasks(hg, self._kernel(name, dist, level), kb, out, args, listed, 1, tile)
 
     def _pull(self, hg, name: str, dist, level, out: bool, args, listed) -> None:
         """Launch a pull of path counts, `name` bc_sigma_level or bc_sigma_level_free, as
@@ -148,7 +162,7 @@ class BrandesSweeps:
         kb = level.shape[1]
         lane = self._lane_sources(level, dist)
         self._launch_tasks(hg, self._kernel(name, dist, level) + ("_x2" if lane == 2 else ""), kb, out, args,
-                           listed, lane)
+                           listed, lane, "sigma")
 
     def _lane_sources(self, level, dist) -> int:
         """Sources a lane of a pull: two for int8 BFS levels of an even number of sources (a
@@ -156,26 +170,41 @@ class BrandesSweeps:
         paired = self.lane_sources == 2 and dist is None and level.dtype == np.int8 and level.shape[1] % 2 == 0
         return 2 if paired else 1
 
-    def _launch_tasks(self, hg, kernel: str, kb: int, out: bool, args, listed, lane: int) -> None:
+    def _launch_tasks(self, hg, kernel: str, kb: int, out: bool, args, listed, lane: int, tile: str = "") -> None:
         row, start = pieces(hg, out, self.piece)
         count = len(row) * groups(kb, lane) * 32
-        tasks = () if listed is None else self._tasks(listed[0], row, len(row), kb, listed[1], lane)
-        self.launcher.launch("betweenness", kernel, count,
-                             (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tasks + tuple(args),
-                             max_blocks=self.launcher.max_blocks)
+        for first, last in [(0, None)] if listed is None else self._tiles(listed[0], listed[1], kb, lane, tile):
+            tasks = () if listed is None else self._tasks(listed[0], row, len(row), kb, listed[1], lane, first, last)
+            self.launcher.launch("betweenness", kernel, count,
+                                 (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tasks + tuple(args),
+                                 max_blocks=self.launcher.max_blocks)
 
-    def _tasks(self, index, rows, count: int, kb: int, owner: int, lane: int = 1) -> tuple:
+    def _tiles(self, index, owner: int, kb: int, lane: int, tile: str) -> list:
+        """The (first, last) groups of each tile a sweep of level `owner` is launched in: tiles
+        of tile_sources[tile] sources where the level's arcs (LevelIndex) give each at least
+        tile_arcs, else one."""
+        total = groups(kb, lane)
+        width = self.tile_sources.get(tile, 0) // (32 * lane)
+        if index is None or owner >= len(index.arcs) or width <= 0 or width >= total \
+                or index.arcs[owner] < self.tile_arcs * -(-total // width):
+            return [(0, total)]
+        return [(first, min(total, first + width)) for first in range(0, total, width)]
+
+    def _tasks(self, index, rows, count: int, kb: int, owner: int, lane: int = 1, first: int = 0,
+               last: int | None = None) -> tuple:
         """(tasks, ntasks) on the device: the (row, 32 x lane sources) tasks, rows `count`
-        pieces of vertices `rows` (NULL: the vertices themselves), whose group holds an entry
-        at level `owner`, listed from `index` (LevelIndex); (NULL, NULL), every task, where
-        there is no index, the level is past its bits, or the tasks overflow uint32."""
+        pieces of vertices `rows` (NULL: the vertices themselves), groups first .. last - 1
+        (None: to the last), whose group holds an entry at level `owner`, listed from `index`
+        (LevelIndex); (NULL, NULL), every task, where there is no index, the level is past its
+        bits, or the tasks overflow uint32."""
         total = count * groups(kb, lane)
         if index is None or owner >= LISTED_LEVELS or total >= 1 << 32:
             return NULL, NULL
-        tasks, ntasks = cp.empty(total, np.uint32), cp.zeros(1, np.uint32)
-        self.launcher.launch("betweenness", "bc_level_tasks", total,
-                             (i64(count), i32(kb), rows, index.levels, i32(owner), i32(lane), tasks, ntasks),
-                             max_blocks=self.launcher.max_blocks)
+        last = groups(kb, lane) if last is None else last
+        tasks, ntasks = cp.empty(count * (last - first), np.uint32), cp.zeros(1, np.uint32)
+        self.launcher.launch("betweenness", "bc_level_tasks", count * (last - first),
+                             (i64(count), i32(kb), rows, index.levels, i32(owner), i32(lane), i32(first), i32(last),
+                              tasks, ntasks), max_blocks=self.launcher.max_blocks)
         return tasks, ntasks
 
     def level_index(self, hg, level):
@@ -199,7 +228,7 @@ class BrandesSweeps:
             raise ValueError("pushing takes int8 BFS levels")
         ptr, nb = (hg.out_ptr, hg.out_idx) if out_arcs else (hg.in_ptr, hg.in_src)
         self._sweep(hg, "bc_push_level", None, level.shape[1], out_arcs,
-                    (ptr, nb, level, value, out, i32(source_level), i32(at)), level, (index, source_level))
+                    (ptr, nb, level, value, out, i32(source_level), i32(at)), level, (index, source_level), "push")
 
     def sigma_level(self, hg, level, dist, sigma, at: int, push: bool = False, index=None) -> None:
         """Pulled, the sweep reads level at - 1's counts as float32, level-free, where the
@@ -250,7 +279,7 @@ class BrandesSweeps:
             return
         self._sweep(hg, "bc_delta_level", dist, kb, True,
                     (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
-                     sigma, share, weight, i32(at), self._eps(dist)), level, (index, at))
+                     sigma, share, weight, i32(at), self._eps(dist)), level, (index, at), "delta")
         rows = rows_finished_apart(hg, self.piece)
         if len(rows):
             self._finish(level, rows, len(rows), sigma, share, weight, at, index)

@@ -166,24 +166,25 @@ __device__ __forceinline__ Entries<T, S> load_entries(bool load, const T* __rest
     return e;
 }
 
-// The sweep tasks of level `at`: (row r, group g of 32 x span sources) for r < count whose
-// group has a lane at the level (row r is vertex rows[r], a piece's vertex, or vertex r where
-// rows is null), appended as r * groups + g to `tasks` in no particular order; `levels` is
-// level_index's bit mask of each (vertex, 32 sources) (levels below 64), OR'ed over a group's
-// span of them.
+// The sweep tasks of level `at`: (row r, group g of 32 x span sources) for r < count and
+// first <= g < last whose group has a lane at the level (row r is vertex rows[r], a piece's
+// vertex, or vertex r where rows is null), appended as r * groups + g to `tasks` in no
+// particular order; `levels` is level_index's bit mask of each (vertex, 32 sources) (levels
+// below 64), OR'ed over a group's span of them.
 __device__ __forceinline__ void level_tasks(i64 count, int kb, const int* __restrict__ rows,
                                             const unsigned long long* __restrict__ levels, int at, int span,
-                                            unsigned int* tasks, unsigned int* ntasks)
+                                            int first, int last, unsigned int* tasks, unsigned int* ntasks)
 {
     const int words = (kb + 31) >> 5;
     const int groups = (words + span - 1) / span;
-    for_each(count * groups, [&](i64 t) {
-        const i64 r = t / groups;
+    const int width = last - first;
+    for_each(count * width, [&](i64 t) {
+        const i64 r = t / width;
         const i64 v = rows == nullptr ? r : rows[r];
-        const int g = (int)(t - r * groups);
+        const int g = first + (int)(t - r * width);
         unsigned long long held = 0;
         for (int h = g * span; h < min(words, (g + 1) * span); ++h) held |= levels[v * words + h];
-        if ((held >> at) & 1ull) tasks[warp_append(ntasks)] = (unsigned int)t;
+        if ((held >> at) & 1ull) tasks[warp_append(ntasks)] = (unsigned int)(r * groups + g);
     });
 }
 
@@ -590,8 +591,9 @@ extern "C" __global__ void bc_narrow_level_l8(i64 n, int kb, TASKS, const signed
                                               float* narrow, int at)
 { narrow_level<signed char>(n, kb, tasks, ntasks, level, sigma, narrow, at); }
 extern "C" __global__ void bc_level_tasks(i64 count, int kb, const int* rows, const unsigned long long* levels,
-                                          int at, int span, unsigned int* tasks, unsigned int* ntasks)
-{ level_tasks(count, kb, rows, levels, at, span, tasks, ntasks); }
+                                          int at, int span, int first, int last, unsigned int* tasks,
+                                          unsigned int* ntasks)
+{ level_tasks(count, kb, rows, levels, at, span, first, last, tasks, ntasks); }
 
 #define BC_FINISH_KERNEL(SUFFIX, L)                                                                 \
 extern "C" __global__ void bc_finish_level##SUFFIX(const int* rows, i64 count, int kb, TASKS, const L* level, \
