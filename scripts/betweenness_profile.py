@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import collections
 import datetime
+import itertools
 import os
 import platform
 import sys
@@ -28,8 +29,10 @@ import cupy as cp  # noqa: E402
 
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
-from curnet.algorithms.brandes import (dependencies, fold_leaf_sources, near_sources_together,  # noqa: E402
-                                       pushes, renumbering, shortest_path_dag, with_arcs_only, without_leaves)
+from curnet.algorithms import brandes  # noqa: E402
+from curnet.algorithms.brandes import (breadth_first_rank, dependencies, fold_leaf_sources,  # noqa: E402
+                                       near_sources_together, pushes, renumbering, shortest_path_dag,
+                                       with_arcs_only, without_leaves)
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import ARC_PIECE  # noqa: E402
@@ -88,7 +91,7 @@ def profile(gpu, g, label, weighted, sources):
 
 
 def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=True, position=0.5, lists=True,
-                  narrow=True, lanes=LANE_SOURCES, tiles=None):
+                  narrow=True, lanes=LANE_SOURCES, tiles=None, rows_in="id"):
     """One batch of kb sources on the graph the driver traverses (no isolated vertex; leaves
     folded as sources and left out as targets): the exact run's columns in breadth-first order,
     the batch at fraction `position` of it; or `order` "random": kb sources drawn at random, in
@@ -102,20 +105,28 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     `narrow`: path counts copied as float32 for the next level's pull, level-free, where
     cuda.brandes.NARROW_RATIO says, as the driver does (else never). `lanes`: the pulls' sources
     a lane (cuda.brandes.LANE_SOURCES; 1 or 2). `tiles`: the sweeps' sources a tile
-    (cuda.brandes.TILE_SOURCES), a dict as it, or its default."""
+    (cuda.brandes.TILE_SOURCES), a dict as it, or its default. `rows_in`: the rows (vertices)
+    of the blocks in the graph's order ("id"), in breadth-first order ("bfs") or by degree,
+    busiest first ("degree"), the same sources either way."""
     g, _ = with_arcs_only(g)          # as the driver: the blocks' rows are the vertices with an arc,
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     columns = fold_leaf_sources(g, every, np.ones(len(g)))[0]
     rows = renumbering(without_leaves(g)[1], len(g))
     g = without_leaves(g)[0]          # and, with leaves folded, no leaf
+    rank = breadth_first_rank(g)      # the sources' order (near_sources_together's)
+    new_id = np.arange(len(g))
+    if rows_in != "id":
+        new_id = rank if rows_in == "bfs" else np.argsort(np.argsort(-np.diff(g.indptr), kind="stable"))
+        g = renumbered(g, new_id)
     hg = gpu.device_graph(g)
     if order == "random":
         every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
         ids = np.sort(np.random.default_rng(kb).choice(every, min(kb, len(every)), replace=False))
     else:       # the columns an exact run traverses, in its order
-        every = near_sources_together(g, rows[columns])
+        every = rows[columns]
+        every = every[np.argsort(rank[every], kind="stable")]     # as near_sources_together
         first = min(max(0, int(len(every) * position) - kb // 2), max(0, len(every) - kb))
-        ids = every[first:first + kb]
+        ids = new_id[every[first:first + kb]].astype(np.int32)
     kb = len(ids)
     cp.cuda.Device().synchronize()
     t0 = time.perf_counter()
@@ -167,6 +178,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     how = ("push where cheaper" if push else "pull") + (", listed tasks" if lists else ", every task") \
         + f", {lanes} source{'s' if lanes > 1 else ''} a lane" \
         + ", tiles " + "/".join(f"{k} {v}" for k, v in gpu.brandes.tile_sources.items()) \
+        + f", rows in {rows_in} order, push ratio {brandes.PUSH_RATIO:g}" \
         + (f", counts narrowed at levels {sorted(index.narrow.levels)}" if index is not None and index.narrow.levels
            else "")
     where = f"at {position:g} of the order" if order != "random" else "random"
@@ -185,6 +197,17 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
               f" delta {times[('delta', at)]:.2f} ms{' (push)' if pushed(at, at + 1) else ''}", flush=True)
     total = sum(times.values())
     print(f"    sweeps {total:.1f} ms = {total / kb * 1e3:.1f} us a source", flush=True)
+
+
+def renumbered(g, new_id: np.ndarray):
+    """Undirected graph g with vertex v renumbered new_id[v] (a permutation)."""
+    order = np.argsort(new_id)
+    degree = np.diff(g.indptr)[order]
+    indptr = np.zeros(len(g) + 1, np.int64)
+    np.cumsum(degree, out=indptr[1:])
+    at = np.arange(indptr[-1]) - np.repeat(indptr[:-1], degree) + np.repeat(g.indptr[:-1][order], degree)
+    return curnet.Graph(indptr, new_id[g.indices[at]].astype(g.indices.dtype), None, directed=False,
+                        num_edges=g.num_edges)
 
 
 def exact_phases(gpu, scale: int) -> None:
@@ -273,6 +296,10 @@ def main():
                     "the pulls' sources a lane")
     ap.add_argument("--tiles", default="", help="with --account: comma-separated sigma/delta/push sources a "
                     "tile of the sweeps' task lists (e.g. 0/0/0,256/64/0; default cuda.brandes.TILE_SOURCES)")
+    ap.add_argument("--rows", default="id", help="with --account: id, bfs and/or degree (comma-separated): the "
+                    "blocks' rows in the graph's order, breadth-first order or busiest first")
+    ap.add_argument("--push-ratio", default="", help="with --account: comma-separated values of "
+                    "algorithms.brandes.PUSH_RATIO to try (default its own)")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
     ap.add_argument("--phases", action="store_true",
                     help="only an exact R-MAT run (--rmat-scale, 20 by default) with each batch's phases timed")
@@ -301,10 +328,15 @@ def main():
                         for lists in args.lists.split(","):
                             for narrow in args.narrow.split(","):
                                 for lanes in args.lanes.split(","):
-                                    for tiles in args.tiles.split(",") if args.tiles else [""]:
+                                    for tiles, rows_in, ratio in itertools.product(
+                                            args.tiles.split(",") if args.tiles else [""], args.rows.split(","),
+                                            args.push_ratio.split(",") if args.push_ratio else [""]):
                                         tile = dict(zip(TILE_SOURCES, map(int, tiles.split("/")))) if tiles else None
+                                        saved, brandes.PUSH_RATIO = brandes.PUSH_RATIO, float(ratio or brandes.PUSH_RATIO)
                                         sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
-                                                      position, lists == "on", narrow == "on", int(lanes), tile)
+                                                      position, lists == "on", narrow == "on", int(lanes), tile,
+                                                      rows_in)
+                                        brandes.PUSH_RATIO = saved
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

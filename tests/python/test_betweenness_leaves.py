@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import curnet
-from curnet.algorithms.brandes import brandes_sums, leaf_anchors
+from curnet.algorithms.brandes import brandes_sums, busiest_first, induced, leaf_anchors, without_leaves
 from curnet.work import count_work
 
 ig = pytest.importorskip("igraph")
@@ -204,6 +204,29 @@ def test_leaf_anchors():
     # 0 has 1 and 4; 4's anchor is 0
     g = curnet.Graph.from_edges([0, 1, 1, 2, 2, 0], [1, 0, 1, 2, 2, 4], directed=False, num_vertices=5)
     assert leaf_anchors(g).tolist() == [-1, 0, -2, -2, 0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(leafy_graphs(), st.booleans())
+def test_traversed_graph_is_the_core_busiest_first(graph, weighted):
+    """without_leaves: the graph less its leaves, vertex kept[i] its vertex i, kept in order of
+    arcs to one another, most first (ties in id order); induced keeps each arc between kept
+    vertices, with its weight, for any order of kept."""
+    n, src, dst, w = graph
+    g = curnet.Graph.from_edges(src, dst, w if weighted else None, directed=False, num_vertices=n)
+    core, kept = without_leaves(g)
+    assert sorted(kept.tolist()) == np.flatnonzero(leaf_anchors(g) < 0).tolist()
+    inner = np.diff(core.indptr)
+    assert all((a, -b) >= (c, -d) for a, b, c, d in zip(inner, kept, inner[1:], kept[1:]))
+    assert busiest_first(g, np.sort(kept)).tolist() == kept.tolist()
+    for order in (kept, np.random.default_rng(n).permutation(kept)):
+        h, _ = induced(g, order)
+        inside = np.isin(g.edge_sources(), order) & np.isin(g.indices, order)
+        got = sorted(zip(order[h.edge_sources()].tolist(), order[h.indices].tolist(),
+                         (h.weights if weighted else np.ones(h.num_arcs)).tolist()))
+        want = sorted(zip(g.edge_sources()[inside].tolist(), g.indices[inside].tolist(),
+                          (g.weights[inside] if weighted else np.ones(int(inside.sum()))).tolist()))
+        assert got == want
 
 
 @pytest.mark.parametrize("size", [5, 16, 64])

@@ -134,26 +134,42 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
 
 def without_leaves(g):
     """(g less its leaves (leaf_anchors), the ids of the vertices kept), kept with the graph:
-    the rows of the traversals that fold leaves. An anchor whose neighbours were all leaves
-    stays, without arcs. The arcs between kept vertices keep their order."""
-    return g.cache("betweenness: without leaves", lambda: induced(g, np.flatnonzero(leaf_anchors(g) < 0)))
+    the rows of the traversals that fold leaves, busiest first (busiest_first). An anchor
+    whose neighbours were all leaves stays, without arcs."""
+    return g.cache("betweenness: without leaves",
+                   lambda: induced(g, busiest_first(g, np.flatnonzero(leaf_anchors(g) < 0))))
+
+
+def busiest_first(g, kept: np.ndarray) -> np.ndarray:
+    """`kept` ordered by their arcs to one another, most first (ties in id order). The blocks'
+    rows in this order put the hubs' rows, which the sweeps read most, side by side: one
+    1,024-source batch of R-MAT 20's sweeps on the H100, less the first launch, 91.6 against
+    99.5 ms in id order, 96.5 in breadth-first order
+    (bench/results/betweenness_sweeps_rows_order_h100.txt)."""
+    inside = np.zeros(len(g), bool)
+    inside[kept] = True
+    arcs = np.bincount(g.edge_sources()[inside[g.indices]], minlength=len(g))[kept]
+    return kept[np.argsort(-arcs, kind="stable")]
 
 
 def induced(g, kept: np.ndarray):
-    """(the subgraph of g on vertices `kept` (ascending), kept): its arcs those of g between
-    kept vertices, in g's order, the vertices renumbered in order."""
+    """(the subgraph of g on vertices `kept`, kept): vertex kept[i] of g is its vertex i, its
+    arcs those of g between kept vertices, a row's in g's order (so, with `kept` ascending,
+    all of them in g's order)."""
     rows = renumbering(kept, len(g))
     tail, head = rows[g.edge_sources()], rows[g.indices]
     keep = (tail >= 0) & (head >= 0)
+    tail, head = tail[keep], head[keep]
+    order = np.argsort(tail, kind="stable")
     indptr = np.zeros(len(kept) + 1, g.indptr.dtype)
-    np.cumsum(np.bincount(tail[keep], minlength=len(kept)), out=indptr[1:])
-    weights = None if g.weights is None else g.weights[keep]
-    return Graph(indptr, head[keep].astype(g.indices.dtype), weights, directed=g.directed,
+    np.cumsum(np.bincount(tail, minlength=len(kept)), out=indptr[1:])
+    weights = None if g.weights is None else g.weights[keep][order]
+    return Graph(indptr, head[order].astype(g.indices.dtype), weights, directed=g.directed,
                  num_edges=int(keep.sum()) if g.directed else int(keep.sum()) // 2), kept
 
 
 def renumbering(kept: np.ndarray, n: int) -> np.ndarray:
-    """(n,) int32: each vertex's id among the vertices `kept` (ascending), -1 for the others."""
+    """(n,) int32: each vertex's position in `kept`, -1 for the others."""
     rows = np.full(n, -1, np.int32)
     rows[kept] = np.arange(len(kept), dtype=np.int32)
     return rows
