@@ -216,22 +216,20 @@ __device__ __forceinline__ bool at_level(const L* __restrict__ level, i64 row, i
 }
 
 // The sweeps walk a piece's arcs 32 at a time: each lane loads one arc's neighbour id and the
-// warp passes them round (shuffles), then arc_group<S> arcs at a time the lanes load the
+// warp passes them round (shuffles), then ARC_GROUP arcs at a time the lanes load the
 // neighbours' levels together (S a lane: one vector load) and hand the group to `group(io,
 // lo, a0)` (the neighbours' first entries io[q], their levels lo[q][s], -1 past the piece or
 // for an entry not `mine`, and the group's first arc), which issues the group's value loads
 // (pull) or atomic adds (push) together. Every lane of the warp takes part (the shuffles);
 // only lanes with an entry `mine` load.
 #define ARC_GROUP 8
-#define ARC_GROUP_X2 8
-template <int S> struct arc_group { static constexpr int size = S == 1 ? ARC_GROUP : ARC_GROUP_X2; };
 
 template <int S, bool Levels = true, typename L, typename Group>
 __device__ __forceinline__ void walk_arcs(const Piece& c, const int* __restrict__ nb, int kb, int j,
                                           const bool* mine, const L* __restrict__ level, Group group)
 {
     // !Levels: no level is loaded, lo 0 for a `mine` entry's arc (a level-free pull)
-    constexpr int G = arc_group<S>::size;
+    constexpr int G = ARC_GROUP;
     const int lane = (int)(threadIdx.x & 31);
     const int count = (int)(c.end - c.begin);
     const int* __restrict__ ids = nb + c.begin;
@@ -281,7 +279,7 @@ __device__ __forceinline__ void sum_over_arcs(const Piece& c, const int* __restr
                                               const bool* mine, const L* __restrict__ level, const V* value,
                                               const double* __restrict__ wide, Dag dag, double* sum)
 {
-    constexpr int G = arc_group<S>::size;
+    constexpr int G = ARC_GROUP;
 #pragma unroll
     for (int s = 0; s < S; ++s) sum[s] = 0.0;
     walk_arcs<S, Levels>(c, nb, kb, j, mine, level, [&](const i64* io, const L (*lo)[S], i64 a0) {
@@ -335,7 +333,7 @@ __device__ __forceinline__ void push_level(i64 pieces, int kb, const int* __rest
         const Piece c = piece_of(p, piece_row, piece_start, size, ptr);
         walk_arcs<1>(c, nb, kb, j, &mine, level, [&](const i64* io, const L (*lo)[1], i64) {
 #pragma unroll
-            for (int q = 0; q < arc_group<1>::size; ++q)
+            for (int q = 0; q < ARC_GROUP; ++q)
                 if (lo[q][0] == to) atomicAdd(out + io[q], x);
         });
     });
