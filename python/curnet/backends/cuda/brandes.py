@@ -33,7 +33,9 @@ LANE_SOURCES = 2
 # levels at 1,024 sources on the H100, launched a tile at a time with every sum added
 # atomically: the shares of level 2, 56.9 ms in tiles of 64 against 66.5 in one; the counts
 # into level 3, 22.9 in tiles of 256 against 25.3 (bench/results/betweenness_segments_tiles_h100.txt).
-TILE_SOURCES = {"sigma": 256, "delta": 64, "push": 0}
+# Pushes in tiles of 64: R-MAT 20 exact 58.87 s against 62.81 in one, same call
+# (betweenness_rmat20_exact_knobs_h100.txt; the first run also paid the graph's preparation).
+TILE_SOURCES = {"sigma": 256, "delta": 64, "push": 64}
 # ... only where each tile's launch walks at least this many (arc, source) pairs (the index's
 # count of the level's arcs), so that a launch's fixed cost stays small against its work.
 TILE_ARCS = 1 << 28
