@@ -155,16 +155,19 @@ def busiest_first(g, kept: np.ndarray) -> np.ndarray:
 def induced(g, kept: np.ndarray):
     """(the subgraph of g on vertices `kept`, kept): vertex kept[i] of g is its vertex i, its
     arcs those of g between kept vertices, a row's in g's order (so, with `kept` ascending,
-    all of them in g's order)."""
+    all of them in g's order). Each kept row's arcs are gathered where they lie (no sort)."""
     rows = renumbering(kept, len(g))
-    tail, head = rows[g.edge_sources()], rows[g.indices]
-    keep = (tail >= 0) & (head >= 0)
-    tail, head = tail[keep], head[keep]
-    order = np.argsort(tail, kind="stable")
+    degree = np.diff(g.indptr)[kept]
+    first = np.zeros(len(kept) + 1, np.int64)
+    np.cumsum(degree, out=first[1:])
+    at = np.arange(first[-1], dtype=np.int64) + np.repeat(g.indptr[:-1][kept] - first[:-1], degree)
+    head = rows[g.indices[at]]
+    keep = head >= 0
     indptr = np.zeros(len(kept) + 1, g.indptr.dtype)
-    np.cumsum(np.bincount(tail, minlength=len(kept)), out=indptr[1:])
-    weights = None if g.weights is None else g.weights[keep][order]
-    return Graph(indptr, head[order].astype(g.indices.dtype), weights, directed=g.directed,
+    tail = np.repeat(np.arange(len(kept)), degree)
+    np.cumsum(np.bincount(tail[keep], minlength=len(kept)), out=indptr[1:])
+    weights = None if g.weights is None else g.weights[at[keep]]
+    return Graph(indptr, head[keep].astype(g.indices.dtype), weights, directed=g.directed,
                  num_edges=int(keep.sum()) if g.directed else int(keep.sum()) // 2), kept
 
 
