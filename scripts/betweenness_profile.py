@@ -106,8 +106,9 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     cuda.brandes.NARROW_RATIO says, as the driver does (else never). `lanes`: the pulls' sources
     a lane (cuda.brandes.LANE_SOURCES; 1 or 2). `tiles`: the sweeps' sources a tile
     (cuda.brandes.TILE_SOURCES), a dict as it, or its default. `rows_in`: the rows (vertices)
-    of the blocks in the graph's order ("id"), in breadth-first order ("bfs") or by degree,
-    busiest first ("degree"), the same sources either way."""
+    of the blocks as the driver numbers them ("id"; busiest first, without_leaves), renumbered
+    in breadth-first order ("bfs") or by degree, busiest first ("degree"), the same sources
+    either way."""
     g, _ = with_arcs_only(g)          # as the driver: the blocks' rows are the vertices with an arc,
     every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
     columns = fold_leaf_sources(g, every, np.ones(len(g)))[0]
@@ -297,7 +298,8 @@ def main():
     ap.add_argument("--tiles", default="", help="with --account: comma-separated sigma/delta/push sources a "
                     "tile of the sweeps' task lists (e.g. 0/0/0,256/64/0; default cuda.brandes.TILE_SOURCES)")
     ap.add_argument("--rows", default="id", help="with --account: id, bfs and/or degree (comma-separated): the "
-                    "blocks' rows in the graph's order, breadth-first order or busiest first")
+                    "blocks' rows as the driver numbers them (busiest first: algorithms.brandes.busiest_first), "
+                    "renumbered in breadth-first order, or by degree again")
     ap.add_argument("--push-ratio", default="", help="with --account: comma-separated values of "
                     "algorithms.brandes.PUSH_RATIO to try (default its own)")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
