@@ -30,9 +30,9 @@ import cupy as cp  # noqa: E402
 import curnet  # noqa: E402
 from curnet import generators  # noqa: E402
 from curnet.algorithms import brandes  # noqa: E402
-from curnet.algorithms.brandes import (breadth_first_rank, dependencies, fold_leaf_sources,  # noqa: E402
-                                       near_sources_together, pushes, renumbering, shortest_path_dag,
-                                       with_arcs_only, without_leaves)
+from curnet.algorithms.brandes import (breadth_first_rank, busiest_first, dependencies,  # noqa: E402
+                                       fold_leaf_sources, induced, near_sources_together, pushes, renumbering,
+                                       shortest_path_dag, with_arcs_only, without_leaves)
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import ARC_PIECE  # noqa: E402
@@ -114,20 +114,18 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     columns = fold_leaf_sources(g, every, np.ones(len(g)))[0]
     rows = renumbering(without_leaves(g)[1], len(g))
     g = without_leaves(g)[0]          # and, with leaves folded, no leaf
-    rank = breadth_first_rank(g)      # the sources' order (near_sources_together's)
+    exact = near_sources_together(g, rows[columns])     # the columns an exact run traverses, in its order
     new_id = np.arange(len(g))
     if rows_in != "id":
-        new_id = rank if rows_in == "bfs" else np.argsort(np.argsort(-np.diff(g.indptr), kind="stable"))
-        g = renumbered(g, new_id)
+        kept = np.argsort(breadth_first_rank(g)) if rows_in == "bfs" else busiest_first(g, np.arange(len(g)))
+        g, new_id = induced(g, kept)[0], renumbering(kept, len(g))
     hg = gpu.device_graph(g)
     if order == "random":
         every = np.flatnonzero(np.diff(g.indptr) > 0).astype(np.int32)
         ids = np.sort(np.random.default_rng(kb).choice(every, min(kb, len(every)), replace=False))
-    else:       # the columns an exact run traverses, in its order
-        every = rows[columns]
-        every = every[np.argsort(rank[every], kind="stable")]     # as near_sources_together
-        first = min(max(0, int(len(every) * position) - kb // 2), max(0, len(every) - kb))
-        ids = new_id[every[first:first + kb]].astype(np.int32)
+    else:
+        first = min(max(0, int(len(exact) * position) - kb // 2), max(0, len(exact) - kb))
+        ids = new_id[exact[first:first + kb]].astype(np.int32)
     kb = len(ids)
     cp.cuda.Device().synchronize()
     t0 = time.perf_counter()
@@ -198,17 +196,6 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
               f" delta {times[('delta', at)]:.2f} ms{' (push)' if pushed(at, at + 1) else ''}", flush=True)
     total = sum(times.values())
     print(f"    sweeps {total:.1f} ms = {total / kb * 1e3:.1f} us a source", flush=True)
-
-
-def renumbered(g, new_id: np.ndarray):
-    """Undirected graph g with vertex v renumbered new_id[v] (a permutation)."""
-    order = np.argsort(new_id)
-    degree = np.diff(g.indptr)[order]
-    indptr = np.zeros(len(g) + 1, np.int64)
-    np.cumsum(degree, out=indptr[1:])
-    at = np.arange(indptr[-1]) - np.repeat(indptr[:-1], degree) + np.repeat(g.indptr[:-1][order], degree)
-    return curnet.Graph(indptr, new_id[g.indices[at]].astype(g.indices.dtype), None, directed=False,
-                        num_edges=g.num_edges)
 
 
 def exact_phases(gpu, scale: int) -> None:

@@ -175,22 +175,30 @@ class BrandesSweeps:
     def _launch_tasks(self, hg, kernel: str, kb: int, out: bool, args, listed, lane: int, tile: str = "") -> None:
         row, start = pieces(hg, out, self.piece)
         count = len(row) * groups(kb, lane) * 32
-        for first, last in [(0, None)] if listed is None else self._tiles(listed[0], listed[1], kb, lane, tile):
+        tiles = [(0, None)] if listed is None else self._tiles(listed[0], listed[1], len(row), kb, lane, tile)
+        for first, last in tiles:
             tasks = () if listed is None else self._tasks(listed[0], row, len(row), kb, listed[1], lane, first, last)
             self.launcher.launch("betweenness", kernel, count,
                                  (i64(len(row)), i32(kb), row, start, i32(self.piece)) + tasks + tuple(args),
                                  max_blocks=self.launcher.max_blocks)
 
-    def _tiles(self, index, owner: int, kb: int, lane: int, tile: str) -> list:
-        """The (first, last) groups of each tile a sweep of level `owner` is launched in: tiles
-        of tile_sources[tile] sources where the level's arcs (LevelIndex) give each at least
-        tile_arcs, else one."""
+    def _tiles(self, index, owner: int, count: int, kb: int, lane: int, tile: str) -> list:
+        """The (first, last) groups of each tile a sweep of level `owner` over `count` rows is
+        launched in: tiles of tile_sources[tile] sources where its tasks are listed (_lists)
+        and the level's arcs (LevelIndex) give each at least tile_arcs, else one (a sweep
+        that visits every task must run once)."""
         total = groups(kb, lane)
         width = self.tile_sources.get(tile, 0) // (32 * lane)
-        if index is None or owner >= len(index.arcs) or width <= 0 or width >= total \
+        if not self._lists(index, owner, count, kb, lane) or width <= 0 or width >= total \
                 or index.arcs[owner] < self.tile_arcs * -(-total // width):
             return [(0, total)]
         return [(first, min(total, first + width)) for first in range(0, total, width)]
+
+    @staticmethod
+    def _lists(index, owner: int, count: int, kb: int, lane: int) -> bool:
+        """Whether a sweep of level `owner` over `count` rows visits listed tasks: there is an
+        index, the level is within its bits, and the tasks fit uint32."""
+        return index is not None and owner < LISTED_LEVELS and count * groups(kb, lane) < 1 << 32
 
     def _tasks(self, index, rows, count: int, kb: int, owner: int, lane: int = 1, first: int = 0,
                last: int | None = None) -> tuple:
@@ -199,8 +207,7 @@ class BrandesSweeps:
         (None: to the last), whose group holds an entry at level `owner`, listed from `index`
         (LevelIndex); (NULL, NULL), every task, where there is no index, the level is past its
         bits, or the tasks overflow uint32."""
-        total = count * groups(kb, lane)
-        if index is None or owner >= LISTED_LEVELS or total >= 1 << 32:
+        if not self._lists(index, owner, count, kb, lane):
             return NULL, NULL
         last = groups(kb, lane) if last is None else last
         tasks, ntasks = cp.empty(count * (last - first), np.uint32), cp.zeros(1, np.uint32)
