@@ -288,25 +288,53 @@ def test_sources_reordered_near_each_other_same_sums():
     np.testing.assert_allclose(ours, chunks, rtol=1e-12)
 
 
+def assert_search_order(rank, g, src, dst):
+    """rank is a breadth-first order of g (arcs src -> dst taken both ways) from its busiest
+    vertex: a permutation; the busiest vertex first; its component before the others; each
+    reached vertex one level below some neighbour ranked before it (its parent), and the
+    levels in rank order never going back up."""
+    n = len(g)
+    assert np.array_equal(np.sort(rank), np.arange(n))
+    busiest = int(np.argmax(np.diff(g.indptr))) if n else 0
+    if n == 0:
+        return
+    assert rank[busiest] == 0
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(zip(src.tolist(), dst.tolist()))
+    comp = nx.node_connected_component(G, busiest)
+    assert set(np.flatnonzero(rank < len(comp)).tolist()) == comp
+    depth = nx.single_source_shortest_path_length(G, busiest)
+    by_rank = sorted(comp, key=lambda v: rank[v])
+    assert [depth[v] for v in by_rank] == sorted(depth[v] for v in by_rank)
+    for v in comp - {busiest}:
+        assert any(rank[u] < rank[v] and depth[u] == depth[v] - 1 for u in G[v])
+
+
+@settings(max_examples=60, deadline=None)
+@given(edge_lists(max_vertices=40, max_edges=90))
+def test_level_search_rank_is_scipys_order(case):
+    """search_rank (the GPU's route, here on NumPy over the host's in-arcs) is a breadth-first
+    order of the graph, and on undirected graphs (rows sorted by id, both directions in the
+    CSR) exactly SciPy's: each level's vertices by their first-ranked parent, then by id."""
+    from curnet.algorithms.brandes import _breadth_first_rank, busiest_vertex, search_rank
+    n, src, dst, _, directed = case
+    g = curnet.Graph.from_edges(src, dst, directed=directed, num_vertices=n)
+    hg = curnet.backends.get_backend("cpu").device_graph(g)
+    rank = search_rank(np, hg.in_src, hg.in_dst, n, busiest_vertex(g), directed)
+    assert_search_order(rank, g, src, dst)
+    if not directed:
+        assert np.array_equal(rank, _breadth_first_rank(g))
+
+
 @pytest.mark.parametrize("directed", [True, False])
 def test_breadth_first_rank_is_a_search_order(directed):
-    """The batch order's ranks: a permutation; the busiest vertex first; the vertices its
-    component holds (arcs taken both ways) before the others; each reached vertex after
-    some neighbour (its parent in the search)."""
+    """The batch order's ranks (SciPy's search on the host) are a breadth-first order."""
     from curnet.algorithms.brandes import breadth_first_rank
     rng = np.random.default_rng(4)
     src, dst = rng.integers(0, 150, 200), rng.integers(0, 150, 200)
     g = curnet.Graph.from_edges(src, dst, directed=directed, num_vertices=160)     # 150..159 isolated
-    rank = breadth_first_rank(g)
-    n = len(g)
-    assert np.array_equal(np.sort(rank), np.arange(n))
-    busiest = int(np.argmax(np.diff(g.indptr)))
-    assert rank[busiest] == 0
-    comp = nx.node_connected_component(nx.Graph(list(zip(src.tolist(), dst.tolist()))), busiest)
-    assert set(np.flatnonzero(rank < len(comp)).tolist()) == comp
-    pairs = list(zip(src.tolist(), dst.tolist()))
-    for v in comp - {busiest}:
-        assert any(rank[u] < rank[v] for a, b in pairs for u in ((a,) if b == v else (b,) if a == v else ()))
+    assert_search_order(breadth_first_rank(g), g, src, dst)
 
 
 def test_sources_without_out_arcs_are_skipped():

@@ -354,3 +354,25 @@ def test_gpu_folded_leaves_match_cpu(gpu, cpu, weighted, dtype):
             assert on_gpu["betweenness leaf sources folded"] > 0
     finally:
         gpu.tuning.batch_limit = before
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_breadth_first_rank_on_the_gpu_is_the_level_search(gpu, directed):
+    """The batch order's ranks found on the GPU (search_rank over the device's in-arcs) equal
+    the same search on NumPy over the host's, and, on undirected graphs, SciPy's order; the
+    sources are then sorted by them."""
+    from curnet.algorithms.brandes import (_breadth_first_rank, breadth_first_rank, busiest_vertex,
+                                           near_sources_together, search_rank)
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        n, m = int(rng.integers(50, 3000)), int(rng.integers(0, 9000))
+        g = curnet.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), directed=directed,
+                                    num_vertices=n)
+        hg = get_backend("cpu").device_graph(g)
+        host = search_rank(np, hg.in_src, hg.in_dst, n, busiest_vertex(g), directed)
+        on_gpu = breadth_first_rank(g, gpu)
+        assert isinstance(on_gpu, np.ndarray) and np.array_equal(on_gpu, host)
+        if not directed:
+            assert np.array_equal(on_gpu, _breadth_first_rank(g))
+        ids = rng.permutation(n).astype(np.int32)
+        assert np.array_equal(near_sources_together(g, ids, gpu), ids[np.argsort(host[ids], kind="stable")])

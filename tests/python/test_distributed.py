@@ -373,6 +373,7 @@ def test_sources_per_chunk_sizing():
     worker = {"nthreads": 2, "host": 8 << 30, "device": None}
     assert cd.sources_per_chunk([worker, worker], 10_000, 1000, 4) == 576          # 4 chunks a thread, 64-aligned
     assert cd.sources_per_chunk([dict(worker, nthreads=1)], 3820, 1000, 4) == 3820  # one thread: one chunk
+    assert cd.sources_per_chunk([worker, worker], 10_000, 1000, 4, chunks_per_thread=2) == 1216
     gpu = dict(worker, nthreads=1, device=1 << 30)                           # 1 GiB of device memory left
     # the caller copies each chunk itself: 4 chunks even for one thread (64-aligned), so copies overlap
     assert cd.sources_per_chunk([dict(worker, nthreads=1)], 1000, 100, 4, overlap=True) == 192
@@ -440,6 +441,12 @@ def test_betweenness_partials_summed_on_the_caller(engine):
     assert np.array_equal(ordered, chunk_order(g, ids, fold=True)) and not np.array_equal(ordered, ids)
     assert np.array_equal(cd.betweenness(cutoff=2).order(g, ids), chunk_order(g, ids, fold=False))
     assert np.array_equal(cd.measure("closeness").order(g, ids), ids)
+    # two chunks a worker thread (each chunk prepares its sources and ends in a part-filled batch)
+    from curnet.distributed.jobs import Job
+    big = random_graph(3000, 9000, 5, directed=False)
+    job = Job(engine.client, big, np.arange(3000), None, "cpu", None, reduction=cd.betweenness())
+    threads = sum(r["nthreads"] for r in job.resources.values())
+    assert threads > 1 and len(job.bounds) == -(-len(job.ids) // (-(-len(job.ids) // (2 * threads)) // 64 * 64))
     # sources that reach nothing are left out; with none left, one empty chunk gives zeros
     bare = curnet.Graph.from_edges(np.array([0]), np.array([1]), num_vertices=4, directed=False)
     assert engine.reduce(bare, [2, 3], cd.betweenness()).tolist() == [0.0] * 4

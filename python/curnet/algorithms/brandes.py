@@ -124,9 +124,10 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
     tally("betweenness rows", n)                   # each batch's blocks: (rows, sources)
     if len(ids) == 0:
         return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
+    with be.members[0].device_scope():           # the order is found on the (first) GPU
+        ordered = near_sources_together(g, ids, be.members[0])
     # sources in breadth-first order cost unlike amounts from region to region: 8 pieces a GPU
-    over_devices(be, near_sources_together(g, ids), work, Progress(progress, len(ids), "betweenness"),
-                 pieces_per_device=8)
+    over_devices(be, ordered, work, Progress(progress, len(ids), "betweenness"), pieces_per_device=8)
     vertex = np.sum([p[0] for p in parts], axis=0) if parts else np.zeros(n)
     arc = (np.sum([p[1] for p in parts], axis=0) if parts else np.zeros(g.num_arcs)) if edges else None
     return vertex, arc
@@ -302,36 +303,51 @@ def _leaf_anchors(g) -> np.ndarray:
     return anchor.astype(np.int32)
 
 
-def near_sources_together(g, sources: np.ndarray) -> np.ndarray:
+def near_sources_together(g, sources: np.ndarray, dev=None) -> np.ndarray:
     """`sources` reordered so that neighbouring sources sit side by side in a batch (the sums do
     not depend on the order). A GPU warp takes one vertex for 32 adjacent sources and walks
     the vertex's arcs at every level any of them puts it on: sources near each other put it on
     fewer levels (a batch of 4,096 STRING sources in id order walks 2.7x the arcs its lanes
     need, in the order of a breadth-first search from the busiest vertex 1.4x; 1,024 sampled
-    sources 2.8x and 1.7x: scripts/betweenness_counts.py). The order is found once a graph
-    (kept with it): on a large graph (over 2^22 arcs; R-MAT 20's search takes ~1.4 s on the
-    host) only for many sources (a 32nd of the vertices: R-MAT 20's 65,536 sampled sources
-    took 17.5 s in the sample's order, 16.3 s in this one with the search in the call, 14.2 s
-    with it kept, on an H200); fewer than 64 sources (two warps) are left as they are."""
-    if len(sources) < 64 or (g.num_arcs > 1 << 22 and len(sources) * 32 < len(g)):
+    sources 2.8x and 1.7x: scripts/betweenness_counts.py). The order is found once a graph and
+    kept with it (breadth_first_rank), on GPU `dev` when given. On the host, a large graph's
+    search (over 2^22 arcs; R-MAT 20's takes ~2 s) is made only for many sources (a 32nd of
+    the vertices: R-MAT 20's 65,536 sampled sources took 17.5 s in the sample's order, 16.3 s
+    in this one with the search in the call, 14.2 s with it kept, on an H200). Fewer than 64
+    sources (two warps) are left as they are."""
+    if len(sources) < 64:
         return sources
-    return sources[np.argsort(breadth_first_rank(g)[sources], kind="stable")]
+    on_host = dev is None or dev.xp is np
+    if on_host and g.num_arcs > 1 << 22 and len(sources) * 32 < len(g):
+        return sources
+    return sources[np.argsort(breadth_first_rank(g, None if on_host else dev)[sources], kind="stable")]
 
 
-def breadth_first_rank(g) -> np.ndarray:
+def breadth_first_rank(g, dev=None) -> np.ndarray:
     """Each vertex's position in a breadth-first search from the busiest vertex (arcs taken
-    both ways); vertices it does not reach after, in id order. Found once a graph (SciPy on
-    the host, O(n + m)) and kept with it."""
-    return g.cache("breadth-first rank", lambda: _breadth_first_rank(g))
+    both ways); vertices it does not reach after, in id order. Found once a graph and kept
+    with it: on GPU `dev` when given (search_rank over the device's copy of the arcs), else
+    with SciPy on the host (O(n + m); R-MAT 20's graph less its leaves, 33 million arcs, ~2 s)."""
+    if dev is None or dev.xp is np:
+        return g.cache("breadth-first rank", lambda: _breadth_first_rank(g))
+
+    def on_device():
+        hg = dev.device_graph(g)
+        return dev.to_host(search_rank(dev.xp, hg.in_src, hg.in_dst, len(g), busiest_vertex(g), g.directed))
+    return g.cache("breadth-first rank", on_device)
+
+
+def busiest_vertex(g) -> int:
+    """The vertex of most out-arcs (the first of them), where the searches start; 0 if none."""
+    return int(np.argmax(np.diff(g.indptr))) if len(g) else 0
 
 
 def _breadth_first_rank(g) -> np.ndarray:
     from scipy.sparse.csgraph import breadth_first_order   # lazily: csgraph imports scipy.linalg (~0.1 s)
     n = len(g)
-    start = int(np.argmax(np.diff(g.indptr))) if n else 0
     # an undirected graph's CSR holds both directions already
-    order = breadth_first_order(adjacency(g), start, directed=not g.directed, return_predecessors=False) \
-        if n else np.zeros(0, np.int64)
+    order = breadth_first_order(adjacency(g), busiest_vertex(g), directed=not g.directed,
+                                return_predecessors=False) if n else np.zeros(0, np.int64)
     seen = np.zeros(n, bool)
     seen[order] = True
     rank = np.empty(n, np.int64)
@@ -339,10 +355,43 @@ def _breadth_first_rank(g) -> np.ndarray:
     return rank
 
 
+def search_rank(xp, tails, heads, n: int, start: int, both_ways: bool):
+    """breadth_first_rank from `start` over the arcs tails -> heads (arrays of `xp`, taken both
+    ways when `both_ways`), a level at a time with no queue: each level's new vertices follow
+    the rank of their first-ranked neighbour in the level before, then their ids, the order a
+    queue-based search over rows sorted by id gives. Each level tests every arc once (a GPU's
+    pass over 33 million arcs takes about a millisecond)."""
+    if both_ways:
+        tails, heads = xp.concatenate((tails, heads)), xp.concatenate((heads, tails))
+    level = xp.full(n, -1, np.int32)
+    rank = xp.full(n, -1, np.int64)
+    placed = depth = 0
+    if n:
+        level[start], rank[start], placed = 0, 0, 1
+    while True:
+        step = (level[tails] == depth) & (level[heads] < 0)
+        parent, new = tails[step], heads[step]
+        if len(new) == 0:
+            break
+        new = new[xp.argsort(rank[parent] * n + new)]       # by the parent's rank, then by id
+        new, first = xp.unique(new, return_index=True)
+        new = new[xp.argsort(first)]                          # each where its first parent puts it
+        depth += 1
+        level[new] = depth
+        rank[new] = placed + xp.arange(len(new))
+        placed += len(new)
+    rest = xp.flatnonzero(rank < 0)
+    rank[rest] = placed + xp.arange(len(rest))
+    return rank
+
+
 # A pushed arc (an atomic add) costs more than a pulled one (a load): on one H200, R-MAT 20's
 # level 3 pushed from level 2, whose entries have 0.58 of the arcs, took 106 ms against 74 ms
-# pulled (about 2.4x a pushed arc); 4 leaves a margin (scripts/betweenness_profile.py --account).
-PUSH_RATIO = 4
+# pulled (about 2.4x a pushed arc; scripts/betweenness_profile.py --account). With the sweeps
+# a tile of sources at a time, pushing only below a sixth is a little faster: R-MAT 20 exact on
+# the H100, 59.01 s at 4 and 58.46 s at 6 in one process (61.66 s at 3 against 62.81 s at 4 in
+# another; betweenness_rmat20_exact_knobs*_h100.txt).
+PUSH_RATIO = 6
 
 
 def pushes(index, at: int, other: int) -> bool:

@@ -33,6 +33,10 @@ class GraphArrays(Protocol):
     def out_idx(self) -> Array: ...           # heads of the out-arcs, in CSR order
     @property
     def in_ptr(self) -> Array: ...            # offsets (n + 1) of the in-arcs (sorted by head)
+    @property
+    def in_src(self) -> Array: ...            # tails of the in-arcs
+    @property
+    def in_dst(self) -> Array: ...            # heads of the in-arcs (non-decreasing)
 
 
 class Backend(Protocol):

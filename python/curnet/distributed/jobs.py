@@ -29,15 +29,16 @@ CHUNKS_PER_THREAD = 4
 MEMORY_SHARE = 0.25
 
 
-def sources_per_chunk(resources: list, k: int, n: int, bytes_per_entry: int, overlap: bool = False) -> int:
-    """Sources a chunk: at least CHUNKS_PER_THREAD chunks for each worker thread (of several), and a chunk's
+def sources_per_chunk(resources: list, k: int, n: int, bytes_per_entry: int, overlap: bool = False,
+                      chunks_per_thread: int = CHUNKS_PER_THREAD) -> int:
+    """Sources a chunk: at least `chunks_per_thread` chunks for each worker thread (of several), and a chunk's
     result within MEMORY_SHARE of the smallest worker thread's memory (host, and device for a
     GPU worker); a multiple of 64 (one BFS word) where the job allows."""
     threads = sum(r["nthreads"] for r in resources)
     # One worker thread: one chunk (nothing to balance; a GPU then writes whole rows, its
     # fastest copy, where a chunk's rows of a larger matrix are pitched), unless the caller
     # copies each chunk itself (`overlap`: chunk i's copy runs while the worker does i + 1).
-    rows = k if threads == 1 and not overlap else -(-k // (CHUNKS_PER_THREAD * threads))
+    rows = k if threads == 1 and not overlap else -(-k // (chunks_per_thread * threads))
     row_bytes = max(1, n * bytes_per_entry)
     for r in resources:
         memory = r["host"] if r["device"] is None else min(r["host"], r["device"])
@@ -78,7 +79,9 @@ class Job:
         if k == 0 and self.reduction is not None:
             self.bounds = [(0, 0)]        # its order() left no source: one empty chunk to combine
             return
-        rows = self.chunk_size or sources_per_chunk(list(self.resources.values()), k, n, self.entry, overlap)
+        per_thread = getattr(self.reduction, "chunks_per_thread", None) or CHUNKS_PER_THREAD
+        rows = self.chunk_size or sources_per_chunk(list(self.resources.values()), k, n, self.entry, overlap,
+                                                    per_thread)
         self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
 
     def device_route(self, use) -> bool:

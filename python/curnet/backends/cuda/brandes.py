@@ -40,6 +40,13 @@ TILE_SOURCES = {"sigma": 256, "delta": 64, "push": 64}
 # count of the level's arcs), so that a launch's fixed cost stays small against its work.
 TILE_ARCS = 1 << 28
 
+# The share of free memory a batch's blocks may take, by weighted. BFS levels: half. R-MAT 20
+# exact on the H100 at 2,944 sources a batch (half) against 1,952 (a third): 57.80 against
+# 59.01 s; CuPy's pool then held 36.6 GiB of the 79 at most (26 bytes an entry against the
+# estimate's 28; betweenness_chunks_h100.txt). Weighted: a third, as the SSSP's own (kb, n)
+# distances and their transposed copy, beyond the estimate, are alive together.
+BATCH_MEMORY_SHARE = {False: 1 / 2, True: 1 / 3}
+
 
 class NarrowCounts:
     """A batch's path counts as float32 for the level-free pulls of BFS levels (int8, with a
@@ -80,10 +87,10 @@ class BrandesSweeps:
         """Sources a batch: the blocks of one (level 4 bytes, sigma and share 8 each, distances
         8 when weighted, the path counts' copy 8 for the arcs' dependencies, the sweeps'
         temporaries ~8: the float32 counts (NarrowCounts) on the way out, the reductions' on
-        the way back) in a third of free memory, beside what the traversal's own batches may
-        use (`traversal_size`), a multiple of 32 (a warp's lanes)."""
+        the way back) in a share of free memory (BATCH_MEMORY_SHARE), beside what the
+        traversal's own batches may use (`traversal_size`), a multiple of 32 (a warp's lanes)."""
         per_source = n * (4 + 8 + 8 + 8 + (8 if weighted else 0) + (8 if edges else 0)) + 1
-        fit = int(self.launcher.free_memory() // 3 // per_source)
+        fit = int(self.launcher.free_memory() * BATCH_MEMORY_SHARE[weighted] // per_source)
         size = max(32, (fit // 32) * 32)
         return max(1, min(size, k, traversal_size))
 
