@@ -14,6 +14,7 @@ from scipy.sparse import csgraph
 import curnet
 from curnet import generators
 from curnet.algorithms.bfs import bfs
+from curnet.algorithms import common
 from curnet.algorithms.common import over_devices
 from curnet.algorithms.sssp import sssp, sssp_dists
 from curnet.backends import get_backend
@@ -69,6 +70,8 @@ def test_a_device_that_ends_early_takes_the_next_piece():
     lock = threading.Lock()
 
     def work(member, first, ids, report):
+        # the GPUs' threads hand the interpreter lock over often while they run
+        assert sys.getswitchinterval() == pytest.approx(common.SWITCH_INTERVAL)
         with lock:
             slow = not taken or taken.get(id(member)) == "slow"
             taken.setdefault(id(member), "slow" if slow else "fast")
@@ -89,7 +92,9 @@ def test_a_device_that_ends_early_takes_the_next_piece():
         def update(self, done):
             Bar.total += done
 
+    before = sys.getswitchinterval()
     over_devices(be, np.arange(100), work, Bar(), pieces_per_device=4)
+    assert sys.getswitchinterval() == before
     pieces = taken["pieces"]
     assert [who for who, _, _ in pieces].count("slow") == 1
     assert sorted(first for _, first, _ in pieces) == [0, 12, 25, 37, 50, 62, 75, 87]

@@ -447,6 +447,15 @@ def test_betweenness_partials_summed_on_the_caller(engine):
     job = Job(engine.client, big, np.arange(3000), None, "cpu", None, reduction=cd.betweenness())
     threads = sum(r["nthreads"] for r in job.resources.values())
     assert threads > 1 and len(job.bounds) == -(-len(job.ids) // (-(-len(job.ids) // (2 * threads)) // 64 * 64))
+    # ... cut to equal numbers of columns (a leaf source folds into its anchor's), never
+    # parting a leaf from its anchor's column
+    from curnet.algorithms.brandes import opens_column
+    cost = opens_column(big, job.ids)
+    assert 0 < cost.sum() < len(job.ids)
+    per_chunk = [cost[a:b].sum() for a, b in job.bounds]
+    assert max(per_chunk) - min(per_chunk) <= 1 and [b for _, b in job.bounds][-1] == len(job.ids)
+    assert all(cost[a] == 1 for a, _ in job.bounds)       # each chunk starts with a column of its own
+    np.testing.assert_allclose(engine.reduce(big, None, cd.betweenness()), curnet.betweenness(big), rtol=1e-9)
     # sources that reach nothing are left out; with none left, one empty chunk gives zeros
     bare = curnet.Graph.from_edges(np.array([0]), np.array([1]), num_vertices=4, directed=False)
     assert engine.reduce(bare, [2, 3], cd.betweenness()).tolist() == [0.0] * 4

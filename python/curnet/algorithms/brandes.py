@@ -232,6 +232,23 @@ def chunk_order(g, ids: np.ndarray, fold: bool) -> np.ndarray:
     return ids[np.lexsort((leaf, breadth_first_rank(g)[key]))]
 
 
+
+def source_columns(g, ids: np.ndarray) -> np.ndarray:
+    """Each source's column where leaves fold (fold_leaf_sources): a hanging leaf's anchor,
+    else the source itself."""
+    return np.where(hanging_leaves(g)[ids], leaf_anchors(g)[ids], ids)
+
+
+def opens_column(g, ids: np.ndarray) -> np.ndarray:
+    """(len(ids),) float64: 1 where a source is the first of `ids` in its column
+    (source_columns), 0 for the leaves that fold into a column already there: the traversals
+    a chunk of chunk_order's sources costs, where leaves fold (the ends of a lone edge, never
+    traversed, count 1 too)."""
+    cost = np.zeros(len(ids))
+    cost[np.unique(source_columns(g, ids), return_index=True)[1]] = 1.0
+    return cost
+
+
 class LeafFold(NamedTuple):
     """Leaf sources folded into their neighbour's column, per vertex (host arrays (n,)).
 
@@ -269,7 +286,7 @@ def fold_leaf_sources(g, ids: np.ndarray, weight: np.ndarray) -> tuple[np.ndarra
     # a leaf anchor is never a leaf; a source reaching no other vertex has no anchor either
     multiplicity = np.where(leaf | (anchor == NO_NEIGHBOUR), 0.0, own) + leaves
     tally("betweenness leaf sources folded", int(own[leaf].sum()))
-    column = np.where(hangs[ids], anchor[ids], ids)        # each source's column
+    column = source_columns(g, ids)
     column = column[multiplicity[column] > 0]
     first = np.sort(np.unique(column, return_index=True)[1])
     return column[first].astype(np.int32), LeafFold(multiplicity, leaves, leaf_weight)

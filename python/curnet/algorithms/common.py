@@ -2,6 +2,7 @@
 sources over several GPUs."""
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from typing import Callable
@@ -49,6 +50,12 @@ def primary(be: Backend) -> Device:
 class _Stopped(Exception):
     """Raised inside a share's thread when another share failed or the caller interrupted."""
 
+
+# While several GPUs' threads run, each hands the interpreter lock over after this many
+# seconds (Python's default 0.005): a thread back from a device sync (a level's count, a
+# batch's deepest level) waits for the lock to queue its next kernels, and its GPU idles
+# meanwhile. None: Python's own.
+SWITCH_INTERVAL: float | None = 0.0002
 
 # A list here (set by a benchmark) receives (GPU index, first row, sources, start, end) for each
 # piece over_devices runs on several GPUs, times in time.perf_counter() seconds.
@@ -102,6 +109,9 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
         if done:
             bar.update(done)
 
+    switch = sys.getswitchinterval()
+    if SWITCH_INTERVAL is not None:
+        sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
     pool = ThreadPoolExecutor(len(members), thread_name_prefix="curnet-gpu")
     futures = [pool.submit(share, m) for m in members]
     try:
@@ -115,6 +125,7 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
     finally:
         stop.set()
         pool.shutdown(wait=True)
+        sys.setswitchinterval(switch)
 
 
 def adjacency(g) -> csr_matrix:

@@ -93,7 +93,9 @@ class ClusterEngine:
 
     def reduce(self, g, sources, reduction: Reduction, *, backend="auto", progress=None, chunk_size=None):
         """`reduction` computed on the workers: each chunk's partial, combined in source order.
-        `sources` None: every vertex, in vertex order."""
+        `sources` None: every vertex, in vertex order. Where the reduction gives its sources
+        unlike costs (betweenness: the leaves folding into a column cost nothing), the chunks
+        are cut to equal costs, as many as `chunk_size` would make."""
         if sources is None:
             sources = np.arange(len(g.load() if isinstance(g, GraphFile) else g), dtype=np.int32)
         job = Job(self.client, g, sources, reduction.kind, backend, chunk_size, reduction=reduction)

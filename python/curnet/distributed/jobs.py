@@ -49,6 +49,17 @@ def sources_per_chunk(resources: list, k: int, n: int, bytes_per_entry: int, ove
     return rows if rows >= k or rows < 64 else rows // 64 * 64
 
 
+def cut_by_cost(costs: np.ndarray, count: int) -> list:
+    """`count` contiguous (first, last) bounds whose costs sum about alike, each chunk starting
+    at a source of nonzero cost (the free ones stay with the one before them); none empty."""
+    total = np.cumsum(costs)
+    if len(total) == 0:
+        return [(0, 0)]
+    cuts = np.searchsorted(total, total[-1] * np.arange(1, count) / count, side="right")
+    edges = np.unique(np.r_[0, cuts, len(costs)])
+    return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:])]
+
+
 class Job:
     """One many-source job on a client: the graph sent (or named) once, the chunks submitted,
     their results handed over in source order or as they arrive."""
@@ -82,7 +93,9 @@ class Job:
         per_thread = getattr(self.reduction, "chunks_per_thread", None) or CHUNKS_PER_THREAD
         rows = self.chunk_size or sources_per_chunk(list(self.resources.values()), k, n, self.entry, overlap,
                                                     per_thread)
-        self.bounds = [(a, min(a + rows, k)) for a in range(0, k, rows)]
+        costs = None if self.reduction is None else self.reduction.costs(self.g, self.ids)
+        self.bounds = ([(a, min(a + rows, k)) for a in range(0, k, rows)] if costs is None else
+                       cut_by_cost(costs, -(-k // rows)))
 
     def device_route(self, use) -> bool:
         """Whether the workers keep each chunk on their GPU for the caller to copy (CUDA IPC):
