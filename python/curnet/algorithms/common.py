@@ -54,8 +54,10 @@ class _Stopped(Exception):
 # While several GPUs' threads run, each hands the interpreter lock over after this many
 # seconds (Python's default 0.005): a thread back from a device sync (a level's count, a
 # batch's deepest level) waits for the lock to queue its next kernels, and its GPU idles
-# meanwhile. None: Python's own.
-SWITCH_INTERVAL: float | None = 0.0002
+# meanwhile. R-MAT 20 betweenness from 65,536 sources on two H200s: 4.47 / 4.25 s at 0.005,
+# 3.92 / 4.27 s at 0.0002, 3.92 / 3.92 s at 0.00005; one GPU 6.62 s
+# (betweenness_switch_interval_h200x2.txt). None: Python's own.
+SWITCH_INTERVAL: float | None = 0.00005
 
 # A list here (set by a benchmark) receives (GPU index, first row, sources, start, end) for each
 # piece over_devices runs on several GPUs, times in time.perf_counter() seconds.
