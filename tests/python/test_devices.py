@@ -164,3 +164,31 @@ def test_folded_leaves_split_over_pieces(two):
     sources, targets = list(range(50, 165, 2)), list(range(0, 165, 3))
     np.testing.assert_allclose(curnet.betweenness(g, sources=sources, targets=targets, backend="two", progress=False),
                                G.betweenness(sources=sources, targets=targets), rtol=1e-9, atol=1e-12)
+
+
+def test_jobs_at_once_restore_the_switch_interval_after_the_last():
+    """Two multi-device jobs overlapping in time (threads of one process): the interval stays
+    lowered until the later of them ends, then is Python's own again."""
+    be = TwoCPUs()
+    before = sys.getswitchinterval()
+    inner_done = threading.Event()
+    seen = []
+
+    class Bar:
+        def update(self, done):
+            pass
+
+    def inner(member, first, ids, report):
+        report(len(ids))
+
+    def outer(member, first, ids, report):
+        if first == 0:
+            over_devices(be, np.arange(10), inner, Bar())    # starts and ends inside the outer job
+            inner_done.set()
+        assert inner_done.wait(timeout=60)
+        seen.append(sys.getswitchinterval())
+        report(len(ids))
+
+    over_devices(be, np.arange(20), outer, Bar())
+    assert seen and all(s == pytest.approx(common.SWITCH_INTERVAL) for s in seen)
+    assert sys.getswitchinterval() == before

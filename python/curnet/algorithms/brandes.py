@@ -232,7 +232,6 @@ def chunk_order(g, ids: np.ndarray, fold: bool) -> np.ndarray:
     return ids[np.lexsort((leaf, breadth_first_rank(g)[key]))]
 
 
-
 def source_columns(g, ids: np.ndarray) -> np.ndarray:
     """Each source's column where leaves fold (fold_leaf_sources): a hanging leaf's anchor,
     else the source itself."""

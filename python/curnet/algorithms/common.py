@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from typing import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
@@ -58,6 +59,27 @@ class _Stopped(Exception):
 # 3.92 / 4.27 s at 0.0002, 3.92 / 3.92 s at 0.00005; one GPU 6.62 s
 # (betweenness_switch_interval_h200x2.txt). None: Python's own.
 SWITCH_INTERVAL: float | None = 0.00005
+_switching = threading.Lock()
+_switch_state = {"jobs": 0, "before": 0.005}     # multi-GPU jobs running; Python's interval before
+
+
+@contextmanager
+def frequent_switches():
+    """SWITCH_INTERVAL while a multi-GPU job runs; Python's own again once the last job that
+    runs at the same time (threads of a Dask worker, say) ends."""
+    with _switching:
+        if _switch_state["jobs"] == 0:
+            _switch_state["before"] = sys.getswitchinterval()
+            if SWITCH_INTERVAL is not None:
+                sys.setswitchinterval(min(_switch_state["before"], SWITCH_INTERVAL))
+        _switch_state["jobs"] += 1
+    try:
+        yield
+    finally:
+        with _switching:
+            _switch_state["jobs"] -= 1
+            if _switch_state["jobs"] == 0:
+                sys.setswitchinterval(_switch_state["before"])
 
 # A list here (set by a benchmark) receives (GPU index, first row, sources, start, end) for each
 # piece over_devices runs on several GPUs, times in time.perf_counter() seconds.
@@ -111,23 +133,20 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
         if done:
             bar.update(done)
 
-    switch = sys.getswitchinterval()
-    if SWITCH_INTERVAL is not None:
-        sys.setswitchinterval(min(switch, SWITCH_INTERVAL))
-    pool = ThreadPoolExecutor(len(members), thread_name_prefix="curnet-gpu")
-    futures = [pool.submit(share, m) for m in members]
-    try:
-        while True:
-            done, running = wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
-            drain()
-            for f in done:
-                f.result()                     # the first error is raised here
-            if not running:
-                return
-    finally:
-        stop.set()
-        pool.shutdown(wait=True)
-        sys.setswitchinterval(switch)
+    with frequent_switches():
+        pool = ThreadPoolExecutor(len(members), thread_name_prefix="curnet-gpu")
+        futures = [pool.submit(share, m) for m in members]
+        try:
+            while True:
+                done, running = wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
+                drain()
+                for f in done:
+                    f.result()                     # the first error is raised here
+                if not running:
+                    return
+        finally:
+            stop.set()
+            pool.shutdown(wait=True)
 
 
 def adjacency(g) -> csr_matrix:
