@@ -162,17 +162,11 @@ class Job:
         specs = DEVICE if shared == DEVICE else tuple(m.spec() for m in shared) if shared else None
         graph = self.file or scattered(self.client, self.g)
         tag = uuid.uuid4().hex[:8]
-        # Chunk i first asks for worker thread i (round the threads, each worker as many times
-        # as it has threads), others allowed: Dask's scheduler may otherwise queue a few chunks
-        # on one worker while another waits for work stealing (two chunks of R-MAT 20
-        # betweenness on two GPUs: the second started 1.76 s late).
-        slots = [w for w, r in sorted(self.resources.items()) for _ in range(r["nthreads"])]
         self.futures = [
             self.client.submit(run_chunk, graph, self.kind, self.ids[a:b], (a, b), self.backend,
                                self.unreachable, self.depth_dtype, self.reduction, specs,
                                key=f"curnet-{self.kind or 'measure'}-{tag}-{i}", pure=False,
-                               priority=len(self.bounds) - i, workers=[slots[i % len(slots)]],
-                               allow_other_workers=True)
+                               priority=len(self.bounds) - i)
             for i, (a, b) in enumerate(self.bounds)]
         return self
 
