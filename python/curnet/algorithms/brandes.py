@@ -20,7 +20,7 @@ from ..backends.brandes import LevelIndex, on_path, tie_epsilon
 from ..progress import Progress
 from ..work import tally
 from .bfs import traverse
-from .common import adjacency, batches_of, over_devices, weak_components
+from .common import adjacency, batches_of, over_devices, primary, weak_components
 from .sssp import solve_batch
 
 
@@ -124,8 +124,8 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
     tally("betweenness rows", n)                   # each batch's blocks: (rows, sources)
     if len(ids) == 0:
         return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
-    with be.members[0].device_scope():           # the order is found on the (first) GPU
-        ordered = near_sources_together(g, ids, be.members[0])
+    with primary(be).device_scope():             # the order is found on the (first) GPU
+        ordered = near_sources_together(g, ids, primary(be))
     # sources in breadth-first order cost unlike amounts from region to region: 8 pieces a GPU
     over_devices(be, ordered, work, Progress(progress, len(ids), "betweenness"), pieces_per_device=8)
     vertex = np.sum([p[0] for p in parts], axis=0) if parts else np.zeros(n)
@@ -187,7 +187,12 @@ def leaf_target_weight(g, weight: np.ndarray) -> np.ndarray:
 
 def hanging_leaves(g) -> np.ndarray:
     """(n,) bool: the leaves whose anchor is not a leaf. A lone edge's two ends, each the
-    other's leaf, hang on nothing: neither is on a path of anyone else's."""
+    other's leaf, hang on nothing: neither is on a path of anyone else's. Found once a graph
+    and kept with it (a Dask chunk asks for it three times)."""
+    return g.cache("betweenness hanging leaves", lambda: _hanging_leaves(g))
+
+
+def _hanging_leaves(g) -> np.ndarray:
     anchor = leaf_anchors(g)
     leaf = anchor >= 0
     return leaf & ~leaf[np.where(leaf, anchor, 0)]
@@ -336,7 +341,7 @@ def near_sources_together(g, sources: np.ndarray, dev=None) -> np.ndarray:
     on_host = dev is None or dev.xp is np
     if on_host and g.num_arcs > 1 << 22 and len(sources) * 32 < len(g):
         return sources
-    return sources[np.argsort(breadth_first_rank(g, None if on_host else dev)[sources], kind="stable")]
+    return sources[np.argsort(breadth_first_rank(g, dev)[sources], kind="stable")]
 
 
 def breadth_first_rank(g, dev=None) -> np.ndarray:

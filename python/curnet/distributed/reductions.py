@@ -113,18 +113,23 @@ class betweenness(Reduction):
 
     def order(self, g, ids):
         # the sums do not depend on the order (algorithms.brandes.chunk_order says which one)
-        from ..algorithms.brandes import chunk_order, folds_leaves
-        from ..betweenness_centrality import BetweennessJob
-        job = BetweennessJob(g, sources=ids, **self.options)
-        return chunk_order(job.graph, job.sources, folds_leaves(job.graph, job.cutoff, self.edges, False))
+        from ..algorithms.brandes import chunk_order
+        job, fold = self._job(g, ids)
+        return chunk_order(job.graph, job.sources, fold)
 
     def costs(self, g, ids):
         # where leaves fold, a chunk traverses a column for each vertex its sources fold into:
         # R-MAT 20's 65,536 sampled sources in two halves hold 27,774 and 32,618 columns
-        from ..algorithms.brandes import folds_leaves, opens_column
+        from ..algorithms.brandes import opens_column
+        job, fold = self._job(g, ids)
+        return opens_column(job.graph, ids) if fold else None
+
+    def _job(self, g, ids):
+        """(the BetweennessJob of sources `ids`, whether its traversals fold leaves)."""
+        from ..algorithms.brandes import folds_leaves
         from ..betweenness_centrality import BetweennessJob
         job = BetweennessJob(g, sources=ids, **self.options)
-        return opens_column(job.graph, ids) if folds_leaves(job.graph, job.cutoff, self.edges, False) else None
+        return job, folds_leaves(job.graph, job.cutoff, self.edges, False)
 
     def chunk(self, g, ids, backend):
         from ..betweenness_centrality import BetweennessJob
