@@ -93,7 +93,7 @@ def test_a_device_that_ends_early_takes_the_next_piece():
             Bar.total += done
 
     before = sys.getswitchinterval()
-    over_devices(be, np.arange(100), work, Bar(), pieces_per_device=4)
+    over_devices(be, np.arange(100), work, Bar(), piece_size=13)     # 8 pieces of 12-13
     assert sys.getswitchinterval() == before
     pieces = taken["pieces"]
     assert [who for who, _, _ in pieces].count("slow") == 1

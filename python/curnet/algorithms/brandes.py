@@ -10,7 +10,7 @@ kernels/betweenness.cu).
 from __future__ import annotations
 
 import threading
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -92,15 +92,24 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
     each a source once), batch by batch on every device of `backend`."""
     be = get_backend(backend)
     n = len(g)
-    parts: list[tuple[np.ndarray, Any]] = []     # each device's (vertex sums, arc sums or None)
-    lock = threading.Lock()
+    tally("betweenness sources traversed", len(ids))
+    tally("betweenness rows", n)                   # each batch's blocks: (rows, sources)
+    if len(ids) == 0:
+        return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
+    sums: dict[int, tuple] = {}                  # each device's (device, vertex sums, arc sums or None)
+    size = len(ids)                              # sources a batch: the fewest any device takes
+    for dev in be.members:
+        with dev.device_scope():
+            dev.device_graph(g)                  # on the device before its free memory is read
+            size = min(size, dev.bc_batch_size(n, len(ids), weighted, edges))
 
     def work(dev, row0, share, report):
         xp = dev.xp
         hg = dev.device_graph(g)
+        if id(dev) not in sums:                  # only this device's thread writes its entry
+            sums[id(dev)] = (dev, xp.zeros(n, np.float64), xp.zeros(g.num_arcs, np.float64) if edges else None)
+        _, vertex, arc = sums[id(dev)]
         on_device = xp.asarray(weight)
-        vertex = xp.zeros(n, np.float64)
-        arc = xp.zeros(g.num_arcs, np.float64) if edges else None
         add = threading.Lock()                 # CPU batches run on several threads
 
         def run(batch):
@@ -114,22 +123,19 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
                     arc[...] += a
             return len(ids)
 
-        size = dev.bc_batch_size(n, len(share), weighted, edges)
         for done in dev.map_batches(run, batches_of(share, size)):
             report(done)
-        with lock:
-            parts.append((dev.to_host(vertex), dev.to_host(arc) if edges else None))
 
-    tally("betweenness sources traversed", len(ids))
-    tally("betweenness rows", n)                   # each batch's blocks: (rows, sources)
-    if len(ids) == 0:
-        return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
     with primary(be).device_scope():             # the order is found on the (first) GPU
         ordered = near_sources_together(g, ids, primary(be))
-    # sources in breadth-first order cost unlike amounts from region to region: 8 pieces a GPU
-    over_devices(be, ordered, work, Progress(progress, len(ids), "betweenness"), pieces_per_device=8)
-    vertex = np.sum([p[0] for p in parts], axis=0) if parts else np.zeros(n)
-    arc = (np.sum([p[1] for p in parts], axis=0) if parts else np.zeros(g.num_arcs)) if edges else None
+    # sources in breadth-first order cost unlike amounts from region to region: pieces of a batch
+    over_devices(be, ordered, work, Progress(progress, len(ids), "betweenness"), piece_size=size)
+    vertex, arc = np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
+    for dev, v, a in sums.values():
+        with dev.device_scope():
+            vertex += dev.to_host(v)
+            if edges:
+                arc += dev.to_host(a)
     return vertex, arc
 
 

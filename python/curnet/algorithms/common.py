@@ -87,14 +87,17 @@ PIECE_LOG: list | None = None
 
 
 def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.ndarray, Callable], None],
-                 bar, pieces_per_device: int = 1) -> None:
+                 bar, piece_size: int | None = None) -> None:
     """work(member, first_row, share_ids, report) over the GPUs of `be`, each GPU in its own
     thread (every GPU holds the whole graph), or the whole job on the one device. The sources
-    are cut into `pieces_per_device` contiguous pieces a GPU, and each GPU's thread takes the
-    next piece when done with its last: one piece a GPU where every source costs alike (the
-    batches stay as wide as possible), more where costs differ from piece to piece
-    (betweenness over sources in breadth-first order), so a GPU that ends early takes work
-    instead of waiting. report(done) after each batch; the progress bar (which may be an R
+    are cut into equal contiguous pieces, and each GPU's thread takes the next piece when done
+    with its last. piece_size None: one piece a GPU, where every source costs alike (the
+    batches stay as wide as possible). Else pieces of at most piece_size sources (a batch),
+    as many as a multiple of the GPUs: where costs differ from piece to piece (betweenness
+    over sources in breadth-first order) a GPU that ends early takes work instead of waiting,
+    and no piece leaves a part-filled batch behind (R-MAT 20 from 65,536 sources on two
+    H200s: 8 pieces a GPU of 1.3 batches each ran each GPU ~13% longer than its share of the
+    one-GPU run). report(done) after each batch; the progress bar (which may be an R
     callback) is only ever advanced from the calling thread. An error in one piece, or an
     interrupt, stops the others at their next batch; no piece is running when this returns
     or raises."""
@@ -112,7 +115,8 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
         with lock:
             pending[0] += done
 
-    bounds = np.linspace(0, len(ids), len(members) * pieces_per_device + 1).astype(np.int64)
+    rounds = 1 if piece_size is None else -(-len(ids) // (len(members) * max(1, piece_size)))
+    bounds = np.linspace(0, len(ids), len(members) * rounds + 1).astype(np.int64)
     pieces = iter([(int(a), ids[a:b]) for a, b in zip(bounds[:-1], bounds[1:]) if b > a])
 
     def share(member):
