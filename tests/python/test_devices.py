@@ -93,12 +93,36 @@ def test_a_device_that_ends_early_takes_the_next_piece():
             Bar.total += done
 
     before = sys.getswitchinterval()
-    over_devices(be, np.arange(100), work, Bar(), piece_size=13)     # 8 pieces of 12-13
+    over_devices(be, np.arange(100), work, Bar(), piece_size=13)     # 8 pieces of 13 or fewer
     assert sys.getswitchinterval() == before
     pieces = taken["pieces"]
     assert [who for who, _, _ in pieces].count("slow") == 1
-    assert sorted(first for _, first, _ in pieces) == [0, 12, 25, 37, 50, 62, 75, 87]
+    assert sorted(first for _, first, _ in pieces) == [0, 13, 26, 39, 52, 65, 78, 91]
     assert sum(size for _, _, size in pieces) == 100 and Bar.total == 100
+
+
+@pytest.mark.parametrize("k, devices, piece_size, width", [
+    (506_756, 2, 4096, 4096),    # R-MAT 20 exact on two H200s: was 4,086 and 4,087 alternating
+    (60_392, 2, 4096, 3776),     # 65,536 sampled sources: 16 pieces, the last 3,752
+    (506_756, 2, 2944, 2944),    # on two H100s (batches of 2,944)
+    (1000, 2, None, 512),        # BFS and SSSP: one piece a device
+    (37, 2, None, 19),           # a small job is not rounded up onto one device
+    (100, 2, 13, 13),
+])
+def test_piece_width(k, devices, piece_size, width):
+    assert common.piece_width(k, devices, piece_size) == width
+
+
+def test_pieces_are_aligned_and_within_a_batch():
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        k, devices = int(rng.integers(1, 200_000)), int(rng.integers(1, 5))
+        size = int(rng.integers(1, 200)) * 32
+        w = common.piece_width(k, devices, size)
+        assert 1 <= w <= size
+        assert w % common.PIECE_ALIGN == 0 or w <= common.PIECE_ALIGN or w == size
+        # never more pieces than a round of batches on every device
+        assert -(-k // w) <= devices * -(-k // (devices * size))
 
 
 def test_progress_is_reported_from_the_calling_thread(two):

@@ -81,6 +81,26 @@ def frequent_switches():
             if _switch_state["jobs"] == 0:
                 sys.setswitchinterval(_switch_state["before"])
 
+# Pieces over PIECE_ALIGN sources are cut at its multiples (two sources for each of a warp's 32
+# lanes): each batch a piece becomes then has an even width, which the path counts' pull reads
+# two sources a lane (LANE_SOURCES), and the pieces' blocks share a size the GPU's memory pool
+# keeps. R-MAT 20 exact on two H200s in pieces of 4,086 and 4,087 sources: 13% more time a
+# source than one GPU's batches of 4,096, and batches up to twice as long on one GPU while
+# the other allocated anew (betweenness_two_gpus_diagnosis_h200x2.txt).
+PIECE_ALIGN = 64
+
+
+def piece_width(k: int, devices: int, piece_size: int | None) -> int:
+    """Sources a piece of over_devices' split of k sources over `devices`: as many pieces as
+    a multiple of the devices, each at most piece_size (None: one piece a device), the
+    width rounded up to a multiple of PIECE_ALIGN past it (at most piece_size still)."""
+    rounds = 1 if piece_size is None else -(-k // (devices * max(1, piece_size)))
+    width = max(1, -(-k // (devices * rounds)))
+    if width > PIECE_ALIGN:
+        width = -(-width // PIECE_ALIGN) * PIECE_ALIGN
+    return width if piece_size is None else max(1, min(width, piece_size))
+
+
 # A list here (set by a benchmark) receives (GPU index, first row, sources, start, end) for each
 # piece over_devices runs on several GPUs, times in time.perf_counter() seconds.
 PIECE_LOG: list | None = None
@@ -90,14 +110,13 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
                  bar, piece_size: int | None = None) -> None:
     """work(member, first_row, share_ids, report) over the GPUs of `be`, each GPU in its own
     thread (every GPU holds the whole graph), or the whole job on the one device. The sources
-    are cut into equal contiguous pieces, and each GPU's thread takes the next piece when done
-    with its last. piece_size None: one piece a GPU, where every source costs alike (the
-    batches stay as wide as possible). Else pieces of at most piece_size sources (a batch),
-    as many as a multiple of the GPUs: where costs differ from piece to piece (betweenness
-    over sources in breadth-first order) a GPU that ends early takes work instead of waiting,
-    and no piece leaves a part-filled batch behind (R-MAT 20 from 65,536 sources on two
-    H200s: 8 pieces a GPU of 1.3 batches each ran each GPU ~13% longer than its share of the
-    one-GPU run). report(done) after each batch; the progress bar (which may be an R
+    are cut into contiguous pieces (piece_width), and each GPU's thread takes the next piece
+    when done with its last. piece_size None: one piece a GPU, where every source costs alike
+    (the batches stay as wide as possible). Else pieces of at most piece_size sources (a
+    batch): where costs differ from piece to piece (betweenness over sources in breadth-first
+    order) a GPU that ends early takes work instead of waiting, and no piece leaves a
+    part-filled batch behind (a batch costs nearly alike at 3,774 and 4,096 sources on an
+    H200). report(done) after each batch; the progress bar (which may be an R
     callback) is only ever advanced from the calling thread. An error in one piece, or an
     interrupt, stops the others at their next batch; no piece is running when this returns
     or raises."""
@@ -115,9 +134,8 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
         with lock:
             pending[0] += done
 
-    rounds = 1 if piece_size is None else -(-len(ids) // (len(members) * max(1, piece_size)))
-    bounds = np.linspace(0, len(ids), len(members) * rounds + 1).astype(np.int64)
-    pieces = iter([(int(a), ids[a:b]) for a, b in zip(bounds[:-1], bounds[1:]) if b > a])
+    width = piece_width(len(ids), len(members), piece_size)
+    pieces = iter([(a, ids[a:a + width]) for a in range(0, len(ids), width)])
 
     def share(member):
         with member.device_scope():
