@@ -5,6 +5,7 @@ Run on a GPU machine with `scripts/gpu-check.sh` (or `pytest -m gpu tests/python
 """
 from __future__ import annotations
 
+import gc
 import os
 import time
 
@@ -503,6 +504,9 @@ def test_oom_rebatches(gpu, monkeypatch):
     splits = gpu.stats.get("splits", 0)
     pool = cp.get_default_memory_pool()
     gpu.device_graph(g)
+    # earlier tests' garbage that holds device arrays, collected first: collected during the
+    # run instead, it would free memory under the limit and the batch might fit after all
+    gc.collect()
     pool.free_all_blocks()
     old = pool.get_limit()
     # 2,048 sources x 16,384 vertices of int32 depth = 128 MiB: the limit leaves room for ~1/4
@@ -771,6 +775,9 @@ def test_batches_overlap_oom(gpu, monkeypatch):
     splits = gpu.stats.get("splits", 0)
     pool = cp.get_default_memory_pool()
     gpu.device_graph(g)
+    # earlier tests' garbage that holds device arrays, collected first: collected during the
+    # run instead, it would free memory under the limit and the batch might fit after all
+    gc.collect()
     pool.free_all_blocks()
     old = pool.get_limit()
     monkeypatch.setattr(type(gpu), "bfs_batch_size", lambda self, n, k: 1024)   # 2 x 64 MiB
