@@ -83,10 +83,11 @@ def frequent_switches():
 
 # Pieces over PIECE_ALIGN sources are cut at its multiples (two sources for each of a warp's 32
 # lanes): each batch a piece becomes then has an even width, which the path counts' pull reads
-# two sources a lane (LANE_SOURCES), and the pieces' blocks share a size the GPU's memory pool
-# keeps. R-MAT 20 exact on two H200s in pieces of 4,086 and 4,087 sources: 13% more time a
-# source than one GPU's batches of 4,096, and batches up to twice as long on one GPU while
-# the other allocated anew (betweenness_two_gpus_diagnosis_h200x2.txt).
+# two sources a lane (LANE_SOURCES), and the pieces' blocks keep one size. R-MAT 20 exact on two
+# H200s in pieces of 4,086 and 4,087 sources: 13% more GPU time a source than one GPU's batches
+# of 4,096, and a few batches twice as long while the other GPU ran (not when the two took
+# turns); in pieces of 4,096: 27.06 s against one GPU's 52.13, 1.93x
+# (betweenness_two_gpus_diagnosis_h200x2.txt, betweenness_rmat20_exact_two_gpus_aligned_h200x2.txt).
 PIECE_ALIGN = 64
 
 
