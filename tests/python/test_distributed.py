@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import CancelledError
 from pathlib import Path
 
 import numpy as np
@@ -231,6 +232,34 @@ def test_worker_killed_mid_job(cluster, engine, shared):
     np.testing.assert_array_equal(pred, want_pred)
     assert victim not in engine.client.run(os.getpid).values()
     engine.client.wait_for_workers(2, timeout=120)       # the nanny restarted it
+
+
+def test_a_lost_graph_is_sent_again(engine, caplog, monkeypatch):
+    """The broadcast graph gone mid-job (as when the worker that held its last copy dies; here
+    the caller cancels it, which cancels every chunk sent with it, finished ones too): the job
+    sends the graph again with the chunks not yet here, and its result is whole. A graph lost
+    more than RESENDS times (here 0) stops the job, and the client stays usable."""
+    from curnet.distributed import jobs, shipping
+    g = random_graph(1500, 9000, 9)
+    sources = np.arange(0, 1500, 10)
+    losses = []
+
+    def lose_graph(done, total):            # once a job, with chunks left
+        if not losses and done < total:
+            engine.client.cancel(shipping._broadcast[g][id(engine.client)][1])
+            losses.append(done)
+
+    with caplog.at_level("WARNING", logger="curnet"):
+        got = engine.sssp_dists(g, sources, progress=lose_graph, chunk_size=1)
+    assert losses and losses[0] < len(sources)
+    np.testing.assert_array_equal(got, curnet.sssp_dists(g, sources))
+    assert caplog.text.count("sending it again") == 1
+    losses.clear()
+    monkeypatch.setattr(jobs, "RESENDS", 0)
+    with pytest.raises(CancelledError):
+        engine.sssp_dists(g, sources, progress=lose_graph, chunk_size=1)
+    assert len(losses) == 1
+    np.testing.assert_array_equal(engine.sssp_dists(g, sources[:10]), curnet.sssp_dists(g, sources[:10]))
 
 
 def curnet_tasks(client):

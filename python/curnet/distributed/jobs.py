@@ -7,6 +7,7 @@ import logging
 import os
 import socket
 import uuid
+from concurrent.futures import CancelledError
 
 import numpy as np
 
@@ -27,6 +28,10 @@ log = logging.getLogger("curnet")
 CHUNKS_PER_THREAD = 4
 # ... and a chunk's result at most this share of a worker thread's free memory.
 MEMORY_SHARE = 0.25
+# Times a job sends its graph and unfinished chunks again after the graph was lost: Dask's
+# memory manager keeps a single copy of data that no waiting task needs, so a broadcast graph
+# goes with a worker that held its last copy, and the chunks still to run are cancelled.
+RESENDS = 2
 
 
 def sources_per_chunk(resources: list, k: int, n: int, bytes_per_entry: int, overlap: bool = False,
@@ -159,16 +164,39 @@ class Job:
     def submit(self, shared=None):
         """Send the chunks; `shared`: the SharedMatrix results the workers write into, or
         DEVICE (each chunk kept on its worker's GPU for the caller)."""
-        specs = DEVICE if shared == DEVICE else tuple(m.spec() for m in shared) if shared else None
+        self.specs = DEVICE if shared == DEVICE else tuple(m.spec() for m in shared) if shared else None
+        self.sent_with: list = [None] * len(self.bounds)    # each chunk's graph (its future, or the file)
+        self.lost: set = set()                                # the keys of the graphs lost so far
+        self.futures = self._send(range(len(self.bounds)))
+        return self
+
+    def _send(self, chunks) -> list:
+        """Submit chunks `chunks` (indices into bounds), the graph sent first where it is not on
+        the workers (anew if it was lost)."""
         graph = self.file or scattered(self.client, self.g)
         tag = uuid.uuid4().hex[:8]
-        self.futures = [
-            self.client.submit(run_chunk, graph, self.kind, self.ids[a:b], (a, b), self.backend,
-                               self.unreachable, self.depth_dtype, self.reduction, specs,
-                               key=f"curnet-{self.kind or 'measure'}-{tag}-{i}", pure=False,
-                               priority=len(self.bounds) - i)
-            for i, (a, b) in enumerate(self.bounds)]
-        return self
+        futures = []
+        for i in chunks:
+            a, b = self.bounds[i]
+            self.sent_with[i] = graph
+            futures.append(self.client.submit(
+                run_chunk, graph, self.kind, self.ids[a:b], (a, b), self.backend, self.unreachable,
+                self.depth_dtype, self.reduction, self.specs, key=f"curnet-{self.kind or 'measure'}-{tag}-{i}",
+                pure=False, priority=len(self.bounds) - i))
+        return futures
+
+    def _resends(self, graph) -> bool:
+        """Whether chunks cancelled with `graph` go again: it was broadcast and is gone from the
+        cluster, and fewer than RESENDS graphs were lost before in this job."""
+        if self.file is not None or graph.status in ("finished", "pending"):
+            return False                  # cancelled for another reason
+        if graph.key not in self.lost:
+            if len(self.lost) == RESENDS:
+                return False
+            self.lost.add(graph.key)
+            log.warning("curnet.distributed: the graph was lost from the workers (a worker that held "
+                        "its last copy is gone); sending it again with the chunks left")
+        return True
 
     def results(self, progress, in_order: bool):
         """(chunk index, result) pairs: as each chunk finishes, or in source order. Ctrl-C (or
@@ -178,9 +206,26 @@ class Job:
         index = {f.key: i for i, f in enumerate(self.futures)}
         waiting, next_i = {}, 0
         try:
-            for future in distributed.as_completed(self.futures, loop=self.client.loop):
-                i = index[future.key]
-                result = future.result()
+            arriving = distributed.as_completed(self.futures, loop=self.client.loop)
+            for future in arriving:
+                i = index.get(future.key)
+                if i is None or self.futures[i] is not future:
+                    continue                      # a chunk's first sending, replaced (below)
+                try:
+                    result = future.result()
+                except CancelledError:
+                    lost = self.sent_with[i]
+                    if not self._resends(lost):
+                        raise
+                    # this chunk and those sent with it not finished (a finished one cancelled
+                    # later arrives here in its turn)
+                    again = [j for j, f in enumerate(self.futures) if f is not None and self.sent_with[j] is lost
+                             and (j == i or f.status != "finished")]
+                    self.client.cancel([self.futures[j] for j in again])
+                    for j, f in zip(again, self._send(again)):
+                        self.futures[j], index[f.key] = f, j
+                        arriving.add(f)
+                    continue
                 self.futures[i] = None    # the worker may drop the chunk once it is here
                 a, b = self.bounds[i]
                 bar.update(b - a)
