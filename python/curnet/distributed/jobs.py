@@ -29,8 +29,8 @@ CHUNKS_PER_THREAD = 4
 # ... and a chunk's result at most this share of a worker thread's free memory.
 MEMORY_SHARE = 0.25
 # Times a job sends its graph and unfinished chunks again after the graph was lost: Dask's
-# memory manager keeps a single copy of data that no waiting task needs, so a broadcast graph
-# goes with a worker that held its last copy, and the chunks still to run are cancelled.
+# memory manager may keep a single copy of data that no queued task needs, so a broadcast graph
+# can go with a worker that held its last copy, and the chunks still to run are cancelled.
 RESENDS = 2
 
 
