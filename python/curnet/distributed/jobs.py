@@ -19,7 +19,7 @@ from ..progress import Progress
 from ..sources import resolve_sources
 from .cluster import ClusterError, _dask
 from .shared_memory import SharedMatrix, sees_file, shared_dir
-from .shipping import GraphFile, scattered
+from .shipping import GraphFile, on_workers, scattered
 from .workers import DEVICE, KINDS, run_chunk, worker_resources
 
 log = logging.getLogger("curnet")
@@ -188,7 +188,7 @@ class Job:
     def _resends(self, graph) -> bool:
         """Whether chunks cancelled with `graph` go again: it was broadcast and is gone from the
         cluster, and fewer than RESENDS graphs were lost before in this job."""
-        if self.file is not None or graph.status in ("finished", "pending"):
+        if self.file is not None or on_workers(graph):
             return False                  # cancelled for another reason
         if graph.key not in self.lost:
             if len(self.lost) == RESENDS:
@@ -208,8 +208,8 @@ class Job:
         try:
             arriving = distributed.as_completed(self.futures, loop=self.client.loop)
             for future in arriving:
-                i = index.get(future.key)
-                if i is None or self.futures[i] is not future:
+                i = index[future.key]
+                if self.futures[i] is not future:
                     continue                      # a chunk's first sending, replaced (below)
                 try:
                     result = future.result()

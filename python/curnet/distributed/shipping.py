@@ -62,7 +62,13 @@ def scattered(client, g: Graph):
     caller holds the Graph (a worker keeps its device copy between jobs too)."""
     on = _broadcast.setdefault(g, {})
     held, future = on.get(id(client), (None, None))
-    if held is not client or future.status not in ("finished", "pending"):
+    if held is not client or not on_workers(future):
         future = client.scatter(bare(g), broadcast=True, hash=False)
         on[id(client)] = (client, future)
     return future
+
+
+def on_workers(graph) -> bool:
+    """Whether a broadcast graph (its future) is still on the cluster: not lost with the
+    workers that held it, nor cancelled."""
+    return graph.status in ("finished", "pending")
