@@ -11,8 +11,10 @@ Rows (the two-GPU issue's table, and the four-GPU one on a machine with four):
   bfs        BFS R-MAT 20 x 4,096 sources into a host matrix the call allocates (16 GiB)
   sssp       SSSP distances R-MAT 18 x 2,048 (float32 weights)
   closeness  all-vertex closeness, R-MAT 18 and R-MAT 20 (reduced on the device: nothing gathered)
-  betweenness  with --betweenness: exact betweenness of R-MAT 18, and with
-             --betweenness-sources K of R-MAT 20 from K sampled sources (nothing gathered); the
+  betweenness  with --betweenness: exact betweenness of R-MAT 18, with
+             --betweenness-sources K of R-MAT 20 from K sampled sources, and with
+             --betweenness-exact-big exact betweenness of R-MAT 20 (nothing gathered; each
+             route warmed up on 4,096 sources, timed once, no Dask 1-worker row); the
              Dask rows account each worker's tasks from Dask's task stream, and
              --dask-chunks 2,8,32 times them again with that many chunks
   R          with --with-r: scripts/r_several_gpus.R, R end to end on scNET (cuRnet_bfs from 20%
@@ -119,23 +121,41 @@ def jobs(quick: bool, betweenness: bool) -> list:
             k = BETWEENNESS_SOURCES[0]
             out.append((f"betweenness R-MAT {scale_big} ({k:,} sources)", big, sample_sources(big, k, seed=1),
                         lambda g, s, be: curnet.betweenness(g, sources=s, backend=be, progress=False)))
+        if BETWEENNESS_EXACT_BIG[0]:
+            out.append((f"betweenness R-MAT {scale_big} (exact)", big, None,
+                        lambda g, s, be: curnet.betweenness(g, sources=s, backend=be, progress=False)))
     return out
 
 
 BETWEENNESS_SOURCES = [0]       # --betweenness-sources
+BETWEENNESS_EXACT_BIG = [False]  # --betweenness-exact-big
 
 
 BIG_REPS = [1]
+BIG_VERTICES = 1 << 18      # a graph above this many vertices is "the larger graph" of the rows
 
 
 def job_reps(name: str, g, reps: int) -> tuple:
     """(timed runs, warm-up runs) of a row. Betweenness warms up on every route: its first
     call on a graph prepares it on the host (the graph less its leaves, the source order:
-    seconds on R-MAT 20, once a graph), which would otherwise fall on the one-GPU route alone."""
-    big = len(g) > 1 << 18 and not name.startswith(("BFS", "SSSP"))
+    seconds on R-MAT 20, once a graph), which would otherwise fall on the one-GPU route alone.
+    Exact betweenness of the larger graph (a minute a run on one GPU) is timed once after
+    warm_up_sources' run instead."""
+    big = len(g) > BIG_VERTICES and not name.startswith(("BFS", "SSSP"))
+    if warm_up_sources(name, g) is not None:
+        return 1, 0
     if name.startswith("betweenness"):
         return (BIG_REPS[0] if big else reps), 1
     return (BIG_REPS[0], 0) if big else (reps, 1)
+
+
+def warm_up_sources(name: str, g):
+    """The 4,096 sources a route of exact betweenness of the larger graph warms up with: they
+    prepare what a whole run does once a graph (the graph less its leaves, the order, each
+    GPU's copy and kernels, a Dask worker's own); None for every other row."""
+    if name.startswith("betweenness") and name.endswith("(exact)") and len(g) > BIG_VERTICES:
+        return np.arange(min(4096, len(g)), dtype=np.int32)
+    return None
 
 
 def equal(a, b) -> bool:
@@ -152,6 +172,8 @@ def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tup
         for be in (one,) + ((every,) if gpus > 1 else ()):
             common.PIECE_LOG = [] if be == every else None
             runs, warm = job_reps(name, g, reps)
+            if warm_up_sources(name, g) is not None:
+                call(g, warm_up_sources(name, g), be)
             cpu = cpu_seconds()
             got, t = timed(lambda: call(g, sources, be), runs, warm)
             cpu = (cpu_seconds() - cpu) / (runs + warm)
@@ -260,6 +282,8 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
         with distributed.local_cluster(gpu=True, n_workers=workers) as cluster:
             engine = distributed.ClusterEngine(cluster)
             for name, g, sources, call in job_list:
+                if workers == 1 and warm_up_sources(name, g) is not None:
+                    continue          # a minute on one worker: the in-process one-GPU row stands for it
                 reduction = None
                 if name.startswith("betweenness"):
                     reduction = distributed.betweenness()
@@ -278,6 +302,8 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
                         del got
                 else:
                     fn = lambda: engine.sssp_dists(g, sources, backend="cuda", progress=False)  # noqa: E731
+                if warm_up_sources(name, g) is not None:
+                    engine.reduce(g, warm_up_sources(name, g), reduction, backend="cuda", progress=False)
                 got, t, tasks = timed_tasks(engine, fn, *job_reps(name, g, reps))
                 one = [r for r in rows if r["job"] == name and r["route"] == "Dask 1 worker(s)"]
                 direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]
@@ -400,6 +426,8 @@ def main():
     ap.add_argument("--betweenness", action="store_true", help="also exact betweenness of R-MAT 18")
     ap.add_argument("--betweenness-sources", type=int, default=0, metavar="K",
                     help="with --betweenness: also betweenness of R-MAT 20 from K sampled sources")
+    ap.add_argument("--betweenness-exact-big", action="store_true",
+                    help="with --betweenness: also exact betweenness of R-MAT 20 (minutes)")
     ap.add_argument("--backends", default="cuda,cuda:all",
                     help="the one-GPU and the all-GPU backend names (cpu,cpu: a dry run of the script)")
     ap.add_argument("--no-floor", action="store_true")
@@ -410,6 +438,7 @@ def main():
     args = ap.parse_args()
     BIG_REPS[0] = args.big_reps
     BETWEENNESS_SOURCES[0] = args.betweenness_sources
+    BETWEENNESS_EXACT_BIG[0] = args.betweenness_exact_big
     DASK_CHUNKS[:] = [int(x) for x in args.dask_chunks.split(",") if x]
     one, every = args.backends.split(",")
     devices = gpu_names()

@@ -5,6 +5,7 @@ Run on a GPU machine with `scripts/gpu-check.sh` (or `pytest -m gpu tests/python
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import time
@@ -497,25 +498,32 @@ def test_scnet(gpu, scnet):
 
 # -- robustness (issue 6) --------------------------------------------------------------------
 
+@contextlib.contextmanager
+def pool_room(gpu, g, room: int):
+    """CuPy's pool limited to `room` bytes above what it holds with `g` on the device. Earlier
+    tests' garbage that holds device arrays is collected first: collected during the run
+    instead, it would free memory under the limit and the batch might fit after all."""
+    pool = cp.get_default_memory_pool()
+    gpu.device_graph(g)
+    gc.collect()
+    pool.free_all_blocks()
+    old = pool.get_limit()
+    pool.set_limit(size=pool.used_bytes() + room)
+    try:
+        yield
+    finally:
+        pool.set_limit(size=old)
+
+
 def test_oom_rebatches(gpu, monkeypatch):
     g = generators.rmat(14, seed=3)
     sources = np.random.default_rng(0).integers(0, len(g), 2048)
     ref = bfs(g, sources, backend="cpu")
     splits = gpu.stats.get("splits", 0)
-    pool = cp.get_default_memory_pool()
-    gpu.device_graph(g)
-    # earlier tests' garbage that holds device arrays, collected first: collected during the
-    # run instead, it would free memory under the limit and the batch might fit after all
-    gc.collect()
-    pool.free_all_blocks()
-    old = pool.get_limit()
     # 2,048 sources x 16,384 vertices of int32 depth = 128 MiB: the limit leaves room for ~1/4
     monkeypatch.setattr(type(gpu), "bfs_batch_size", lambda self, n, k: k)
-    pool.set_limit(size=pool.used_bytes() + 48 * 2**20)
-    try:
+    with pool_room(gpu, g, 48 * 2**20):
         got = bfs(g, sources, backend="cuda")
-    finally:
-        pool.set_limit(size=old)
     assert gpu.stats.get("splits", 0) > splits          # the batch ran out of memory and was split
     assert np.array_equal(got, ref)
 
@@ -773,19 +781,9 @@ def test_batches_overlap_oom(gpu, monkeypatch):
     sources = np.random.default_rng(0).integers(0, len(g), 2048)
     ref = bfs(g, sources, backend="cpu")
     splits = gpu.stats.get("splits", 0)
-    pool = cp.get_default_memory_pool()
-    gpu.device_graph(g)
-    # earlier tests' garbage that holds device arrays, collected first: collected during the
-    # run instead, it would free memory under the limit and the batch might fit after all
-    gc.collect()
-    pool.free_all_blocks()
-    old = pool.get_limit()
     monkeypatch.setattr(type(gpu), "bfs_batch_size", lambda self, n, k: 1024)   # 2 x 64 MiB
-    pool.set_limit(size=pool.used_bytes() + 48 * 2**20)
-    try:
+    with pool_room(gpu, g, 48 * 2**20):
         got = bfs(g, sources, backend="cuda")
-    finally:
-        pool.set_limit(size=old)
     assert gpu.stats.get("splits", 0) > splits
     assert np.array_equal(got, ref)
 

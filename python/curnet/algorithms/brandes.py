@@ -32,16 +32,16 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
     target_weight (n,) float64: 1.0 at the targets (None: every vertex). cutoff: only paths
     of length <= cutoff count (igraph's range-limited betweenness). endpoints: NetworkX's
     convention, the ends of each path counted too."""
-    weight = np.ones(len(g)) if target_weight is None else np.asarray(target_weight, np.float64)
+    weight = None if target_weight is None else np.asarray(target_weight, np.float64)
     h, kept = with_arcs_only(g)
     if kept is None:
         return _brandes_sums(g, np.asarray(sources, np.int32), weighted, weight, cutoff, edges, endpoints,
                              backend, progress)
     # an isolated vertex reaches nothing and nothing reaches it: its sums are 0, and every
     # other's are those of the graph without it (whose arcs keep their order)
-    ids = renumbering(kept, len(g))[np.asarray(sources, np.int32)]
-    vertex, arc = _brandes_sums(h, ids[ids >= 0], weighted, weight[kept], cutoff, edges, endpoints, backend,
-                                progress)
+    ids = rows_of(g, "without isolated vertices", kept)[np.asarray(sources, np.int32)]
+    vertex, arc = _brandes_sums(h, ids[ids >= 0], weighted, None if weight is None else weight[kept], cutoff,
+                                edges, endpoints, backend, progress)
     every = np.zeros(len(g))
     every[kept] = vertex
     return every, arc
@@ -63,7 +63,8 @@ def _with_arcs_only(g):
 
 
 def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, progress):
-    """brandes_sums on a graph without isolated vertices (the target weights given): leaf
+    """brandes_sums on a graph without isolated vertices (the target weights given, None: every
+    vertex a target of weight 1): leaf
     sources folded and leaf targets left out where folds_leaves says, else every source with
     an arc traversed."""
     if not folds_leaves(g, cutoff, edges, endpoints):
@@ -75,28 +76,34 @@ def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, p
     # run on the graph less its leaves, each anchor's target weight carrying its leaves', and u
     # gets its leaves' weight from every column that reaches it (its component: no cutoff
     # here) but its own, whose leaf sources pass through u to u's other leaves too.
+    # A chunk of a Dask job does this for its sources alone: what does not depend on them is
+    # found once a graph, and the fold is copied for the columns only (R-MAT 20's 1M vertices:
+    # ~75 ms of host work a chunk on the 2-core machine, ~25 ms now).
     core, kept = without_leaves(g)
-    hanging = leaf_target_weight(g, weight)
-    vertex_core, _ = _traverse_columns(core, renumbering(kept, len(g))[ids], LeafFold(*(a[kept] for a in fold)),
-                                       weighted, (weight + hanging)[kept], None, False, False, backend, progress)
+    anchors, hanging, core_weight = leaf_target_weights(g, weight)
+    rows = rows_of(g, "without leaves", kept)
+    vertex_core, _ = _traverse_columns(core, rows[ids], fold.on_rows(ids, rows, len(core)), weighted, core_weight,
+                                       None, False, False, backend, progress)
     vertex = np.zeros(len(g))
     vertex[kept] = vertex_core
     component = components(g)
     reach = np.bincount(component[ids], weights=fold.multiplicity[ids], minlength=len(g))
-    vertex += hanging * (reach[component] - fold.multiplicity + fold.leaves)
+    vertex[anchors] += hanging * (reach[component[anchors]] - fold.multiplicity[anchors] + fold.leaves[anchors])
     return vertex, None
 
 
 def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, backend, progress):
     """The sums over source columns `ids` (each traversed once; `fold`: their LeafFold, else
-    each a source once), batch by batch on every device of `backend`."""
+    each a source once), batch by batch on every device of `backend`; `weight` the targets'
+    (None: 1 each)."""
     be = get_backend(backend)
     n = len(g)
     tally("betweenness sources traversed", len(ids))
     tally("betweenness rows", n)                   # each batch's blocks: (rows, sources)
     if len(ids) == 0:
         return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
-    sums: dict[int, tuple] = {}                  # each device's (device, vertex sums, arc sums or None)
+    # each device's (device, vertex sums, arc sums or None, target weights), made at its first piece
+    sums: dict[int, tuple] = {}
     size = len(ids)                              # sources a batch: the fewest any device takes
     for dev in be.members:
         with dev.device_scope():
@@ -107,9 +114,9 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
         xp = dev.xp
         hg = dev.device_graph(g)
         if id(dev) not in sums:                  # only this device's thread writes its entry
-            sums[id(dev)] = (dev, xp.zeros(n, np.float64), xp.zeros(g.num_arcs, np.float64) if edges else None)
-        _, vertex, arc = sums[id(dev)]
-        on_device = xp.asarray(weight)
+            sums[id(dev)] = (dev, xp.zeros(n, np.float64), xp.zeros(g.num_arcs, np.float64) if edges else None,
+                             xp.ones(n) if weight is None else xp.asarray(weight))
+        _, vertex, arc, on_device = sums[id(dev)]
         add = threading.Lock()                 # CPU batches run on several threads
 
         def run(batch):
@@ -131,7 +138,7 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
     # sources in breadth-first order cost unlike amounts from region to region: pieces of a batch
     over_devices(be, ordered, work, Progress(progress, len(ids), "betweenness"), piece_size=size)
     vertex, arc = np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
-    for dev, v, a in sums.values():
+    for dev, v, a, _ in sums.values():
         with dev.device_scope():
             vertex += dev.to_host(v)
             if edges:
@@ -185,10 +192,22 @@ def renumbering(kept: np.ndarray, n: int) -> np.ndarray:
     return rows
 
 
-def leaf_target_weight(g, weight: np.ndarray) -> np.ndarray:
-    """(n,) float64: the target weight of the leaves hanging on each vertex (hanging_leaves)."""
+def rows_of(g, name: str, kept: np.ndarray) -> np.ndarray:
+    """renumbering(kept, len(g)) for the subgraph of g on `kept` that is kept with g under
+    `name` (with_arcs_only, without_leaves): found once a graph too."""
+    return g.cache(f"betweenness: {name}, rows", lambda: renumbering(kept, len(g)))
+
+
+def leaf_target_weights(g, weight) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the vertices whose hanging leaves (hanging_leaves) have target weight, that weight,
+    the target weights of without_leaves(g)'s vertices with each anchor's leaves' added);
+    `weight` None: 1 each, found once a graph."""
+    if weight is None:
+        return g.cache("betweenness: leaf target weights, 1 each", lambda: leaf_target_weights(g, np.ones(len(g))))
     hangs = hanging_leaves(g)
-    return np.bincount(leaf_anchors(g)[hangs], weights=weight[hangs], minlength=len(g))
+    hanging = np.bincount(leaf_anchors(g)[hangs], weights=weight[hangs], minlength=len(g))
+    anchors = np.flatnonzero(hanging)
+    return anchors, hanging[anchors], (weight + hanging)[without_leaves(g)[1]]
 
 
 def hanging_leaves(g) -> np.ndarray:
@@ -278,10 +297,19 @@ class LeafFold(NamedTuple):
         """The batch `ids`' entries, one a column (kb,), on the device of `xp`."""
         return LeafFold(*(xp.asarray(a[ids]) for a in self))
 
+    def on_rows(self, columns: np.ndarray, rows: np.ndarray, size: int) -> "LeafFold":
+        """The entries of `columns` alone (the batches read no other), at their `rows` in a
+        subgraph of `size` vertices (rows: renumbering); 0 elsewhere."""
+        at = rows[columns]
+        out = LeafFold(*(np.zeros(size) for _ in self))
+        for mine, whole in zip(out, self):
+            mine[at] = whole[columns]
+        return out
 
-def fold_leaf_sources(g, ids: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, LeafFold]:
+
+def fold_leaf_sources(g, ids: np.ndarray, weight) -> tuple[np.ndarray, LeafFold]:
     """(the source columns to traverse, each vertex once, their LeafFold) for `ids` (repeats
-    allowed) on undirected graph `g`. Sources with no neighbour besides themselves reach
+    allowed) on undirected graph `g`, the targets' `weight` (None: 1 each). Sources with no neighbour besides themselves reach
     nothing; the two ends of a lone edge (each the other's leaf) reach only each other: all
     their dependencies are zero, so neither is traversed. The columns come in the order of
     their sources' first appearance in `ids` (a Dask chunk's breadth-first order is kept)."""
@@ -292,7 +320,8 @@ def fold_leaf_sources(g, ids: np.ndarray, weight: np.ndarray) -> tuple[np.ndarra
     hangs = hanging_leaves(g)
     folded = np.flatnonzero(hangs & (own > 0))
     leaves = np.bincount(anchor[folded], weights=own[folded], minlength=n)
-    leaf_weight = np.bincount(anchor[folded], weights=own[folded] * weight[folded], minlength=n)
+    leaf_weight = np.bincount(anchor[folded], weights=own[folded] * (1.0 if weight is None else weight[folded]),
+                              minlength=n)
     # a leaf anchor is never a leaf; a source reaching no other vertex has no anchor either
     multiplicity = np.where(leaf | (anchor == NO_NEIGHBOUR), 0.0, own) + leaves
     tally("betweenness leaf sources folded", int(own[leaf].sum()))
