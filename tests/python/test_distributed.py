@@ -254,12 +254,58 @@ def test_a_lost_graph_is_sent_again(engine, caplog, monkeypatch):
     assert losses and losses[0] < len(sources)
     np.testing.assert_array_equal(got, curnet.sssp_dists(g, sources))
     assert caplog.text.count("sending it again") == 1
+    # a later job's chunks carry the graph's name alone: the workers hold their copies, so
+    # losing the broadcast mid-job stops nothing
+    losses.clear()
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="curnet"):
+        got = engine.sssp_dists(g, sources, progress=lose_graph, chunk_size=1)
+    assert losses
+    np.testing.assert_array_equal(got, curnet.sssp_dists(g, sources))
+    assert "sending it again" not in caplog.text
+    # a graph lost more than RESENDS times stops the job (a new graph: its chunks go with it)
+    g = random_graph(1500, 9000, 10)
     losses.clear()
     monkeypatch.setattr(jobs, "RESENDS", 0)
     with pytest.raises(CancelledError):
         engine.sssp_dists(g, sources, progress=lose_graph, chunk_size=1)
     assert len(losses) == 1
     np.testing.assert_array_equal(engine.sssp_dists(g, sources[:10]), curnet.sssp_dists(g, sources[:10]))
+
+
+def test_workers_keep_their_copies_between_jobs(engine):
+    """Dask keeps one replica of data that no queued task needs, so seconds after a job the
+    broadcast graph is on one worker only; the next job's chunks name the graph and run on both
+    workers from their own copies, and nothing is sent (the broadcast stays on one worker)."""
+    from distributed import get_task_stream
+    from curnet.distributed import shipping
+    g = random_graph(1500, 9000, 14)
+    sources = np.arange(0, 1500, 10)
+    want = curnet.sssp_dists(g, sources)
+    np.testing.assert_array_equal(engine.sssp_dists(g, sources, chunk_size=8), want)
+    future = shipping._broadcast[g][id(engine.client)][1]
+    deadline = time.monotonic() + 60
+    while len(engine.client.who_has(future)[future.key]) > 1 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert len(engine.client.who_has(future)[future.key]) == 1      # Dask dropped a replica
+    with get_task_stream(client=engine.client) as stream:
+        np.testing.assert_array_equal(engine.sssp_dists(g, sources, chunk_size=8), want)
+    ran_on = {t["worker"] for t in stream.data if str(t["key"]).startswith("curnet-")}
+    assert len(ran_on) == 2
+    assert len(engine.client.who_has(future)[future.key]) == 1      # and the graph was not sent again
+
+
+def test_a_worker_without_a_copy_gets_the_graph(engine):
+    """A worker that holds no copy of the graph (one that joined or restarted after it was
+    sent; here their copies are dropped) is sent its chunk again with the graph."""
+    from curnet.distributed import shipping
+    g = random_graph(800, 5000, 15)
+    sources = np.arange(0, 800, 10)
+    want = curnet.sssp_dists(g, sources)
+    np.testing.assert_array_equal(engine.sssp_dists(g, sources, chunk_size=8), want)
+    engine.client.run(shipping._worker_graphs.clear)
+    np.testing.assert_array_equal(engine.sssp_dists(g, sources, chunk_size=8), want)
+    assert all(n >= 1 for n in engine.client.run(lambda: len(shipping._worker_graphs)).values())
 
 
 def curnet_tasks(client):

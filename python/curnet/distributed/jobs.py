@@ -19,7 +19,7 @@ from ..progress import Progress
 from ..sources import resolve_sources
 from .cluster import ClusterError, _dask
 from .shared_memory import SharedMatrix, sees_file, shared_dir
-from .shipping import GraphFile, on_workers, scattered
+from .shipping import GraphFile, GraphNotOnWorker, Shipped, on_workers, scattered
 from .workers import DEVICE, KINDS, run_chunk, worker_resources
 
 log = logging.getLogger("curnet")
@@ -165,30 +165,36 @@ class Job:
         """Send the chunks; `shared`: the SharedMatrix results the workers write into, or
         DEVICE (each chunk kept on its worker's GPU for the caller)."""
         self.specs = DEVICE if shared == DEVICE else tuple(m.spec() for m in shared) if shared else None
-        self.sent_with: list = [None] * len(self.bounds)    # each chunk's graph (its future, or the file)
+        self.sent_with: list = [None] * len(self.bounds)    # the broadcast each chunk depends on, if any
         self.lost: set = set()                                # the keys of the graphs lost so far
         self.futures = self._send(range(len(self.bounds)))
         return self
 
-    def _send(self, chunks) -> list:
-        """Submit chunks `chunks` (indices into bounds), the graph sent first where it is not on
-        the workers (anew if it was lost)."""
-        graph = self.file or scattered(self.client, self.g)
+    def _send(self, chunks, with_graph: bool = False) -> list:
+        """Submit chunks `chunks` (indices into bounds). A broadcast graph is sent first where it
+        is not on the workers (anew if it was lost); the chunks depend on it when it was sent
+        just now or `with_graph` (a worker without a copy keeps the one its chunk brings), else
+        they carry its name alone (shipping: why)."""
+        if self.file is not None:
+            graph, sent = self.file, None
+        else:
+            future, fresh = scattered(self.client, self.g)
+            graph, sent = Shipped(future.key), (future if fresh or with_graph else None)
         tag = uuid.uuid4().hex[:8]
         futures = []
         for i in chunks:
             a, b = self.bounds[i]
-            self.sent_with[i] = graph
+            self.sent_with[i] = sent
             futures.append(self.client.submit(
                 run_chunk, graph, self.kind, self.ids[a:b], (a, b), self.backend, self.unreachable,
-                self.depth_dtype, self.reduction, self.specs, key=f"curnet-{self.kind or 'measure'}-{tag}-{i}",
-                pure=False, priority=len(self.bounds) - i))
+                self.depth_dtype, self.reduction, self.specs, sent,
+                key=f"curnet-{self.kind or 'measure'}-{tag}-{i}", pure=False, priority=len(self.bounds) - i))
         return futures
 
     def _resends(self, graph) -> bool:
-        """Whether chunks cancelled with `graph` go again: it was broadcast and is gone from the
-        cluster, and fewer than RESENDS graphs were lost before in this job."""
-        if self.file is not None or on_workers(graph):
+        """Whether chunks cancelled with broadcast `graph` go again: it is gone from the cluster,
+        and fewer than RESENDS graphs were lost before in this job."""
+        if graph is None or on_workers(graph):
             return False                  # cancelled for another reason
         if graph.key not in self.lost:
             if len(self.lost) == RESENDS:
@@ -225,6 +231,12 @@ class Job:
                     for j, f in zip(again, self._send(again)):
                         self.futures[j], index[f.key] = f, j
                         arriving.add(f)
+                    continue
+                except GraphNotOnWorker:
+                    # its worker joined or restarted after the graph was sent: again, with the graph
+                    (f,) = self._send([i], with_graph=True)
+                    self.futures[i], index[f.key] = f, i
+                    arriving.add(f)
                     continue
                 self.futures[i] = None    # the worker may drop the chunk once it is here
                 a, b = self.bounds[i]

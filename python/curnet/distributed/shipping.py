@@ -1,10 +1,21 @@
 """The graph on the workers: sent once a client (a broadcast kept while the caller holds the
-Graph), or read by each worker process from the same file (GraphFile)."""
+Graph), or read by each worker process from the same file (GraphFile). Either way each worker
+process keeps its copy (with the copy's device arrays and caches) for later jobs.
+
+Dask's active memory manager keeps one replica of data that no queued task needs: seconds
+after a broadcast, all workers but one have dropped it, and a later job's chunks would all be
+placed on that one worker while the others waited to steal a chunk and fetch the graph again
+(1-2 s of R-MAT 20's 3.7 s; bench/results/several_gpus_betweenness_h200x2_amm.txt). So a
+chunk depends on the broadcast only when it is sent with it (a job's first on a new
+broadcast, or a chunk sent again to a worker without a copy); otherwise it carries the copy's
+name (`Shipped`), and a worker that has none says so (`GraphNotOnWorker`)."""
 from __future__ import annotations
 
 import os
 import threading
 import weakref
+from collections import OrderedDict
+from typing import NamedTuple
 
 from ..graph import Graph
 
@@ -32,18 +43,42 @@ class GraphFile:
         return {"path": self.path, "read_kwargs": self.read_kwargs, "_graph": None}
 
 
-_worker_graphs: dict = {}
+class Shipped(NamedTuple):
+    """What a chunk carries for a broadcast graph: the name of each worker's copy (the
+    broadcast's key)."""
+    key: str
+
+
+class GraphNotOnWorker(RuntimeError):
+    """A chunk without its graph reached a worker that holds no copy (it joined or restarted
+    after the graph was sent): the job sends that chunk again with the graph."""
+
+
+# Each worker process's graphs, the latest used last; the oldest goes beyond KEPT_GRAPHS
+# (each may hold device arrays).
+KEPT_GRAPHS = 2
+_worker_graphs: OrderedDict = OrderedDict()
 _worker_lock = threading.Lock()
 
 
-def worker_graph(graph) -> Graph:
-    """The graph on a worker: the broadcast one, or the file read once per worker process."""
-    if isinstance(graph, Graph):
-        return graph
+def worker_graph(graph, sent: Graph | None = None) -> Graph:
+    """The graph on a worker: `graph` a GraphFile (read once per worker process) or a Shipped
+    name (`sent`: the broadcast itself, when the chunk came with it), each kept for later
+    chunks and jobs."""
+    key = graph.key() if isinstance(graph, GraphFile) else graph.key
     with _worker_lock:
-        g = _worker_graphs.get(graph.key())
+        g = _worker_graphs.get(key)
         if g is None:
-            g = _worker_graphs[graph.key()] = graph.load()
+            if isinstance(graph, GraphFile):
+                g = graph.load()
+            elif sent is None:
+                raise GraphNotOnWorker(f"this worker holds no copy of graph {key}")
+            else:
+                g = sent
+            _worker_graphs[key] = g
+        _worker_graphs.move_to_end(key)
+        while len(_worker_graphs) > KEPT_GRAPHS:
+            _worker_graphs.popitem(last=False)
         return g
 
 
@@ -57,15 +92,17 @@ def bare(g: Graph) -> Graph:
 _broadcast = weakref.WeakKeyDictionary()   # Graph -> {id(client): (client, its future on the workers)}
 
 
-def scattered(client, g: Graph):
-    """The graph on every worker of `client`: sent once, then reused by later jobs while the
-    caller holds the Graph (a worker keeps its device copy between jobs too)."""
+def scattered(client, g: Graph) -> tuple:
+    """(the graph's broadcast to the workers of `client`, whether it was sent just now): sent
+    once, then named by later jobs while the caller holds the Graph (each worker keeps its copy,
+    worker_graph)."""
     on = _broadcast.setdefault(g, {})
     held, future = on.get(id(client), (None, None))
     if held is not client or not on_workers(future):
         future = client.scatter(bare(g), broadcast=True, hash=False)
         on[id(client)] = (client, future)
-    return future
+        return future, True
+    return future, False
 
 
 def on_workers(graph) -> bool:

@@ -50,12 +50,13 @@ def worker_resources(backend: str, dask_worker=None) -> dict:
 
 
 def run_chunk(graph, kind: str, ids: np.ndarray, rows, backend: str, unreachable, depth_dtype, reduction,
-           shared):
+              shared, sent=None):
     """One chunk of sources on a worker: its result rows (returned, written into the
     caller's SharedMatrix specs `shared` at `rows`, or with shared == DEVICE kept on the GPU
-    for the caller to copy), or its reduction's partial."""
+    for the caller to copy), or its reduction's partial. `graph`: a GraphFile or the name of a
+    broadcast (`sent`: the broadcast itself, when the chunk came with it)."""
     from distributed import get_worker
-    g = worker_graph(graph)
+    g = worker_graph(graph, sent)
     _worker_backend(backend, get_worker())   # a worker that joined after the job's check
     if reduction is not None and reduction.kind is None:
         return reduction.chunk(g, ids, backend)      # it runs its own traversal
