@@ -102,8 +102,7 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
     tally("betweenness rows", n)                   # each batch's blocks: (rows, sources)
     if len(ids) == 0:
         return np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
-    # each device's (device, vertex sums, arc sums or None, target weights), made at its first piece
-    sums: dict[int, tuple] = {}
+    sums: dict[int, tuple] = {}                  # each device's (device, vertex sums, arc sums or None)
     size = len(ids)                              # sources a batch: the fewest any device takes
     for dev in be.members:
         with dev.device_scope():
@@ -114,9 +113,13 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
         xp = dev.xp
         hg = dev.device_graph(g)
         if id(dev) not in sums:                  # only this device's thread writes its entry
-            sums[id(dev)] = (dev, xp.zeros(n, np.float64), xp.zeros(g.num_arcs, np.float64) if edges else None,
-                             xp.ones(n) if weight is None else xp.asarray(weight))
-        _, vertex, arc, on_device = sums[id(dev)]
+            sums[id(dev)] = (dev, xp.zeros(n, np.float64), xp.zeros(g.num_arcs, np.float64) if edges else None)
+        _, vertex, arc = sums[id(dev)]
+        # The target weights are copied at each piece, not once a device: copied once, two
+        # H200s' R-MAT 20 sampled run took 3.79-3.82 s against 3.49-3.53, one GPU thread's first
+        # piece twice as long in 5 runs of 6 (betweenness_weights_copy_ab_h200x2.txt). A copy
+        # from host memory waits for the device: likely why, not measured.
+        on_device = xp.ones(n) if weight is None else xp.asarray(weight)
         add = threading.Lock()                 # CPU batches run on several threads
 
         def run(batch):
@@ -138,7 +141,7 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
     # sources in breadth-first order cost unlike amounts from region to region: pieces of a batch
     over_devices(be, ordered, work, Progress(progress, len(ids), "betweenness"), piece_size=size)
     vertex, arc = np.zeros(n), (np.zeros(g.num_arcs) if edges else None)
-    for dev, v, a, _ in sums.values():
+    for dev, v, a in sums.values():
         with dev.device_scope():
             vertex += dev.to_host(v)
             if edges:
