@@ -7,8 +7,8 @@
     ecc = distributed.reduce(g, sources, distributed.per_source("bfs", eccentricity), cluster=cluster)
 
 The work is split across sources only; every worker holds the whole graph, sent once (a
-broadcast, reused by later jobs on the same Graph), or read by each worker from the same file
-(`GraphFile`). Chunks are sized to the
+broadcast whose copy each worker keeps for later jobs on the same Graph), or read by each worker
+from the same file (`GraphFile`). Chunks are sized to the
 smallest worker's memory (its device memory on GPU workers, asked of the worker). A chunk
 whose worker dies is re-run on another one by the scheduler (the chunks are pure), so the
 result is complete and identical. Needs the `[dask]` extra (dask, distributed; dask-cuda for
