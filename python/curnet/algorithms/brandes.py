@@ -64,9 +64,8 @@ def _with_arcs_only(g):
 
 def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, progress):
     """brandes_sums on a graph without isolated vertices (the target weights given, None: every
-    vertex a target of weight 1): leaf
-    sources folded and leaf targets left out where folds_leaves says, else every source with
-    an arc traversed."""
+    vertex a target of weight 1): leaf sources folded and leaf targets left out where
+    folds_leaves says, else every source with an arc traversed."""
     if not folds_leaves(g, cutoff, edges, endpoints):
         return _traverse_columns(g, reaching(g, ids), None, weighted, weight, cutoff, edges, endpoints, backend,
                                  progress)
@@ -312,9 +311,9 @@ class LeafFold(NamedTuple):
 
 def fold_leaf_sources(g, ids: np.ndarray, weight) -> tuple[np.ndarray, LeafFold]:
     """(the source columns to traverse, each vertex once, their LeafFold) for `ids` (repeats
-    allowed) on undirected graph `g`, the targets' `weight` (None: 1 each). Sources with no neighbour besides themselves reach
-    nothing; the two ends of a lone edge (each the other's leaf) reach only each other: all
-    their dependencies are zero, so neither is traversed. The columns come in the order of
+    allowed) on undirected graph `g`, the targets' `weight` (None: 1 each). Sources with no
+    neighbour besides themselves reach nothing; the two ends of a lone edge (each the other's
+    leaf) reach only each other: all their dependencies are zero, so neither is traversed. The columns come in the order of
     their sources' first appearance in `ids` (a Dask chunk's breadth-first order is kept)."""
     n = len(g)
     anchor = leaf_anchors(g)
