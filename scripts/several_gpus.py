@@ -172,8 +172,9 @@ def in_process_rows(job_list, reps: int, gpus: int, one: str, every: str) -> tup
         for be in (one,) + ((every,) if gpus > 1 else ()):
             common.PIECE_LOG = [] if be == every else None
             runs, warm = job_reps(name, g, reps)
-            if warm_up_sources(name, g) is not None:
-                call(g, warm_up_sources(name, g), be)
+            warm_ids = warm_up_sources(name, g)
+            if warm_ids is not None:
+                call(g, warm_ids, be)
             cpu = cpu_seconds()
             got, t = timed(lambda: call(g, sources, be), runs, warm)
             cpu = (cpu_seconds() - cpu) / (runs + warm)
@@ -282,7 +283,8 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
         with distributed.local_cluster(gpu=True, n_workers=workers) as cluster:
             engine = distributed.ClusterEngine(cluster)
             for name, g, sources, call in job_list:
-                if workers == 1 and warm_up_sources(name, g) is not None:
+                warm_ids = warm_up_sources(name, g)
+                if workers == 1 and warm_ids is not None:
                     continue          # a minute on one worker: the in-process one-GPU row stands for it
                 reduction = None
                 if name.startswith("betweenness"):
@@ -302,8 +304,8 @@ def dask_rows(job_list, want: dict, reps: int, gpus: int) -> list:
                         del got
                 else:
                     fn = lambda: engine.sssp_dists(g, sources, backend="cuda", progress=False)  # noqa: E731
-                if warm_up_sources(name, g) is not None:
-                    engine.reduce(g, warm_up_sources(name, g), reduction, backend="cuda", progress=False)
+                if warm_ids is not None:
+                    engine.reduce(g, warm_ids, reduction, backend="cuda", progress=False)
                 got, t, tasks = timed_tasks(engine, fn, *job_reps(name, g, reps))
                 one = [r for r in rows if r["job"] == name and r["route"] == "Dask 1 worker(s)"]
                 direct = [r for r in RESULTS if r["job"] == name and r["route"].startswith("cuda (")]

@@ -234,19 +234,26 @@ def test_worker_killed_mid_job(cluster, engine, shared):
     engine.client.wait_for_workers(2, timeout=120)       # the nanny restarted it
 
 
+def broadcast_of(engine, g):
+    """The future of g's broadcast to the engine's workers (shipping.scattered's)."""
+    from curnet.distributed import shipping
+    return shipping._broadcast[g][id(engine.client)][1]
+
+
 def test_a_lost_graph_is_sent_again(engine, caplog, monkeypatch):
     """The broadcast graph gone mid-job (as when the worker that held its last copy dies; here
     the caller cancels it, which cancels every chunk sent with it, finished ones too): the job
-    sends the graph again with the chunks not yet here, and its result is whole. A graph lost
-    more than RESENDS times (here 0) stops the job, and the client stays usable."""
-    from curnet.distributed import jobs, shipping
+    sends the graph again with the chunks not yet here, and its result is whole. A later job,
+    whose chunks name the graph the workers keep, is not stopped by the loss. A graph lost more
+    than RESENDS times (here 0) stops the job, and the client stays usable."""
+    from curnet.distributed import jobs
     g = random_graph(1500, 9000, 9)
     sources = np.arange(0, 1500, 10)
     losses = []
 
     def lose_graph(done, total):            # once a job, with chunks left
         if not losses and done < total:
-            engine.client.cancel(shipping._broadcast[g][id(engine.client)][1])
+            engine.client.cancel(broadcast_of(engine, g))
             losses.append(done)
 
     with caplog.at_level("WARNING", logger="curnet"):
@@ -278,12 +285,11 @@ def test_workers_keep_their_copies_between_jobs(engine):
     broadcast graph is on one worker only; the next job's chunks name the graph and run on both
     workers from their own copies, and nothing is sent (the broadcast stays on one worker)."""
     from distributed import get_task_stream
-    from curnet.distributed import shipping
     g = random_graph(1500, 9000, 14)
     sources = np.arange(0, 1500, 10)
     want = curnet.sssp_dists(g, sources)
     np.testing.assert_array_equal(engine.sssp_dists(g, sources, chunk_size=8), want)
-    future = shipping._broadcast[g][id(engine.client)][1]
+    future = broadcast_of(engine, g)
     deadline = time.monotonic() + 60
     while len(engine.client.who_has(future)[future.key]) > 1 and time.monotonic() < deadline:
         time.sleep(0.5)
