@@ -174,6 +174,8 @@ def test_graph_read_by_each_worker(engine, tmp_path):
     names = local.names[:30]
     np.testing.assert_array_equal(engine.sssp_dists(cd.GraphFile(path), names, chunk_size=4),
                                   curnet.sssp_dists(local, names))
+    assert engine.release(cd.GraphFile(path)) >= 1        # the workers that read it drop it
+    assert engine.release(cd.GraphFile(path)) == 0
 
 
 def test_parquet_streamed_in_source_order(engine, tmp_path):
@@ -285,6 +287,8 @@ def test_workers_keep_their_copies_between_jobs(engine):
     broadcast graph is on one worker only; the next job's chunks name the graph and run on both
     workers from their own copies, and nothing is sent (the broadcast stays on one worker)."""
     from distributed import get_task_stream
+    if not engine.client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.extensions["amm"].running):
+        pytest.skip("Dask's active memory manager is off on this cluster: no replica is dropped")
     g = random_graph(1500, 9000, 14)
     sources = np.arange(0, 1500, 10)
     want = curnet.sssp_dists(g, sources)
@@ -299,6 +303,27 @@ def test_workers_keep_their_copies_between_jobs(engine):
     ran_on = {t["worker"] for t in stream.data if str(t["key"]).startswith("curnet-")}
     assert len(ran_on) == 2
     assert len(engine.client.who_has(future)[future.key]) == 1      # and the graph was not sent again
+
+
+def test_release_frees_the_workers_copies(engine):
+    """release(g): the broadcast is gone from the cluster and no worker keeps a copy; a later
+    job on g sends it again."""
+    from curnet.distributed import shipping
+    g = random_graph(800, 5000, 16)
+    sources = np.arange(0, 800, 10)
+    want = curnet.sssp_dists(g, sources)
+    np.testing.assert_array_equal(engine.sssp_dists(g, sources, chunk_size=8), want)
+    key = broadcast_of(engine, g).key
+    assert all(engine.client.run(lambda: key in shipping._worker_graphs).values())   # both ran chunks
+    assert engine.release(g) == 2
+    assert not any(engine.client.run(lambda: key in shipping._worker_graphs).values())
+    deadline = time.monotonic() + 30
+    while engine.client.run_on_scheduler(lambda dask_scheduler: key in dask_scheduler.tasks):
+        assert time.monotonic() < deadline, "the released broadcast is still on the scheduler"
+        time.sleep(0.1)
+    assert engine.release(g) == 0                          # nothing left to free
+    np.testing.assert_array_equal(engine.sssp_dists(g, sources, chunk_size=8), want)
+    assert broadcast_of(engine, g).key != key              # sent again
 
 
 def test_a_worker_without_a_copy_gets_the_graph(engine):
@@ -425,7 +450,8 @@ def test_local_cuda_cluster_equals_direct_call():
 def test_gpu_workers_results_through_device_memory():
     """GPU workers on the caller's host keep each chunk on their GPU and the caller copies it
     (CUDA IPC): equal to the direct call for bfs, sssp and sssp_dists, several chunks a worker,
-    a caller's float64 `out`; every chunk released on the workers afterwards."""
+    a caller's float64 `out`; every chunk released on the workers afterwards, and the graph's
+    device arrays once it is released."""
     pytest.importorskip("dask_cuda")
     from curnet import device_gather
     g = curnet.generators.rmat(13, seed=5, weighted=True)
@@ -448,6 +474,14 @@ def test_gpu_workers_results_through_device_memory():
                                       curnet.sssp_dists(g, sources, backend="cuda"))
         held = engine.client.run(lambda: (len(device_gather._held), device_gather._held_bytes[0]))
         assert all(h == (0, 0) for h in held.values()), held
+        # release(g): the workers' copies and their device arrays go back to the GPU
+        def pool_used():
+            import cupy
+            return cupy.get_default_memory_pool().used_bytes()
+        before = sum(engine.client.run(pool_used).values())
+        assert engine.release(g) >= 1
+        after = sum(engine.client.run(pool_used).values())
+        assert before - after >= g.indices.nbytes, (before, after)
 
 
 def test_sources_per_chunk_sizing():

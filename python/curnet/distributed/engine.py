@@ -14,7 +14,7 @@ from ..outputs import long_columns
 from .cluster import connect
 from .jobs import Job
 from .reductions import Reduction
-from .shipping import GraphFile
+from .shipping import GraphFile, release
 from .workers import DEVICE, KINDS
 
 
@@ -100,6 +100,13 @@ class ClusterEngine:
             sources = np.arange(len(g.load() if isinstance(g, GraphFile) else g), dtype=np.int32)
         job = Job(self.client, g, sources, reduction.kind, backend, chunk_size, reduction=reduction)
         return reduction.combine([p for _, p in job.submit().results(progress, in_order=True)])
+
+    def release(self, g) -> int:
+        """Free the workers' copies of `g` (a Graph or GraphFile) and their device memory now.
+        Each worker keeps the graphs of its latest jobs (shipping.KEPT_GRAPHS) for the next
+        job on the same graph; a later job on `g` sends it again. Returns the number of
+        workers that held a copy."""
+        return release(self.client, g)
 
     def to_parquet(self, g, sources, path, kind="bfs", *, backend="auto", progress=None, chunk_size=None) -> int:
         """Stream the result to a Parquet file in long format, one row group a chunk in source

@@ -11,7 +11,10 @@ broadcast, or a chunk sent again to a worker without a copy); otherwise it carri
 name (`Shipped`), and a worker that has none says so (`GraphNotOnWorker`)."""
 from __future__ import annotations
 
+import asyncio
+import gc
 import os
+import sys
 import threading
 import weakref
 from collections import OrderedDict
@@ -80,6 +83,37 @@ def worker_graph(graph, sent: Graph | None = None) -> Graph:
         while len(_worker_graphs) > KEPT_GRAPHS:
             _worker_graphs.popitem(last=False)
         return g
+
+
+async def drop_worker_graph(key, dask_worker=None) -> bool:
+    """Drop this worker process's copy named `key` (client.run on each worker), its device
+    arrays' memory handed back to the GPU once Dask has freed its own reference (the released
+    broadcast, a moment later; awaited, so the worker goes on meanwhile). Whether it held one."""
+    with _worker_lock:
+        held = _worker_graphs.pop(key, None) is not None
+    for _ in range(100):
+        if dask_worker is None or key not in dask_worker.data:
+            break
+        await asyncio.sleep(0.05)
+    if held and "cupy" in sys.modules:
+        gc.collect()     # a graph's caches may refer back to it
+        sys.modules["cupy"].get_default_memory_pool().free_all_blocks()
+    return held
+
+
+def release(client, graph) -> int:
+    """Free the workers' copies of `graph` (a Graph or GraphFile) now, rather than when later
+    graphs push them out: the broadcast is released and each worker drops its copy. Returns
+    the number of workers that held one."""
+    if isinstance(graph, GraphFile):
+        key = graph.key()
+    else:
+        _, future = _broadcast.get(graph, {}).pop(id(client), (None, None))
+        if future is None:
+            return 0           # never sent through this client
+        key = future.key
+        future.release()
+    return sum(client.run(drop_worker_graph, key).values())
 
 
 def bare(g: Graph) -> Graph:
