@@ -115,11 +115,11 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False, listed=False):
     swept from the other end, and each level's arcs to walk against a count on the host.
     `listed` (BFS levels): the sweeps visit the tasks the batch's LevelIndex lists."""
     hc, hd = cpu.device_graph(g), gpu.device_graph(g)
-    level_c, dist_c = shortest_path_dag(cpu, hc, ids, weighted, None)
-    level_d, dist_d = shortest_path_dag(gpu, hd, ids, weighted, None)
+    level_c, dist_c, index_c = shortest_path_dag(cpu, hc, ids, weighted, None)   # weighted: DagArcs
+    level_d, dist_d, _ = shortest_path_dag(gpu, hd, ids, weighted, None)
     if weighted:     # the same distances on both sides, so the kernels are compared alone
         dist_d = cp.asarray(dist_c)
-        level_d = gpu.bc_levels(hd, dist_d)
+        level_d, _ = gpu.bc_levels(hd, dist_d)
     np.testing.assert_array_equal(cp.asnumpy(level_d), level_c)
     n, kb = level_c.shape
     index = gpu.bc_level_index(hd, level_d) if push or listed else None
@@ -129,7 +129,6 @@ def compare_kernels(gpu, cpu, g, ids, weighted, rng, push=False, listed=False):
                            minlength=128)
         np.testing.assert_array_equal(index.arcs, want.astype(np.int64))
     index = index if listed else None
-    index_c = cpu.bc_level_index(hc, level_c, dist_c)          # weighted: the CPU's DagArcs
     weight = rng.integers(0, 2, n).astype(np.float64)          # a random target set
     sig_c = np.zeros((n, kb))
     sig_c[ids, np.arange(kb)] = 1
@@ -202,7 +201,7 @@ def test_narrowed_counts_give_the_same_counts(gpu, cpu, lanes, directed):
     for g in graphs:
         hg, hc = gpu.device_graph(g), cpu.device_graph(g)
         ids = np.r_[0, rng.choice(np.arange(1, len(g)), 69, replace=False)].astype(np.int32)
-        level_d, _ = shortest_path_dag(gpu, hg, ids, False, None)
+        level_d = shortest_path_dag(gpu, hg, ids, False, None).level
         level = cp.asnumpy(level_d)
         n, kb = level.shape
         deepest = int(level.max())
@@ -248,7 +247,7 @@ def test_level_index_lists_each_levels_tasks(gpu, kb):
                                 directed=False, num_vertices=400)       # a tail 80 levels deep
     hg = gpu.device_graph(g)
     ids = np.r_[379, rng.choice(400, kb - 1, replace=False)].astype(np.int32)
-    level_d, _ = shortest_path_dag(gpu, hg, ids, False, None)
+    level_d = shortest_path_dag(gpu, hg, ids, False, None).level
     level = cp.asnumpy(level_d)
     assert level_d.dtype == np.int8 and level.max() >= LISTED_LEVELS
     index = gpu.bc_level_index(hg, level_d)

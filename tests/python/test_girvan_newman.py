@@ -252,7 +252,7 @@ def test_edge_dependency_twin_matches_a_loop(directed, weighted):
     """The CPU backend's edge dependency (row dot products over the batch's sources) against
     a plain loop over every (arc, source) pair with the DAG rule written out, on one batch of a
     random graph (integer weights: many ties); weighted, the DagArcs its level sweeps take
-    (bc_level_index) hold the loop's DAG pairs, grouped by the head's and the tail's level."""
+    (found with the levels) hold the loop's DAG pairs, grouped by the head's and the tail's level."""
     rng = np.random.default_rng(11)
     g = curnet.Graph.from_edges(rng.integers(0, 60, 200), rng.integers(0, 60, 200),
                                 rng.integers(1, 4, 200).astype(np.float64) if weighted else None,
@@ -260,13 +260,12 @@ def test_edge_dependency_twin_matches_a_loop(directed, weighted):
     cpu = get_backend("cpu")
     hg = cpu.device_graph(g)
     ids = rng.choice(60, 37, replace=False).astype(np.int32)
-    level, dist = shortest_path_dag(cpu, hg, ids, weighted, None)
+    level, dist, index = shortest_path_dag(cpu, hg, ids, weighted, None)    # weighted: the DagArcs
     weight = rng.integers(0, 2, 60).astype(np.float64)
     n, kb = level.shape
     sigma, share = np.zeros((n, kb)), np.zeros((n, kb))
     sigma[ids, np.arange(kb)] = 1
     deepest = int(level.max())
-    index = cpu.bc_level_index(hg, level, dist)          # weighted: the batch's DagArcs
     for at in range(1, deepest + 1):
         twins.sigma_level(hg, level, dist, sigma, at, index)
     counts = sigma.copy()

@@ -10,7 +10,7 @@ kernels/betweenness.cu).
 from __future__ import annotations
 
 import threading
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -123,9 +123,9 @@ def _traverse_columns(g, ids, fold, weighted, weight, cutoff, edges, endpoints, 
 
         def run(batch):
             _, ids = batch
-            level, dist = shortest_path_dag(dev, hg, ids, weighted, cutoff)
+            dag = shortest_path_dag(dev, hg, ids, weighted, cutoff)
             columns = None if fold is None else fold.columns(xp, ids)
-            v, a = dependencies(dev, hg, ids, level, dist, on_device, edges, endpoints, columns)
+            v, a = dependencies(dev, hg, ids, dag, on_device, edges, endpoints, columns)
             with add:
                 vertex[...] += v
                 if arc is not None:
@@ -459,9 +459,18 @@ def pushes(index, at: int, other: int) -> bool:
     return isinstance(index, LevelIndex) and index.arcs[other] * PUSH_RATIO < index.arcs[at]
 
 
-def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
-    """(level, dist): the batch's (n, kb) DAG level block (-1 where not reached within the
-    cutoff) and, for weighted graphs, its distance block (inf there); dist None for BFS."""
+class Dag(NamedTuple):
+    """A batch's shortest-path DAGs: the (n, kb) level block (-1 where not reached within the
+    cutoff), the distance block (weighted graphs; inf there) or None, and the backend's index
+    of them for the level sweeps (or None): found with the weighted levels (bc_levels), or
+    from BFS levels (bc_level_index)."""
+    level: Any
+    dist: Any
+    index: Any
+
+
+def shortest_path_dag(be, hg, ids, weighted: bool, cutoff) -> Dag:
+    """The batch's Dag from its sources `ids`: joint BFS levels, or SSSP distances (weighted)."""
     xp = be.xp
     n, kb = hg.n, len(ids)
     if not weighted:
@@ -469,13 +478,15 @@ def shortest_path_dag(be, hg, ids, weighted: bool, cutoff):
         traverse(be, hg, ids, level, -1)
         if cutoff is not None:
             level[level > cutoff] = -1
-        return narrow(xp, level), None
+        level = narrow(xp, level)
+        return Dag(level, None, be.bc_level_index(hg, level))
     dist, _ = solve_batch(be, hg, ids, False)          # (kb, n)
     dist = xp.ascontiguousarray(dist.T)
     if cutoff is not None:
         # igraph drops a path longer than the cutoff by the same relative-epsilon comparison
         dist[(dist > cutoff) & ~on_path(xp, dist, cutoff, tie_epsilon(dist.dtype))] = np.inf
-    return be.bc_levels(hg, dist), dist
+    level, index = be.bc_levels(hg, dist)
+    return Dag(level, dist, index)
 
 
 def narrow(xp, level):
@@ -486,12 +497,13 @@ def narrow(xp, level):
     return level
 
 
-def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool, fold=None):
-    """One batch of Brandes' algorithm: (sum over its sources of each vertex's dependency,
-    each arc's dependency summed over them or None), arrays of `be.xp`. `fold`: the batch's
+def dependencies(be, hg, ids, dag: Dag, weight, edges: bool, endpoints: bool, fold=None):
+    """One batch of Brandes' algorithm over its Dag: (sum over its sources of each vertex's
+    dependency, each arc's dependency summed over them or None), arrays of `be.xp`. `fold`: the batch's
     LeafFold columns (ids then distinct): each column's dependencies weighted by its
     multiplicity, and its anchor's dependency from the leaves folded into it added."""
     xp = be.xp
+    level, dist, index = dag
     n, kb = level.shape
     cols = xp.arange(kb)
     src = xp.asarray(np.asarray(ids, np.int64))
@@ -501,7 +513,6 @@ def dependencies(be, hg, ids, level, dist, weight, edges: bool, endpoints: bool,
     # (the index counts out-degrees; the shares' push walks in-arcs, so on directed graphs
     # the count is an estimate: the choice moves the time, never the values). The index also
     # lets each sweep visit only its level's tasks (the CPU's, of a weighted batch: its DAG arcs).
-    index = be.bc_level_index(hg, level, dist)
 
     # forward: shortest-path counts, a level at a time (a source has one path, to itself)
     sigma = xp.zeros((n, kb), np.float64)

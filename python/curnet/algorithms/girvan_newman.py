@@ -135,8 +135,8 @@ def component_arc_sums(dev, g: Graph, weighted: bool) -> np.ndarray:
 
     def run(batch):
         _, batch_ids = batch
-        level, dist = shortest_path_dag(dev, hg, batch_ids, weighted, None)
-        return dependencies(dev, hg, batch_ids, level, dist, ones, True, False)[1]
+        dag = shortest_path_dag(dev, hg, batch_ids, weighted, None)
+        return dependencies(dev, hg, batch_ids, dag, ones, True, False)[1]
 
     size = max(dev.bc_batch_size(len(g), len(ids), weighted, True), min(len(ids), ONE_BATCH))
     for arc in dev.map_batches(run, batches_of(ids, size)):

@@ -129,16 +129,16 @@ def _weights_of(w, pos):
     return None if w is None else w[pos]
 
 
-def _dag_entry_pairs(hg, level, dist, placed: bool):
+def _dag_entry_pairs(hg, level, dist):
     """The weighted DAG's arcs as (tail entry, head entry) int64 pairs, entry v * kb + j, in
     CSR order (a run of reached rows at a time, each arc's row of sources tested whole,
-    _dag_block; `placed`: the levels are final)."""
+    _dag_block; the levels not yet placed: `level` 0 where reached, -1 elsewhere)."""
     kb = level.shape[1]
     rows = np.flatnonzero((level >= 0).any(axis=1))
     tail_entry, head_entry = [], []
     for a, b, pos, owner in _row_runs(hg.out_ptr, rows, kb):
         t, h = rows[a:b][owner], hg.out_idx[pos]
-        arc, j = np.nonzero(_dag_block(level, dist, _weights_of(hg.out_w, pos), t, h, placed=placed))
+        arc, j = np.nonzero(_dag_block(level, dist, _weights_of(hg.out_w, pos), t, h, placed=False))
         tail_entry.append(t[arc].astype(np.int64) * kb + j)
         head_entry.append(h[arc].astype(np.int64) * kb + j)
     if not tail_entry:
@@ -148,18 +148,17 @@ def _dag_entry_pairs(hg, level, dist, placed: bool):
 
 class DagArcs(NamedTuple):
     """A weighted batch's DAG arcs found once for all its level sweeps (the CPU backend's
-    bc_level_index of a distance block, dag_arcs): (tail, head) entry pairs sorted by the
-    head's level then head (`by_head`, level l's arcs from head_starts[l]) and by the tail's
-    level then tail (`by_tail`, tail_starts[l]), arcs of one entry in CSR order."""
+    index of a distance block, found with its levels: dag_levels): (tail, head) entry pairs
+    sorted by the head's level then head (`by_head`, level l's arcs from head_starts[l]) and
+    by the tail's level then tail (`by_tail`, tail_starts[l]), arcs of one entry in CSR order."""
     by_head: tuple
     head_starts: np.ndarray
     by_tail: tuple
     tail_starts: np.ndarray
 
 
-def dag_arcs(hg, level, dist) -> DagArcs:
-    """The DagArcs of a weighted batch whose levels are final (dag_levels)."""
-    tails, heads = _dag_entry_pairs(hg, level, dist, placed=True)
+def _grouped_arcs(level, tails, heads) -> DagArcs:
+    """The DagArcs of entry pairs in CSR order, the levels final."""
     flat = level.ravel()
     cuts = np.arange(int(level.max(initial=0)) + 2)
 
@@ -175,7 +174,7 @@ def dag_arcs(hg, level, dist) -> DagArcs:
 def _weighted(arcs) -> DagArcs:
     """A weighted sweep's DagArcs, which the caller finds once a batch (not once a level)."""
     if arcs is None:
-        raise ValueError("weighted level sweeps take the batch's DagArcs (bc_level_index)")
+        raise ValueError("weighted level sweeps take the batch's DagArcs (bc_levels)")
     return arcs
 
 
@@ -197,15 +196,17 @@ def _grouped_sums(value, source, owner, lo: int, hi: int):
 
 
 def dag_levels(hg, dist):
-    """Weighted graphs: the (n, kb) int32 level block of distance block `dist` (inf where not
-    reached): each entry's largest number of arcs on a shortest path from its source, by
-    Kahn's order over the DAG arcs (an entry is placed once all its DAG in-arcs are). The DAG
-    arcs are found once, as (tail entry, head entry) pairs, entry v * kb + j."""
+    """Weighted graphs: (the (n, kb) int32 level block of distance block `dist` (inf where not
+    reached), the batch's DagArcs). An entry's level is the largest number of arcs on a
+    shortest path from its source, by Kahn's order over the DAG arcs (an entry is placed once
+    all its DAG in-arcs are). The DAG arcs are found once, as (tail entry, head entry) pairs,
+    entry v * kb + j: Kahn's order places each head above its tails, so the pairs are the
+    placed levels' DAG arcs too, grouped for the sweeps."""
     n, kb = dist.shape
     level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
-    tails, heads = _dag_entry_pairs(hg, level, dist, placed=False)
+    tails, heads = _dag_entry_pairs(hg, level, dist)
     order = np.argsort(tails, kind="stable")
-    heads = heads[order]
+    by_tail = heads[order]
     ptr = np.zeros(n * kb + 1, np.int64)
     np.cumsum(np.bincount(tails, minlength=n * kb), out=ptr[1:])
     waiting = np.bincount(heads, minlength=n * kb)          # DAG in-arcs not yet placed
@@ -214,7 +215,7 @@ def dag_levels(hg, dist):
     while len(frontier):
         tally("betweenness level rounds")
         level.ravel()[frontier] = at
-        released = np.concatenate([heads[pos] for _, _, pos, _ in _pieces(ptr, frontier)] or
+        released = np.concatenate([by_tail[pos] for _, _, pos, _ in _pieces(ptr, frontier)] or
                                   [np.zeros(0, np.int64)])
         waiting -= np.bincount(released, minlength=n * kb)
         touched = np.unique(released)
@@ -222,7 +223,7 @@ def dag_levels(hg, dist):
         at += 1
     if (waiting > 0).any():
         raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
-    return level
+    return level, _grouped_arcs(level, tails, heads)
 
 
 def _level_rows(level, at):
@@ -245,7 +246,7 @@ def sigma_level(hg, level, dist, sigma, at: int, arcs=None) -> None:
     """sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs u -> v, for the (v, j) at level `at`
     (the lower levels done). BFS levels: A^T @ (the counts one level up), SciPy's compiled
     product (the arc counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs`
-    (bc_level_index), found once for all its levels."""
+    (found with its levels, dag_levels), once for all its levels."""
     if dist is None:
         rows, here = _level_rows(level, at)
         up = np.where(level == at - 1, sigma, 0.0)
@@ -273,8 +274,8 @@ def delta_level(hg, level, dist, sigma, share, weight, at: int, arcs=None) -> No
 def share_level(hg, level, dist, share, at: int, arcs=None) -> None:
     """share[u, j] += the sum of share[v, j] over u's DAG out-arcs u -> v, for the (u, j) at
     level `at`. BFS levels: A @ (the shares one level down), SciPy's compiled product (the arc
-    counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs` (bc_level_index),
-    found once for all its levels."""
+    counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs` (found with its
+    levels, dag_levels), once for all its levels."""
     if dist is None:
         rows, here = _level_rows(level, at)
         down = np.where(level == at + 1, share, 0.0)

@@ -197,13 +197,13 @@ class CPUBackend:
         # small networks and leave batches for the worker threads
         return 64
 
-    def bc_levels(self, hg: HostGraph, dist: np.ndarray) -> np.ndarray:
+    def bc_levels(self, hg: HostGraph, dist: np.ndarray) -> tuple:
+        # a weighted batch's DAG arcs, found for Kahn's order, serve all its level sweeps
         return brandes.dag_levels(hg, dist)
 
-    def bc_level_index(self, hg: HostGraph, level, dist=None):
-        # BFS levels: SciPy's products sweep a level whole (no direction, no task lists); a
-        # weighted batch's DAG arcs are found once for all its level sweeps
-        return None if dist is None else brandes.dag_arcs(hg, level, dist)
+    def bc_level_index(self, hg: HostGraph, level) -> None:
+        # BFS levels: SciPy's products sweep a level whole (no direction, no task lists)
+        return None
 
     def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int, push: bool = False,
                        index=None) -> None:

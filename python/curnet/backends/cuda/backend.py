@@ -214,11 +214,11 @@ class CUDABackend:
         traversal = self.sssp_batch_size(n, k, False) if weighted else self.bfs_batch_size(n, k)
         return self.brandes.batch_size(n, k, weighted, traversal, edges)
 
-    def bc_levels(self, hg: DeviceGraph, dist):
-        return self.brandes.levels(hg, dist)
+    def bc_levels(self, hg: DeviceGraph, dist) -> tuple:
+        return self.brandes.levels(hg, dist), None     # the weighted sweeps take no index
 
-    def bc_level_index(self, hg: DeviceGraph, level, dist=None):
-        return None if dist is not None else self.brandes.level_index(hg, level)
+    def bc_level_index(self, hg: DeviceGraph, level):
+        return self.brandes.level_index(hg, level)
 
     def bc_sigma_level(self, hg: DeviceGraph, level, dist, sigma, at: int, push: bool = False,
                        index=None) -> None:
