@@ -31,10 +31,16 @@ _room = threading.Condition()
 
 class _KeepSink(Sink):
     """A chunk's batches copied out of CuPy's pool into allocations of their own (another
-    process can map only a whole cudaMalloc allocation), in order of their first row."""
+    process can map only a whole cudaMalloc allocation), in order of their first row. BFS
+    blocks are in the job's depth dtype, as the caller's matrix (R's: float64, Inf where
+    unreachable)."""
 
-    def __init__(self):
+    def __init__(self, depth_dtype):
+        self.depth_dtype = depth_dtype
         self.kept = []            # (first row in the chunk, batch size, [arrays or None])
+
+    def block(self, be, first_row, batch_ids, shape, dtype, fill):
+        return super().block(be, first_row, batch_ids, shape, self.depth_dtype, fill)
 
     def consume(self, be, first_row, batch_ids, result) -> None:
         import cupy as cp
@@ -68,12 +74,13 @@ def _wait_for_room(nbytes: int) -> None:
         _held_bytes[0] += nbytes
 
 
-def keep_on_device(run_blocks) -> dict:
-    """On a worker: run_blocks(sink) traverses the chunk into a keeping sink; returns what the
-    caller needs to copy it (the GPU's PCI bus id, this worker, and each batch's handles)."""
+def keep_on_device(run_blocks, depth_dtype=np.int32) -> dict:
+    """On a worker: run_blocks(sink) traverses the chunk into a keeping sink (BFS blocks in
+    `depth_dtype`); returns what the caller needs to copy it (the GPU's PCI bus id, this
+    worker, and each batch's handles)."""
     import cupy as cp
     from distributed import get_worker
-    sink = _KeepSink()
+    sink = _KeepSink(depth_dtype)
     run_blocks(sink)
     worker = get_worker()
     key = worker.get_current_task()

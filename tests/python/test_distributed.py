@@ -450,8 +450,8 @@ def test_local_cuda_cluster_equals_direct_call():
 def test_gpu_workers_results_through_device_memory():
     """GPU workers on the caller's host keep each chunk on their GPU and the caller copies it
     (CUDA IPC): equal to the direct call for bfs, sssp and sssp_dists, several chunks a worker,
-    a caller's float64 `out`; every chunk released on the workers afterwards, and the graph's
-    device arrays once it is released."""
+    a caller's float64 `out` (-1 or Inf where unreachable); every chunk released on the workers
+    afterwards, and the graph's device arrays once it is released."""
     pytest.importorskip("dask_cuda")
     from curnet import device_gather
     g = curnet.generators.rmat(13, seed=5, weighted=True)
@@ -464,6 +464,10 @@ def test_gpu_workers_results_through_device_memory():
         out = np.zeros((len(sources), len(g)), np.float64, order="F")
         engine.bfs(g, sources, backend="cuda", out=out, chunk_size=100)
         np.testing.assert_array_equal(out, want)
+        # R's numeric matrix: float64, Inf where unreachable (the workers' blocks in that dtype)
+        engine.bfs(g, sources, backend="cuda", out=out, unreachable=np.inf, chunk_size=100)
+        assert np.isinf(out).any()
+        np.testing.assert_array_equal(out, np.where(want < 0, np.inf, want))
         dist, pred = engine.sssp(g, sources[:300], backend="cuda", chunk_size=64)
         wd, _ = curnet.sssp(g, sources[:300], backend="cuda")
         np.testing.assert_array_equal(dist, wd)

@@ -63,7 +63,7 @@ def run_chunk(graph, kind: str, ids: np.ndarray, rows, backend: str, unreachable
     if shared == DEVICE:
         if kind == "bfs":
             return device_gather.keep_on_device(lambda sink: bfs_driver.bfs_blocks(
-                g, ids, sink, backend=backend, unreachable=unreachable, progress=False))
+                g, ids, sink, backend=backend, unreachable=unreachable, progress=False), depth_dtype)
         return device_gather.keep_on_device(lambda sink: sssp_driver.sssp_blocks(
             g, ids, sink, backend=backend, with_pred=kind == "sssp", progress=False))
     a, b = rows
