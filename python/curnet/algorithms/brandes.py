@@ -499,9 +499,9 @@ def narrow(xp, level):
 
 def dependencies(be, hg, ids, dag: Dag, weight, edges: bool, endpoints: bool, fold=None):
     """One batch of Brandes' algorithm over its Dag: (sum over its sources of each vertex's
-    dependency, each arc's dependency summed over them or None), arrays of `be.xp`. `fold`: the batch's
-    LeafFold columns (ids then distinct): each column's dependencies weighted by its
-    multiplicity, and its anchor's dependency from the leaves folded into it added."""
+    dependency, each arc's dependency summed over them or None), arrays of `be.xp`. `fold`:
+    the batch's LeafFold columns (ids then distinct): each column's dependencies weighted by
+    its multiplicity, and its anchor's dependency from the leaves folded into it added."""
     xp = be.xp
     level, dist, index = dag
     n, kb = level.shape
@@ -511,8 +511,9 @@ def dependencies(be, hg, ids, dag: Dag, weight, edges: bool, endpoints: bool, fo
     # BFS levels join consecutive levels only, so a level can be swept from the next one's end
     # instead (push): where that end's entries have under 1/PUSH_RATIO of the arcs to walk
     # (the index counts out-degrees; the shares' push walks in-arcs, so on directed graphs
-    # the count is an estimate: the choice moves the time, never the values). The index also
-    # lets each sweep visit only its level's tasks (the CPU's, of a weighted batch: its DAG arcs).
+    # the count is an estimate: the choice moves the time, never the values). The Dag's index
+    # also lets each sweep visit only its level's tasks (the CPU's, of a weighted batch: its
+    # DAG arcs).
 
     # forward: shortest-path counts, a level at a time (a source has one path, to itself)
     sigma = xp.zeros((n, kb), np.float64)
