@@ -1,0 +1,63 @@
+"""What a first GPU call compiles, on a machine whose CuPy kernel cache is empty: each of
+curnet's kernel modules timed alone, then the first betweenness calls on STRING (hops exact,
+1,000 weighted sources) with the time CuPy spends compiling its own kernels in them.
+
+    PYTHONPATH=python python scripts/first_call_compile.py [STRING file]
+
+Needs CuPy and a GPU, and python-igraph (the STRING loader of betweenness_bench.py). A second
+run on the same machine finds everything cached: run it on a fresh one.
+"""
+import cProfile
+import io
+import os
+import pstats
+import sys
+import time
+
+import numpy as np
+import cupy as cp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import curnet  # noqa: E402
+from betweenness_bench import load_string, string_file  # noqa: E402
+from curnet.backends.cuda.launch import kernel_source  # noqa: E402
+
+MODULES = ("bfs", "sssp", "betweenness", "scc", "reduce")
+
+
+def main():
+    cache = os.environ.get("CUPY_CACHE_DIR", os.path.expanduser("~/.cupy/kernel_cache"))
+    print("kernel cache files before:", len(os.listdir(cache)) if os.path.isdir(cache) else 0)
+    total = 0.0
+    for module in MODULES:
+        for cooperative in (False, True):
+            t = time.perf_counter()
+            cp.RawModule(code=kernel_source(module), options=("-std=c++17",),
+                         enable_cooperative_groups=cooperative).compile()
+            took = time.perf_counter() - t
+            total += took
+            print(f"  module {module:12s} cooperative={cooperative!s:5s} {took:6.2f} s", flush=True)
+    print(f"curnet's modules, all: {total:.2f} s")
+
+    _, g = load_string(sys.argv[1] if len(sys.argv) > 1 else string_file())
+    sources = np.sort(np.random.default_rng(6).choice(len(g), 1000, replace=False))
+    profile = cProfile.Profile()
+    t = time.perf_counter()
+    profile.enable()
+    curnet.betweenness(g, weighted=False, backend="cuda")
+    curnet.betweenness(g, weighted=True, sources=sources, backend="cuda")
+    cp.cuda.Device().synchronize()
+    profile.disable()
+    print(f"first betweenness calls (hops exact, weighted 1000), curnet's modules compiled: "
+          f"{time.perf_counter() - t:.2f} s")
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats("compiler.py", 6)
+    print(out.getvalue()[-3000:])
+    t = time.perf_counter()
+    curnet.betweenness(g, weighted=False, backend="cuda")
+    cp.cuda.Device().synchronize()
+    print(f"again, hops exact: {time.perf_counter() - t:.3f} s")
+
+
+if __name__ == "__main__":
+    main()
