@@ -20,7 +20,7 @@ import cupy as cp
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import curnet  # noqa: E402
 from betweenness_bench import load_string, string_file  # noqa: E402
-from curnet.backends.cuda.launch import kernel_source  # noqa: E402
+from curnet.backends.cuda.launch import compiled_module  # noqa: E402
 
 MODULES = ("bfs", "sssp", "betweenness", "scc", "reduce")
 
@@ -32,8 +32,7 @@ def main():
     for module in MODULES:
         for cooperative in (False, True):
             t = time.perf_counter()
-            cp.RawModule(code=kernel_source(module), options=("-std=c++17",),
-                         enable_cooperative_groups=cooperative).compile()
+            compiled_module(module, cooperative).compile()
             took = time.perf_counter() - t
             total += took
             print(f"  module {module:12s} cooperative={cooperative!s:5s} {took:6.2f} s", flush=True)

@@ -31,11 +31,11 @@ def kernel_source(module: str) -> str:
     return "\n".join(parts)
 
 
-def kernel(module: str, name: str, cooperative: bool = False):
-    """A kernel from kernels/<module>.cu for the current device, compiled on first use (once
-    per process; each GPU loads its own copy of the module). `cooperative`: from the module's
-    copy whose kernels launch cooperatively (every block resident at once; the loop kernels'
-    grid barriers need it), which takes grids of at most the resident blocks."""
+def compiled_module(module: str, cooperative: bool = False) -> cp.RawModule:
+    """kernels/<module>.cu as a RawModule for the current device, made once per process (each
+    GPU loads its own copy; NVRTC compiles it at its first kernel, or `.compile()`).
+    `cooperative`: the copy whose kernels launch cooperatively (every block resident at once;
+    the loop kernels' grid barriers need it), which takes grids of at most the resident blocks."""
     key = (module, cp.cuda.runtime.getDevice(), cooperative)
     with _lock:
         mod = _modules.get(key)
@@ -43,7 +43,13 @@ def kernel(module: str, name: str, cooperative: bool = False):
             mod = cp.RawModule(code=kernel_source(module), options=("-std=c++17",),
                                enable_cooperative_groups=cooperative)
             _modules[key] = mod
-    return mod.get_function(name)
+    return mod
+
+
+def kernel(module: str, name: str, cooperative: bool = False):
+    """A kernel from kernels/<module>.cu for the current device, compiled on first use
+    (compiled_module)."""
+    return compiled_module(module, cooperative).get_function(name)
 
 
 def resident_blocks(fn, threads: int, sms: int) -> int:
