@@ -128,6 +128,17 @@ bridge <- function() {
   the$bridge
 }
 
+# A module of the engine's R adapters (python/curnet/r_bridge/NAME.py), imported once per
+# session after bridge() has chosen the engine's Python: every analysis added after the first
+# ones keeps its R adapter there, one module a domain.
+engine_module <- function(name) {
+  key <- paste0("r_bridge.", name)
+  if (!is.null(the[[key]])) return(the[[key]])
+  bridge()
+  the[[key]] <- reticulate::import(paste0("curnet.r_bridge.", name), convert = FALSE)
+  the[[key]]
+}
+
 # Python's "major.minor", or NA if it does not run.
 python_version <- function(python) {
   out <- suppressWarnings(tryCatch(

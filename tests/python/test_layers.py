@@ -24,7 +24,7 @@ LAYERS = [
       "curnet.streaming", "curnet.outputs", "curnet.distributed", "curnet.device_gather", "curnet.csgraph",
       "curnet.steiner_forest", "curnet.coexpression", "curnet.communities", "curnet.engine_info"}),
     ("front doors",
-     {"curnet", "curnet.bridge", "curnet.cli", "curnet.cli_input", "curnet.cli_analyses",
+     {"curnet", "curnet.bridge", "curnet.r_bridge", "curnet.cli", "curnet.cli_input", "curnet.cli_analyses",
       "curnet.cli_coexpression", "curnet.nx", "_curnet_nx"}),
 ]
 
