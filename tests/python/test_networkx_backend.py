@@ -473,3 +473,36 @@ def test_diameter_under_backend_priority_after_a_weighted_call(site, tmp_path):
     r = run_python(site, ["-c", code], tmp_path,
                    env={"CURNET_NX_BACKEND": "cpu", "NETWORKX_BACKEND_PRIORITY": "curnet"})
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
+
+
+def test_sampled_betweenness_takes_every_seed_networkx_takes(site, tmp_path):
+    """k sampled sources, dispatched with each seed type NetworkX's py_random_state takes
+    (None and np.random: the global generators, seeded alike before each call; an int; a
+    RandomState, whose wrapper samples a NumPy array; a Generator; a random.Random): the same
+    sources as NetworkX's for the same seed, so the same estimates."""
+    code = textwrap.dedent("""
+        import random
+        import numpy as np
+        import networkx as nx
+        nx.config.warnings_to_ignore.add("cache")
+        seeds = {"None": lambda: None, "np.random": lambda: np.random, "int": lambda: 7,
+                 "RandomState": lambda: np.random.RandomState(7),
+                 "Generator": lambda: np.random.default_rng(7), "Random": lambda: random.Random(7)}
+        graphs = [nx.gnm_random_graph(40, 120, seed=1),
+                  nx.relabel_nodes(nx.gnm_random_graph(30, 70, seed=2, directed=True), lambda i: f"g{i}")]
+        for G in graphs:
+            for name, seed in seeds.items():
+                for f in (nx.betweenness_centrality, nx.edge_betweenness_centrality):
+                    results = []
+                    for backend in ("networkx", "curnet"):
+                        random.seed(3); np.random.seed(3)
+                        results.append(f(G, k=9, seed=seed(), backend=backend))
+                    want, got = results
+                    assert got.keys() == want.keys(), (name, f.__name__)
+                    bad = [x for x in want if abs(got[x] - want[x]) > 1e-12]
+                    assert not bad, (name, f.__name__, bad[:3])
+                    assert any(want.values())
+        print("ok")
+    """)
+    r = run_python(site, ["-c", code], tmp_path, env={"CURNET_NX_BACKEND": "cpu"})
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]

@@ -26,11 +26,15 @@ def _job(G, weight, sources=None, targets=None, sampled=None) -> BetweennessJob:
 
 
 def _sample(G, k, seed):
-    """NetworkX's sample: `seed.sample(list of nodes, k)` (the same sources for the same seed)."""
+    """NetworkX's sample: `seed.sample(list of nodes, k)` (the same sources for the same seed).
+
+    `seed` is what NetworkX's decorator made of the user's seed: a random.Random (from None, an
+    int or a random.Random), or a wrapper of a NumPy RandomState or Generator. The RandomState
+    wrapper's sample returns a NumPy array (`rng.choice`), the others a list."""
     if k is None:
         return None
     chosen = seed.sample(list(G), k)       # ValueError for k > n or k < 0, as NetworkX
-    if not chosen:
+    if len(chosen) == 0:
         raise ZeroDivisionError("division by zero: k = 0 sampled sources")
     return np.array([G.index[v] for v in chosen], np.int32)
 
