@@ -9,41 +9,52 @@
 # No function is exported here under the name of its own module (`curnet.info` the function
 # would hide the module `curnet.info`): modules are named for their concept and imported by
 # their path (`from curnet.network_proximity import degree_bins`).
+#
+# `import curnet` loads NumPy and the graph only: each export below is imported at its first
+# use (module __getattr__), so a call loads SciPy, pyarrow, CuPy, Dask or NetworkX only when
+# it needs them (docs/first-call.md). Add an export to EXPORTS, not as an import here.
+from importlib import import_module as _import_module
+from importlib.util import find_spec as _find_spec
+
 from ._version import __version__
-from . import datasets, generators
-from .algorithms.bfs import bfs
-from .algorithms.scc import scc
-from .algorithms.sssp import sssp, sssp_dists
 from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeError
 from .graph import Graph
-from .engine_info import info
-from .work import WorkBoundExceeded, count_work
-from .paths import shortest_paths
-from .network_proximity import proximity
-from .streaming import bfs_batches, sssp_batches
-from .measures import (closeness, diameter, distance_table, eccentricity, ego_size,
-                       farthest_points, harmonic_centrality, mean_distance, radius)
 
-try:
-    from .io import GraphFormatError, read_graph
-except ImportError:  # pragma: no cover - io.py is part of the package
-    pass
+#: Each lazy export and the module that defines it.
+EXPORTS = {
+    "bfs": "curnet.algorithms.bfs",
+    "scc": "curnet.algorithms.scc",
+    "sssp": "curnet.algorithms.sssp", "sssp_dists": "curnet.algorithms.sssp",
+    "info": "curnet.engine_info",
+    "count_work": "curnet.work", "WorkBoundExceeded": "curnet.work",
+    "shortest_paths": "curnet.paths",
+    "proximity": "curnet.network_proximity",
+    "bfs_batches": "curnet.streaming", "sssp_batches": "curnet.streaming",
+    **{name: "curnet.measures" for name in (
+        "closeness", "diameter", "distance_table", "eccentricity", "ego_size", "farthest_points",
+        "harmonic_centrality", "mean_distance", "radius")},
+    "read_graph": "curnet.io", "GraphFormatError": "curnet.io",
+    "betweenness": "curnet.betweenness_centrality", "edge_betweenness": "curnet.betweenness_centrality",
+    "girvan_newman": "curnet.communities",
+    "pcsf": "curnet.steiner_forest", "pcsf_rand": "curnet.steiner_forest",
+}
 
-__all__ = ["Graph", "read_graph", "bfs", "sssp", "sssp_dists", "scc", "info", "generators",
-           "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError", "GraphFormatError",
-           "count_work", "WorkBoundExceeded",
-           "bfs_batches", "sssp_batches", "shortest_paths", "proximity",
-           "closeness", "harmonic_centrality", "eccentricity", "radius", "diameter", "farthest_points",
-           "mean_distance", "distance_table", "ego_size"]
+__all__ = ["Graph", "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError",
+           "generators", "coexpression", "datasets", *EXPORTS]
 
-from .betweenness_centrality import betweenness, edge_betweenness  # noqa: E402
 
-__all__ += ["betweenness", "edge_betweenness"]
+def __getattr__(name):
+    """An export or a subpackage (`curnet.datasets`, `curnet.coexpression`, ...), imported at
+    its first use and kept."""
+    if name in EXPORTS:
+        value = getattr(_import_module(EXPORTS[name]), name)
+    elif not name.startswith("__") and _find_spec(f"{__name__}.{name}") is not None:
+        value = _import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module 'curnet' has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
-from .communities import girvan_newman  # noqa: E402
-__all__ += ["girvan_newman"]
 
-from .steiner_forest import pcsf, pcsf_rand
-__all__ += ["pcsf", "pcsf_rand"]
-
-from . import coexpression  # co-expression networks and WGCNA's quantities (curnet.coexpression)
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
