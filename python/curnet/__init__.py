@@ -37,6 +37,8 @@ EXPORTS = {
     "betweenness": "curnet.betweenness_centrality", "edge_betweenness": "curnet.betweenness_centrality",
     "girvan_newman": "curnet.communities",
     "pcsf": "curnet.steiner_forest", "pcsf_rand": "curnet.steiner_forest",
+    **{name: "curnet.propagation" for name in (
+        "pagerank", "rwr", "diffuse", "diffusion_kernel", "propagation_null")},
 }
 
 __all__ = ["Graph", "NegativeCycleError", "BackendUnavailableError", "OutputTooLargeError",
