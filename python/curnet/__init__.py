@@ -36,6 +36,7 @@ EXPORTS = {
     "read_graph": "curnet.io", "GraphFormatError": "curnet.io",
     "betweenness": "curnet.betweenness_centrality", "edge_betweenness": "curnet.betweenness_centrality",
     "girvan_newman": "curnet.communities",
+    "hclust": "curnet.linkage",
     "pcsf": "curnet.steiner_forest", "pcsf_rand": "curnet.steiner_forest",
     **{name: "curnet.propagation" for name in (
         "pagerank", "rwr", "diffuse", "diffusion_kernel", "propagation_null")},

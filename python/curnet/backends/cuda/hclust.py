@@ -1,0 +1,38 @@
+"""Hierarchical clustering on the GPU (kernels/hclust.cu): the nearest-neighbour chain over a
+square float64 dissimilarity held on the device, one block for the whole clustering."""
+from __future__ import annotations
+
+import numpy as np
+import cupy as cp
+
+from .launch import i64, i32, kernel, launch, KernelError
+
+LINKS = {"average": 0, "complete": 1, "single": 2}
+THREADS = 1024
+
+
+def nn_chain(d, method: str):
+    """The n - 1 merges of a square float64 CuPy matrix `d` (overwritten), as made: (a, b,
+    height) on the device, a < b the merged clusters' indices (the union keeps b)."""
+    n = d.shape[0]
+    size = cp.ones(n, dtype=np.float64)
+    chain = cp.empty(n, dtype=np.int32)
+    a = cp.empty(max(n - 1, 0), dtype=np.int32)
+    b = cp.empty(max(n - 1, 0), dtype=np.int32)
+    h = cp.empty(max(n - 1, 0), dtype=np.float64)
+    if n > 1:
+        try:
+            kernel("hclust", "nn_chain")((1,), (THREADS,),
+                                         (d, i64(n), i32(LINKS[method]), size, chain, a, b, h))
+        except cp.cuda.memory.OutOfMemoryError:
+            raise
+        except Exception as e:
+            raise KernelError(f"curnet: CUDA kernel hclust.nn_chain failed ({n} items): "
+                              f"{type(e).__name__}: {e}") from e
+    return a, b, h
+
+
+def one_minus(s) -> None:
+    """A square float64 CuPy similarity turned into 1 - s in place (diagonal 0)."""
+    n = s.shape[0]
+    launch("hclust", "one_minus", n * n, (s, i64(n)), max_blocks=4096)

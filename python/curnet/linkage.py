@@ -1,0 +1,263 @@
+"""Agglomerative hierarchical clustering of a dissimilarity matrix (`curnet.hclust`), with
+R's `hclust` encoding of the result, for WGCNA's module detection on 1 - TOM.
+
+Routes. CPU: the `fastcluster` package's `linkage` when it is installed (the C++ code of R's
+fastcluster::hclust, which WGCNA calls: the same tree, ties included), else SciPy's `linkage`
+(compiled too, as fast; its chain breaks ties otherwise). GPU: the nearest-neighbour chain of
+kernels/hclust.cu over a square float64 matrix on the device (a CuPy matrix, 1 - TOM made
+there, is used where it lies), with fastcluster's rules. `nn_chain_twin` is the kernel's
+NumPy twin, step for step.
+
+R's encoding (`stats::hclust`, `fastcluster::hclust`): merge row s joins two clusters, a
+negative number -j for observation j, a positive one for the cluster made at row s' < s; in
+a row, observations come before clusters, lower numbers first. Rows are sorted by height
+(stably, so merges at equal heights keep the order the algorithm made them). `order` lists
+the observations as the dendrogram draws them: each merge's first cluster to the left.
+
+Ties. The nearest-neighbour chain takes, among equally near clusters, the previous element of
+the chain, else the lowest index; it merges into the higher index, starts at the lowest live
+cluster and starts again there when a merge leaves one cluster on the chain; average linkage
+updates d = s1 d1 + s2 d2 with s = size / (size1 + size2). These are fastcluster's rules, so
+at exact ties the merges are fastcluster's (hence WGCNA's). SciPy's chain keeps a lone
+cluster and weighs (n1 d1 + n2 d2) / (n1 + n2); `stats::hclust` (a nearest-neighbour list)
+may choose another of the tied pairs. At exact ties their trees, and for average and complete
+linkage their later heights, may differ; single linkage's heights cannot.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .backends import get_backend
+
+METHODS = ("average", "complete", "single")
+
+
+@dataclass
+class Dendrogram:
+    """A hierarchical clustering in R's `hclust` encoding: `merge` ((n - 1) x 2, negative
+    observations, positive earlier rows, 1-based), `height`, `order` (1-based), `labels`
+    (or None) and `method`."""
+    merge: np.ndarray
+    height: np.ndarray
+    order: np.ndarray
+    labels: list | None
+    method: str
+
+    @property
+    def size(self) -> int:
+        return len(self.order)
+
+    def cutree(self, k: int) -> np.ndarray:
+        """R's `cutree(tree, k)`: groups 1..k after the first n - k merges, numbered by their
+        first observation."""
+        n = self.size
+        if not 1 <= k <= n:
+            raise ValueError(f"k must be between 1 and {n}, got {k}")
+        group = np.arange(n)
+        members = {j: [j] for j in range(n)}
+        made = {}
+        for s in range(n - k):
+            parts = [members.pop(group[-m - 1]) if m < 0 else members.pop(made[m]) for m in self.merge[s]]
+            joined = parts[0] + parts[1]
+            key = min(joined)
+            for j in joined:
+                group[j] = key
+            members[key] = joined
+            made[s + 1] = key
+        _, first = np.unique(group, return_index=True)
+        number = np.empty(n, dtype=np.int64)
+        number[group[np.sort(first)]] = np.arange(1, len(first) + 1)
+        return number[group]
+
+    def scipy_linkage(self) -> np.ndarray:
+        """The same tree as SciPy's linkage matrix Z (0-based nodes, sizes)."""
+        n = self.size
+        z = np.empty((n - 1, 4))
+        node = np.where(self.merge < 0, -self.merge - 1, self.merge + n - 1)
+        z[:, :2] = node
+        z[:, 2] = self.height
+        sizes = np.ones(2 * n - 1)
+        for s in range(n - 1):
+            sizes[n + s] = sizes[node[s, 0]] + sizes[node[s, 1]]
+        z[:, 3] = sizes[n:]
+        return z
+
+
+def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
+           overwrite: bool = False) -> Dendrogram:
+    """Hierarchical clustering of dissimilarities `d` (condensed, as SciPy's `pdist`, or a
+    square symmetric matrix; NumPy or CuPy) by average, complete or single linkage, equal to
+    R's `hclust` (see the module's notes on ties). `overwrite`: a square float64 CuPy matrix
+    may be used as the GPU's work space (it is destroyed) instead of copied."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    on_device = type(d).__module__.startswith("cupy")
+    be = get_backend(backend if backend != "auto" or not on_device else "cuda").members[0]
+    gpu = be.xp is not np
+    if gpu:
+        xp = be.xp
+        with be.device_scope():
+            square = _square(xp, xp.asarray(d), copy=not overwrite)
+            n = _check(xp, square)
+            _labels = _check_labels(labels, n)
+            from .backends.cuda.hclust import nn_chain
+            a, b, h = nn_chain(square, method)
+            merge, height, order = r_encoding(xp.asnumpy(a), xp.asnumpy(b), xp.asnumpy(h), n)
+    else:
+        if on_device:
+            d = d.get()
+        square = _square(np, np.asarray(d, dtype=np.float64), copy=False)
+        n = _check(np, square)
+        _labels = _check_labels(labels, n)
+        merge, height, order = _scipy_route(square, method)
+    return Dendrogram(merge, height, order, _labels, method)
+
+
+def _square(xp, d, copy: bool):
+    """`d` as a square float64 matrix of `xp` (a condensed vector expanded)."""
+    if d.ndim == 1:
+        m = d.shape[0]
+        n = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
+        if n * (n - 1) // 2 != m:
+            raise ValueError(f"a condensed dissimilarity has n(n - 1)/2 entries; {m} is no such number")
+        out = xp.zeros((n, n), dtype=np.float64)
+        i, j = np.triu_indices(n, 1)
+        i, j = xp.asarray(i), xp.asarray(j)
+        out[i, j] = d
+        out[j, i] = d
+        return out
+    if d.ndim != 2 or d.shape[0] != d.shape[1]:
+        raise ValueError(f"the dissimilarity must be a square matrix or a condensed vector, got shape {d.shape}")
+    return xp.array(d, dtype=np.float64, copy=True) if copy or d.dtype != np.float64 else d
+
+
+def _check(xp, square) -> int:
+    n = square.shape[0]
+    if n < 2:
+        raise ValueError(f"clustering needs at least 2 objects, got {n}")
+    if not bool(xp.isfinite(square).all()):
+        finite = xp.isfinite(square)
+        finite[xp.arange(n), xp.arange(n)] = True           # the diagonal is never read
+        if not bool(finite.all()):
+            raise ValueError("the dissimilarities must be finite (no NA, NaN or Inf)")
+    tile = 1024                                            # square tiles: cache-friendly
+    for i in range(0, n, tile):
+        for j in range(i, n, tile):
+            if not bool((square[i:i + tile, j:j + tile] == square[j:j + tile, i:i + tile].T).all()):
+                raise ValueError("the dissimilarity matrix must be symmetric")
+    return n
+
+
+def _check_labels(labels, n):
+    if labels is None:
+        return None
+    labels = [str(x) for x in labels]
+    if len(labels) != n:
+        raise ValueError(f"{len(labels)} labels for {n} objects")
+    return labels
+
+
+def _scipy_route(square: np.ndarray, method: str):
+    from scipy.spatial.distance import squareform
+    try:
+        from fastcluster import linkage
+    except ImportError:
+        from scipy.cluster.hierarchy import linkage
+    z = linkage(squareform(square, checks=False), method=method)
+    n = square.shape[0]
+    node = np.sort(z[:, :2].astype(np.int64), axis=1)
+    return _from_nodes(node, z[:, 2].copy(), n)
+
+
+def r_encoding(a: np.ndarray, b: np.ndarray, h: np.ndarray, n: int):
+    """R's (merge, height, order) from the merges as the chain made them: clusters by index
+    (a cluster keeps the higher index of the two it joins), in the order made."""
+    steps = np.argsort(h, kind="stable")
+    a, b, h = a[steps].astype(np.int64), b[steps].astype(np.int64), h[steps].astype(np.float64)
+    # union-find over indices; node[r] is the node (0..n-1 observations, n + s the row s)
+    # the root r stands for
+    parent = np.arange(n)
+    node_of = np.arange(n)
+
+    def find(x):
+        root = x
+        while parent[root] != root:
+            root = parent[root]
+        while parent[x] != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    nodes = np.empty((n - 1, 2), dtype=np.int64)
+    for s in range(n - 1):
+        ra, rb = find(a[s]), find(b[s])
+        pair = sorted((node_of[ra], node_of[rb]))
+        nodes[s] = pair
+        parent[ra] = rb
+        node_of[rb] = n + s
+    return _from_nodes(nodes, h, n)
+
+
+def _from_nodes(nodes: np.ndarray, h: np.ndarray, n: int):
+    """R's merge (nodes sorted in each row: observations first) and order."""
+    merge = np.where(nodes < n, -(nodes + 1), nodes - n + 1).astype(np.int64)
+    order = np.empty(n, dtype=np.int64)
+    stack, out = [n - 1], 0
+    while stack:                       # depth first, each merge's first cluster to the left
+        m = stack.pop()
+        if m <= 0:
+            order[out] = -m
+            out += 1
+        else:
+            stack.append(int(merge[m - 1, 1]))
+            stack.append(int(merge[m - 1, 0]))
+    return merge, h, order
+
+
+def nn_chain_twin(d, method: str = "average"):
+    """The NumPy twin of kernels/hclust.cu: the nearest-neighbour chain over a square
+    dissimilarity, each step as the kernel takes it. The merges (a, b, height) as made."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    D = np.array(d, dtype=np.float64)
+    n = D.shape[0]
+    size = np.ones(n)
+    live = np.ones(n, dtype=bool)
+    chain: list = []
+    out_a, out_b, out_h = [], [], []
+    while len(out_h) < n - 1:
+        if not chain:
+            chain.append(int(np.flatnonzero(live)[0]))
+        x = chain[-1]
+        prev = chain[-2] if len(chain) >= 2 else -1
+        row = np.where(live, D[x], np.inf)
+        row[x] = np.inf
+        y = int(np.argmin(row))                 # the lowest index at the minimum
+        m = row[y]
+        if prev >= 0 and D[x, prev] <= m:
+            y, m = prev, D[x, prev]
+        if y != prev:
+            chain.append(y)
+            continue
+        a, b = min(x, y), max(x, y)
+        na, nb = size[a], size[b]
+        others = live.copy()
+        others[[a, b]] = False
+        if method == "average":
+            new = na / (na + nb) * D[a, others] + nb / (na + nb) * D[b, others]
+        elif method == "complete":
+            new = np.maximum(D[a, others], D[b, others])
+        else:
+            new = np.minimum(D[a, others], D[b, others])
+        D[b, others] = new
+        D[others, b] = new
+        out_a.append(a)
+        out_b.append(b)
+        out_h.append(m)
+        live[a] = False
+        size[a], size[b] = 0, na + nb
+        del chain[-2:]
+        if len(chain) == 1:                     # fastcluster starts again from the lowest
+            chain.clear()
+    return np.array(out_a, np.int64), np.array(out_b, np.int64), np.array(out_h)

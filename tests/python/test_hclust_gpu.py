@@ -1,0 +1,74 @@
+"""kernels/hclust.cu (curnet.hclust on the GPU) against its NumPy twin and the CPU route.
+
+Marked `gpu` and skipped when CuPy or a CUDA device is missing."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import pdist, squareform
+
+from curnet.backends import cuda_available
+from curnet.linkage import METHODS, hclust, nn_chain_twin, r_encoding
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]
+
+
+def dissimilarity(seed, n, tied):
+    rng = np.random.default_rng(seed)
+    if tied:
+        return squareform(rng.integers(1, 4, size=n * (n - 1) // 2).astype(float))
+    return squareform(pdist(rng.normal(size=(n, 5))))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("tied", [False, True])
+@pytest.mark.parametrize("n", [2, 3, 31, 700, 2100])
+def test_kernel_equals_its_twin(method, tied, n):
+    import cupy as cp
+    from curnet.backends.cuda.hclust import nn_chain
+    d = dissimilarity(n, n, tied)
+    a, b, h = nn_chain(cp.asarray(d), method)
+    ta, tb, th = nn_chain_twin(d, method)
+    np.testing.assert_array_equal(cp.asnumpy(a), ta)
+    np.testing.assert_array_equal(cp.asnumpy(b), tb)
+    np.testing.assert_array_equal(cp.asnumpy(h), th)     # bit for bit: no fused multiply-add
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("tied", [False, True])
+def test_gpu_route_equals_cpu_route(method, tied):
+    d = dissimilarity(7, 500, tied)
+    g = hclust(d, method, backend="cuda")
+    c = hclust(d, method, backend="cpu")
+    np.testing.assert_array_equal(g.height, c.height)
+    if method != "single" or not tied:       # single linkage: fastcluster's spanning tree on ties
+        np.testing.assert_array_equal(g.merge, c.merge)
+        np.testing.assert_array_equal(g.order, c.order)
+
+
+def test_one_minus_tom_on_the_device():
+    import cupy as cp
+    from curnet.backends.cuda.hclust import one_minus
+    from curnet.coexpression import tom_similarity_from_expr
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(300, 30)) + rng.normal(size=(5, 30))[rng.integers(0, 5, 300)]
+    tom = tom_similarity_from_expr(x, backend="cpu")
+    s = cp.asarray(tom)
+    one_minus(s)
+    expected = 1 - tom
+    np.fill_diagonal(expected, 0)
+    np.testing.assert_array_equal(cp.asnumpy(s), expected)
+    g = hclust(s, overwrite=True)                 # a CuPy matrix: clustered where it lies
+    c = hclust(expected, backend="cpu")
+    np.testing.assert_array_equal(g.merge, c.merge)
+    np.testing.assert_array_equal(g.height, c.height)
+
+
+def test_condensed_cupy_input():
+    import cupy as cp
+    d = dissimilarity(9, 200, False)
+    g = hclust(cp.asarray(squareform(d)), "average")
+    c = hclust(d, "average", backend="cpu")
+    np.testing.assert_array_equal(g.merge, c.merge)
+    np.testing.assert_array_equal(g.height, c.height)
