@@ -128,6 +128,24 @@ bridge <- function() {
   the$bridge
 }
 
+# Any other module of the engine R reads (`curnet.io`, ...), after bridge() has chosen the
+# engine's Python: an import before that would bind reticulate to the first Python on the PATH.
+engine_import <- function(module) {
+  bridge()
+  reticulate::import(module, convert = FALSE)
+}
+
+# The engine's Python is named to reticulate as the package loads (a preference; nothing starts):
+# reticulate's generics (py_to_r) start Python before they evaluate their argument, so an entry
+# point whose first reticulate call wraps bridge() in one of them would otherwise start the
+# first Python on the PATH, one without the engine.
+.onLoad <- function(libname, pkgname) {
+  python <- cuRnet_python()
+  if (!is.null(python) && !reticulate::py_available(initialize = FALSE)) {
+    reticulate::use_python(python, required = FALSE)
+  }
+}
+
 # A module of the engine's R adapters (python/curnet/r_bridge/NAME.py), imported once per
 # session after bridge() has chosen the engine's Python: every analysis added after the first
 # ones keeps its R adapter there, one module a domain.

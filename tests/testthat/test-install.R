@@ -169,3 +169,47 @@ test_that("a Python without the engine loads the one shipped in the package", {
                file.path(system.file("python", package = "cuRnet"), "python", "curnet"), fixed = TRUE)
   expect_match(out[length(out)], "a +0 +1")
 })
+
+# A fresh R session after cuRnet_install() alone (no RETICULATE_PYTHON, no option): its first
+# call starts the engine's Python, whichever entry point it is. A data frame's weight-column
+# lookup and reticulate's py_to_r once started the first python3 on the PATH instead.
+test_that("after only cuRnet_install(), a fresh R session's quick start runs on the engine's Python", {
+  skip_on_os("windows")
+  python <- Sys.getenv("RETICULATE_PYTHON")
+  skip_if(!nzchar(python), "needs RETICULATE_PYTHON (the engine's Python)")
+  # the PATH without the engine's bin folder (reticulate puts it first once it has started)
+  dirs <- strsplit(Sys.getenv("PATH"), .Platform$path.sep, fixed = TRUE)[[1]]
+  withr::local_envvar(PATH = paste(dirs[normalizePath(dirs, mustWork = FALSE) != normalizePath(dirname(python))],
+                                   collapse = .Platform$path.sep))
+  path_python <- Sys.which("python3")
+  skip_if(nzchar(path_python) && system2(path_python, c("-c", shQuote("import curnet")), stdout = FALSE,
+                                         stderr = FALSE, env = "PYTHONPATH=") == 0,
+          "the python3 on the PATH has the engine too, so a wrong start could not be seen")
+  tmp <- withr::local_tempdir()
+  withr::local_envvar(R_USER_CONFIG_DIR = file.path(tmp, "config"), RETICULATE_PYTHON = "",
+                      CURNET_PYTHON = "")
+  withr::local_options(cuRnet.python = NULL)
+  expect_message(cuRnet_install(envdir = NULL, python = python), "remembered in")
+  fresh_session <- function(lines) {
+    script <- file.path(tmp, "run.R")
+    writeLines(c("library(cuRnet)", lines, "cat('python:', reticulate::py_config()$python, '\\n')"), script)
+    system2("env", c("-u", "RETICULATE_PYTHON", "-u", "CURNET_PYTHON", "PYTHONPATH=",
+                     paste0("R_USER_CONFIG_DIR=", shQuote(file.path(tmp, "config"))),
+                     paste0("R_LIBS=", shQuote(paste(.libPaths(), collapse = ":"))),
+                     shQuote(file.path(R.home("bin"), "Rscript")), shQuote(script)),
+            stdout = TRUE, stderr = TRUE)
+  }
+  engine <- paste0("python: ", normalizePath(dirname(python)), "/", basename(python))
+  # the quick start: a data frame with a weight column, then shortest paths
+  out <- fresh_session(c(
+    "g <- cuRnet_graph(data.frame(from = c(\"TP53\", \"MDM2\", \"CDKN1A\"), to = c(\"MDM2\", \"CDKN1A\", \"ATM\"),",
+    "                             weight = c(0.1, 0.25, 0.4)))",
+    "d <- cuRnet_sssp(g, \"TP53\")",
+    "cat('distances:', d$distances, '\\n')"))
+  expect_true(any(grepl("^distances: 0 0.1 0.35 0.75 *$", out)), info = paste(out, collapse = "\n"))
+  expect_true(any(startsWith(out, engine)), info = paste(out, collapse = "\n"))
+  # an entry point whose first reticulate call is py_to_r
+  out <- fresh_session("cat('engine:', cuRnet_info()$curnet, '\\n')")
+  expect_true(any(out == paste("engine:", utils::packageVersion("cuRnet"), "")), info = paste(out, collapse = "\n"))
+  expect_true(any(startsWith(out, engine)), info = paste(out, collapse = "\n"))
+})
