@@ -10,13 +10,15 @@
 #'     first appearance. Names are case-sensitive (\code{"TP53"} and
 #'     \code{"tp53"} are two vertices); unused factor levels are not vertices
 #'     (list them in \code{vertices} to add them); a missing endpoint
-#'     (\code{NA}) is an error. The first column with a weight-like name
-#'     (\code{weight}, \code{weights}, \code{w}, \code{distance}, \code{dist},
-#'     \code{length}, \code{cost}; case aside) holds the weights, as igraph
-#'     reads \code{weight}; it must be numeric (text or \code{TRUE}/\code{FALSE}
-#'     is an error). A third column of another name (an evidence count, a
-#'     confidence \code{score}) is not a length: it is left out, with a message;
-#'     give \code{weights = "score"} to use it, \code{weights = NA} for none.
+#'     (\code{NA}) is an error. The weights: the first column with a
+#'     weight-like name (\code{weight}, \code{weights}, \code{w},
+#'     \code{distance}, \code{dist}, \code{length}, \code{cost}; case aside),
+#'     as igraph reads \code{weight}; else the third column when it is numeric,
+#'     whatever its name, as cuRnet has read \code{from to score} since 2017
+#'     (a message names the column: a confidence \code{score} or an evidence
+#'     count then is a length). \code{weights = NA} counts hops,
+#'     \code{weights = "col"} picks another column. A weight column must be
+#'     numeric (text or \code{TRUE}/\code{FALSE} is an error).
 #'     Directed unless \code{directed = FALSE}, as in cuRnet.}
 #'   \item{igraph object}{Keeps its own directedness, vertex order, names and
 #'     \code{weight} edge attribute. Note: \code{igraph::distances()} defaults
@@ -32,20 +34,25 @@
 #'     that name no vertex elsewhere in the file (the reader then warns that
 #'     it took the line as a header); any other first line of two names is an
 #'     edge: give \code{header = TRUE} (or \code{FALSE}) to decide. Weights
-#'     come from a column with a weight-like name, as for a data frame, or, in
-#'     a file without a header, from a numeric third column.
+#'     come from a column with a weight-like name, else from a numeric third
+#'     column, as for a data frame (with the same message when that column
+#'     has a name in a header).
 #'     Ids in the file are vertex names, as in a data
 #'     frame: a TSV line \code{7157 4193} makes vertices \code{"7157"} and
 #'     \code{"4193"}, and \code{cuRnet_bfs(g, 7157)} starts from the first.
 #'     Matrix Market, DIMACS and METIS files number their vertices 1..n and
-#'     each is named by its number. \code{ids = "index"} takes numeric ids as
-#'     the engine's 0-based vertex numbers instead (no names; sources are then
-#'     1-based indices).}
+#'     name none: the graph has no names and its vertices are 1-based indices,
+#'     as in igraph (the file's vertex 3 is \code{3}; Python and the
+#'     \code{curnet} command count the same vertices from 0, as SciPy).
+#'     \code{ids = "index"} takes an edge list's numeric ids as the engine's
+#'     0-based vertex numbers instead (no names; sources are then 1-based
+#'     indices).}
 #'   \item{two-column matrix}{igraph's edge-list matrix (\code{igraph::as_edgelist}):
 #'     endpoints as vertex names, as in a data frame.}
 #'   \item{Arrow Table or RecordBatch}{(with R's \pkg{arrow} package)
 #'     endpoints in columns 1 and 2, taken as vertex names as in a data frame,
-#'     weights in a column with a weight-like name, as for a data frame.}
+#'     weights as for a data frame (a weight-like name, else a numeric third
+#'     column).}
 #' }
 #'
 #' Undirected graphs reject negative weights (each such edge is a negative
@@ -70,7 +77,7 @@
 #'   For igraph objects, as in igraph: \code{NULL} takes the \code{weight}
 #'   attribute, or a numeric vector. For files: \code{NULL} detects them,
 #'   \code{TRUE} requires them, or a column name. For Arrow tables:
-#'   \code{NULL} takes a \code{weight} column, or a column name.
+#'   \code{NULL} detects them as for a data frame, or a column name.
 #' @param vertices For data frames and files: all vertex names, in the order wanted
 #'   (adds isolated vertices), or a data frame with the names in its first
 #'   column (as igraph takes it); by default the endpoints in order of first appearance.
@@ -145,12 +152,7 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   }
   column <- NULL
   if (is.null(weights)) {
-    column <- weight_like_column(names(x))
-    if (is.null(column) && ncol(x) >= 3 && is.numeric(x[[3]])) {
-      message(sprintf(paste0("column '%s' is not read as weights: only a weight-like name (%s) is, ",
-                             "as igraph reads `weight`; give weights = \"%s\" to use it"),
-                      names(x)[3], paste(weight_names(), collapse = ", "), names(x)[3]))
-    }
+    column <- default_weight_column(names(x), ncol(x) >= 3 && is.numeric(x[[3]]))
   } else if (is.character(weights) && length(weights) == 1) {
     if (!weights %in% names(x)) stop(sprintf("no column '%s' in the data frame for the weights", weights), call. = FALSE)
     column <- weights
@@ -189,8 +191,14 @@ cuRnet_graph.character <- function(x, directed = TRUE, ..., weights = NULL, vert
                                                           weights = weights, ids = ids,
                                                           double = precision == "double"), options)))
   py <- reticulate::py_get_item(read, 0L)
-  for (said in unlist(reticulate::py_to_r(reticulate::py_get_item(read, 1L)))) warning(said, call. = FALSE)
-  wrap_graph(py, reticulate::py_to_r(b$names(py)), ids_are_names = ids == "names")
+  for (said in unlist(reticulate::py_to_r(reticulate::py_get_item(read, 1L)))) {
+    # the reader's note on a third column read as the weights (WeightColumnNote), in R's words
+    third <- regmatches(said, regexec("^column (['\"])(.*)\\1 read as the weights", said))[[1]]
+    if (length(third)) weight_column_message(third[3]) else warning(said, call. = FALSE)
+  }
+  names <- reticulate::py_to_r(b$names(py))
+  # Matrix Market, DIMACS and METIS name no vertex: numbers are 1-based indices, as in igraph
+  wrap_graph(py, names, ids_are_names = ids == "names" && !is.null(names))
 }
 
 #' @rdname cuRnet_graph
@@ -200,11 +208,11 @@ cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., weights = NULL,
   no_other_arguments(...)
   precision <- match_precision(precision)
   if (is.null(weights)) {
-    weights <- weight_like_column(names(x))
+    weights <- default_weight_column(names(x), ncol(x) >= 3 && arrow_type_is_numeric(x$schema[[3]]$type))
   } else if (length(weights) == 1 && is.na(weights)) {
     weights <- NULL
   } else if (!(is.character(weights) && length(weights) == 1 && weights %in% names(x))) {
-    stop("for an Arrow table, `weights` is NULL (the `weight` column, if any), NA (none) or ",
+    stop("for an Arrow table, `weights` is NULL (detected as for a data frame), NA (none) or ",
          "the name of a column", call. = FALSE)
   }
   py <- engine_call(bridge()$graph_from_table(reticulate::r_to_py(x), directed, weights,
@@ -260,14 +268,33 @@ reader_options <- function(...) {
 
 # The column names taken as weights without being asked: the engine's list (curnet.io.WEIGHT_NAMES),
 # so that a data frame, an Arrow table and a file agree.
-weight_names <- function() {
-  io <- engine_import("curnet.io")   # first: py_to_r starts Python before it reads its argument
-  unlist(reticulate::py_to_r(io$WEIGHT_NAMES))
-}
+weight_names <- function() unlist(reticulate::py_to_r(reticulate::import("curnet.io", convert = FALSE)$WEIGHT_NAMES))
 
 weight_like_column <- function(columns) {
   hit <- which(tolower(trimws(columns)) %in% weight_names())
   if (length(hit)) columns[hit[1]]
+}
+
+# The weight column when the caller gave no `weights`: a weight-like name, else the third column
+# when it is numeric, whatever its name, as cuRnet has read `from to score` since 2017 (the same
+# rule as the engine's reader, curnet.io.weights); a column taken by its place is named.
+default_weight_column <- function(columns, third_is_numeric) {
+  column <- weight_like_column(columns)
+  if (is.null(column) && length(columns) >= 3 && third_is_numeric) {
+    column <- columns[3]
+    weight_column_message(column)
+  }
+  column
+}
+
+weight_column_message <- function(column) {
+  message(sprintf(paste0("column '%s' read as the weights (the third column, as cuRnet reads an ",
+                         "edge list); weights = NA for hops, weights = \"name\" for another column"),
+                  column))
+}
+
+arrow_type_is_numeric <- function(type) {
+  grepl("^(u?int(8|16|32|64)|halffloat|float|double)$", type$ToString())
 }
 
 # The one way graphs from R reach the engine: 0-based ids and weights as Arrow arrays.

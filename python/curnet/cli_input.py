@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
 
 FILE_HELP = "edge list (TSV/CSV/SNAP), .mtx, .gr, .graph, .parquet, .arrow; .gz too"
 
@@ -30,7 +31,7 @@ def add_input_options(a) -> None:
     w = r.add_mutually_exclusive_group()
     w.add_argument("--weight", type=_column_spec, metavar="COL",
                    help="weight column: index or name (default: a column named weight, distance, "
-                        "length, cost ..., or a headerless file's numeric third column)")
+                        "length, cost ..., else a numeric third column, whatever its name)")
     w.add_argument("--unweighted", action="store_true", help="ignore any weights in the file")
     r.add_argument("--header", action=argparse.BooleanOptionalAction, default=None,
                    help="the first line is (--header) or is not (--no-header) a header; default: detected")
@@ -55,9 +56,17 @@ def reader_options(args) -> dict:
 def read_input(args, **overrides):
     """The graph of `args.file`, read with the shared options, and any a subcommand fixes
     (`overrides`: pcsf reads an undirected network with costs); the time on stderr."""
-    from .io import read_graph
+    from .io import WeightColumnNote, read_graph
     t0 = time.perf_counter()
-    g = read_graph(args.file, **{**reader_options(args), **overrides})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", WeightColumnNote)
+        g = read_graph(args.file, **{**reader_options(args), **overrides})
+    for w in caught:       # the reader's notes, the weight column's in the command's words
+        if issubclass(w.category, WeightColumnNote):
+            print(f"column {w.message.column!r} read as the weights (the third column); "
+                  f"--unweighted for hops, --weight COL for another column", file=sys.stderr)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     print(f"read {g} in {time.perf_counter() - t0:.2f} s", file=sys.stderr)
     return g
 

@@ -88,3 +88,36 @@ def test_shared_file_workers_read_with_the_callers_options(tmp_path):
     mine, theirs = read_input(args), shared.load()
     assert theirs.names.tolist() == mine.names.tolist() == ["a", "b", "c"]
     assert [a.tolist() for a in theirs.edges()] == [a.tolist() for a in mine.edges()]
+
+
+def test_the_cli_reads_a_numeric_third_column_as_weights_and_says_so(tmp_path, capsys):
+    """The weight rule of docs/ids.md on the command line: `from to score` is weighted, the note
+    in the command's words; --unweighted counts hops."""
+    path = tmp_path / "scores.csv"
+    path.write_text("from,to,score\na,b,0.5\nb,c,0.25\n")
+    out = tmp_path / "d.tsv"
+    assert main(["sssp-dists", str(path), "--sources", "a", "--backend", "cpu", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "column 'score' read as the weights (the third column); --unweighted for hops" in err
+    assert "weights=False" not in err
+    assert "0.75" in out.read_text()
+    assert main(["sssp-dists", str(path), "--sources", "a", "--unweighted", "--backend", "cpu",
+                 "--out", str(out)]) == 0
+    assert "read as the weights" not in capsys.readouterr().err
+    assert "0.75" not in out.read_text()
+
+
+def test_numbered_formats_are_positions_in_python_and_the_cli(tmp_path, capsys):
+    """Matrix Market (like DIMACS and METIS) names no vertex: integer sources are 0-based
+    positions, as scipy.io.mmread gives them, in Python and on the command line."""
+    path = tmp_path / "g.mtx"
+    path.write_text("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 0.5\n2 3 2\n")
+    g = curnet.read_graph(path)
+    assert g.names is None
+    dist, _ = curnet.sssp(g, [0, 1, 2], backend="cpu")
+    assert dist.tolist() == [[0, 0.5, 2.5], [np.inf, 0, 2], [np.inf, np.inf, 0]]
+    out = tmp_path / "d.tsv"
+    assert main(["sssp-dists", str(path), "--sources", "0,1", "--backend", "cpu", "--out", str(out)]) == 0
+    rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
+    assert ["0", "2", "2.5"] in rows and ["1", "2", "2"] in rows
+    assert not any(r[0] == "3" or r[1] == "3" for r in rows)

@@ -88,9 +88,9 @@ def test_csv_columns_by_name_and_index():
     assert arcs(by_name) == [("B", "A", 3.0), ("C", "B", 1.0)]
     by_index = read_graph(DATA / "header_cols.csv", src=1, dst=0, weights=2, header=True)
     assert arcs(by_index) == arcs(by_name)
-    # weights=None: a third column named "score" is no weight (only weight-like names are)
-    with pytest.warns(UserWarning, match="column 'score' is not read as weights.*weights='score'"):
-        assert not read_graph(DATA / "header_cols.csv").weighted
+    # weights=None: the numeric third column is the weights whatever its name, with a note
+    with pytest.warns(io.WeightColumnNote, match="^column 'score' read as the weights .*weights=False for hops"):
+        assert arcs(read_graph(DATA / "header_cols.csv")) == [("A", "B", 3.0), ("B", "C", 1.0)]
 
 
 def test_csv_unknown_column_name():
@@ -472,8 +472,8 @@ def test_ids_as_names_with_header_and_in_numbered_formats(tmp_path):
     mtx = tmp_path / "g.mtx"
     mtx.write_text("%%MatrixMarket matrix coordinate pattern general\n4 4 2\n3 1\n1 2\n")
     g = read_graph(mtx, ids="names")
-    assert g.names.tolist() == ["1", "2", "3", "4"]             # the file's own numbering
-    assert _edges_by_name(g) == [("1", "2", 1.0), ("3", "1", 1.0)]
+    assert g.names is None                                      # positions, as scipy.io.mmread
+    assert arcs(g) == [(0, 1, None), (2, 0, None)]
     with pytest.raises(ValueError, match='ids must be "names" or "index"'):
         read_graph(mtx, ids="position")
 
@@ -496,24 +496,33 @@ def test_ids_in_files_are_names_by_default(tmp_path):
     assert len(io.read_graph(path, ids="index")) == 7158
     mtx = tmp_path / "g.mtx"
     mtx.write_text("%%MatrixMarket matrix coordinate pattern general\n4 4 2\n3 1\n1 2\n")
-    assert io.read_graph(mtx).names.tolist() == ["1", "2", "3", "4"]
+    assert io.read_graph(mtx).names is None                     # a numbered format names none
     assert io.read_graph(mtx, ids="index").names is None
 
 
-def test_a_third_column_is_weights_only_under_a_weight_like_name(tmp_path):
-    """An evidence count (0..N) is no length: igraph reads only `weight`; cuRnet reads
-    weight-like names, a headerless file's third column, or the column asked for."""
+def test_the_numeric_third_column_is_the_weights_whatever_its_name(tmp_path):
+    """cuRnet's rule since 2017 (`from to score`): a weight-like name anywhere, else the third
+    column when it holds numbers, named in a WeightColumnNote; weights=False for hops."""
     evidence = write(tmp_path, "reg.csv", "tf,target,evidence\nA,B,0\nB,C,3\n")
-    with pytest.warns(UserWarning, match="column 'evidence' is not read as weights"):
-        assert not io.read_graph(evidence).weighted
-    assert arcs(io.read_graph(evidence, weights="evidence")) == [("A", "B", 0.0), ("B", "C", 3.0)]
+    with pytest.warns(io.WeightColumnNote, match="'evidence'") as said:
+        assert arcs(io.read_graph(evidence)) == [("A", "B", 0.0), ("B", "C", 3.0)]
+    assert [w.message.column for w in said if w.category is io.WeightColumnNote] == ["evidence"]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", io.WeightColumnNote)     # asked for: no note
+        assert not io.read_graph(evidence, weights=False).weighted
+        assert arcs(io.read_graph(evidence, weights="evidence")) == [("A", "B", 0.0), ("B", "C", 3.0)]
+    text = write(tmp_path, "t.csv", "tf,target,kind\nA,B,pp\nB,C,pd\n")
+    assert not io.read_graph(text).weighted                    # a third column of text: no weights
     named = write(tmp_path, "w.csv", "a,b,kind,Weight\nA,B,pp,0.5\nB,C,pd,3\n")
     assert arcs(io.read_graph(named)) == [("A", "B", 0.5), ("B", "C", 3.0)]     # any position
     assert arcs(io.read_graph(write(tmp_path, "n.tsv", "A\tB\t2\nB\tC\t3\n"))) == [
         ("A", "B", 2.0), ("B", "C", 3.0)]                       # no header: the layout src dst weight
     pq.write_table(pa.table({"a": ["A"], "b": ["B"], "evidence": [2.0]}), tmp_path / "e.parquet")
-    with pytest.warns(UserWarning, match="'evidence'"):
-        assert not io.read_graph(tmp_path / "e.parquet").weighted
+    with pytest.warns(io.WeightColumnNote, match="'evidence'"):
+        assert arcs(io.read_graph(tmp_path / "e.parquet")) == [("A", "B", 2.0)]
+    pq.write_table(pa.table({"a": ["A"], "b": ["B"], "kind": ["pp"]}), tmp_path / "k.parquet")
+    assert not io.read_graph(tmp_path / "k.parquet").weighted
     pq.write_table(pa.table({"a": ["A"], "b": ["B"], "distance": [2.0]}), tmp_path / "d.parquet")
     assert io.read_graph(tmp_path / "d.parquet").weighted
 
@@ -532,3 +541,99 @@ def test_a_header_of_two_column_labels_is_detected_and_said(tmp_path):
     edge = write(tmp_path, "e.tsv", "gene1\tgene2\ngene2\tgene3\n")
     assert io.read_graph(edge).num_edges == 2
     assert io.read_graph(write(tmp_path, "p.tsv", "TP53\tMDM2\nMDM2\tATM\n")).num_edges == 2
+
+
+def test_cuRnet_2017_csv_from_to_score_gives_weighted_distances(tmp_path):
+    """cuRnet 2017's README file (`from to score`, a header, abs() of the score): read by
+    read_graph, the score is the length; distances equal SciPy's on the same weights."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+    import curnet
+    rng = np.random.default_rng(17)
+    n = 40
+    pairs = {(int(a), int(b)) for a, b in rng.integers(0, n, (200, 2)) if a != b}
+    u, v = np.array(sorted(pairs)).T
+    score = np.round(rng.uniform(0.01, 1, len(u)), 3)
+    lines = ["from\tto\tscore"] + [f"g{a}\tg{b}\t{w}" for a, b, w in zip(u, v, score)]
+    path = write(tmp_path, "my_file.tsv", "\n".join(lines) + "\n")
+    with pytest.warns(io.WeightColumnNote, match="'score'"):
+        g = io.read_graph(path)
+    assert g.weighted
+    pos = {name: i for i, name in enumerate(g.names.tolist())}
+    at = [pos[f"g{i}"] for i in range(n) if f"g{i}" in pos]
+    ids = np.array([int(name[1:]) for name in g.names.tolist()])
+    want = dijkstra(csr_matrix((score, (u, v)), shape=(n, n)), indices=ids[:5])[:, ids]
+    got = curnet.sssp_dists(g, np.arange(5), backend="cpu")
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+    assert len(at) == len(g)
+
+
+# SciPy's own Matrix Market examples (scipy/io/tests/test_mmio.py), and files scipy.io.mmwrite
+# writes: cuRnet's vertices are mmread's 0-based positions, integer sources index them.
+SCIPY_MTX_EXAMPLES = ["_general_example", "_symmetric_example", "_symmetric_pattern_example",
+                      "_empty_lines_example", "_32bit_integer_sparse_example",
+                      "_64bit_integer_sparse_general_example"]
+
+
+def _same_as_csgraph(path):
+    """read_graph(path) against scipy.io.mmread + csgraph, for sources [0, 1, 2] as ints."""
+    import scipy.io
+    from scipy.sparse import csgraph
+    import curnet
+    A = scipy.io.mmread(path)
+    try:
+        g = io.read_graph(path, dtype=np.float64)
+    except GraphFormatError as e:      # an undirected negative edge: SciPy sees a negative cycle
+        assert "negative weight" in str(e)
+        with pytest.raises(csgraph.NegativeCycleError):
+            csgraph.shortest_path(A, method="BF")
+        return
+    assert g.names is None and len(g) == A.shape[0]
+    sources = [0, 1, 2][:len(g)]
+    hops = curnet.bfs(g, sources, backend="cpu")
+    want_hops = csgraph.shortest_path(A, unweighted=True, indices=sources)
+    np.testing.assert_array_equal(np.where(hops < 0, np.inf, hops), want_hops)
+    try:
+        want = csgraph.shortest_path(A, method="BF", indices=sources)
+    except csgraph.NegativeCycleError:
+        with pytest.raises(curnet.NegativeCycleError):
+            curnet.sssp(g, sources, backend="cpu")
+        return
+    dist, _ = curnet.sssp(g, sources, backend="cpu")
+    np.testing.assert_allclose(dist, want, rtol=1e-12)
+    np.testing.assert_allclose(curnet.sssp_dists(g, sources, backend="cpu"), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("example", SCIPY_MTX_EXAMPLES)
+def test_scipy_matrix_market_examples_index_as_mmread(tmp_path, example):
+    mmio = pytest.importorskip("scipy.io.tests.test_mmio")
+    _same_as_csgraph(write(tmp_path, "g.mtx", getattr(mmio, example)))
+
+
+@pytest.mark.parametrize("symmetric", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_mmwrite_files_index_as_mmread(tmp_path, seed, symmetric):
+    import scipy.io
+    import scipy.sparse as sp
+    n = 30
+    A = sp.random(n, n, density=0.08, random_state=seed, format="coo")
+    A.data = np.round(A.data * 9 + 0.5, 3)
+    if symmetric:
+        A = sp.triu(A + A.T, k=1).tocoo()
+        A = A + A.T
+    path = tmp_path / "g.mtx"
+    scipy.io.mmwrite(path, A, symmetry="symmetric" if symmetric else "general")
+    _same_as_csgraph(path)
+
+
+def test_dimacs_and_metis_vertices_are_positions(tmp_path):
+    """DIMACS and METIS number vertices from 1: vertex k of the file is position k-1."""
+    import curnet
+    gr = write(tmp_path, "g.gr", "p sp 4 3\na 1 2 5\na 2 4 1\na 4 3 2\n")
+    g = io.read_graph(gr, dtype=np.float64)
+    assert g.names is None
+    assert curnet.sssp_dists(g, [0, 1], backend="cpu").tolist() == [[0, 5, 8, 6], [np.inf, 0, 3, 1]]
+    metis = write(tmp_path, "g.graph", "4 3\n2\n1 3\n2 4\n3\n")
+    g = io.read_graph(metis)
+    assert g.names is None
+    assert curnet.bfs(g, [3], backend="cpu").tolist() == [[3, 2, 1, 0]]

@@ -38,3 +38,12 @@ expect_valid_predecessors <- function(ig, res, sources, tolerance = 1e-9) {
     expect_true(all(reach %in% has))
   }
 }
+
+# A test that calls library(pkg) (documented usage, verbatim) detaches it again when done, so
+# that later test files run with the search path they expect.
+local_attached <- function(pkg, envir = parent.frame()) {
+  was <- paste0("package:", pkg) %in% search()
+  withr::defer(if (!was && paste0("package:", pkg) %in% search()) {
+    detach(paste0("package:", pkg), character.only = TRUE)
+  }, envir = envir)
+}

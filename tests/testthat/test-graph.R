@@ -18,13 +18,20 @@ test_that("data frames of names, factors and numbers become graphs", {
   expect_equal(unname(cuRnet_bfs(gn, 10)[1, ]), c(0, 1, 2))
 })
 
-test_that("weights come from a weight-like column, or the argument", {
+test_that("weights: a weight-like column, else the numeric third column, or the argument", {
   skip_if_no_engine()
   df <- data.frame(from = c("a", "b"), to = c("b", "c"), score = c(0.5, 0.25))
-  # an evidence count or a confidence score is no length: left out, with a message
-  expect_message(g <- cuRnet_graph(df), "column 'score' is not read as weights.*weights = \"score\"")
-  expect_false(g$weighted)
+  # the third column is the weights whatever its name, as in cuRnet 2017, said in one message
+  expect_message(g <- cuRnet_graph(df),
+                 "^column 'score' read as the weights .*weights = NA for hops, weights = \"name\"")
+  expect_true(g$weighted)
+  expect_equal(cuRnet_sssp_dists(g, "a")[1, "c"], 0.75)
   expect_false(cuRnet_graph(df, weights = NA)$weighted)
+  expect_silent(cuRnet_graph(df, weights = NA))
+  # a weight-like name wins wherever it stands; a third column of text is no weight
+  expect_silent(gw <- cuRnet_graph(data.frame(df, Distance = c(1, 4))))
+  expect_equal(cuRnet_sssp_dists(gw, "a")[1, "c"], 5)
+  expect_false(cuRnet_graph(data.frame(df[1:2], type = "pp"))$weighted)
   expect_equal(cuRnet_sssp_dists(cuRnet_graph(df, weights = "score"), "a")[1, "c"], 0.75)
   expect_equal(cuRnet_sssp_dists(cuRnet_graph(data.frame(df, Distance = c(1, 4))), "a")[1, "c"], 5)
   expect_equal(cuRnet_sssp_dists(cuRnet_graph(df, weights = c(2, 3)), "a")[1, "c"], 5)
@@ -86,14 +93,24 @@ test_that("numeric ids in a file are vertex names, as in a data frame", {
   expect_equal(cuRnet_bfs(gi, 7158)[1, c(7158, 4194, 11)], c(0, 1, 2))
 })
 
-test_that("Matrix Market vertices are named by their number in the file", {
+test_that("Matrix Market, DIMACS and METIS vertices are 1-based indices, as in igraph", {
   skip_if_no_engine()
   path <- tempfile(fileext = ".mtx")
   on.exit(unlink(path))
-  writeLines(c("%%MatrixMarket matrix coordinate pattern general", "4 4 2", "3 1", "1 2"), path)
+  writeLines(c("%%MatrixMarket matrix coordinate real general", "4 4 3", "3 1 2", "1 2 0.5",
+               "2 4 1"), path)
   g <- cuRnet_graph(path)
-  expect_equal(g$names, c("1", "2", "3", "4"))
-  expect_equal(cuRnet_bfs(g, 3)[1, ], c(`1` = 1, `2` = 2, `3` = 0, `4` = Inf))
+  expect_null(g$names)
+  expect_equal(cuRnet_bfs(g, 3)[1, ], c(1, 2, 0, 3))
+  ig <- igraph::graph_from_edgelist(cbind(c(3, 1, 2), c(1, 2, 4)))
+  expect_equal(unname(cuRnet_sssp_dists(g, c(3, 1))),
+               igraph::distances(ig, c(3, 1), mode = "out", weights = c(2, 0.5, 1)))
+  expect_error(cuRnet_bfs(g, 5), "source 5 is not a vertex index: the graph has 4 vertices")
+  expect_error(cuRnet_bfs(g, "3"), "no vertex names")
+  gr <- tempfile(fileext = ".gr")
+  on.exit(unlink(gr), add = TRUE)
+  writeLines(c("p sp 4 3", "a 3 1 2", "a 1 2 0.5", "a 2 4 1"), gr)
+  expect_equal(cuRnet_sssp_dists(cuRnet_graph(gr), c(3, 1)), cuRnet_sssp_dists(g, c(3, 1)))
 })
 
 test_that("a weight column that is not numbers is an error, never dropped quietly", {
@@ -222,9 +239,123 @@ test_that("a file's header of two column labels is detected, its third column re
   path <- tempfile(fileext = ".tsv")
   on.exit(unlink(path))
   writeLines(c("gene1\tgene2\tevidence", "TP53\tMDM2\t0", "MDM2\tATM\t3"), path)
-  expect_warning(g <- cuRnet_graph(path), "not read as weights|read as a header")
+  # a numeric third column is the weights, as in a data frame, with the same message
+  expect_message(g <- cuRnet_graph(path), "^column 'evidence' read as the weights .*weights = NA for hops")
   expect_equal(g$names, c("TP53", "MDM2", "ATM"))
-  expect_false(g$weighted)
+  expect_true(g$weighted)
+  expect_equal(cuRnet_sssp_dists(g, "TP53")[1, "ATM"], 3)
+  expect_false(suppressWarnings(cuRnet_graph(path, weights = NA))$weighted)
   expect_true(suppressWarnings(cuRnet_graph(path, weights = "evidence"))$weighted)
   expect_equal(suppressWarnings(cuRnet_graph(path, header = FALSE, weights = NA))$m, 3)
+})
+
+
+# cuRnet 2017's documented usage (its README and vignette, InfOmics/cuRnet), verbatim: a data
+# frame `from to score` whose third column is the weights, whatever its name.
+test_that("cuRnet 2017's README: a CSV of from, to, score gives weighted paths", {
+  skip_if_no_engine()
+  local_attached("igraph")   # the examples call library(igraph)
+  dir <- tempfile()
+  dir.create(dir)
+  old <- setwd(dir)
+  on.exit({ setwd(old); unlink(dir, recursive = TRUE) })
+  set.seed(17)
+  edges <- unique(t(replicate(300, sample(sprintf("g%02d", 1:60), 2))))
+  writeLines(c("from to score", sprintf("%s %s %.3f", edges[, 1], edges[, 2],
+                                         runif(nrow(edges), -1, 1))), "my_file.csv")
+
+  library(igraph)
+  x <- read.table("my_file.csv", header=TRUE)
+  x$from <- as.character(x$from)
+  x$to <- as.character(x$to)
+  x$score <- abs(x$score)
+  expect_message(
+  my_graph <- cuRnet_graph(x)
+  , "column 'score' read as the weights")
+
+  expect_true(my_graph$weighted)
+  ig <- igraph::graph_from_data_frame(x)
+  from <- unique(x$from)[1:10]
+  expect_equal(suppressMessages(cuRnet_sssp_dists(my_graph, from)),
+               igraph::distances(ig, from, mode = "out", weights = x$score)[, my_graph$names],
+               tolerance = 1e-9)
+})
+
+test_that("cuRnet 2017's README and vignette: BFS and SCC on an igraph power-law graph", {
+  skip_if_no_engine()
+  local_attached("igraph")   # the examples call library(igraph)
+  set.seed(3)
+  library(igraph)
+  library(cuRnet)
+  rg <- sample_fitness_pl(100, 1000, 2.2, 2.3)
+  cdf <- data.frame( ends(rg, E(rg))[,1], ends(rg, E(rg))[,2] )
+  colnames(cdf) <- c("from", "to")
+  my_graph <- cuRnet_graph(cdf)
+  expect_false(my_graph$weighted)
+
+  cg <- cuRnet_graph(cdf)
+  sources <- union(cdf$from, cdf$to)[1:20]
+  bfs <- cuRnet_bfs(cg, sources)
+  bfs[1,]
+  bfs[2,]
+  bfs[20,]
+  ig <- igraph::graph_from_data_frame(cdf)
+  expect_equal(unname(bfs), unname(igraph::distances(ig, as.character(sources), cg$names,
+                                                     mode = "out", weights = NA)))
+
+  rg <- sample_fitness_pl(10000, 30000, 2.2, 2.3)
+  cdf <- data.frame( ends(rg, E(rg))[,1], ends(rg, E(rg))[,2] )
+  colnames(cdf) <- c("from", "to")
+  cg <- cuRnet_graph(cdf)
+  cc <- cuRnet_scc(cg)
+  expect_equal(length(unique(cc[1,])),
+               igraph::components(igraph::graph_from_data_frame(cdf), mode = "strong")$no)
+})
+
+test_that("cuRnet 2017's STRINGdb example: combined_score/1000 is the weight", {
+  skip_if_no_engine()
+  skip_if_not_installed("STRINGdb")
+  local_attached("igraph")   # the examples call library(igraph)
+  # ss$get_graph() downloads STRING; the same kind of igraph object (undirected, named
+  # proteins, a combined_score of 150..1000) from STRINGdb's bundled interactions
+  env <- new.env()
+  utils::data("interactions_example", package = "STRINGdb", envir = env)
+  ia <- env$interactions_example[1:4000, ]
+  set.seed(9606)
+  ss_graph <- igraph::simplify(igraph::graph_from_data_frame(
+    data.frame(ia[1:2], combined_score = sample(150:1000, nrow(ia), replace = TRUE)),
+    directed = FALSE), edge.attr.comb = "first")
+
+  library(igraph)
+  g <- ss_graph
+  from <- V(g)$name[1:10]
+  x <- data.frame("from" = ends(g,E(g))[,1],
+                  "to" = ends(g,E(g))[,2],
+                  "score" = E(g)$combined_score/1000)
+  library(cuRnet)
+  expect_message(
+  cg <- cuRnet_graph(x)
+  , "column 'score' read as the weights")
+  ret <- cuRnet_sssp(cg, from)
+  dists = ret[["distances"]]
+  preds = ret[["predecessors"]]
+  dists[1,]
+  preds[1,]
+
+  # cuRnet 2017's graph is directed: the score is a length along each listed edge
+  want <- igraph::distances(igraph::graph_from_data_frame(x), from, cg$names, mode = "out",
+                            weights = x$score)
+  expect_equal(dists, want, tolerance = 1e-9)
+  expect_false(isTRUE(all.equal(dists, igraph::distances(igraph::graph_from_data_frame(x), from,
+                                                         cg$names, mode = "out", weights = NA))))
+
+  # the vignette's form: the data frame handed to the functions directly
+  from <- unique(ends(g,E(g))[,1])[1:10]
+  ret <- suppressMessages(cuRnet_sssp(x, from))
+  expect_equal(ret[["distances"]], igraph::distances(igraph::graph_from_data_frame(x), from,
+                                                     cg$names, mode = "out", weights = x$score),
+               tolerance = 1e-9)
+  ret <- suppressMessages(cuRnet_sssp_dists(x, from))
+  ret[1,]
+  expect_equal(ret, suppressMessages(cuRnet_sssp(x, from))[["distances"]])
 })

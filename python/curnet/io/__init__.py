@@ -21,16 +21,16 @@ import zlib
 
 import numpy as np
 
-from ..graph import Graph, INT32_MAX
-from ..memory import check_fits
+from ..graph import Graph
 from .arrow import _read_table, _table_graph, as_names, from_arrow
 from .delimited import _read_delimited
 from .errors import GraphFormatError
 from .formats import _build, _parse_dimacs, _parse_metis, _parse_mtx, _parse_snap
-from .weights import WEIGHT_NAMES, weight_named
+from .weights import WEIGHT_NAMES, WeightColumnNote, weight_named
 
 
-__all__ = ["read_graph", "from_arrow", "as_names", "GraphFormatError", "FORMATS", "WEIGHT_NAMES", "weight_named"]
+__all__ = ["read_graph", "from_arrow", "as_names", "GraphFormatError", "FORMATS", "WEIGHT_NAMES", "WeightColumnNote",
+           "weight_named"]
 
 
 # format name -> file extensions that select it
@@ -59,9 +59,10 @@ def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, 
     directed: None keeps the format's own convention (edge lists, DIMACS: directed;
         METIS and symmetric Matrix Market: undirected).
     weights: None uses weights when the file has them (for TSV/CSV/Parquet/Arrow: the
-        first column with a weight-like name (WEIGHT_NAMES), or in a file without a header
-        the third column if its first value is a number; a third column of another name is
-        left out, with a warning); True requires them;
+        first column with a weight-like name (WEIGHT_NAMES), else the third column when it
+        holds numbers, whatever its name, as cuRnet has read `from to score` since 2017;
+        a third column read by its place under a header is named in a WeightColumnNote
+        warning); True requires them;
         False ignores them; a column name or index picks the weight column
         (TSV/CSV/Parquet/Arrow only).
     src, dst: the endpoint columns, by index or by name (TSV/CSV/Parquet/Arrow only).
@@ -77,13 +78,13 @@ def read_graph(path, format=None, *, directed=None, weights=None, src=0, dst=1, 
     comment: lines starting with this are skipped (TSV/CSV/SNAP; the other text
         formats have fixed comment markers: % for Matrix Market and METIS, c for DIMACS).
     ids: "names" (the default, as R's cuRnet_graph and the `curnet` command read files)
-        takes every id as a vertex name (e.g. Entrez ids 7157, 4193): edge lists
-        (TSV/CSV/SNAP/Parquet/Arrow) number their vertices in order of first appearance,
-        while Matrix Market, DIMACS and METIS keep their vertices 1..n and name each by its
-        number in the file. "index" takes numeric ids as 0-based vertex indices (as the
-        formats define them: Matrix Market, DIMACS and METIS count from 1; no names) and
-        other ids as names; "auto" is its earlier name. See docs/ids.md for how sources
-        are then given.
+        takes every id in an edge list (TSV/CSV/SNAP/Parquet/Arrow) as a vertex name
+        (e.g. Entrez ids 7157, 4193), vertices numbered in order of first appearance.
+        "index" takes numeric ids as 0-based vertex indices (no names) and other ids as
+        names; "auto" is its earlier name. Matrix Market, DIMACS and METIS files number
+        their vertices and name none, whatever `ids` says: the graph has no names and its
+        vertices are the 0-based positions, as scipy.io.mmread gives them (the file's
+        vertex 1 is vertex 0). See docs/ids.md for how sources are then given.
     Other keyword arguments (num_vertices, names) go to Graph.from_edges.
     """
     path = os.fspath(path)
@@ -116,12 +117,8 @@ def _read(data, path, fmt, directed, weights, src, dst, header, delimiter, comme
     edges = parse[fmt]()
     if id_names and fmt == "snap":
         edges.u, edges.v = as_names(edges.u), as_names(edges.v)
-    elif id_names:  # the format numbers its vertices 1..n: each is named by its number
-        n = edges.n if edges.n is not None else int(max(edges.u.max(initial=-1), edges.v.max(initial=-1))) + 1
-        if n > INT32_MAX:   # checked before the names are made (a header alone can claim 3e9)
-            raise ValueError(f"the file has {n:,} vertices, beyond the int32 range cuRnet supports")
-        check_fits(n * 4 * len(str(n)), f"the names of {n:,} vertices", "read it with ids=\"index\"")
-        options = {**options, "names": np.arange(1, n + 1).astype(str)}
+    # Matrix Market, DIMACS and METIS number their vertices 1..n and name none: the graph's
+    # vertices are the 0-based positions, as scipy.io.mmread gives them (R adds 1, as igraph)
     return _build(edges, path, directed, weights, dtype, options)
 
 

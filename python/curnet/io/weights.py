@@ -1,4 +1,10 @@
-"""Which column holds the weights when the caller does not say."""
+"""Which column holds the weights when the caller does not say.
+
+The rule (one for R's data frames, files, Arrow tables and the `curnet` command, see
+docs/ids.md): a column with a weight-like name (WEIGHT_NAMES, igraph's `weight` among them),
+else the third column when it holds numbers, whatever its name, as cuRnet has read edge
+lists since 2017 (`from to score`). A third column taken by its place, not its name, is said
+in one line (WeightColumnNote), since a score or an evidence count then becomes a length."""
 from __future__ import annotations
 
 import warnings
@@ -6,9 +12,19 @@ import warnings
 from .errors import GraphFormatError
 
 
-# Column names read as weights without being asked (case aside), as igraph reads `weight`: a
-# third column of another name (an evidence count, a confidence score) is no length.
+# Column names read as weights wherever they stand (case aside), as igraph reads `weight`.
 WEIGHT_NAMES = ("weight", "weights", "w", "distance", "dist", "length", "cost")
+
+
+class WeightColumnNote(UserWarning):
+    """A third column read as the weights by its place: the note names it (`column`), and
+    R and the `curnet` command say it again in their own words."""
+
+    def __init__(self, column, path=None):
+        self.column = column
+        super().__init__(f"column {column!r} read as the weights (the third column, as cuRnet "
+                         f"reads an edge list); weights=False for hops, weights='name' for "
+                         f"another column" + (f" ({path})" if path else ""))
 
 
 def weight_named(names) -> int | None:
@@ -18,20 +34,19 @@ def weight_named(names) -> int | None:
 
 def _weight_spec(weights, num_columns: int, third_is_number, path=None, names=None):
     """The weight column: an explicit spec; for None/True, a weight-like column when the columns
-    have names (`names`), else column 2 when it holds numbers (the edge list's own layout)."""
+    have names (`names`), else column 2 when it holds numbers (with a note naming it when it
+    has a name), or for True column 2 in any case."""
     if weights is False:
         return None
     if weights is True and num_columns < 3:
         raise GraphFormatError(path, None, "weights=True but there is no third column")
-    if weights is None or weights is True:
-        if names is not None and num_columns > 2:
-            named = weight_named(names)
-            if named is not None or weights is True:
-                return 2 if named is None else named
-            if third_is_number():
-                warnings.warn(f"column {names[2]!r} is not read as weights: only a weight-like name "
-                              f"({', '.join(WEIGHT_NAMES)}) is; give weights={names[2]!r} to use it"
-                              + (f" ({path})" if path else ""), stacklevel=5)
-            return None
-        return 2 if num_columns > 2 and (weights is True or third_is_number()) else None
-    return weights
+    if weights is not None and weights is not True:
+        return weights
+    named = weight_named(names) if names is not None else None
+    if named is not None:
+        return named
+    if num_columns < 3 or not (weights is True or third_is_number()):
+        return None
+    if names is not None and weights is None:
+        warnings.warn(WeightColumnNote(str(names[2]), path), stacklevel=5)
+    return 2
