@@ -11,7 +11,7 @@ system_only=false
 # build the PCSF package (the Steiner-forest comparator) below
 packages=(r-base-core r-base-dev r-cran-igraph r-cran-reticulate r-cran-testthat r-cran-knitr
           r-cran-rmarkdown r-cran-roxygen2 r-cran-progress r-cran-cli r-bioc-stringdb pandoc
-          r-cran-wgcna r-bioc-all r-cran-bh r-cran-rcpp
+          r-cran-wgcna r-bioc-all r-cran-bh r-cran-rcpp r-cran-fastcluster r-cran-dynamictreecut
           r-cran-pkgdown r-cran-lintr)
 missing=()
 for p in "${packages[@]}"; do

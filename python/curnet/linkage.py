@@ -88,7 +88,8 @@ class Dendrogram:
 def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
            overwrite: bool = False) -> Dendrogram:
     """Hierarchical clustering of dissimilarities `d` (condensed, as SciPy's `pdist`, or a
-    square symmetric matrix; NumPy or CuPy) by average, complete or single linkage, equal to
+    square matrix, symmetric to 1e-10 relative, whose lower triangle is read as R's
+    `as.dist` reads it; NumPy or CuPy) by average, complete or single linkage, equal to
     R's `hclust` (see the module's notes on ties). `overwrite`: a square float64 CuPy matrix
     may be used as the GPU's work space (it is destroyed) instead of copied."""
     if method not in METHODS:
@@ -99,9 +100,12 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
     if gpu:
         xp = be.xp
         with be.device_scope():
-            square = _square(xp, xp.asarray(d), copy=not overwrite)
-            n = _check(xp, square)
+            # a host matrix is copied by its move to the device
+            square = _square(xp, xp.asarray(d), copy=on_device and not overwrite)
+            n, exact = _check(xp, square)
             _labels = _check_labels(labels, n)
+            if not exact:
+                _lower_to_upper(xp, square)
             from .backends.cuda.hclust import nn_chain
             a, b, h = nn_chain(square, method)
             merge, height, order = r_encoding(xp.asnumpy(a), xp.asnumpy(b), xp.asnumpy(h), n)
@@ -109,7 +113,7 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
         if on_device:
             d = d.get()
         square = _square(np, np.asarray(d, dtype=np.float64), copy=False)
-        n = _check(np, square)
+        n, _ = _check(np, square)
         _labels = _check_labels(labels, n)
         merge, height, order = _scipy_route(square, method)
     return Dendrogram(merge, height, order, _labels, method)
@@ -133,7 +137,7 @@ def _square(xp, d, copy: bool):
     return xp.array(d, dtype=np.float64, copy=True) if copy or d.dtype != np.float64 else d
 
 
-def _check(xp, square) -> int:
+def _check(xp, square) -> tuple:
     n = square.shape[0]
     if n < 2:
         raise ValueError(f"clustering needs at least 2 objects, got {n}")
@@ -142,12 +146,31 @@ def _check(xp, square) -> int:
         finite[xp.arange(n), xp.arange(n)] = True           # the diagonal is never read
         if not bool(finite.all()):
             raise ValueError("the dissimilarities must be finite (no NA, NaN or Inf)")
+    # symmetric to rounding (a TOM's two triangles are sums taken in different orders); the
+    # lower triangle is what counts, as in R's as.dist(matrix)
     tile = 1024                                            # square tiles: cache-friendly
+    exact = True
     for i in range(0, n, tile):
         for j in range(i, n, tile):
-            if not bool((square[i:i + tile, j:j + tile] == square[j:j + tile, i:i + tile].T).all()):
+            upper, lower = square[i:i + tile, j:j + tile], square[j:j + tile, i:i + tile].T
+            if bool((upper == lower).all()):
+                continue
+            exact = False
+            scale = max(1.0, float(xp.abs(lower).max()))
+            if float(xp.abs(upper - lower).max()) > 1e-10 * scale:
                 raise ValueError("the dissimilarity matrix must be symmetric")
-    return n
+    return n, exact
+
+
+def _lower_to_upper(xp, square) -> None:
+    """The lower triangle copied over the upper one, in place, a tile at a time."""
+    n, tile = square.shape[0], 1024
+    for i in range(0, n, tile):
+        block = square[i:i + tile, i:i + tile]
+        lower = xp.tril(block, -1)
+        block[...] = lower + lower.T + xp.diag(xp.diag(block))
+        for j in range(i + tile, n, tile):
+            square[i:i + tile, j:j + tile] = square[j:j + tile, i:i + tile].T
 
 
 def _check_labels(labels, n):
@@ -165,7 +188,7 @@ def _scipy_route(square: np.ndarray, method: str):
         from fastcluster import linkage
     except ImportError:
         from scipy.cluster.hierarchy import linkage
-    z = linkage(squareform(square, checks=False), method=method)
+    z = linkage(squareform(square.T, checks=False), method=method)     # the lower triangle
     n = square.shape[0]
     node = np.sort(z[:, :2].astype(np.int64), axis=1)
     return _from_nodes(node, z[:, 2].copy(), n)
