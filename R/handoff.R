@@ -7,8 +7,9 @@ as_arrow <- function(x) {
   bridge()$import_arrow(exported[[2]], exported[[3]])
 }
 
-# Address of a vector's data (for the engine to write into it).
-data_address <- function(x) .Call(C_curnet_data_address, x)
+# Address of a vector's data and its length (for the engine to write into it: the engine
+# refuses, before writing, a result whose size is not the length R allocated).
+data_address <- function(x) c(.Call(C_curnet_data_address, x), length(x))
 
 # A k x n "integer" or "double" matrix, left uninitialised: the engine fills it.
 new_result <- function(type, k, n) .Call(C_curnet_alloc_matrix, type, as.integer(k), as.integer(n))

@@ -47,10 +47,22 @@ def import_arrow(array_address, schema_address) -> pa.Array:
 
 
 def r_array(address, shape, r_type: str) -> np.ndarray:
-    """A writable NumPy view of an R vector or matrix of type "integer" or "double"."""
+    """A writable NumPy view of an R vector or matrix of type "integer" or "double".
+
+    `address` is what R's data_address() passes: the vector's address and its length, which
+    must be the cells of `shape` (a view past the end of R's vector would write over R's
+    memory: refused before anything is written). A bare address (a Python caller's own
+    array) has no length to check."""
     dtype = _R_TYPES[r_type]
     shape = tuple(int(s) for s in np.atleast_1d(shape))
     count = int(np.prod(shape, dtype=np.int64))
+    cells = None
+    if isinstance(address, (list, tuple)):
+        address, cells = address[0], int(address[1])
+    if cells is not None and cells != count:
+        raise ValueError(f"the result R allocated holds {cells:,} values where {count:,} "
+                         f"({' x '.join(f'{s:,}' for s in shape)}) were to be written: nothing "
+                         "was written (a bug in cuRnet: please report it)")
     if count == 0:
         return np.empty(shape, dtype=dtype, order="F")
     memory = (ctypes.c_char * (count * dtype.itemsize)).from_address(int(address))
@@ -381,6 +393,14 @@ def expression_from_r(values, nrow, ncol, genes_in_rows):
     return np.ascontiguousarray(m.T if genes_in_rows else m)
 
 
+def looks_transposed_for_r(genes, samples, gene_names=None, sample_names=None):
+    """Why R's expression matrix, read as `genes` x `samples`, looks transposed (None if not);
+    R words the warning (R's character vectors arrive as lists, or a str when of length 1)."""
+    from .coexpression import looks_transposed
+    as_list = lambda x: None if x is None else [x] if isinstance(x, str) else list(x)
+    return looks_transposed(int(genes), int(samples), as_list(gene_names), as_list(sample_names))
+
+
 def coexpression_edges_for_r(values, nrow, ncol, genes_in_rows, method, threshold, top_k, signed,
                              pvalues, max_p_outliers, backend="auto", names=None) -> dict:
     """cuRnet_coexpression: the network's edges are kept here; R allocates vectors of the
@@ -404,29 +424,34 @@ def coexpression_edges_into(src_address, dst_address, r_address, p_address=None)
     """The kept edges into R's vectors: 1-based gene indices, correlations, p-values."""
     e = _coexpression_edges
     m = len(e["source"])
-    np.add(e["source"], 1, out=r_array(src_address, (m,), "integer"), casting="unsafe")
-    np.add(e["target"], 1, out=r_array(dst_address, (m,), "integer"), casting="unsafe")
-    r_array(r_address, (m,), "double")[:] = e["r"]
-    if p_address is not None:
-        r_array(p_address, (m,), "double")[:] = e["p"]
+    src, dst = r_array(src_address, (m,), "integer"), r_array(dst_address, (m,), "integer")
+    r = r_array(r_address, (m,), "double")
+    p = None if p_address is None else r_array(p_address, (m,), "double")
+    np.add(e["source"], 1, out=src, casting="unsafe")
+    np.add(e["target"], 1, out=dst, casting="unsafe")
+    r[:] = e["r"]
+    if p is not None:
+        p[:] = e["p"]
     _coexpression_edges.clear()
 
 
 def wgcna_dense_into(what, address, values, nrow, ncol, genes_in_rows, backend="auto", **options) -> None:
     """A dense n x n WGCNA quantity ("cor", "adjacency", "tom_from_expr") into R's matrix."""
     from . import coexpression as ce
-    x = expression_from_r(values, nrow, ncol, genes_in_rows)
-    n = x.shape[0]
     fn = {"cor": ce.cor, "adjacency": ce.adjacency, "tom_from_expr": ce.tom_similarity_from_expr}[what]
-    fn(x, backend=_backend(backend, what), out=r_array(address, (n, n), "double"), **options)
+    x = expression_from_r(values, nrow, ncol, genes_in_rows)
+    out = r_array(address, (x.shape[0], x.shape[0]), "double")    # R's n x n, checked first
+    fn(x, backend=_backend(backend, what), out=out, **options)
 
 
 def tom_into(address, values, n, backend="auto", **options) -> None:
     """TOMsimilarity of R's n x n adjacency into R's matrix."""
     from .coexpression import tom_similarity
-    adj = values.to_numpy(zero_copy_only=False).astype(np.float64, copy=False).reshape(int(n), int(n))
-    tom_similarity(adj.T, backend=_backend(backend, "tom"), out=r_array(address, (int(n), int(n)), "double"),
-                   **options)
+    out = r_array(address, (int(n), int(n)), "double")
+    adj = values.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
+    if adj.size != out.size:
+        raise ValueError(f"adjMat has {adj.size:,} values, not {int(n):,} x {int(n):,}")
+    tom_similarity(adj.reshape(int(n), int(n)).T, backend=_backend(backend, "tom"), out=out, **options)
 
 
 def pick_soft_threshold_for_r(values, nrow, ncol, genes_in_rows, backend="auto", **options) -> dict:
@@ -482,7 +507,7 @@ def pcsf_for_r(src, dst, cost, vertex_names, terminals, prizes, w, b, mu, dummie
     if runs is None:
         f = pcsf(g, prizes, **options)
         out = {"vertices": f.vertex_table(), "edges": f.edge_table(), "objective": f.objective,
-               "trees": f.trees}
+               "objective_terms": f.objective_terms, "trees": f.trees}
     else:
         u = pcsf_rand(g, prizes, n=int(runs), r=float(noise), seed=None if seed is None else int(seed), **options)
         out = {"vertices": u.vertex_table(), "edges": u.edge_table(), "objectives": u.objectives,

@@ -18,8 +18,10 @@ def add_parser(sub, backend_help: str) -> None:
     pick.add_argument("--top-k", type=int, help="keep each gene's K partners of largest |r|")
     a.add_argument("--signed", action="store_true", help="threshold/rank r itself, not |r|")
     a.add_argument("--pvalues", action="store_true", help="add Fisher-z p-values (column p)")
-    a.add_argument("--genes-in", choices=("rows", "columns"), default="rows",
-                   help="where the genes are (default rows; columns: samples x genes, WGCNA's layout)")
+    a.add_argument("--genes-in", choices=("rows", "columns"), default=None,
+                   help="where the genes are (default rows, Bioconductor's layout; columns: samples x "
+                   "genes, WGCNA's datExpr). Left to its default, a table that looks transposed "
+                   "(far more samples than genes, gene ids as sample names) is a warning")
     a.add_argument("--max-p-outliers", type=float, default=1.0, help="bicor's maxPOutliers (default 1)")
     a.add_argument("--single", action="store_true", help="compute in single precision (float32)")
     a.add_argument("--backend", default="auto", help=backend_help)
@@ -49,9 +51,15 @@ def run(args) -> None:
         check_path(args.out)
     t0 = time.perf_counter()
     frame = read_expression(args.file)
-    axis = 0 if args.genes_in == "rows" else 1
+    axis = 1 if args.genes_in == "columns" else 0
     print(f"read {frame.shape[0]:,} x {frame.shape[1]:,} values in {time.perf_counter() - t0:.2f} s",
           file=sys.stderr)
+    if args.genes_in is None:
+        why = ce.looks_transposed(frame.shape[0], frame.shape[1], frame.index, frame.columns)
+        if why:
+            print(f"curnet coexpression: warning: {args.file} looks transposed: {why}. Genes are read as "
+                  "rows (--genes-in rows); give --genes-in columns for samples x genes (WGCNA's "
+                  "layout), or --genes-in rows to keep this reading", file=sys.stderr)
     t0 = time.perf_counter()
     e = ce.coexpression_edges(frame, args.method, threshold=args.threshold, top_k=args.top_k,
                               signed=args.signed, pvalues=args.pvalues, axis=axis,

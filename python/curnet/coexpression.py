@@ -95,6 +95,39 @@ def as_expression(expr, axis: int = 0, names=None, min_samples: int = 3) -> Expr
     return Expression(x, names)
 
 
+#: a matrix "looks transposed" when its sample axis is this many times longer than its gene
+#: axis (expression data has far more genes than samples; a gene panel of 50 genes over 128
+#: samples, ALL[top50, ], stays under it)
+TRANSPOSED_RATIO = 5
+#: ... and at least this long (a toy matrix of 3 genes x 24 samples is not a warning)
+TRANSPOSED_MIN_SAMPLES = 100
+#: names that say "gene" (Ensembl, RefSeq, Affymetrix probe ids) or "sample" (GEO, TCGA)
+_GENE_ID = r"^(ENS[A-Z]*G[0-9]{6,}|N[MR]_[0-9]+|[0-9A-Za-z_-]+_(s_|x_|a_)?at)(\.[0-9]+)?$"
+_SAMPLE_ID = r"^(GSM[0-9]+|TCGA-[0-9A-Z]{2}-[0-9A-Z]{4}.*|(sample|patient|subject)[ ._-]?[0-9]+)$"
+
+
+def looks_transposed(genes: int, samples: int, gene_names=None, sample_names=None) -> str | None:
+    """Why a matrix read with `genes` genes and `samples` samples looks transposed, or None:
+    the sample axis is TRANSPOSED_RATIO times longer than the gene axis (and at least
+    TRANSPOSED_MIN_SAMPLES long), or most sample names are gene ids (ENSG..., NM_..., probe
+    ids ..._at), or most gene names are sample ids (GSM..., TCGA-..., sample1). The front
+    doors (R, the CLI) word the warning in their own terms."""
+    import re
+
+    def share(names, pattern):
+        if names is None or len(names) == 0:
+            return 0.0
+        names = [str(v) for v in names]
+        return sum(re.match(pattern, v, re.IGNORECASE) is not None for v in names) / len(names)
+    if share(sample_names, _GENE_ID) > 0.5:
+        return f"its sample names look like gene ids ({_some(list(sample_names)[:3], 3)})"
+    if share(gene_names, _SAMPLE_ID) > 0.5:
+        return f"its gene names look like sample ids ({_some(list(gene_names)[:3], 3)})"
+    if samples >= TRANSPOSED_MIN_SAMPLES and samples >= TRANSPOSED_RATIO * genes:
+        return f"it has {samples:,} samples for {genes:,} genes"
+    return None
+
+
 def check_unique_names(names) -> None:
     """Vertices of a graph need distinct names."""
     if names is None:
