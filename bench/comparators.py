@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .matrix import NETWORKX, PY_IGRAPH, R_IGRAPH, SCIPY
+from .matrix import NETWORKX, PY_IGRAPH, SCIPY
 
 HERE = Path(__file__).resolve().parent
 
@@ -222,8 +222,10 @@ def r_versions() -> dict:
     if exe is None:
         return {"R": None}
     code = ("cat(R.version.string, '\\n'); "
-            "cat(if (requireNamespace('igraph', quietly=TRUE)) as.character(packageVersion('igraph')) else 'none', '\\n'); "
-            "cat(if (requireNamespace('cuRnet', quietly=TRUE)) as.character(packageVersion('cuRnet')) else 'none', '\\n')")
+            "cat(if (requireNamespace('igraph', quietly=TRUE)) as.character(packageVersion('igraph')) "
+            "else 'none', '\\n'); "
+            "cat(if (requireNamespace('cuRnet', quietly=TRUE)) as.character(packageVersion('cuRnet')) "
+            "else 'none', '\\n')")
     try:
         res = subprocess.run([exe, "-e", code], capture_output=True, text=True, timeout=60)
         lines = [ln.strip() for ln in res.stdout.splitlines()]

@@ -334,7 +334,8 @@ def short_table(doc) -> str:
             sp = fmt_x(ig["median_s"] / r["median_s"]) if ig else ""
             gt = f"{r['gteps']:.3g}" if r.get("gteps") else ""
             chk = str(r.get("check", ""))
-            chk = "FAILED" if chk.startswith("FAILED") else ("ok" if chk.startswith(("ok", "checksum agrees")) else chk[:30])
+            chk = ("FAILED" if chk.startswith("FAILED")
+                   else "ok" if chk.startswith(("ok", "checksum agrees")) else chk[:30])
             lines.append(f"{r['label'][:26]:<26} {alg:<11} {src:>10} {layer[:16]:<16} "
                          f"{fmt_t(r['median_s']):>10} {sp:>11} {gt:>8}  {chk}")
     return "\n".join(lines)
@@ -536,7 +537,7 @@ def write_report(folder: Path) -> list[Path]:
               "`cuRnet_bfs(g, sources)` returning the R matrix; `cuRnet_graph` timed on its own line).",
               "- Comparators, same machine, same run: R igraph (`distances()`, `components()` via "
               "Rscript), python-igraph, `scipy.sparse.csgraph`, networkx on small graphs only. "
-              f"A comparator slower than 4 s per call is timed once (marked \"1 run\"); faster "
+              "A comparator slower than 4 s per call is timed once (marked \"1 run\"); faster "
               "ones 2–3 times after a warm-up. igraph has no many-source predecessors: its SSSP rows "
               "are `distances()`.",
               "- Correctness: every measured cuRnet result is compared with a comparator's result "

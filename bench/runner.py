@@ -10,13 +10,12 @@ import subprocess
 import sys
 import time
 import zlib
-from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
 from . import comparators as C
-from .matrix import NETWORKX, PY_IGRAPH, R_IGRAPH, SCIPY, Case, Task
+from .matrix import NETWORKX, PY_IGRAPH, R_IGRAPH, SCIPY, Case
 
 REPO = Path(__file__).resolve().parent.parent
 SLOW_S = 4.0        # a comparator run slower than this is timed once (said in the record)

@@ -232,7 +232,8 @@ def components(g) -> np.ndarray:
 
 def folds_leaves(g, cutoff, edges: bool, endpoints: bool) -> bool:
     """Whether brandes_sums folds leaf sources into their neighbour's column (LeafFold) and
-    leaves leaf targets out of the traversals (without_leaves). Not with a cutoff (a leaf's paths are one edge longer than its neighbour's, so the cutoff drops
+    leaves leaf targets out of the traversals (without_leaves). Not with a cutoff (a leaf's
+    paths are one edge longer than its neighbour's, so the cutoff drops
     other ones), with endpoints (the leaf's path ends are its own) or for edges (the leaf's
     edge carries its paths), nor on directed paths (the neighbour's own paths back to a vertex
     with one out-neighbour may pass through others, the leaf's to it do not)."""
@@ -313,7 +314,8 @@ def fold_leaf_sources(g, ids: np.ndarray, weight) -> tuple[np.ndarray, LeafFold]
     """(the source columns to traverse, each vertex once, their LeafFold) for `ids` (repeats
     allowed) on undirected graph `g`, the targets' `weight` (None: 1 each). Sources with no
     neighbour besides themselves reach nothing; the two ends of a lone edge (each the other's
-    leaf) reach only each other: all their dependencies are zero, so neither is traversed. The columns come in the order of
+    leaf) reach only each other: all their dependencies are zero, so neither is traversed. The
+    columns come in the order of
     their sources' first appearance in `ids` (a Dask chunk's breadth-first order is kept)."""
     n = len(g)
     anchor = leaf_anchors(g)

@@ -79,7 +79,6 @@ class DepthHistogram(Sink):
         self._lock = threading.Lock()
 
     def consume(self, be, first_row, batch_ids, result) -> None:
-        xp = be.xp
         block = _distances(result)
         if block.dtype.kind not in "iu":
             raise TypeError("DepthHistogram counts hop distances: give it BFS depth blocks")

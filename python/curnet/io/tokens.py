@@ -1,4 +1,5 @@
-"""The whitespace tokenizer of the line formats (SNAP, Matrix Market, DIMACS, METIS): fields per line, numbers parsed in bulk, errors that name the line."""
+"""The whitespace tokenizer of the line formats (SNAP, Matrix Market, DIMACS, METIS): fields per
+line, numbers parsed in bulk, errors that name the line."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..algorithms.brandes import brandes_sums
 from ..betweenness_centrality import BetweennessJob
 from .algorithms import engine_backend
 

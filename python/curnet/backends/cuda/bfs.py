@@ -223,8 +223,9 @@ class BfsStrategy:
         t = self.tuning
         self.launcher.launch_resident("bfs", "bfs_one_loop", (
             down_ptr, down_idx, up_ptr, up_idx, i64(n), i64(hg.m), i32(source), i32(t.long_levels),
-            i32(t.bfs_one_alpha), i32(t.bfs_one_beta), i32(t.bfs_one_heavy), i32(t.bfs_one_warp_list), depth, queues[0], queues[1],
-            queues[2], queues[3], ctl[0:6], arcs, ctl[6:8], ctl[8:12], NULL if stamps is None else stamps),
+            i32(t.bfs_one_alpha), i32(t.bfs_one_beta), i32(t.bfs_one_heavy), i32(t.bfs_one_warp_list), depth,
+            queues[0], queues[1], queues[2], queues[3], ctl[0:6], arcs, ctl[6:8], ctl[8:12],
+            NULL if stamps is None else stamps),
             vertices=n if t.loop_blocks_fit else None)
         levels, pushes, pulls, finished = (int(x) for x in ctl[8:12].get())
         self.counters.add("bfs_one_loop_launches")
