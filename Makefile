@@ -8,21 +8,22 @@ R_STAMP := $(VENV)/.cuRnet-R-installed
 export RETICULATE_PYTHON := $(abspath $(PY))
 export PYTHONPATH := $(abspath python)
 
-.PHONY: demo test setup setup-r test-python test-r test-r-numpy2 bench bench-smoke gpu-check clean typecheck
+.PHONY: demo test setup setup-r test-python test-r test-r-numpy2 bench bench-smoke gpu-check clean typecheck \
+	lint lint-python lint-r docs version
 
 demo: setup $(R_STAMP)
 	$(PY) -m curnet.cli demo
 	@echo; echo "== the same job from R (scripts/demo.R)"
 	Rscript scripts/demo.R
 
-test: setup-r typecheck test-python test-numpy2 test-r test-r-numpy2
+test: setup-r lint test-python test-numpy2 test-r test-r-numpy2 docs
 
 # Debian's R packages first: rpy2 (in requirements-dev.txt) compiles against R's headers.
 setup-r:
 	bash scripts/r-setup.sh --system-only
 
 setup: $(STAMP)
-$(STAMP): setup.py requirements-dev.txt
+$(STAMP): setup.py pyproject.toml requirements-dev.txt
 	@command -v R >/dev/null || bash scripts/r-setup.sh --system-only
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
@@ -33,14 +34,40 @@ $(STAMP): setup.py requirements-dev.txt
 test-python: setup
 	$(PY) -m pytest -q
 
-# The backend contract (backends/contract.py) checked by mypy over backends/ and algorithms/
-# (its settings: setup.cfg). A few seconds.
+# The linters: ruff (pyproject.toml), mypy over the whole python/curnet package (setup.cfg;
+# the backend contract, backends/contract.py, among it) and lintr over the R package (.lintr).
+lint: lint-python typecheck lint-r
+
+lint-python: setup
+	$(PY) -m ruff check python bench tests/python scripts
+
 typecheck: setup
 	$(PY) -m mypy
 
+lint-r: setup-r
+	Rscript scripts/lint.R
+
+# The documentation site, offline, into site/: docs/ with mkdocs (the Python API from its
+# docstrings, the CLI reference from its parser), then pkgdown's R site into site/r; then
+# every internal link and every exported R function's reference page is checked.
+docs: setup $(R_STAMP)
+	rm -rf site
+	$(PY) scripts/docs.py generate
+	$(PY) -m mkdocs build --quiet
+	Rscript -e 'pkgdown::build_site(".", override = list(destination = "site/r"), preview = FALSE, new_process = FALSE, install = FALSE, devel = FALSE)'
+	$(PY) scripts/docs.py check site
+
+# One version for R and Python: DESCRIPTION's Version, copied into python/curnet/_version.py
+# (pyproject.toml reads it there). `make version V=2.1.0` sets a new one first.
+version:
+	@if [ -n "$(V)" ]; then sed -i 's/^Version: .*/Version: $(V)/' DESCRIPTION; fi
+	@v=$$(sed -n 's/^Version: *//p' DESCRIPTION); \
+	  sed -i "s/^__version__ = \"[^\"]*\"/__version__ = \"$$v\"/" python/curnet/_version.py; \
+	  echo "version $$v: DESCRIPTION and python/curnet/_version.py"
+
 # The engine must also run on NumPy 2 (the R-facing .venv is pinned below 2 for reticulate).
 VENV2 := .venv-numpy2
-$(VENV2)/.curnet-installed: setup.py requirements-dev.txt
+$(VENV2)/.curnet-installed: setup.py pyproject.toml requirements-dev.txt
 	test -x $(VENV2)/bin/python || python3 -m venv $(VENV2)
 	$(VENV2)/bin/python -m pip install -q "numpy>=2" $$(grep -vE '^(#|numpy|pyarrow|rpy2)' requirements-dev.txt) pyarrow
 	touch $@
@@ -72,4 +99,4 @@ gpu-check:
 	bash scripts/gpu-check.sh
 
 clean:
-	rm -rf $(VENV) $(VENV2) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV2) build *.egg-info .pytest_cache .hypothesis site .ruff_cache
