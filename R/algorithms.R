@@ -40,16 +40,12 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
                        mode = c("out", "in", "all"), to = NULL,
                        backend = getOption("cuRnet.backend", "auto"),
                        progress = getOption("cuRnet.progress", interactive())) {
-  graph <- check_graph(graph)
-  format <- match.arg(format)
-  mode <- match.arg(mode)
-  ids <- vertex_ids(graph, sources)
-  targets <- target_ids(graph, to)
-  depth <- result_matrix(if (integer) "integer" else "double", length(ids), graph, targets)
+  q <- many_source_query(graph, sources, to, format, mode)
+  depth <- result_matrix(if (check_flag(integer, "integer")) "integer" else "double", length(q$ids), q$graph, q$targets)
   with_prefault(list(depth),
-    engine_call(bridge()$bfs_into(graph$py, as_arrow(ids), data_address(depth), typeof(depth),
-                                  progress_hook(progress, "BFS"), backend, mode, arrow_ids(targets))))
-  shape_result(depth, graph, ids, format, "depth", targets)
+    engine_call(bridge()$bfs_into(q$graph$py, as_arrow(q$ids), data_address(depth), typeof(depth),
+                                  progress_hook(progress, "BFS"), backend, q$mode, arrow_ids(q$targets))))
+  shape_result(depth, q$graph, q$ids, q$format, "depth", q$targets)
 }
 
 #' Shortest paths from many sources: distances and predecessors
@@ -100,18 +96,18 @@ cuRnet_sssp <- function(graph, from, predecessors = c("names", "index"), format 
                         source_predecessor = c("none", "self"),
                         backend = getOption("cuRnet.backend", "auto"),
                         progress = getOption("cuRnet.progress", interactive())) {
-  graph <- check_graph(graph)
+  q <- many_source_query(graph, from, to, format, mode)
+  graph <- q$graph
+  ids <- q$ids
+  targets <- q$targets
+  format <- q$format
   predecessors <- match.arg(predecessors)
-  format <- match.arg(format)
-  mode <- match.arg(mode)
   source_predecessor <- match.arg(source_predecessor)
-  ids <- vertex_ids(graph, from)
-  targets <- target_ids(graph, to)
   dist <- result_matrix("double", length(ids), graph, targets, if (predecessors == "names") 20 else 12)
   pred <- result_matrix("integer", length(ids), graph, targets, 0)
   # The engine writes the predecessors as R wants them (1-based, NA or n + 1 for none, the
   # source itself for "self"): R makes no pass over the index matrix, and one index for names.
-  run_sssp(graph, ids, dist, pred, progress, backend, mode, targets,
+  run_sssp(graph, ids, dist, pred, progress, backend, q$mode, targets,
            pred_none = if (predecessors == "names") graph$n + 1L else NA_integer_,
            source_self = source_predecessor == "self")
   if (predecessors == "names") pred <- name_matrix(pred, graph)
@@ -136,14 +132,10 @@ cuRnet_sssp_dists <- function(graph, from, format = c("matrix", "long"),
                               mode = c("out", "in", "all"), to = NULL,
                               backend = getOption("cuRnet.backend", "auto"),
                               progress = getOption("cuRnet.progress", interactive())) {
-  graph <- check_graph(graph)
-  format <- match.arg(format)
-  mode <- match.arg(mode)
-  ids <- vertex_ids(graph, from)
-  targets <- target_ids(graph, to)
-  dist <- result_matrix("double", length(ids), graph, targets)
-  run_sssp(graph, ids, dist, NULL, progress, backend, mode, targets)
-  shape_result(dist, graph, ids, format, "distance", targets)
+  q <- many_source_query(graph, from, to, format, mode)
+  dist <- result_matrix("double", length(q$ids), q$graph, q$targets)
+  run_sssp(q$graph, q$ids, dist, NULL, progress, backend, q$mode, q$targets)
+  shape_result(dist, q$graph, q$ids, q$format, "distance", q$targets)
 }
 
 #' Strongly (or weakly) connected components
@@ -301,6 +293,14 @@ name_matrix <- function(pred, graph) {
   out <- c(vertex_names(graph), "")[pred]
   dim(out) <- dim(pred)
   out
+}
+
+# The checks every many-source call makes first: the graph, its sources and targets as
+# engine ids, and `format` and `mode` among their choices.
+many_source_query <- function(graph, sources, to, format, mode) {
+  graph <- check_graph(graph)
+  list(graph = graph, ids = vertex_ids(graph, sources), targets = target_ids(graph, to),
+       format = match.arg(format, c("matrix", "long")), mode = match.arg(mode, c("out", "in", "all")))
 }
 
 # The user's vertices (names or 1-based indices) as 0-based engine ids.

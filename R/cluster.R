@@ -27,7 +27,8 @@ cuRnet_cluster <- function(cluster = getOption("cuRnet.cluster"), workers = NULL
   if (!is.null(cluster) && !(is.character(cluster) && length(cluster) == 1L)) {
     stop("cluster must be a scheduler address such as \"tcp://host:8786\", or NULL", call. = FALSE)
   }
-  if (!is.null(workers)) workers <- as.integer(workers)
-  address <- engine_call(bridge()$use_cluster(cluster, workers, isTRUE(gpu), as.numeric(timeout)))
+  if (!is.null(workers)) workers <- as.integer(check_number(workers, "workers", lower = 1, whole = TRUE))
+  timeout <- check_number(timeout, "timeout", lower = 0, above = TRUE)
+  address <- engine_call(bridge()$use_cluster(cluster, workers, isTRUE(gpu), timeout))
   invisible(reticulate::py_to_r(address))
 }

@@ -81,6 +81,8 @@ negative_cycle <- function(message, graph_names) {
 # (without reticulate's wrapping), a KeyboardInterrupt an interrupt condition, a
 # NegativeCycleError a cuRnet_negative_cycle condition (names: the graph's vertex names).
 engine_call <- function(expr, names = NULL) {
+  relay <- engine_warnings_begin()             # the engine's warnings become R's (R/messages.R)
+  on.exit(engine_warnings_end(relay), add = TRUE)
   tryCatch(expr,
     interrupt = function(e) stop(interrupted()),
     error = function(e) {
@@ -90,6 +92,6 @@ engine_call <- function(expr, names = NULL) {
       if (err$type == "KeyboardInterrupt") stop(interrupted())
       message <- paste0(err$type, ": ", err$value)
       if (err$type == "NegativeCycleError") stop(negative_cycle(message, names))
-      stop(cuRnet_error(message))
+      stop(cuRnet_error(r_words(message)))
     })
 }

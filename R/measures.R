@@ -40,7 +40,7 @@ cuRnet_closeness <- function(graph, vids = igraph::V(graph), mode = c("out", "in
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
   per_vertex(graph, "closeness", if (!missing(vids)) vids, weights, progress, mode = mode,
-             normalized = isTRUE(normalized), cutoff = as.numeric(cutoff), backend = backend)
+             normalized = isTRUE(normalized), cutoff = check_number(cutoff, "cutoff", finite = FALSE), backend = backend)
 }
 
 #' @rdname cuRnet_closeness
@@ -52,7 +52,7 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
   per_vertex(graph, "harmonic_centrality", if (!missing(vids)) vids, weights, progress, mode = mode,
-             normalized = isTRUE(normalized), cutoff = as.numeric(cutoff), backend = backend)
+             normalized = isTRUE(normalized), cutoff = check_number(cutoff, "cutoff", finite = FALSE), backend = backend)
 }
 
 #' Eccentricity and radius
@@ -200,7 +200,8 @@ cuRnet_ego_size <- function(graph, order = 1, nodes = igraph::V(graph), mode = c
   mode <- match.arg(mode)
   g <- measure_graph(graph, NA)
   as.numeric(run_measure(g, "ego_size", measure_vertices(graph, g, if (!missing(nodes)) nodes), progress,
-                         order = as.numeric(order), mode = mode, mindist = as.numeric(mindist), backend = backend))
+                         order = check_number(order, "order", lower = 0, whole = TRUE), mode = mode,
+                         mindist = check_number(mindist, "mindist", lower = 0, whole = TRUE), backend = backend))
 }
 
 # The engine graph a measure runs on: an igraph object converted by paths_graph() (igraph's

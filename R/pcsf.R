@@ -12,30 +12,41 @@
 #'
 #' Differences from \code{PCSF()}, documented rather than silent:
 #' \itemize{
-#'   \item with \code{improve = TRUE} (the default) the forest's vertices are
-#'     spanned again by a minimum spanning tree over every interaction among
-#'     them and pruned again, while that lowers the objective (the package's
-#'     second tree sees only the edges of the shortest paths): a forest never
-#'     worse, on STRING 3-7\% lower; \code{improve = FALSE} returns the
-#'     package's forest (identical up to ties among equal costs);
-#'   \item a tree may hang from the root at any of its terminals at the same
-#'     cost; cuRnet keeps the one whose pruned tree collects most, so its
-#'     objective is never worse than the package's (equal on most inputs);
-#'   \item where several paths or edges cost exactly the same, the choice
-#'     may differ from the package's (the forests then differ by equal-cost
-#'     edges, with the same objective);
+#'   \item \code{improve = FALSE} runs the package's method step for step.
+#'     Where several shortest paths cost exactly the same (common on STRING,
+#'     whose costs take few distinct values), cuRnet's search may take
+#'     another of them than the package's Boost Dijkstra: the forests then
+#'     differ by those paths and, as the paths share vertices differently,
+#'     their objectives by a little either way (on STRING, random sets of
+#'     20-300 terminals: 5 of 9 forests identical, 3 with equal objectives,
+#'     one 0.17\% higher than the package's). See \code{docs/pcsf-package.md}.
+#'   \item with \code{improve = TRUE} (the default) cuRnet also hangs each
+#'     tree from whichever of its terminals leaves it the most prize, then
+#'     spans the forest's vertices again by a minimum spanning tree over
+#'     every interaction among them and prunes again, keeping each step only
+#'     where it lowers the objective: never worse than \code{improve = FALSE},
+#'     on STRING 3-10\% lower;
 #'   \item terminals whose prize pays for their root edge alone form trees
 #'     of one vertex: the result leaves them out, as \code{PCSF()} does, and
-#'     lists them in the graph attribute \code{singletons};
+#'     lists them in the graph attribute \code{singletons}; a forest of such
+#'     trees only (a single terminal, say) is an empty graph, as \code{PCSF()}
+#'     returns, and a forest of nothing is an error, as in \code{PCSF()};
 #'   \item prizes must be positive numbers (\code{PCSF()} quietly treats a
 #'     zero prize as none); a repeated name takes its last prize, as in
 #'     \code{PCSF()}, with a warning; a terminal set of which fewer
-#'     than 5\% are in the network is an error, as in \code{PCSF()}.
+#'     than 5\% are in the network is an error, as in \code{PCSF()};
+#'   \item as \code{PCSF()}, edges of cost 0 are taken, and \code{dummies}
+#'     outside the network are left out (with a warning; none in it is an
+#'     error).
 #' }
 #'
+#' Every number is checked before any work: \code{w} and \code{b} must be one
+#' positive number, \code{mu} one number >= 0 (\code{NA} is an error, as in
+#' \code{PCSF()}).
+#'
 #' @param ppi The interaction network: an undirected igraph object with
-#'   vertex names and positive edge costs in the \code{weight} attribute (see
-#'   \code{\link{cuRnet_interactome}}).
+#'   vertex names and edge costs >= 0 in the \code{weight} attribute, no
+#'   self-loop and no pair joined twice (see \code{\link{cuRnet_interactome}}).
 #' @param terminals A named numeric vector: the terminals' prizes, named as
 #'   the network's vertices. Names not in the network are left out (with a message).
 #' @param w Cost of each tree (the root edges). Default 2.
@@ -54,8 +65,14 @@
 #'   attributes \code{prize} (b x value for terminals, -mu x degree for Steiner
 #'   vertices, as \code{PCSF()}) and \code{type} (\code{"Terminal"} or
 #'   \code{"Steiner"}), edge attribute \code{weight} (the edge's cost); graph
-#'   attributes \code{objective} (of the whole forest, trees of one vertex
-#'   included), \code{trees}, \code{singletons} and \code{seconds} (where the
+#'   attributes \code{objective} (the forest's objective, the sum of
+#'   \code{objective_terms}), \code{objective_terms} (a named vector:
+#'   \code{edges}, the edges' costs; \code{trees}, \code{w} x the number of
+#'   trees, those of one terminal included; \code{lost_prizes}, of the
+#'   terminals left out; \code{hub_penalties}, \code{mu} x degree of the
+#'   Steiner vertices), \code{trees} (trees of one terminal included),
+#'   \code{singletons} (the terminals of those trees, not in the graph) and
+#'   \code{seconds} (where the
 #'   call's time went: R's checks before the engine, the engine's setup, shortest
 #'   paths and host steps, the hand-over, R's igraph result after it) and
 #'   \code{work} (the engine's counted work: the shortest-path route taken).
@@ -74,15 +91,12 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
                         progress = getOption("cuRnet.progress", interactive())) {
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, NULL, NULL, NULL,
                    improve, match.arg(precision), backend, progress)
-  v <- res$vertices
-  e <- res$edges
-  vertices <- data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v$prize)),
-                         type = as.character(unlist(v$type)), stringsAsFactors = FALSE)
-  edges <- data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
-                      weight = as.numeric(unlist(e$cost)), stringsAsFactors = FALSE)
-  alone <- !vertices$name %in% c(edges$from, edges$to)
-  g <- pcsf_result(edges, vertices[!alone, ], list(objective = res$objective, trees = res$trees,
-                                                    singletons = vertices$name[alone]))
+  t <- pcsf_tables(res, "prize", "cost")
+  alone <- !t$vertices$name %in% c(t$edges$from, t$edges$to)
+  g <- pcsf_result(t$edges, t$vertices[!alone, ],
+                   list(objective = res$objective, objective_terms = unlist(res$objective_terms),
+                        trees = res$trees, singletons = t$vertices$name[alone]),
+                   empty_ok = res$trees > 0)
   pcsf_timed(g, res)
 }
 
@@ -119,20 +133,14 @@ cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu =
                              seed, improve = TRUE, precision = c("double", "single"),
                              backend = getOption("cuRnet.backend", "auto"),
                              progress = getOption("cuRnet.progress", interactive())) {
-  if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 1 || n != round(n)) {
-    stop("n must be a positive whole number of runs", call. = FALSE)
-  }
-  if (missing(seed)) seed <- sample.int(.Machine$integer.max, 1)
+  n <- check_number(n, "n", lower = 1, whole = TRUE)
+  r <- check_number(r, "r", lower = 0)
+  seed <- if (missing(seed)) sample.int(.Machine$integer.max, 1) else check_number(seed, "seed", lower = 0, whole = TRUE)
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, as.integer(n), r, seed,
                    improve, match.arg(precision), backend, progress)
-  v <- res$vertices
-  e <- res$edges
-  edges <- data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
-                      weight = as.numeric(unlist(e$count)), stringsAsFactors = FALSE)
-  vertices <- data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v$count)),
-                         type = as.character(unlist(v$type)), stringsAsFactors = FALSE)
-  vertices <- vertices[vertices$name %in% c(edges$from, edges$to), ]
-  g <- pcsf_result(edges, vertices, list(runs = res$runs, objectives = as.numeric(unlist(res$objectives))))
+  t <- pcsf_tables(res, "count", "count")
+  vertices <- t$vertices[t$vertices$name %in% c(t$edges$from, t$edges$to), ]
+  g <- pcsf_result(t$edges, vertices, list(runs = res$runs, objectives = as.numeric(unlist(res$objectives))))
   pcsf_timed(g, res)
 }
 
@@ -142,8 +150,9 @@ cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu =
 #' with the vertices in order of appearance in the first, then the second
 #' column, and the costs as edge attribute \code{weight}; a pair listed twice
 #' is one edge whose cost is the sum (igraph's \code{simplify()}, as the
-#' package does), a self-loop is dropped. Bad input is an error: not three
-#' columns, missing names, costs that are missing, not numbers, zero or negative.
+#' package does), a self-loop is dropped. Costs of 0 are taken (a STRING score
+#' of 1000), as the package takes them. Bad input is an error: not three
+#' columns, missing names, costs that are missing, not numbers or negative.
 #'
 #' @param df A data frame of three columns: head, tail, cost.
 #' @return An undirected igraph object with edge attribute \code{weight}.
@@ -161,18 +170,24 @@ cuRnet_interactome <- function(df) {
          call. = FALSE)
   }
   if (!is.numeric(cost)) stop("the interactome's third column (the costs) must be numeric", call. = FALSE)
-  bad <- is.na(cost) | !is.finite(cost) | cost <= 0
-  if (any(bad)) {
-    i <- which(bad)[1]
-    stop(sprintf("edge %d (%s - %s) has cost %s: costs must be positive numbers (%d such edge(s))",
-                 i, from[i], to[i], format(cost[i]), sum(bad)), call. = FALSE)
-  }
+  check_costs(cost, from, to, "row")
   g <- igraph::graph_from_data_frame(data.frame(from, to, weight = as.numeric(cost), stringsAsFactors = FALSE),
                                      directed = FALSE, vertices = unique(c(from, to)))
   igraph::simplify(g, edge.attr.comb = list(weight = "sum", "ignore"))
 }
 
-# The engine's call for both functions: checks, the matched-terminals message, the run.
+# Costs as PCSF() takes them: numbers >= 0; `what` names a position ("row", "edge"), 1-based.
+check_costs <- function(cost, from, to, what) {
+  bad <- is.na(cost) | !is.finite(cost) | cost < 0
+  if (any(bad)) {
+    i <- which(bad)[1]
+    stop(sprintf("%s %d (%s - %s) has cost %s: costs must be numbers >= 0 (%d such %s(s))",
+                 what, i, from[i], to[i], format(cost[i]), sum(bad), what), call. = FALSE)
+  }
+}
+
+# The engine's call for both functions: every argument checked before any work, the
+# matched-terminals message, the run.
 pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, improve, precision, backend,
                       progress) {
   entry <- proc.time()[["elapsed"]]
@@ -180,13 +195,38 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
     stop("the interaction network 'ppi' must be an igraph object (see cuRnet_interactome())", call. = FALSE)
   }
   if (igraph::is_directed(ppi)) stop("the interaction network must be undirected", call. = FALSE)
-  if (!is.null(dummies) && all(is.na(dummies))) dummies <- NULL       # PCSF()'s reading of NA
   vertex_names <- igraph::V(ppi)$name
   if (is.null(vertex_names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
   cost <- igraph_edge_weights(ppi)
   if (is.null(cost)) stop("the interaction network has no edge costs (edge attribute 'weight')", call. = FALSE)
+  if (!is.numeric(cost)) stop("the interaction network's edge costs (edge attribute 'weight') must be numbers", call. = FALSE)
+  el <- igraph::as_edgelist(ppi, names = FALSE)
+  check_costs(cost, vertex_names[el[, 1]], vertex_names[el[, 2]], "edge")
+  if (!igraph::is_simple(ppi)) {
+    loops <- which(igraph::which_loop(ppi))
+    stop(sprintf(paste0("the interaction network has %s: build it with cuRnet_interactome(), which drops ",
+                        "self-loops and sums the costs of a repeated pair, as PCSF's construct_interactome() does"),
+                 if (length(loops)) sprintf("a self-loop (edge %d, on '%s')", loops[1], vertex_names[el[loops[1], 1]])
+                 else "a pair of vertices joined twice"), call. = FALSE)
+  }
   if (!is.numeric(terminals) || is.null(names(terminals))) {
     stop("terminals must be a named numeric vector of prizes, named as the network's vertices", call. = FALSE)
+  }
+  if (anyNA(names(terminals)) || any(names(terminals) == "")) {
+    stop("every terminal needs a name (a missing or empty name was given)", call. = FALSE)
+  }
+  if (anyNA(terminals)) {
+    stop(sprintf("prize of terminal %s is NA: prizes must be positive numbers",
+                 show_some(names(terminals)[is.na(terminals)], 1)), call. = FALSE)
+  }
+  w <- check_number(w, "w", lower = 0, above = TRUE)
+  b <- check_number(b, "b", lower = 0, above = TRUE)
+  mu <- check_number(mu, "mu", lower = 0)
+  check_flag(improve, "improve")
+  if (!is.null(dummies) && all(is.na(dummies))) dummies <- NULL       # PCSF()'s reading of NA
+  if (!is.null(dummies) && (!(is.character(dummies) || is.factor(dummies)) || anyNA(dummies))) {
+    stop(sprintf(paste0("`dummies` must name vertices of the network (a character vector without NA), ",
+                        "or be NULL or NA, not %s"), shown_value(dummies)), call. = FALSE)
   }
   dup <- unique(names(terminals)[duplicated(names(terminals))])
   if (length(dup)) {
@@ -197,17 +237,28 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
   message(sprintf("  %d of %d terminals (%s%%) are in the interactome%s", sum(found), length(terminals),
                   signif(100 * mean(found), 4),
                   if (any(!found)) paste0("; not found: ", show_some(names(terminals)[!found])) else ""))
-  el <- igraph::as_edgelist(ppi, names = FALSE)
   started <- proc.time()[["elapsed"]]
   res <- engine_call(reticulate::py_to_r(bridge()$pcsf_for_r(
     as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), vertex_names,
     names(terminals), as.double(unname(terminals)), w, b, mu,
     if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
-    progress_hook(progress, "PCSF"), backend, isTRUE(improve), precision)))
+    progress_hook(progress, "PCSF"), backend, improve, precision)))
   res$started <- started
   res$r_entry <- entry
   res$returned <- proc.time()[["elapsed"]]
   res
+}
+
+# The engine's result as two data frames: vertices (name, prize, type), edges (from, to,
+# weight); `value` and `edge_value` name the engine's columns for prize and weight
+# ("prize" and "cost" for a forest, "count" and "count" for a union of runs).
+pcsf_tables <- function(res, value, edge_value) {
+  v <- res$vertices
+  e <- res$edges
+  list(vertices = data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v[[value]])),
+                             type = as.character(unlist(v$type)), stringsAsFactors = FALSE),
+       edges = data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
+                          weight = as.numeric(unlist(e[[edge_value]])), stringsAsFactors = FALSE))
 }
 
 # The graph attributes seconds (pcsf_seconds) and work: the engine's counted work (curnet.work:
@@ -227,9 +278,10 @@ pcsf_seconds <- function(res) {
     r_after = now - res$returned)
 }
 
-# The PCSF package's result: an igraph of class c("PCSF", "igraph"), vertices by name.
-pcsf_result <- function(edges, vertices, attributes) {
-  if (nrow(edges) == 0) {
+# The PCSF package's result: an igraph of class c("PCSF", "igraph"), vertices by name. A
+# forest of trees of one vertex only (empty_ok) is an empty graph, as PCSF() returns it.
+pcsf_result <- function(edges, vertices, attributes, empty_ok = FALSE) {
+  if (nrow(edges) == 0 && !empty_ok) {
     stop("no sub-network for these parameters (the forest has no edge): raise b or lower mu or w",
          call. = FALSE)
   }

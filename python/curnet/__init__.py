@@ -38,6 +38,7 @@ EXPORTS = {
     "girvan_newman": "curnet.communities",
     "hclust": "curnet.linkage",
     "pcsf": "curnet.steiner_forest", "pcsf_rand": "curnet.steiner_forest",
+    "interactome": "curnet.steiner_forest",
     **{name: "curnet.propagation" for name in (
         "pagerank", "rwr", "diffuse", "diffusion_kernel", "propagation_null")},
 }

@@ -97,6 +97,9 @@ def add_parsers(sub, backend_help: str) -> None:
                    help="the PCSF package's forest, without cuRnet's improving rounds")
     a.add_argument("--duplicates", choices=("error", "last"), default="error",
                    help="a terminal listed twice: an error, or its last prize (the PCSF package's reading)")
+    a.add_argument("--simplify", action="store_true",
+                   help="drop self-loops and join a repeated pair once, its costs summed, as the PCSF "
+                        "package's construct_interactome() (its STRING network has self-loops)")
     a.add_argument("--vertices-out", help="also write the vertex table (name, prize or count, type) here")
 
 
@@ -151,8 +154,25 @@ def read_prizes(path) -> tuple[list, list]:
     return names, values
 
 
+# The engine's Python spellings in a pcsf error, as this command's options
+_PCSF_CLI_WORDS = {"curnet.interactome()": "--simplify",
+                   "duplicates='last'": "--duplicates last"}
+
+
 def _pcsf(g, args) -> dict:
-    from .steiner_forest import pcsf, pcsf_rand
+    try:
+        return _pcsf_run(g, args)
+    except ValueError as e:
+        text = str(e)
+        for python, cli in _PCSF_CLI_WORDS.items():
+            text = text.replace(python, cli)
+        raise ValueError(text) from None
+
+
+def _pcsf_run(g, args) -> dict:
+    from .steiner_forest import interactome, pcsf, pcsf_rand
+    if args.simplify:
+        g = interactome(g)
     prizes = read_prizes(args.prizes)
     options = dict(w=args.w, b=args.b, mu=args.mu, backend=args.backend, duplicates=args.duplicates,
                    improve=not args.package_forest,

@@ -51,6 +51,7 @@ Everything after the shortest paths is O(terminals^2 + forest size) NumPy and Sc
 from __future__ import annotations
 
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -65,6 +66,11 @@ from .progress import Progress
 from .work import count_work
 
 TERMINAL, STEINER = "Terminal", "Steiner"
+
+
+class PCSFWarning(UserWarning):
+    """Input that PCSF() takes quietly and cuRnet takes with a word (dummies outside the network)."""
+
 # improve=True: at most this many rounds of re-spanning the forest's vertices (each round
 # must lower the objective to go on; two or three do on STRING)
 IMPROVE_ROUNDS = 10
@@ -92,8 +98,9 @@ class Forest:
     edge_from: np.ndarray
     edge_to: np.ndarray
     edge_cost: np.ndarray
-    trees: int
-    objective: float
+    trees: int                 # trees of one terminal (no edge) included
+    objective: float           # the sum of objective_terms
+    objective_terms: dict = field(default_factory=dict)   # see _Problem.objective_terms
     matched: int = 0
     unmatched: list = field(default_factory=list)
     # where the call's time went: "setup" (checks, prizes, costs), "paths" (the batched
@@ -178,17 +185,23 @@ def _prize_table(prizes, duplicates="error"):
         values = np.array(list(last.values()), dtype=np.float64)
     elif (counts > 1).any():
         dup = uniq[counts > 1]
-        raise ValueError(f"terminal names are duplicated: {', '.join(map(repr, dup[:5].tolist()))}"
+        raise ValueError(f"terminal names are duplicated: {', '.join(map(_quoted, dup[:5].tolist()))}"
                          + (f" and {len(dup) - 5} more" if len(dup) > 5 else "")
                          + " (duplicates='last' takes the last prize of each, as the PCSF package does)")
     bad = ~np.isfinite(values)
     if bad.any():
-        raise ValueError(f"prize of terminal {names[bad][0]!r} is {values[bad][0]}: prizes must be finite numbers")
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"prize of terminal {_quoted(names[i])} is {values[i]}: prizes must be finite numbers")
     if (values <= 0).any():
         i = int(np.flatnonzero(values <= 0)[0])
-        raise ValueError(f"prize of terminal {names[i]!r} is {values[i]}: prizes must be positive "
+        raise ValueError(f"prize of terminal {_quoted(names[i])} is {values[i]:g}: prizes must be positive "
                          "(leave a gene with no signal out of the terminals)")
     return names, values
+
+
+def _quoted(name) -> str:
+    """A vertex or terminal name in a message, as the user wrote it (str, not a NumPy repr)."""
+    return repr(str(name))
 
 
 def _check_network(g: Graph):
@@ -205,24 +218,26 @@ def _checked_edges(g: Graph):
     if g.names is None:
         raise ValueError("the network has no vertex names: terminals are matched by name")
     if not g.weighted:
-        raise ValueError("the network has no edge costs: the PCSF needs a positive cost on every edge")
+        raise ValueError("the network has no edge costs: the PCSF needs a cost >= 0 on every edge")
     src, dst, cost = g.edges()
     cost = cost.astype(np.float64)
     if len(cost) == 0:
         raise ValueError("the network has no edges")
-    bad = ~np.isfinite(cost) | (cost <= 0)
+    # edges are named by their ends: a position would count from 0 here and from 1 in R
+    bad = ~np.isfinite(cost) | (cost < 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"edge {i} ({g.names[src[i]]!r} - {g.names[dst[i]]!r}) has cost {cost[i]}: "
-                         "edge costs must be positive finite numbers")
-    if (src == dst).any():
-        i = int(np.flatnonzero(src == dst)[0])
-        raise ValueError(f"edge {i} is a self-loop on {g.names[src[i]]!r}: simplify the network first")
+        raise ValueError(f"the edge {_quoted(g.names[src[i]])} - {_quoted(g.names[dst[i]])} has cost {cost[i]:g}: "
+                         f"edge costs must be finite numbers >= 0 ({int(bad.sum())} such edge(s))")
+    loops = src == dst
     lo, hi = np.minimum(src, dst).astype(np.int64), np.maximum(src, dst).astype(np.int64)
     key = lo * len(g) + hi
-    if len(np.unique(key)) != len(key):
-        raise ValueError("the network has parallel edges: simplify it first (cuRnet_interactome() "
-                         "sums the costs of repeated pairs, as the PCSF package's construct_interactome() does)")
+    if loops.any() or len(np.unique(key)) != len(key):
+        what = (f"a self-loop on {_quoted(g.names[src[np.flatnonzero(loops)[0]]])}" if loops.any()
+                else "parallel edges (a pair of vertices joined twice)")
+        raise ValueError(f"the network has {what}: simplify it first with curnet.interactome(), as the "
+                         "PCSF package's construct_interactome() does (self-loops dropped, the costs of a "
+                         "repeated pair summed)")
     return src.astype(np.int64), dst.astype(np.int64), cost
 
 
@@ -261,15 +276,19 @@ class _Problem:
         if dummies is None:
             dummy_ids = term_ids
         else:
-            dnames = np.asarray(list(dummies), dtype=str)
+            dnames = list(dict.fromkeys(str(s) for s in dummies))       # a repeat is one root edge
             if len(dnames) == 0:
                 raise ValueError("dummies is empty: give None to join the root to the terminals")
-            if len(np.unique(dnames)) != len(dnames):
-                raise ValueError("dummies are duplicated")
-            missing = [s for s in dnames.tolist() if s not in index]
+            missing = [s for s in dnames if s not in index]
+            if len(missing) == len(dnames):
+                raise ValueError(f"none of the dummies is in the network (first: {', '.join(map(_quoted, missing[:3]))}): "
+                                 "the root would reach no vertex")
             if missing:
-                raise ValueError(f"dummies not in the network: {', '.join(map(repr, missing[:5]))}")
-            dummy_ids = np.array([index[s] for s in dnames.tolist()], dtype=np.int64)
+                # PCSF() joins the root to such a name, a vertex of no other edge: it changes nothing
+                warnings.warn(f"{len(missing)} of {len(dnames)} dummies are not in the network and are left out, "
+                              f"as PCSF() does: {', '.join(map(_quoted, missing[:5]))}"
+                              + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""), PCSFWarning, stacklevel=3)
+            dummy_ids = np.array([index[s] for s in dnames if s in index], dtype=np.int64)
         self.dummies = dummy_ids
         self.is_dummy = np.zeros(n + 1, bool)
         self.is_dummy[dummy_ids] = True
@@ -315,13 +334,19 @@ class _Problem:
 
     def objective(self, vertices, edge_cost, trees) -> float:
         """Edge costs + w x trees + lost terminal prizes + the hub penalties of the Steiner
-        vertices in the forest."""
+        vertices in the forest (the sum of objective_terms)."""
+        return float(sum(self.objective_terms(vertices, edge_cost, trees).values()))
+
+    def objective_terms(self, vertices, edge_cost, trees) -> dict:
+        """The objective's parts: "edges" (their costs), "trees" (w x trees, trees of one
+        terminal included), "lost_prizes" (of the terminals left out), "hub_penalties" (mu x
+        degree of the Steiner vertices in the forest)."""
         inside = np.zeros(self.n + 1, bool)
         inside[vertices] = True
         c = self.prize[:-1]
-        lost = c[self.is_terminal[:-1] & ~inside[:-1]].sum()
-        hubs = -c[~self.is_terminal[:-1] & inside[:-1]].sum()
-        return float(np.sum(edge_cost) + self.w * trees + lost + hubs)
+        return {"edges": float(np.sum(edge_cost)), "trees": self.w * trees,
+                "lost_prizes": float(c[self.is_terminal[:-1] & ~inside[:-1]].sum()),
+                "hub_penalties": float(-c[~self.is_terminal[:-1] & inside[:-1]].sum())}
 
 
 def _first_appearances(src, dst, n):
@@ -466,10 +491,27 @@ def _terminal_tree(D, members):
             a.append(m[i]), b.append(m[j]), w.append(D[m[i], m[j]])
     a, b, w = np.concatenate(a), np.concatenate(b), np.concatenate(w)
     ok = np.isfinite(w)
-    tree = csgraph.minimum_spanning_tree(sparse.csr_matrix((w[ok], (a[ok], b[ok])), shape=(T + 1, T + 1)))
-    tree = tree.tocoo()
-    lo, hi = np.minimum(tree.row, tree.col), np.maximum(tree.row, tree.col)
-    return lo, hi
+    rows, cols, _ = _spanning_tree(w[ok], a[ok], b[ok], T + 1)
+    return np.minimum(rows, cols), np.maximum(rows, cols)
+
+
+def _spanning_tree(w, a, b, n):
+    """SciPy's minimum spanning tree of the edges (a, b) of weights w >= 0 over n vertices:
+    (rows, cols, weights). SciPy reads a zero in a sparse matrix as no edge, so a zero
+    weight (an edge of cost 0, as PCSF() accepts) stands in as a value below every positive
+    one while the tree is made: the same order of weights, the same tree."""
+    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
+    w = np.asarray(w, np.float64)
+    zero = w == 0
+    if zero.any():
+        positive = w[~zero]
+        stand_in = positive.min() / 2 if len(positive) else 1.0
+        w = np.where(zero, stand_in, w)
+    tree = csgraph.minimum_spanning_tree(sparse.csr_matrix((w, (a, b)), shape=(n, n))).tocoo()
+    data = np.asarray(tree.data)
+    if zero.any():
+        data = np.where(data == stand_in, 0.0, data)
+    return tree.row, tree.col, data
 
 
 def _levels(n, root, eu, ev):
@@ -492,31 +534,44 @@ def _levels(n, root, eu, ev):
     return order, parent, bounds
 
 
-def _prune(nv, root, eu, ev, ecost, prize, candidates, root_cost):
+def _prune(nv, root, eu, ev, ecost, prize, candidates, root_cost, reroot=True):
     """Step 5 on the spanning tree (eu, ev) over local vertices 0..nv-1 (root among them):
-    each tree under the root is re-rooted at its best candidate (a vertex with a root edge
-    of cost root_cost[v]), then pruned. Returns (kept vertex mask, parent array)."""
-    def down(order, parent, bounds, up_cost):
-        f = prize.copy()
-        for d in range(len(bounds) - 2, 0, -1):
-            vs = order[bounds[d]:bounds[d + 1]]
-            np.add.at(f, parent[vs], np.maximum(f[vs] - up_cost[vs], 0.0))
-        return f
+    with reroot, each tree under the root is first re-rooted at its best candidate (a vertex
+    with a root edge of cost root_cost[v]); then pruned. Returns (kept vertex mask, parent
+    array, cost of the edge above each vertex)."""
+    order, parent, bounds, up, f = _collected(nv, root, eu, ev, ecost, prize)
+    if reroot:
+        eu, ev, ecost = _rerooted(nv, root, eu, ev, ecost, candidates, root_cost, order, parent, bounds, up, f)
+        order, parent, bounds, up, f = _collected(nv, root, eu, ev, ecost, prize)
+    keep = np.zeros(nv, bool)
+    keep[root] = True
+    for d in range(1, len(bounds) - 1):
+        vs = order[bounds[d]:bounds[d + 1]]
+        keep[vs] = keep[parent[vs]] & (f[vs] - up[vs] > 0)
+    return keep, parent, up
 
-    def edge_cost_up(parent, order):
-        up = np.zeros(nv)
-        vs = order[1:]
-        up[vs] = cost_of(vs, parent[vs])
-        return up
 
+def _collected(nv, root, eu, ev, ecost, prize):
+    """The tree (eu, ev) rooted at root: (order, parent, level bounds, cost of the edge above
+    each vertex, f), f[v] the prize v's subtree collects when each child subtree is kept
+    while it pays for its edge (the package's price_collect)."""
     key = sparse.csr_matrix((ecost, (eu, ev)), shape=(nv, nv))
     key = key + key.T
-    cost_of = lambda u, v: np.asarray(key[u, v]).ravel()
-
     order, parent, bounds = _levels(nv, root, eu, ev)
-    up = edge_cost_up(parent, order)
-    f = down(order, parent, bounds, up)
-    # re-rooting: F[v] = the collected prize of the best subtree of v's tree that holds v
+    up = np.zeros(nv)
+    vs = order[1:]
+    up[vs] = np.asarray(key[vs, parent[vs]]).ravel()
+    f = prize.copy()
+    for d in range(len(bounds) - 2, 0, -1):
+        vs = order[bounds[d]:bounds[d + 1]]
+        np.add.at(f, parent[vs], np.maximum(f[vs] - up[vs], 0.0))
+    return order, parent, bounds, up, f
+
+
+def _rerooted(nv, root, eu, ev, ecost, candidates, root_cost, order, parent, bounds, up, f):
+    """The tree's edges with each tree under the root hung from its best candidate: the one
+    with the most collected prize left after paying its root edge."""
+    # F[v] = the collected prize of the best subtree of v's tree that holds v
     F = f.copy()
     comp = np.full(nv, -1)
     if len(bounds) > 2:
@@ -539,20 +594,8 @@ def _prune(nv, root, eu, ev, ecost, prize, candidates, root_cost):
     first[1:] = comp_c[1:] != comp_c[:-1]
     chosen = cand[first]
     inner = (eu != root) & (ev != root)
-    eu2 = np.concatenate([eu[inner], np.full(len(chosen), root)])
-    ev2 = np.concatenate([ev[inner], chosen])
-    ec2 = np.concatenate([ecost[inner], root_cost[chosen]])
-    key = sparse.csr_matrix((ec2, (eu2, ev2)), shape=(nv, nv))
-    key = key + key.T
-    order, parent, bounds = _levels(nv, root, eu2, ev2)
-    up = edge_cost_up(parent, order)
-    f = down(order, parent, bounds, up)
-    keep = np.zeros(nv, bool)
-    keep[root] = True
-    for d in range(1, len(bounds) - 1):
-        vs = order[bounds[d]:bounds[d + 1]]
-        keep[vs] = keep[parent[vs]] & (f[vs] - up[vs] > 0)
-    return keep, parent, up
+    return (np.concatenate([eu[inner], np.full(len(chosen), root)]), np.concatenate([ev[inner], chosen]),
+            np.concatenate([ecost[inner], root_cost[chosen]]))
 
 
 def _solve_run(P: _Problem, D, paths, cost, improve=True):
@@ -574,47 +617,47 @@ def _solve_run(P: _Problem, D, paths, cost, improve=True):
     lo, hi = np.minimum(u, v), np.maximum(u, v)
     pairs = np.unique(lo.astype(np.int64) * (P.n + 1) + hi)
     lo, hi = pairs // (P.n + 1), pairs % (P.n + 1)
-    # every dummy on the expanded tree is offered its root edge (see the module's notes)
     verts = np.unique(np.concatenate([lo, hi, [P.root]]))
+    # the package's forest: the spanning tree of the paths' edges, pruned as it hangs
+    best = _span_and_prune(P, verts, lo, hi, cost, reroot=False)
+    if not improve:
+        return best
+    # every dummy on the expanded tree offered its root edge, each tree re-rooted at its best
+    # (see the module's notes); kept only where that lowers the objective
     extra = verts[P.is_dummy[verts]]
-    lo = np.concatenate([lo, extra])
-    hi = np.concatenate([hi, np.full(len(extra), P.root)])
-    pairs = np.unique(np.minimum(lo, hi) * (P.n + 1) + np.maximum(lo, hi))
-    lo, hi = pairs // (P.n + 1), pairs % (P.n + 1)
-    best = _span_and_prune(P, verts, lo, hi, cost)
-    for _ in range(IMPROVE_ROUNDS if improve else 0):
-        # the forest's vertices again, spanned over every network edge among them: a
-        # spanning tree no heavier, pruned at best, so the objective never grows
+    lo2, hi2 = np.concatenate([lo, extra]), np.concatenate([hi, np.full(len(extra), P.root)])
+    pairs = np.unique(np.minimum(lo2, hi2) * (P.n + 1) + np.maximum(lo2, hi2))
+    candidates = [best, _span_and_prune(P, verts, pairs // (P.n + 1), pairs % (P.n + 1), cost)]
+    for _ in range(IMPROVE_ROUNDS):
+        # the best forest's vertices again, spanned over every network edge among them: a
+        # spanning tree no heavier, pruned at best; kept while the objective falls
+        best = min(candidates, key=lambda c: P.objective(c[0], c[3], c[4]))   # the first of equals
         inside = np.append(best[0], P.root)
         sub = P.edge_id[inside][:, inside].tocoo()
         upper = sub.row < sub.col
-        lo, hi = inside[sub.row[upper]], inside[sub.col[upper]]
-        again = _span_and_prune(P, np.sort(inside), lo, hi, cost)
+        again = _span_and_prune(P, np.sort(inside), inside[sub.row[upper]], inside[sub.col[upper]], cost)
         if P.objective(again[0], again[3], again[4]) >= P.objective(best[0], best[3], best[4]) - 1e-12:
             break
-        best = again
-    return best
+        candidates = [again]
+    return min(candidates, key=lambda c: P.objective(c[0], c[3], c[4]))
 
 
-def _span_and_prune(P: _Problem, verts, lo, hi, cost):
+def _span_and_prune(P: _Problem, verts, lo, hi, cost, reroot=True):
     """A minimum spanning tree of the edges (lo, hi) over `verts` (sorted, the root among
-    them) with this run's costs, pruned (step 5). Returns (vertex ids, edge from, edge to,
-    edge cost, trees)."""
-    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
+    them) with this run's costs, pruned (step 5), each tree re-rooted first with reroot.
+    Returns (vertex ids, edge from, edge to, edge cost, trees)."""
     ecost = cost[P.lookup(lo, hi)]
     nv = len(verts)
     lu, lv = np.searchsorted(verts, lo), np.searchsorted(verts, hi)
-    tree = csgraph.minimum_spanning_tree(sparse.csr_matrix((ecost, (lu, lv)), shape=(nv, nv))).tocoo()
+    tu, tv, tc = _spanning_tree(ecost, lu, lv, nv)
     root = int(np.searchsorted(verts, P.root))
-    tu, tv = tree.row, tree.col
-    tc = np.asarray(tree.data)
     root_cost = np.zeros(nv)
     has_root_edge = np.zeros(nv, bool)
     at_root = (lu == root) | (lv == root)
     other = np.where(lu == root, lv, lu)[at_root]
     root_cost[other] = ecost[at_root]
     has_root_edge[other] = True
-    keep, parent, up = _prune(nv, root, tu, tv, tc, P.prize[verts], has_root_edge, root_cost)
+    keep, parent, up = _prune(nv, root, tu, tv, tc, P.prize[verts], has_root_edge, root_cost, reroot)
     kept = np.flatnonzero(keep)
     kept = kept[kept != root]
     trees = int((parent[kept] == root).sum())
@@ -622,15 +665,15 @@ def _span_and_prune(P: _Problem, verts, lo, hi, cost):
     return verts[kept], verts[inner], verts[parent[inner]], up[inner], trees
 
 
-def _forest(P: _Problem, vertices, e_from, e_to, e_cost, trees, objective=None) -> Forest:
+def _forest(P: _Problem, vertices, e_from, e_to, e_cost, trees) -> Forest:
     order = np.argsort(vertices)
     vertices = vertices[order]
-    if objective is None:
-        objective = P.objective(vertices, e_cost, trees)
+    terms = P.objective_terms(vertices, e_cost, trees)
     return Forest(vertices=vertices, names=P.g.names[vertices], prize=P.prize[vertices],
                   type=np.where(P.is_terminal[vertices], TERMINAL, STEINER),
                   edge_from=e_from, edge_to=e_to, edge_cost=e_cost, trees=trees,
-                  objective=objective, matched=P.matched, unmatched=P.unmatched)
+                  objective=float(sum(terms.values())),
+                  objective_terms=terms, matched=P.matched, unmatched=P.unmatched)
 
 
 def _runs_per_call(backend, n_runs, terminals, n):
@@ -664,6 +707,65 @@ def _share_of(overall: Progress):
 
 
 # -- public --------------------------------------------------------------------------------
+def interactome(network, *, parallel="sum") -> Graph:
+    """The PCSF package's construct_interactome(): an undirected network with named vertices
+    and edge costs, each self-loop dropped and each pair of vertices joined once, a repeated
+    pair's costs summed (igraph's simplify(), which construct_interactome() calls, sums them;
+    parallel="min" keeps the least). `network`: a curnet.Graph (undirected, named, weighted),
+    or three columns (from, to, cost) as a tuple or a pandas DataFrame. Vertices keep their
+    order (columns: first appearance in `from`, then in `to`, as the package's), a vertex of
+    self-loops only included."""
+    if parallel not in ("sum", "min"):
+        raise ValueError(f"parallel must be 'sum' (the PCSF package's) or 'min', got {parallel!r}")
+    if isinstance(network, Graph):
+        if network.directed or network.names is None or not network.weighted:
+            raise ValueError("interactome() takes an undirected graph with vertex names and edge costs")
+        src, dst, cost = network.edges()
+        names = np.asarray(network.names)
+    else:
+        if hasattr(network, "iloc"):                                   # pandas DataFrame
+            if network.shape[1] != 3:
+                raise ValueError(f"interactome() takes three columns (from, to, cost), not {network.shape[1]}")
+            network = tuple(network.iloc[:, k].to_numpy() for k in range(3))
+        if len(network) != 3:
+            raise ValueError("interactome() takes three columns: from, to, cost")
+        ends = [np.asarray(c, dtype=object) for c in network[:2]]
+        if any(v is None or (isinstance(v, float) and np.isnan(v)) or str(v) == "" for c in ends for v in c):
+            raise ValueError("every edge needs the names of both its ends (a missing or empty name was given)")
+        both = np.concatenate(ends).astype(str)
+        first, ids = np.unique(both, return_index=True, return_inverse=True)[1:]
+        rank = np.empty(len(first), np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(first))   # names by first appearance
+        ids = rank[ids]
+        names = both[np.sort(first)]
+        m = len(ends[0])
+        src, dst = ids[:m], ids[m:]
+        try:
+            cost = np.asarray(network[2], dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("the costs (third column) must be numbers") from None
+        if len(cost) != m:
+            raise ValueError(f"{m} edges but {len(cost)} costs")
+    cost = np.asarray(cost, np.float64)
+    bad = ~np.isfinite(cost) | (cost < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"the edge {_quoted(names[src[i]])} - {_quoted(names[dst[i]])} has cost {cost[i]:g}: "
+                         f"edge costs must be finite numbers >= 0 ({int(bad.sum())} such edge(s))")
+    n = len(names)
+    keep = src != dst
+    lo = np.minimum(src, dst)[keep].astype(np.int64)
+    hi = np.maximum(src, dst)[keep].astype(np.int64)
+    pairs, which = np.unique(lo * n + hi, return_inverse=True)
+    if parallel == "sum":
+        merged = np.bincount(which, weights=cost[keep], minlength=len(pairs))
+    else:
+        merged = np.full(len(pairs), np.inf)
+        np.minimum.at(merged, which, cost[keep])
+    return Graph.from_edges(pairs // n, pairs % n, merged, directed=False, num_vertices=n, names=names,
+                            dtype=np.float64)
+
+
 def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, backend="auto",
          progress=None, min_matched=0.05, duplicates="error", precision="double") -> Forest:
     """The prize-collecting Steiner forest of `prizes` (terminal name -> value) on the

@@ -297,11 +297,11 @@ def test_bad_prizes_are_refused(prizes, message):
         pcsf(small(), prizes, backend="cpu")
 
 
-@pytest.mark.parametrize("costs, message", [([0.0, 1.0], "cost 0.0: edge costs must be positive"),
-                                            ([-1.0, 1.0], "negative weight"),
+@pytest.mark.parametrize("costs, message", [([-1.0, 1.0], "negative weight"),
                                             ([np.nan, 1.0], "must be finite")])
 def test_bad_costs_are_refused(costs, message):
-    """Zero costs by pcsf; negative and missing ones already by the undirected Graph."""
+    """Negative and missing costs, by the undirected Graph (a zero cost is taken, as PCSF()
+    takes it: test_pcsf_inputs.py)."""
     with pytest.raises(ValueError, match=message):
         g = curnet.Graph.from_edges(["a", "b"], ["b", "c"], costs, directed=False, dtype=np.float64)
         pcsf(g, {"a": 1.0}, backend="cpu")
@@ -320,7 +320,7 @@ def test_bad_networks_are_refused():
         pcsf(curnet.Graph.from_edges(["a", "b"], ["b", "b"], [1.0, 1.0], directed=False), {"a": 1.0})
     with pytest.raises(TypeError, match="curnet.Graph"):
         pcsf("network.tsv", {"a": 1.0})
-    with pytest.raises(ValueError, match="dummies not in the network"):
+    with pytest.raises(ValueError, match="none of the dummies is in the network"):
         pcsf(small(), {"a": 1.0}, dummies=["zz"])
     with pytest.raises(ValueError, match="w and b must be positive"):
         pcsf(small(), {"a": 1.0}, w=0)

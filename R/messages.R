@@ -1,0 +1,37 @@
+# The engine speaks Python; what an R user reads is said in R's words. Every warning the
+# engine raises during a call comes back as an R warning (class cuRnet_warning, with the
+# Python category in `category`), so suppressWarnings(), withCallingHandlers() and
+# expect_warning() see it, and an engine message keeps no Python spelling that R does not use.
+
+# Opens the record of the engine's warnings for one call (python/curnet/r_bridge/messages.py).
+engine_warnings_begin <- function() {
+  relay <- engine_module("messages")
+  relay$begin()
+  relay
+}
+
+# Closes it and raises each warning recorded as an R warning.
+engine_warnings_end <- function(relay) {
+  for (w in reticulate::py_to_r(relay$end())) {
+    category <- w[[1]]
+    text <- r_words(w[[2]])
+    if (category == "RuntimeWarning") text <- paste0("in the engine's arithmetic (NumPy): ", text)
+    warning(structure(class = c("cuRnet_warning", "warning", "condition"),
+                      list(message = text, call = NULL, category = category)))
+  }
+}
+
+# Python spellings in the engine's messages, in R's words: argument names and values
+# (weighted=False is weights = NA in R), the engine's functions as R's, and NumPy's repr of
+# a string (np.str_('EGFR')) as the string.
+r_words <- function(text) {
+  fixed <- c("(weights = NA in R, weighted=False in Python)" = "(weights = NA)",
+             "use weighted=False" = "give weights = NA",
+             "weighted=False" = "weights = NA",
+             "duplicates='last'" = "a repeated name's last prize",
+             "curnet.interactome()" = "cuRnet_interactome()",
+             "(cuRnet_distances / curnet.sssp)" = "(cuRnet_distances)")
+  for (python in names(fixed)) text <- gsub(python, fixed[[python]], text, fixed = TRUE)
+  text <- gsub("np\\.(str_|float64|int64|int32)\\(([^()]*)\\)", "\\2", text)
+  gsub("\\bnan\\b", "NaN", gsub("\\binf\\b", "Inf", text, perl = TRUE), perl = TRUE)
+}
