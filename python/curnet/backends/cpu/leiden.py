@@ -1,0 +1,65 @@
+"""Leiden's and Louvain's moves on the CPU: `best_moves`, the NumPy/SciPy twin of
+kernels/leiden.cu's kernel of the same name (see backends/partitions.py for the gain)."""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..partitions import LevelGraph, gumbel
+
+
+class CpuMoves:
+    xp = np
+
+    def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
+                   target_ok, beta: float, seed: int):
+        """(target, gain) of each vertex: the neighbouring community it gains most by moving
+        to (ties: the smallest id), or its own with gain 0.
+
+        Only `movable` vertices move. `bound` (or None): only arcs to vertices of the same
+        bound count (the refinement: sub-communities within a community). `target_ok` (or
+        None): which communities may be joined. beta 0: greedy, a move needs a gain > 0;
+        beta > 0: among the moves of gain >= 0 and staying, the one of largest
+        gain / beta + Gumbel noise (seed)."""
+        n, k = lg.n, len(total)
+        target = comm.astype(np.int32, copy=True)
+        gain = np.zeros(n, np.float64)
+        keep = movable[lg.src]
+        if bound is not None:
+            keep &= bound[lg.src] == bound[lg.idx]
+        if not keep.any():
+            return target, gain
+        # k_uc for every (vertex, neighbouring community): one sparse sum, rows sorted by c
+        kuc = sp.csr_matrix((lg.w[keep], (lg.src[keep], comm[lg.idx[keep]])), shape=(n, k))
+        kuc.sum_duplicates()
+        us = np.repeat(np.arange(n, dtype=np.int64), np.diff(kuc.indptr))
+        cs = kuc.indices.astype(np.int64)
+        a = comm[us].astype(np.int64)
+        own = cs == a
+        kua = np.zeros(n, np.float64)
+        kua[us[own]] = kuc.data[own]
+        su = vsize[us]
+        g = (kuc.data - kua[us]) - (gamma * su) * ((total[cs] - total[a]) + su)
+        cand = ~own
+        if target_ok is not None:
+            cand &= target_ok[cs]
+        if beta > 0:
+            cand &= g >= 0
+            score = np.where(cand, g / beta + gumbel(np, seed, us, cs), -np.inf)
+        else:
+            score = np.where(cand, g, -np.inf)
+        starts = np.flatnonzero(np.diff(kuc.indptr))         # rows with entries
+        first = kuc.indptr[starts]
+        best = np.maximum.reduceat(score, first)
+        row = np.repeat(np.arange(len(starts)), np.diff(np.append(first, len(score))))
+        pos = np.where(score == best[row], np.arange(len(score)), len(score))
+        pick = np.minimum.reduceat(pos, first)               # the smallest c among the best
+        u = starts
+        if beta > 0:
+            stay = gumbel(np, seed, u.astype(np.int64), comm[u].astype(np.int64))
+            move = best > stay
+        else:
+            move = best > 0
+        target[u[move]] = cs[pick[move]]
+        gain[u[move]] = g[pick[move]]
+        return target, gain

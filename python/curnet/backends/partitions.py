@@ -1,0 +1,149 @@
+"""What Leiden's and Louvain's primitives share on both backends, written once for NumPy and
+CuPy (`xp`): the graph of one level (arcs without self-loops, each vertex's inner weight,
+strength and size), its aggregation into the graph of communities, the quality of a
+partition, the counter-based random numbers of the moves, and `partition_primitives`, which
+gives a device's `best_moves` (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
+kernel in `cuda/leiden.py` over `kernels/leiden.cu`).
+
+Quality (igraph's, for both objectives): with A_ij the adjacency (a self-loop counted twice,
+as in the degree), s_i a vertex's weight in the penalty (its strength for modularity, its
+size for CPM) and g the resolution in those units (resolution / 2m for modularity),
+
+    Q = (sum_ij A_ij [c_i = c_j] - g sum_c S_c^2) / 2m,      S_c = sum of s_i over c,
+
+which is modularity for the modularity objective, and igraph's reported CPM quality for CPM.
+Moving vertex u from community a to b changes 2m Q / 2 by
+
+    k_ub - k_ua - g s_u (S_b - S_a + s_u)        (k_ua: u's weight to a without u itself),
+
+the gain both backends compute, in the same operation order (the kernel rounds each step as
+NumPy does), so the twins agree exactly on integer weights.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+# splitmix64's constants: the counter-based uniforms of the moves (the twin of leiden.cu's)
+GOLDEN = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+
+
+@dataclass
+class LevelGraph:
+    """One level of the algorithm, on a device: the original graph, or its communities'.
+    Arcs (both directions of each edge) without self-loops; a vertex's self-loops and, on a
+    coarse level, the arcs inside it are its `inner` weight (sum of A_ij over its members)."""
+    n: int
+    ptr: Any            # (n + 1,) int64 CSR offsets
+    src: Any            # (arcs,) int32 tails
+    idx: Any            # (arcs,) int32 heads
+    w: Any              # (arcs,) float64
+    inner: Any          # (n,) float64
+    strength: Any       # (n,) float64: the degree's weight (self-loops twice)
+    size: Any           # (n,) float64: the CPM's vertex weight (1 a vertex, or as given)
+
+    @property
+    def twice_m(self) -> float:
+        return float(self.strength.sum())
+
+
+class PartitionPrimitives(Protocol):
+    """What the Leiden/Louvain driver asks of a device (curnet.community_detection)."""
+    xp: Any
+
+    def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
+                   target_ok, beta: float, seed: int) -> tuple: ...
+
+
+def partition_primitives(device) -> PartitionPrimitives:
+    """The `best_moves` primitive of a `contract.Device` (its `name` says which)."""
+    if device.name == "cuda":
+        from .cuda.leiden import CudaMoves
+        return CudaMoves(device.launcher)
+    from .cpu.leiden import CpuMoves
+    return CpuMoves()
+
+
+def level_graph(xp, src, dst, w, n: int, size=None) -> LevelGraph:
+    """The first level from arcs (both directions of each undirected edge; a self-loop as its
+    two arcs), on the device of `xp`."""
+    src = xp.asarray(src, dtype=np.int32)
+    dst = xp.asarray(dst, dtype=np.int32)
+    w = xp.asarray(w, dtype=np.float64)
+    strength = xp.bincount(src, weights=w, minlength=n).astype(np.float64)
+    loop = src == dst
+    inner = xp.bincount(src[loop], weights=w[loop], minlength=n).astype(np.float64)
+    keep = ~loop
+    size = xp.ones(n, np.float64) if size is None else xp.asarray(size, dtype=np.float64)
+    return _csr(xp, n, src[keep], dst[keep], w[keep], inner, strength, size)
+
+
+def _csr(xp, n, src, dst, w, inner, strength, size) -> LevelGraph:
+    order = xp.argsort(src, kind="stable") if n and len(src) else xp.arange(len(src))
+    src, dst, w = src[order], dst[order], w[order]
+    ptr = xp.zeros(n + 1, np.int64)
+    ptr[1:] = xp.cumsum(xp.bincount(src, minlength=n))
+    return LevelGraph(n, ptr, src, dst, w, inner, strength, size)
+
+
+def renumber(xp, labels):
+    """(labels squeezed to 0..k-1 in order of first appearance, k)."""
+    if len(labels) == 0:
+        return labels.astype(np.int32), 0
+    uniq, first, inv = xp.unique(labels, return_index=True, return_inverse=True)
+    rank = xp.empty(len(uniq), np.int32)
+    rank[xp.argsort(first)] = xp.arange(len(uniq), dtype=np.int32)
+    return rank[inv.ravel()].astype(np.int32), int(len(uniq))
+
+
+def aggregate(xp, lg: LevelGraph, labels, k: int) -> LevelGraph:
+    """The graph of the communities `labels` (0..k-1): parallel arcs merged, arcs inside a
+    community added to its inner weight."""
+    cu, cv = labels[lg.src], labels[lg.idx]
+    inside = cu == cv
+    inner = xp.bincount(labels, weights=lg.inner, minlength=k) + \
+        xp.bincount(cu[inside], weights=lg.w[inside], minlength=k)
+    out = ~inside
+    key = cu[out].astype(np.int64) * k + cv[out]
+    uniq, inv = xp.unique(key, return_inverse=True)
+    w = xp.bincount(inv.ravel(), weights=lg.w[out], minlength=len(uniq)).astype(np.float64)
+    src, dst = (uniq // k).astype(np.int32), (uniq % k).astype(np.int32)
+    return _csr(xp, k, src, dst, w, inner.astype(np.float64),
+                xp.bincount(labels, weights=lg.strength, minlength=k).astype(np.float64),
+                xp.bincount(labels, weights=lg.size, minlength=k).astype(np.float64))
+
+
+def community_totals(xp, lg: LevelGraph, labels, vsize, k: int):
+    """(inner weight, penalty weight S_c) of each community 0..k-1 of the level's vertices."""
+    same = labels[lg.src] == labels[lg.idx]
+    inner = xp.bincount(labels, weights=lg.inner, minlength=k) + \
+        xp.bincount(labels[lg.src[same]], weights=lg.w[same], minlength=k)
+    return inner, xp.bincount(labels, weights=vsize, minlength=k)
+
+
+def quality_sum(xp, lg: LevelGraph, labels, vsize, gamma: float) -> float:
+    """sum_c inner_c - g sum_c S_c^2 (2m times the quality)."""
+    inner, total = community_totals(xp, lg, labels, vsize, lg.n)
+    return float(inner.sum() - gamma * (total * total).sum())
+
+
+def uniform(xp, seed: int, u, c):
+    """A uniform number in (0, 1) for each (seed, vertex u, community c): splitmix64's
+    finaliser over a counter, the twin of leiden.cu's uniform_of."""
+    with np.errstate(over="ignore"):
+        x = xp.uint64(seed % 2**64) + u.astype(np.uint64) * xp.uint64(GOLDEN) + \
+            c.astype(np.uint64) * xp.uint64(MIX1)
+        x = (x ^ (x >> xp.uint64(30))) * xp.uint64(MIX1)
+        x = (x ^ (x >> xp.uint64(27))) * xp.uint64(MIX2)
+        x = x ^ (x >> xp.uint64(31))
+    return ((x >> xp.uint64(11)).astype(np.float64) + 0.5) * 2.0 ** -53
+
+
+def gumbel(xp, seed: int, u, c):
+    """Gumbel noise: argmax(gain / beta + noise) draws a move with probability
+    proportional to exp(gain / beta), Leiden's refinement's randomness."""
+    return -xp.log(-xp.log(uniform(xp, seed, u, c)))

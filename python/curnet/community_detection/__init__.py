@@ -1,0 +1,6 @@
+"""Communities by Leiden and Louvain (`curnet.leiden`, `curnet.louvain`), one partition or a
+sweep of resolutions and seeds with its consensus (docs/communities.md)."""
+from .partitions import Partition, leiden, louvain, modularity
+from .sweeps import PartitionSweep
+
+__all__ = ["Partition", "PartitionSweep", "leiden", "louvain", "modularity"]

@@ -1,0 +1,170 @@
+"""The Leiden and Louvain driver, written once for every device (its `xp` and `best_moves`,
+backends/partitions.py): parallel local moving, Leiden's refinement, aggregation.
+
+Local moving is synchronous: every vertex that may move picks its best neighbouring
+community at once (`best_moves`, gains from the arcs). What keeps parallel moves from undoing
+each other: a singleton moves to another singleton's community only if that one has the
+smaller id (two singletons would otherwise swap forever); a round whose moves together lower
+the quality is dropped and retried with a random half of the vertices (then a quarter...);
+after a round only the vertices next to a move are looked at again (the others' gains did
+not change much; they are looked at again when a neighbour moves).
+
+The refinement (Leiden's) splits each community into well-connected sub-communities: every
+vertex starts alone; a vertex still alone, well connected to its community, joins a
+sub-community of its community it has arcs to, drawn with probability proportional to
+exp(gain / beta) among the moves that lose nothing (Gumbel noise over the gains). A vertex
+another vertex joins this round stays where it is, so each sub-community is its founding
+vertex plus vertices with an arc into it: every community is connected.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..backends.partitions import LevelGraph, aggregate, community_totals, quality_sum, renumber, uniform
+
+MAX_MOVE_ROUNDS = 64        # rounds of local moving a level (a pass usually ends far sooner)
+MAX_REFINE_ROUNDS = 32
+SMALLEST_SHARE = 1 / 64     # the share of vertices a retried round may shrink to
+# Each round moves the vertices in this many random buckets, one after the other, each
+# seeing the moves before it: nearer the sequential algorithm's quality than all at once.
+MOVE_BUCKETS = 4
+
+
+class Stream:
+    """The seeds of a run's rounds, drawn from one generator (reproducible from `seed`)."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def next(self) -> int:
+        return int(self.rng.integers(0, 2**63 - 1))
+
+
+def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
+    """Local moving until no vertex gains by moving: the new labels (vertex ids of lg)."""
+    xp = prim.xp
+    n = lg.n
+    ids = xp.arange(n, dtype=np.int64)
+    total = xp.bincount(part, weights=vsize, minlength=n)
+    count = xp.bincount(part, minlength=n)
+    quality = quality_sum(xp, lg, part, vsize, gamma)
+    tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
+    look = xp.ones(n, bool)
+    share = 1.0
+    for _ in range(MAX_MOVE_ROUNDS):
+        seed = stream.next()
+        bucket = (uniform(xp, seed, ids, ids) * MOVE_BUCKETS).astype(np.int32)
+        next_look = xp.zeros(n, bool)
+        moved = False
+        for b in range(MOVE_BUCKETS):
+            movable = look & (bucket == b)
+            if share < 1.0:
+                movable &= uniform(xp, seed + 1, ids, ids) < share
+            target, _ = prim.best_moves(lg, part, None, vsize, total, gamma, movable, None, 0.0, seed)
+            moving = target != part
+            moving &= ~((count[part] == 1) & (count[target] == 1) & (target > part))
+            if not bool(moving.any()):
+                continue
+            new = xp.where(moving, target, part).astype(np.int32)
+            new_quality = quality_sum(xp, lg, new, vsize, gamma)
+            if new_quality <= quality + tolerance:
+                share /= 2             # the moves undid each other: fewer at once
+                continue
+            part, quality, moved = new, new_quality, True
+            total = xp.bincount(part, weights=vsize, minlength=n)
+            count = xp.bincount(part, minlength=n)
+            next_look[lg.idx[moving[lg.src]]] = True
+            next_look |= moving
+        if not moved and (share == 1.0 or share < SMALLEST_SHARE):
+            break
+        look = next_look if moved else look
+    return part
+
+
+def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream: Stream):
+    """Leiden's refinement of `part`: sub-community labels (each a vertex id of lg)."""
+    xp = prim.xp
+    n = lg.n
+    ids = xp.arange(n, dtype=np.int32)
+    sub = ids.copy()
+    _, part_total = community_totals(xp, lg, part, vsize, n)
+    within = part[lg.src] == part[lg.idx]
+    k_within = xp.bincount(lg.src[within], weights=lg.w[within], minlength=n)
+    rest = part_total[part]                          # S of each vertex's community
+    alone = k_within >= gamma * vsize * (rest - vsize)   # well connected to its community
+    for _ in range(MAX_REFINE_ROUNDS):
+        total = xp.bincount(sub, weights=vsize, minlength=n)
+        cross = within & (sub[lg.src] != sub[lg.idx])
+        cut = xp.bincount(sub[lg.src[cross]], weights=lg.w[cross], minlength=n)
+        target_ok = cut >= gamma * total * (rest - total)
+        if not bool(alone.any()):
+            break
+        seed = stream.next()
+        target, _ = prim.best_moves(lg, sub, part, vsize, total, gamma, alone, target_ok, beta, seed)
+        moving = target != sub
+        joined = xp.zeros(n, bool)
+        joined[target[moving]] = True
+        moving &= ~joined[ids]                        # a vertex being joined stays
+        if not bool(moving.any()):
+            break
+        sub = xp.where(moving, target, sub).astype(np.int32)
+        alone &= ~moving
+        alone[target[moving]] = False                 # joined: no longer alone
+    return sub
+
+
+def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float, beta: float,
+             leiden: bool, stream: Stream):
+    """One iteration of Leiden (or Louvain's levels) from `membership` (0..k-1 labels of the
+    first level's vertices): the new membership."""
+    xp = prim.xp
+    vertex_of = xp.arange(lg.n, dtype=np.int32)       # each original vertex's vertex on this level
+    part = membership
+    while True:
+        vsize, gamma = penalty(lg, objective, resolution)
+        part = move_nodes(prim, lg, part, vsize, gamma, stream)
+        coarse = refine(prim, lg, part, vsize, gamma, beta, stream) if leiden else part
+        labels, k = renumber(xp, coarse)
+        if k == lg.n:                                 # the refinement merged nothing
+            labels, k = renumber(xp, part)
+            if k == lg.n:                             # nor did the moves: this level is final
+                break
+        coarse_part = xp.zeros(k, np.int32)
+        coarse_part[labels] = part
+        part = renumber(xp, coarse_part)[0]
+        lg = aggregate(xp, lg, labels, k)
+        vertex_of = labels[vertex_of]
+    return part[vertex_of]
+
+
+def split_disconnected(g, membership: np.ndarray) -> np.ndarray:
+    """Each community cut into its connected pieces (on the host, SciPy's components of the
+    arcs inside communities). Leiden's refinement keeps communities connected, but a last
+    level merged without refinement may leave one in pieces; splitting it never lowers
+    modularity or CPM (no arc is lost, a penalty term is)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+    src, dst = g.edge_sources(), g.indices
+    inside = membership[src] == membership[dst]
+    n = len(membership)
+    a = csr_matrix((np.ones(int(inside.sum()), np.int8), (src[inside], dst[inside])), shape=(n, n))
+    return connected_components(a, directed=False)[1]
+
+
+def penalty(lg: LevelGraph, objective: str, resolution: float):
+    """(vertex weights s, resolution g) of the gain: strength and resolution / 2m for
+    modularity (igraph's), vertex sizes and the resolution itself for CPM."""
+    if objective == "modularity":
+        twice_m = lg.twice_m
+        return lg.strength, (resolution / twice_m if twice_m > 0 else 0.0)
+    return lg.size, resolution
+
+
+def quality(prim, lg: LevelGraph, membership, objective: str, resolution: float) -> float:
+    """igraph's quality of a membership of lg's vertices (modularity, or CPM's); NaN for a
+    graph without edge weight."""
+    twice_m = lg.twice_m
+    if twice_m <= 0:
+        return float("nan")
+    vsize, gamma = penalty(lg, objective, resolution)
+    return quality_sum(prim.xp, lg, membership, vsize, gamma) / twice_m

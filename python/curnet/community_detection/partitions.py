@@ -1,0 +1,198 @@
+"""`curnet.leiden` and `curnet.louvain`: communities of an undirected graph that maximise
+modularity or the Constant Potts Model (igraph's `cluster_leiden` / `cluster_louvain`), on the
+CPU or a GPU (the driver in local_moving.py, the moves a device's `best_moves`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..backends import get_backend
+from ..backends.partitions import LevelGraph, level_graph, partition_primitives, renumber
+from .local_moving import Stream, one_pass, quality, split_disconnected
+
+OBJECTIVES = ("modularity", "cpm")
+MAX_STABLE_ITERATIONS = 1000     # n_iterations < 0 ("until stable") stops here at the latest
+
+
+@dataclass
+class Partition:
+    """A partition of a graph's vertices: `membership` (0-based community of each vertex,
+    numbered in order of first appearance) and its `quality` (modularity or CPM's, igraph's
+    definitions; NaN on a graph without edges)."""
+    membership: np.ndarray
+    quality: float
+    objective: str
+    resolution: float
+    algorithm: str
+    names: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def n_communities(self) -> int:
+        return int(self.membership.max()) + 1 if len(self.membership) else 0
+
+    def sizes(self) -> np.ndarray:
+        return np.bincount(self.membership, minlength=self.n_communities)
+
+    def communities(self) -> list:
+        """The vertices of each community (names where the graph has them)."""
+        order = np.argsort(self.membership, kind="stable")
+        groups = np.split(order, np.cumsum(self.sizes())[:-1]) if len(order) else []
+        return [self.names[c] if self.names is not None else c for c in groups]
+
+
+def check_graph(g, algorithm: str) -> None:
+    """igraph's rule: both algorithms are for undirected graphs only."""
+    if g.directed:
+        what = ("the Leiden algorithm is only implemented for undirected graphs"
+                if algorithm == "leiden" else "multi-level (Louvain) community detection works "
+                "for undirected graphs only")
+        raise ValueError(f"{what}; make the graph undirected first (Graph.oriented('all'))")
+
+
+def edge_weights(g, weighted) -> np.ndarray | None:
+    """The arcs' weights as float64 (None: every edge weighs 1). weighted None: the graph's
+    own weights if it has them."""
+    use = g.weighted if weighted is None else bool(weighted)
+    if not use:
+        return None
+    if not g.weighted:
+        raise ValueError("weighted=True, but the graph has no edge weights")
+    w = g.weights.astype(np.float64)
+    if len(w) and w.min() < 0:
+        i = int(np.argmin(w))
+        raise ValueError(f"weights must be positive: edge {int(g.arc_edges[i]) if g.arc_edges is not None else i} "
+                         f"has weight {w[i]:g}")
+    return w
+
+
+def first_level(xp, g, weighted, vertex_weights=None) -> LevelGraph:
+    n = len(g)
+    w = edge_weights(g, weighted)
+    if w is None:
+        w = np.ones(g.num_arcs, np.float64)
+    size = None
+    if vertex_weights is not None:
+        size = np.asarray(vertex_weights, dtype=np.float64)
+        if size.shape != (n,):
+            raise ValueError(f"vertex_weights has length {len(size)}, but the graph has {n} vertices")
+        if not np.isfinite(size).all() or (size < 0).any():
+            i = int(np.flatnonzero(~np.isfinite(size) | (size < 0))[0])
+            raise ValueError(f"vertex_weights must be finite and non-negative: vertex {i} has {size[i]:g}")
+    return level_graph(xp, g.edge_sources(), g.indices, w, n, size)
+
+
+def initial_labels(initial, n: int) -> np.ndarray:
+    """A starting membership as labels 0..k-1 (any integer labels accepted)."""
+    if initial is None:
+        return np.arange(n, dtype=np.int32)
+    m = np.asarray(initial)
+    if m.shape != (n,):
+        raise ValueError(f"initial membership has length {m.size}, but the graph has {n} vertices")
+    if m.dtype.kind == "f":
+        if not np.isfinite(m).all() or (m != np.round(m)).any():
+            raise ValueError("initial membership must hold whole numbers (community labels)")
+    elif m.dtype.kind not in "iu":
+        raise TypeError(f"initial membership must hold integer labels, got dtype {m.dtype}")
+    return renumber(np, m.astype(np.int64))[0]
+
+
+def run(g, *, algorithm: str, objective: str, resolution: float, weighted, beta: float,
+        n_iterations: int, initial, seed, backend: str, vertex_weights=None, lg=None,
+        prim=None) -> Partition:
+    """One partition; `lg` and `prim` may be given by a sweep that reuses them."""
+    objective = objective.lower() if isinstance(objective, str) else objective
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be 'modularity' or 'cpm', got {objective!r}")
+    resolution = float(resolution)
+    if not np.isfinite(resolution):
+        raise ValueError(f"resolution must be a finite number, got {resolution}")
+    if algorithm == "louvain" and resolution < 0:
+        raise ValueError("the resolution parameter must be non-negative")
+    beta = float(beta)
+    if not (np.isfinite(beta) and beta > 0):
+        raise ValueError(f"beta must be a positive number, got {beta}")
+    if int(n_iterations) != n_iterations:
+        raise ValueError(f"n_iterations must be a whole number, got {n_iterations}")
+    check_graph(g, algorithm)
+    device = get_backend(backend).members[0]
+    if prim is None:
+        prim = partition_primitives(device)
+    xp = prim.xp
+    with device.device_scope():
+        if lg is None:
+            lg = first_level(xp, g, None if weighted is None else weighted, vertex_weights)
+        n = lg.n
+        membership = xp.asarray(initial_labels(initial, n))
+        stream = Stream(seed)
+        leiden = algorithm == "leiden"
+        if n == 0:
+            q = float("nan")
+        elif not leiden or n_iterations > 0:
+            for _ in range(int(n_iterations) if leiden else 1):
+                membership = one_pass(prim, lg, membership, objective, resolution, beta, leiden, stream)
+                membership = renumber(xp, membership)[0]
+            q = quality(prim, lg, membership, objective, resolution)
+        else:                                   # until an iteration does not raise the quality (R's loop)
+            previous, q = -np.inf, 0.0
+            for _ in range(MAX_STABLE_ITERATIONS):
+                if not previous < q:
+                    break
+                previous = q
+                membership = renumber(xp, one_pass(prim, lg, membership, objective, resolution,
+                                                   beta, True, stream))[0]
+                q = quality(prim, lg, membership, objective, resolution)
+        host = np.asarray(membership.get() if hasattr(membership, "get") else membership, np.int32)
+        if leiden:
+            split = split_disconnected(g, host)
+            if len(split) and split.max() + 1 > host.max() + 1:
+                host = renumber(np, split)[0]
+                q = quality(prim, lg, xp.asarray(host), objective, resolution)
+        host = renumber(np, host)[0] if len(host) else host
+    return Partition(host, float(q), objective, resolution, algorithm, g.names)
+
+
+def leiden(g, *, resolution: float = 1.0, objective: str = "modularity", weighted=None,
+           beta: float = 0.01, n_iterations: int = 2, initial=None, seed=None,
+           vertex_weights=None, backend: str = "auto", resolutions=None, seeds=None):
+    """Communities by the Leiden algorithm (Traag, Waltman & van Eck 2019), igraph's
+    `cluster_leiden`: `objective` "modularity" (igraph's default in python-igraph's
+    `community_leiden(objective_function="modularity")`) or "cpm"; `n_iterations` < 0 runs
+    until an iteration no longer raises the quality. `initial`: a starting membership.
+    `vertex_weights`: CPM's vertex weights (1 each by default). Every community is connected.
+
+    With `resolutions=[...]` and/or `seeds=[...]`: every combination in one call, a
+    `PartitionSweep` (membership matrix, qualities, consensus, resolution profile)."""
+    if resolutions is not None or seeds is not None:
+        from .sweeps import sweep
+        return sweep(g, algorithm="leiden", resolutions=resolutions if resolutions is not None else [resolution],
+                     seeds=seeds if seeds is not None else [seed], objective=objective, weighted=weighted,
+                     beta=beta, n_iterations=n_iterations, initial=initial, vertex_weights=vertex_weights,
+                     backend=backend)
+    return run(g, algorithm="leiden", objective=objective, resolution=resolution, weighted=weighted,
+               beta=beta, n_iterations=n_iterations, initial=initial, seed=seed, backend=backend,
+               vertex_weights=vertex_weights)
+
+
+def louvain(g, *, resolution: float = 1.0, weighted=None, seed=None, backend: str = "auto",
+            resolutions=None, seeds=None):
+    """Communities by the Louvain method (Blondel et al. 2008; igraph's `cluster_louvain`):
+    local moving and aggregation until no level merges anything; the quality is modularity
+    at `resolution`. `resolutions` / `seeds`: a `PartitionSweep`, as `leiden`."""
+    if resolutions is not None or seeds is not None:
+        from .sweeps import sweep
+        return sweep(g, algorithm="louvain", resolutions=resolutions if resolutions is not None else [resolution],
+                     seeds=seeds if seeds is not None else [seed], objective="modularity",
+                     weighted=weighted, beta=0.01, n_iterations=1, initial=None, vertex_weights=None,
+                     backend=backend)
+    return run(g, algorithm="louvain", objective="modularity", resolution=resolution, weighted=weighted,
+               beta=0.01, n_iterations=1, initial=None, seed=seed, backend=backend)
+
+
+def modularity(g, membership, *, resolution: float = 1.0, weighted=None, backend: str = "cpu") -> float:
+    """The modularity of a membership (igraph's `modularity()`; NaN without edges)."""
+    check_graph(g, "leiden")
+    prim = partition_primitives(get_backend(backend).members[0])
+    lg = first_level(prim.xp, g, weighted)
+    labels = prim.xp.asarray(initial_labels(membership, len(g)))
+    return quality(prim, lg, labels, "modularity", resolution)
