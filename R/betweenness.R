@@ -17,7 +17,8 @@
 #'   weights (cuRnet graph), \code{NA} counts hops, or a numeric vector of positive edge
 #'   weights (igraph objects only).
 #' @param normalized Divide by the number of vertex pairs, \code{(n-1)(n-2)} (halved for
-#'   undirected graphs), as igraph does.
+#'   undirected graphs), as igraph does: \code{NaN} for a graph of fewer than 3 vertices
+#'   (no such pair), as in igraph.
 #' @param cutoff Only paths of length \code{<= cutoff} count; negative: all paths. Zero
 #'   follows the installed igraph: all paths before igraph 1.4 (with igraph's warning), none
 #'   from 1.4 on.
@@ -25,7 +26,7 @@
 #' @param backend As in \code{\link{cuRnet_bfs}}.
 #' @param progress \code{TRUE}, \code{FALSE} or a \code{function(done, total)}, as in
 #'   \code{\link{cuRnet_bfs}}.
-#' @return A numeric vector.
+#' @return A numeric vector (\code{numeric(0)} for no vertices or edges asked for, as in igraph).
 #' @examples
 #' if (cuRnet_available()) {
 #'   g <- igraph::sample_gnp(200, 0.03)
@@ -39,8 +40,11 @@ cuRnet_betweenness <- function(graph, v = igraph::V(graph), directed = TRUE, wei
                                progress = getOption("cuRnet.progress", interactive())) {
   g <- paths_graph(graph, weights)
   ids <- if (missing(v)) NULL else if (igraph::is_igraph(graph)) vertex_selection(graph, v) else vertex_ids(g, v, "vertex")
-  res <- as.numeric(run_betweenness(g, "vertex", ids, directed, weights, normalized, cutoff,
-                                    progress, backend, "betweenness"))
+  res <- if (length(ids) || is.null(ids)) {
+    as.numeric(run_betweenness(g, "vertex", ids, directed, weights, normalized, cutoff,
+                               progress, backend, "betweenness"))
+  } else numeric(0)                                   # no vertex asked for, as igraph
+  if (isTRUE(normalized) && g$n < 3) res[] <- NaN     # igraph's 0 / 0: no pair of other vertices
   if (!is.null(g$names)) names(res) <- g$names[if (is.null(ids)) seq_len(g$n) else ids + 1L]
   res
 }
@@ -55,6 +59,7 @@ cuRnet_edge_betweenness <- function(graph, e = igraph::E(graph), directed = TRUE
   ids <- NULL
   if (!missing(e)) {
     ids <- if (igraph::is_igraph(graph)) as.integer(igraph::E(graph)[e]) - 1L else as.integer(e) - 1L
+    if (!length(ids)) return(numeric(0))                # no edge asked for, as igraph
   }
   as.numeric(run_betweenness(g, "edge", ids, directed, weights, FALSE, cutoff, progress, backend,
                              "edge betweenness"))
@@ -87,6 +92,30 @@ run_betweenness <- function(g, kind, ids, directed, weights, normalized, cutoff,
 #' such a step on the removal order, the merges, the membership and even its modularity may
 #' differ from igraph's (each removal is still of a largest exact edge betweenness).
 #'
+#' The membership is the division of highest modularity met while the removals are
+#' replayed backwards (all vertices apart first, then one merge at a time), the first
+#' (fewest merges) of equal ones. Where two divisions' modularities are equal in exact
+#' arithmetic, igraph takes whichever its floating-point sums make larger, so at such an
+#' exact tie its membership may be the other of the two: the same rule as for edge ties.
+#'
+#' The fields are igraph 1.3.5's, 1-based, with two differences of its own making:
+#' \describe{
+#'   \item{\code{bridges}}{the positions in \code{removed.edges} of the removals that split
+#'     a cluster (each is a merge, read backwards). igraph 1.3.5 returns each of these
+#'     plus one, its known off-by-one (igraph issue #878): subtract 1 from igraph's to
+#'     compare.}
+#'   \item{\code{membership}}{with \code{modularity = FALSE}, igraph 1.3.5 returns every
+#'     vertex apart (\code{1:n}); cuRnet returns the division of highest modularity
+#'     either way.}
+#' }
+#' \code{merges} rows are igraph's: the cluster of the removed edge's tail first on a
+#' directed graph, of its larger vertex id on an undirected one, so \code{as.hclust()}
+#' and \code{as.dendrogram()} give igraph's trees. A field not asked for is as in igraph:
+#' \code{NULL} for \code{edge.betweenness} and \code{modularity}, \code{numeric(0)} for
+#' \code{merges}, \code{bridges} and \code{membership} (so, as with igraph,
+#' \code{membership()} of a result made with \code{membership = FALSE} is
+#' \code{numeric(0)} on a graph without vertex names).
+#'
 #' @param graph An igraph object.
 #' @param weights \code{NULL} uses the \code{weight} edge attribute, \code{NA} ignores
 #'   weights, or a numeric vector: lengths for the betweenness, weights for the modularity.
@@ -118,12 +147,13 @@ cuRnet_cluster_edge_betweenness <- function(graph, weights = NULL, directed = TR
   res <- engine_call(reticulate::py_to_r(bridge()$girvan_newman_for_r(
     g$py, isTRUE(directed), !is.null(weights), progress_hook(progress, "edge removals"), backend)))
   field <- function(i) as.numeric(unlist(res[[i]]))
+  # igraph's shapes: a field not asked for is NULL, and NULL + 1 (igraph's 1-basing) numeric(0)
   out <- list(removed.edges = field(1) + 1,
               edge.betweenness = if (edge.betweenness) field(2),
-              merges = if (merges) matrix(field(3) + 1, ncol = 2, byrow = TRUE),
-              bridges = if (bridges) field(4) + 1,
+              merges = if (merges) matrix(field(3) + 1, ncol = 2, byrow = TRUE) else numeric(0),
+              bridges = if (bridges) field(4) + 1 else numeric(0),
               modularity = if (modularity) field(5),
-              membership = if (membership) field(6) + 1)
+              membership = if (membership) field(6) + 1 else numeric(0))
   if (igraph::igraph_opt("add.vertex.names") && igraph::is_named(graph)) out$names <- igraph::V(graph)$name
   out$vcount <- igraph::vcount(graph)
   out$algorithm <- "edge betweenness"

@@ -89,11 +89,14 @@ def replay_removals(g: Graph, removed, weights=None, directed=True):
     best = current.copy()
     top = modularity(src, dst, w, current, directed)
     mods, merges, bridges = [top], [], []
+    # igraph's row: the cluster of the edge's stored `from` end first, which is a directed
+    # edge's tail and an undirected edge's larger vertex id
+    first, second = (src, dst) if g.directed else (np.maximum(src, dst), np.minimum(src, dst))
     for i in range(len(removed) - 1, -1, -1):
-        a, b = current[src[removed[i]]], current[dst[removed[i]]]
+        a, b = current[first[removed[i]]], current[second[removed[i]]]
         if a == b:
             continue
-        merges.append((b, a))                # igraph lists the later end first
+        merges.append((a, b))
         bridges.append(i)
         current[(current == a) | (current == b)] = n + len(merges) - 1
         q = modularity(src, dst, w, current, directed)

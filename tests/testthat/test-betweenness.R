@@ -57,3 +57,24 @@ test_that("a cuRnet graph gives igraph's betweenness, on the backend asked for",
                tolerance = 1e-9)
   expect_error(cuRnet_betweenness(ig, weights = c(0, rep(1, igraph::ecount(ig) - 1))), "positive")
 })
+
+test_that("igraph's edge cases: no vertices or edges asked for, normalized under 3 vertices", {
+  skip_if_no_engine()
+  g <- igraph::make_graph("Zachary")
+  named <- igraph::set_vertex_attr(g, "name", value = sprintf("v%d", 1:34))
+  for (x in list(g, named)) {
+    expect_identical(cuRnet_betweenness(x, v = numeric(0)), igraph::betweenness(x, v = numeric(0)))
+    expect_identical(cuRnet_edge_betweenness(x, e = numeric(0)), igraph::edge_betweenness(x, e = numeric(0)))
+  }
+  expect_identical(cuRnet_betweenness(cuRnet_graph(named), v = character(0)),
+                   igraph::betweenness(named, v = character(0)))
+  for (n in 1:3) {
+    for (directed in c(FALSE, TRUE)) {
+      ring <- igraph::make_ring(n, directed = directed)
+      want <- igraph::betweenness(ring, normalized = TRUE)
+      if (n < 3) expect_true(all(is.nan(want)))
+      expect_identical(cuRnet_betweenness(ring, normalized = TRUE), want)
+      expect_identical(cuRnet_betweenness(cuRnet_graph(ring), normalized = TRUE), want)
+    }
+  }
+})
