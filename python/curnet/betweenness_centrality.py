@@ -125,7 +125,8 @@ class BetweennessJob:
                              "(use weighted=False to count hops)")
         self.cutoff = _cutoff(cutoff)
         self.sampled = None if sampled is None else np.asarray(sampled, np.int32)
-        if sampled is not None:
+        self.sources: np.ndarray
+        if self.sampled is not None:
             self.sources = self.sampled
         elif sources is not None:
             self.sources = resolve_sources(g, sources)

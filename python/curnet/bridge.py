@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import types
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
@@ -34,7 +35,7 @@ from .sources import resolve_sources
 #: R's NA_integer_
 R_NA_INTEGER = np.iinfo(np.int32).min
 
-_R_TYPES = {"integer": np.dtype(np.int32), "double": np.dtype(np.float64)}
+_R_TYPES: dict[str, np.dtype] = {"integer": np.dtype(np.int32), "double": np.dtype(np.float64)}
 
 #: What the last call from R ran on, and for backend "auto" why (cuRnet_info() shows it);
 #: after a negative cycle, also the 0-based source it was reached from.
@@ -66,7 +67,7 @@ def r_array(address, shape, r_type: str) -> np.ndarray:
     if count == 0:
         return np.empty(shape, dtype=dtype, order="F")
     memory = (ctypes.c_char * (count * dtype.itemsize)).from_address(int(address))
-    return np.frombuffer(memory, dtype=dtype, count=count).reshape(shape, order="F")
+    return np.frombuffer(cast(Any, memory), dtype=dtype, count=count).reshape(shape, order="F")
 
 
 def graph_from_arrow(src, dst, weights, directed, num_vertices, double=True) -> Graph:
@@ -131,7 +132,7 @@ def _progress(r_callback):
 
 #: The engine the many-source calls run on: this process, or a Dask cluster (use_cluster).
 LOCAL = types.SimpleNamespace(bfs=bfs, sssp=sssp, sssp_dists=sssp_dists)
-_engine = LOCAL
+_engine: Any = LOCAL    # LOCAL, or a distributed.ClusterEngine after cuRnet_cluster()
 _local_cluster = None   # a cluster use_cluster started, closed when it is left
 
 
@@ -251,7 +252,7 @@ def sssp_into(g, sources, dist_address, pred_address=None, progress=None, backen
     pred = None if pred_address is None else r_array(pred_address, shape, "integer")
     name = _backend(backend, "sssp")
     full_dist = _engine_out(dist, g, targets)
-    full_pred = None if pred is None else _engine_out(pred, g, targets)
+    full_pred: Any = None if pred is None else _engine_out(pred, g, targets)
     ids = resolve_sources(g, sources)
     sink = MatrixSink(full_dist, full_pred, pred_base=1, pred_none=int(pred_none))
     try:
@@ -438,7 +439,7 @@ def coexpression_edges_into(src_address, dst_address, r_address, p_address=None)
 def wgcna_dense_into(what, address, values, nrow, ncol, genes_in_rows, backend="auto", **options) -> None:
     """A dense n x n WGCNA quantity ("cor", "adjacency", "tom_from_expr") into R's matrix."""
     from . import coexpression as ce
-    fn = {"cor": ce.cor, "adjacency": ce.adjacency, "tom_from_expr": ce.tom_similarity_from_expr}[what]
+    fn: Any = {"cor": ce.cor, "adjacency": ce.adjacency, "tom_from_expr": ce.tom_similarity_from_expr}[what]
     x = expression_from_r(values, nrow, ncol, genes_in_rows)
     out = r_array(address, (x.shape[0], x.shape[0]), "double")    # R's n x n, checked first
     fn(x, backend=_backend(backend, what), out=out, **options)
@@ -477,7 +478,7 @@ def _pcsf_network(src, dst, cost, vertex_names) -> Graph:
     h = hashlib.blake2b(digest_size=20)
     for a in arrays:
         h.update(f"{a.dtype.str}{a.shape}".encode())
-        h.update(np.ascontiguousarray(a).view(np.uint8))
+        h.update(cast(Any, np.ascontiguousarray(a).view(np.uint8)))   # an array is a buffer
     h.update("\0".join(vertex_names.tolist()).encode())
     key = h.hexdigest()
     g = _pcsf_networks.get(key)

@@ -6,10 +6,13 @@ import json
 import logging
 import sys
 import time
+from typing import Any
+
 import numpy as np
 
 from . import cli_analyses
 from . import cli_coexpression
+from . import cli_propagation
 
 from .cli_input import add_input_options, graph_file, read_input
 from .outputs import check_path
@@ -49,7 +52,11 @@ def _parser() -> argparse.ArgumentParser:
                            "instead of receiving the graph")
     cli_analyses.add_parsers(sub, BACKEND_HELP)
     cli_coexpression.add_parser(sub, BACKEND_HELP)
+    cli_propagation.add_parser(sub, BACKEND_HELP)
     sub.add_parser("info", help="backend, device and versions")
+    w = sub.add_parser("warm-up", help="compile every GPU kernel once, into cuRnet's kernel cache, "
+                       "so that no call compiles (docs/first-call.md)")
+    w.add_argument("--backend", default="cuda", help="the GPU(s) to compile for: cuda, cuda:N, cuda:all")
     c = sub.add_parser("cluster", help="start a local Dask cluster, print its address, run until Ctrl-C")
     c.add_argument("--workers", type=int, help="worker processes (default: one a CPU core; with --gpu one a GPU)")
     c.add_argument("--gpu", action="store_true", help="one worker per GPU (needs dask-cuda)")
@@ -73,8 +80,15 @@ def main(argv=None) -> int:
             cli_analyses.run(args)
         elif args.command == "coexpression":
             cli_coexpression.run(args)
+        elif args.command == "propagate":
+            cli_propagation.run(args)
         elif args.command == "cluster":
             serve_cluster(args)
+        elif args.command == "warm-up":
+            from .warm_up import warm_up
+            report = warm_up(args.backend, say=lambda line: print(line, file=sys.stderr))
+            print(json.dumps(report, indent=2))
+            return 1 if report["failed"] else 0
         else:
             run_algorithm(args)
     except (ValueError, TypeError, FileNotFoundError, RuntimeError, MemoryError) as e:
@@ -130,6 +144,7 @@ def run_algorithm(args) -> None:
         from .outputs import to_table, write_table
         write_table(to_table({"vertex": _labels_of(g, np.arange(len(g))), "component": labels}), args.out)
         return
+    sources: Any
     if args.sources:
         parts = source_list(args.sources)
         sources = parts if g.names is not None else _ids(parts)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -134,7 +135,8 @@ def _label(g, ids):
 def read_prizes(path) -> tuple[list, list]:
     """Two columns, name and prize, split by tab, comma or spaces; a first line whose
     prize is not a number is a header."""
-    names, values = [], []
+    names: list = []
+    values: list = []
     with open(path) as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
@@ -177,6 +179,7 @@ def _pcsf_run(g, args) -> dict:
     options = dict(w=args.w, b=args.b, mu=args.mu, backend=args.backend, duplicates=args.duplicates,
                    improve=not args.package_forest,
                    dummies=_names(args.dummies) if args.dummies else None)
+    f: Any
     if args.runs is None:
         f = pcsf(g, prizes, **options)
         print(f"pcsf: {f.matched} of {f.matched + len(f.unmatched)} distinct terminals in the network; forest of "
@@ -184,7 +187,8 @@ def _pcsf_run(g, args) -> dict:
               f"objective {f.objective:.10g}", file=sys.stderr)
     else:
         f = pcsf_rand(g, prizes, n=args.runs, r=args.noise, seed=args.seed, **options)
-        print(f"pcsf: {f.matched} of {f.matched + len(f.unmatched)} distinct terminals in the network; union of {f.runs} "
+        print(f"pcsf: {f.matched} of {f.matched + len(f.unmatched)} distinct terminals in the network; "
+              f"union of {f.runs} "
               f"runs: {len(f.vertices)} vertices, {len(f.edge_from)} edges; objectives "
               f"{f.objectives.min():.10g} to {f.objectives.max():.10g}", file=sys.stderr)
     print("pcsf: seconds " + ", ".join(f"{k} {v:.3f}" for k, v in f.seconds.items()), file=sys.stderr)

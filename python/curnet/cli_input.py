@@ -9,6 +9,7 @@ import argparse
 import sys
 import time
 import warnings
+from typing import cast
 
 FILE_HELP = "edge list (TSV/CSV/SNAP), .mtx, .gr, .graph, .parquet, .arrow; .gz too"
 
@@ -63,7 +64,7 @@ def read_input(args, **overrides):
         g = read_graph(args.file, **{**reader_options(args), **overrides})
     for w in caught:       # the reader's notes, the weight column's in the command's words
         if issubclass(w.category, WeightColumnNote):
-            print(f"column {w.message.column!r} read as the weights (the third column); "
+            print(f"column {cast(WeightColumnNote, w.message).column!r} read as the weights (the third column); "
                   f"--unweighted for hops, --weight COL for another column", file=sys.stderr)
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)

@@ -300,10 +300,10 @@ class Correlations:
                 j = self.missing[b]
                 ok = present[i] & present[j]
                 z, und = prepare(x[[i, j]][:, ok], self.method, self.max_p_outliers)
-                r = np.nan if und.any() else float(z[0] @ z[1])
+                value = np.nan if und.any() else float(z[0] @ z[1])
                 if i == j:
-                    r = np.nan if und.any() else 1.0
-                out[a, j] = out[b, i] = r
+                    value = np.nan if und.any() else 1.0
+                out[a, j] = out[b, i] = value
         out[:, self.undefined] = np.nan
         return out
 
@@ -467,7 +467,7 @@ def _top_k_pairs(c: Correlations, k: int, signed: bool):
     xp = c.xp
     n = c.genes
     k = min(k, n - 1)
-    parts = []
+    parts: list = []
     if k < 1:
         return _concat(parts)
     for rows in c.blocks():
@@ -673,7 +673,7 @@ def pick_soft_threshold(expr, powers=DEFAULT_POWERS, network_type: str = "unsign
         raise ValueError(f"the expression matrix has {n} gene(s); a network needs at least 3")
     with c.device.device_scope():
         k = connectivity_by_power(c, powers, network_type)
-    table = {name: [] for name in ("Power", "SFT.R.sq", "slope", "truncated R.sq",
+    table: dict[str, list] = {name: [] for name in ("Power", "SFT.R.sq", "slope", "truncated R.sq",
                                    "mean(k)", "median(k)", "max(k)")}
     if more_network_concepts:
         table.update({"Density": [], "Centralization": [], "Heterogeneity": []})

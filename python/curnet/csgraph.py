@@ -22,6 +22,8 @@ Where cuRnet differs from SciPy, by design:
 """
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import NegativeCycleError
@@ -147,7 +149,7 @@ def _solve(csgraph, directed, indices, return_predecessors, unweighted, *, metho
     dist = _out(dist.reshape(shape + (n,)), device)
     if not return_predecessors:
         return dist
-    return dist, _out(_scipy_pred(pred).reshape(shape + (n,)), device)
+    return dist, _out(_scipy_pred(cast(np.ndarray, pred)).reshape(shape + (n,)), device)
 
 
 def _min_only(g, ids, return_predecessors, limit, backend, device):

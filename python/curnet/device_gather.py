@@ -45,7 +45,7 @@ class _KeepSink(Sink):
     def consume(self, be, first_row, batch_ids, result) -> None:
         import cupy as cp
         parts = result if isinstance(result, tuple) else (result,)
-        kept = []
+        kept: list = []
         for a in parts:
             if a is None:
                 kept.append(None)
@@ -129,7 +129,7 @@ class DeviceCopies:
         self.kind, self.ids = kind, ids
         self.sink = MatrixSink(outs[0], outs[1] if len(outs) > 1 else None)
         self.pools: dict = {}
-        self.pending = []             # (future, chunk's key, worker)
+        self.pending: list = []       # (future, chunk's key, worker)
 
     def submit(self, first_row: int, chunk: dict) -> None:
         import cupy as cp
@@ -144,7 +144,7 @@ class DeviceCopies:
         be = get_backend(f"cuda:{device}")
         with be.device_scope():
             for first, kb, parts in blocks:
-                opened = []
+                opened: list = []
                 try:
                     for p in parts:
                         if p is None:

@@ -112,13 +112,13 @@ class Graph:
         # the input edge (its position in the edge list) each stored arc came from: edge paths
         # speak of the caller's edges; host memory only, never sent to a device
         self.arc_edges = arc_edges
-        self._oriented = {}
+        self._oriented: dict = {}
         self.directed = bool(directed)
         self.names = names
         self.num_edges = int(num_edges if num_edges is not None else len(indices))
-        self._csc = None
-        self._name_index = None
-        self._device = {}  # Graph.cache: key ("cpu", "cuda:0", a derived view) -> what is kept
+        self._csc: tuple | None = None
+        self._name_index: dict | None = None
+        self._device: dict = {}  # Graph.cache: key ("cpu", "cuda:0", a derived view) -> what is kept
 
     # -- construction -------------------------------------------------------
     @classmethod

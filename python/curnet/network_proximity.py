@@ -189,7 +189,8 @@ def proximity(g, sets, module, *, measures=("closest",), n_random=1000, bin_size
 
 def as_columns(results, names) -> dict:
     """Results as a table's columns, one row a set and measure (the CLI's and R's form)."""
-    cols = {k: [] for k in ("set", "measure", "distance", "z", "p_value", "mean", "sd", "n_set", "n_module")}
+    cols: dict[str, list] = {k: [] for k in ("set", "measure", "distance", "z", "p_value", "mean", "sd", "n_set",
+                                             "n_module")}
     for name, r in zip(names, results):
         for m in r.distance:
             for k, v in (("set", name), ("measure", m), ("distance", r.distance[m]), ("z", r.z[m]),

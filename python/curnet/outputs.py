@@ -3,6 +3,7 @@ result larger than host memory streams to disk, and Ctrl-C leaves a valid file."
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 import os
 import signal
 import threading
@@ -55,7 +56,8 @@ class TableWriter:
 
     def __init__(self, path: str):
         check_path(path)
-        self.path, self.rows, self._sink = str(path), 0, None
+        self.path, self.rows = str(path), 0
+        self._sink: Any = None        # a ParquetWriter or a binary file, opened at the first write
         self._parquet = self.path.endswith(".parquet")
 
     def write(self, table: pa.Table) -> None:

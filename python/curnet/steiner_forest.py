@@ -51,6 +51,7 @@ Everything after the shortest paths is O(terminals^2 + forest size) NumPy and Sc
 from __future__ import annotations
 
 import time
+from typing import Any
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -157,6 +158,8 @@ def _prize_table(prizes, duplicates="error"):
     """(names, values) from a mapping, a pandas Series, pairs, or a (names, values) tuple.
     A repeated name is an error, or with duplicates="last" takes its last prize (the PCSF
     package's reading), in the place of its first."""
+    names: Any
+    values: Any
     if hasattr(prizes, "index") and hasattr(prizes, "to_numpy"):          # pandas Series
         names, values = np.asarray(prizes.index), prizes.to_numpy()
     elif isinstance(prizes, dict):
@@ -281,13 +284,14 @@ class _Problem:
                 raise ValueError("dummies is empty: give None to join the root to the terminals")
             missing = [s for s in dnames if s not in index]
             if len(missing) == len(dnames):
-                raise ValueError(f"none of the dummies is in the network (first: {', '.join(map(_quoted, missing[:3]))}): "
-                                 "the root would reach no vertex")
+                raise ValueError("none of the dummies is in the network (first: "
+                                 f"{', '.join(map(_quoted, missing[:3]))}): the root would reach no vertex")
             if missing:
                 # PCSF() joins the root to such a name, a vertex of no other edge: it changes nothing
                 warnings.warn(f"{len(missing)} of {len(dnames)} dummies are not in the network and are left out, "
                               f"as PCSF() does: {', '.join(map(_quoted, missing[:5]))}"
-                              + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""), PCSFWarning, stacklevel=3)
+                              + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""),
+                              PCSFWarning, stacklevel=3)
             dummy_ids = np.array([index[s] for s in dnames if s in index], dtype=np.int64)
         self.dummies = dummy_ids
         self.is_dummy = np.zeros(n + 1, bool)
@@ -454,7 +458,6 @@ def _shortest_paths(P: _Problem, run_costs, backend, progress, precision="double
 def _clusters(S, ct):
     """Step 3: cluster member lists (ids into the terminals) after regrouping."""
     from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
-    T = len(ct)
     close = (S <= np.minimum.outer(ct, ct)) & np.isfinite(S)
     np.fill_diagonal(close, False)
     _, label = csgraph.connected_components(sparse.csr_matrix(close), directed=False)
@@ -481,14 +484,18 @@ def _clusters(S, ct):
 def _terminal_tree(D, members):
     """Step 4a: the minimum spanning tree over the terminals (0..T-1) and the root (T):
     root edges to every terminal, complete graphs within clusters. Rows (a < b)."""
-    from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     T = D.shape[0]
+    a: Any
+    b: Any
+    w: Any
     a, b, w = [np.arange(T)], [np.full(T, T)], [D[:, T]]
     for m in members:
         if len(m) > 1:
             m = np.sort(np.asarray(m))
             i, j = np.triu_indices(len(m), 1)
-            a.append(m[i]), b.append(m[j]), w.append(D[m[i], m[j]])
+            a.append(m[i])
+            b.append(m[j])
+            w.append(D[m[i], m[j]])
     a, b, w = np.concatenate(a), np.concatenate(b), np.concatenate(w)
     ok = np.isfinite(w)
     rows, cols, _ = _spanning_tree(w[ok], a[ok], b[ok], T + 1)
@@ -600,7 +607,8 @@ def _rerooted(nv, root, eu, ev, ecost, candidates, root_cost, order, parent, bou
 
 def _solve_run(P: _Problem, D, paths, cost, improve=True):
     """Steps 3-5 for one run: D (T, T + 1) distances, paths(a, b) its shortest paths (see
-    `_shortest_paths`), `cost` this run's (unadjusted) edge costs. Returns (vertex ids, edge from, edge to, edge cost, trees)."""
+    `_shortest_paths`), `cost` this run's (unadjusted) edge costs. Returns (vertex ids, edge
+    from, edge to, edge cost, trees)."""
     T = len(P.terminals)
     Dt = D[:, :T]
     # a pair's distance as the package takes it: from the search of the earlier terminal

@@ -52,7 +52,7 @@ def count_work(bounds: dict | None = None):
 
     bounds: {name: limit}; the engine raises WorkBoundExceeded when a count passes its limit.
     """
-    entry = (Counter(), dict(bounds or {}))
+    entry: tuple[Counter, dict] = (Counter(), dict(bounds or {}))
     with _lock:
         _counters.append(entry)
     try:

@@ -6,6 +6,7 @@ The code is written once over the backend's array module `be.xp` (NumPy or CuPy)
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -50,9 +51,11 @@ class SourceStats(Sink):
         if unknown:
             raise ValueError(f"unknown statistics {sorted(unknown)}; choose from {self.ALL}")
         self.upto, self.mindist, self.want = upto, mindist, tuple(want)
-        self.count = np.zeros(k, np.int64) if "count" in want else None
-        self.total = np.zeros(k, np.float64) if "total" in want else None
-        self.inverse = np.zeros(k, np.float64) if "inverse" in want else None
+        # an array for each statistic in `want`, None for the others (Any: callers read the ones
+        # they asked for)
+        self.count: Any = np.zeros(k, np.int64) if "count" in want else None
+        self.total: Any = np.zeros(k, np.float64) if "total" in want else None
+        self.inverse: Any = np.zeros(k, np.float64) if "inverse" in want else None
         if "farthest" in want:
             self.farthest = np.zeros(k, np.float64)
             self.farthest_at = np.zeros(k, np.int64)

@@ -90,7 +90,8 @@ def _build_mouseliver() -> None:
 
 def _parse_obo_is_a(text: str):
     """(child, parent) pairs of the non-obsolete [Term] stanzas of an OBO file."""
-    terms, edges = [], []
+    terms: list = []
+    edges: list = []
     for stanza in text.split("\n\n"):
         lines = stanza.strip().splitlines()
         if not lines or lines[0].strip() != "[Term]":

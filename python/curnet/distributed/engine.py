@@ -56,7 +56,7 @@ class ClusterEngine:
         itself when the caller gave no `out`); the rest send their rows, written as each chunk
         arrives."""
         shape = (len(job.ids), len(job.g))
-        outs = [None if out is None else result_buffer(out, shape, dtype, what) for out, dtype, what in wanted]
+        outs: list = [None if out is None else result_buffer(out, shape, dtype, what) for out, dtype, what in wanted]
         if job.device_route(shared_memory):
             self.route = job.route
             outs = [o if o is not None else result_buffer(None, shape, d, what)

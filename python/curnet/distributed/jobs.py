@@ -175,6 +175,7 @@ class Job:
         is not on the workers (anew if it was lost); the chunks depend on it when it was sent
         just now or `with_graph` (a worker without a copy keeps the one its chunk brings), else
         they carry its name alone (shipping: why)."""
+        graph: GraphFile | Shipped
         if self.file is not None:
             graph, sent = self.file, None
         else:

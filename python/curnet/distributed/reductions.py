@@ -18,7 +18,7 @@ class Reduction:
     `chunks_per_thread`: the chunks a worker thread gets at least (None: the engine's
     CHUNKS_PER_THREAD)."""
 
-    kind = "bfs"
+    kind: str | None = "bfs"
     chunks_per_thread: int | None = None
 
     def order(self, g, ids):

@@ -123,7 +123,8 @@ def bare(g: Graph) -> Graph:
                  num_edges=g.num_edges, arc_edges=g.arc_edges)
 
 
-_broadcast = weakref.WeakKeyDictionary()   # Graph -> {id(client): (client, its future on the workers)}
+# Graph -> {id(client): (client, its future on the workers)}
+_broadcast: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def scattered(client, g: Graph) -> tuple:

@@ -100,7 +100,8 @@ class _RowLines:
     """Maps a pyarrow.csv row to its 1-based file line (pyarrow skips empty lines)."""
 
     def __init__(self, data: bytes, skip: int):
-        self.data, self.skip, self._lines = data, skip, None
+        self.data, self.skip = data, skip
+        self._lines: np.ndarray | None = None
 
     def __call__(self, row: int) -> int:
         if self._lines is None:

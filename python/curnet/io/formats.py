@@ -17,7 +17,7 @@ class _Edges:
     """What a format parser found: 0-based endpoints, weights (or None), vertex count."""
     u: np.ndarray
     v: np.ndarray
-    w: object
+    w: np.ndarray | None
     n: object
     undirected: bool  # each listed edge is one undirected edge
 

@@ -26,9 +26,9 @@ class CurnetGraph:
         self.multigraph = multigraph
         self.integral = integral
         self.weight = weight
-        self.__networkx_cache__ = {}
-        self._index = None
-        self._node_array = None
+        self.__networkx_cache__: dict = {}
+        self._index: dict | None = None
+        self._node_array: np.ndarray | None = None
         self._views = {weight: graph}
 
     def read_as(self, weight) -> Graph:

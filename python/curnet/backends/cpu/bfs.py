@@ -7,6 +7,8 @@ depths are written from the cumulative bits once the batch ends.
 calling batch may use, and `over_ranges(fn, ranges)`."""
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from ..arrays import padding_bits, words_for
@@ -66,7 +68,7 @@ def seed_bits(n: int, sources: np.ndarray) -> np.ndarray:
 def expand_bits(threads, hg: HostGraph, frontier: np.ndarray, seen: np.ndarray) -> np.ndarray:
     """new[v] = (OR of frontier[u] over arcs u->v) & ~seen[v]."""
     new = np.zeros_like(seen)
-    active = frontier.any(axis=1)
+    active = cast(np.ndarray, frontier.any(axis=1))
     done = (seen == ALL_BITS).all(axis=1)
     pushers = np.flatnonzero(active)
     arc, deg = out_arcs(hg, pushers)
