@@ -1,4 +1,9 @@
-"""cuRnet's engine: many-source BFS, shortest paths and SCC on the GPU (CuPy) or the CPU.
+"""cuRnet's engine: graph analytics for biological networks on NVIDIA GPUs (CuPy) or any CPU.
+
+Traversals and shortest paths from many sources at once, connected components, igraph's
+distance measures, betweenness and communities, prize-collecting Steiner forests,
+co-expression networks and modules (WGCNA's numbers) and network propagation; the R
+package cuRnet runs on it.
 
     import curnet
     g = curnet.Graph.from_edges(["a", "b", "c"], ["b", "c", "a"], [0.5, 1.0, 2.0])
@@ -16,7 +21,7 @@
 from importlib import import_module as _import_module
 from importlib.util import find_spec as _find_spec
 
-from ._version import __version__
+from ._version import __version__ as __version__   # re-exported: curnet.__version__
 from .errors import BackendUnavailableError, NegativeCycleError, OutputTooLargeError
 from .graph import Graph
 
