@@ -17,3 +17,52 @@ def hclust_for_r(values, n, condensed, method, backend="auto") -> dict:
         d = d.reshape(n, n).T                   # R's matrix (its lower triangle is read)
     tree = hclust(d, method, backend=_backend(backend, "hclust"))
     return plain({"merge": tree.merge.ravel(order="F"), "height": tree.height, "order": tree.order})
+
+
+# The run cuRnet_blockwiseModules is in the middle of: R cuts each block's tree with
+# dynamicTreeCut::cutreeHybrid between modules_block_into() and modules_block_labels().
+_run: dict = {}
+
+
+def modules_start(values, nrow, ncol, backend="auto", blocks=None, color_seq=None, **options) -> dict:
+    """R's datExpr (samples x genes, column-major) checked, its good genes and blocks found."""
+    from ..bridge import expression_from_r
+    from ..wgcna_modules import STANDARD_COLORS, ModuleDetection
+    x = expression_from_r(values, nrow, ncol, False)             # genes x samples
+    if blocks is not None:
+        blocks = np.asarray(blocks.to_numpy(zero_copy_only=False), dtype=np.float64)
+    if options.get("max_block_size") is not None:
+        options["max_block_size"] = int(options["max_block_size"])
+    run = ModuleDetection(x, backend=_backend(backend, "blockwiseModules"), blocks=blocks,
+                          color_seq=tuple(color_seq) if color_seq else STANDARD_COLORS,
+                          **options)
+    _run.clear()
+    _run["run"] = run
+    return plain({"blocks": len(run.block_members), "sizes": [len(m) for m in run.block_members],
+                  "min_module_size": float(run.min_module_size)})
+
+
+def modules_block_into(b, address) -> dict:
+    """Block b's (0-based) 1 - TOM into R's n x n matrix, and its dendrogram."""
+    from ..bridge import r_array
+    run = _run["run"]
+    n = len(run.block_members[int(b)])
+    tree = run.block_tree(int(b), out=r_array(address, (n, n), "double"))
+    return plain({"merge": tree.merge.ravel(order="F"), "height": tree.height, "order": tree.order})
+
+
+def modules_block_labels(b, labels) -> None:
+    """Block b's labels from R's cutreeHybrid."""
+    _run["run"].set_block_labels(int(b), np.asarray(labels.to_numpy(zero_copy_only=False)))
+
+
+def modules_finish() -> dict:
+    """The run's result in plain lists (MEs by columns)."""
+    r = _run.pop("run").finish()
+    colors = r["colors"]
+    return plain({"colors": colors.astype(np.float64) if colors.dtype.kind == "i" else colors.tolist(),
+                  "unmergedColors": (r["unmergedColors"].astype(np.float64) if r["unmergedColors"].dtype.kind == "i"
+                                     else r["unmergedColors"].tolist()),
+                  "MEs": r["MEs"].ravel(order="F"), "ME_names": r["ME_names"],
+                  "goodSamples": r["goodSamples"], "goodGenes": r["goodGenes"],
+                  "blockGenes": [g.astype(np.float64) for g in r["blockGenes"]], "blocks": r["blocks"]})

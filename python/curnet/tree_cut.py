@@ -1,0 +1,32 @@
+"""The Dynamic Tree Cut (Langfelder, Zhang & Horvath 2008) for `curnet.wgcna_modules`: the
+hybrid method, `cutreeHybrid`, through the `dynamicTreeCut` package on PyPI (a port of R's
+dynamicTreeCut). Checked against R's `dynamicTreeCut::cutreeHybrid` on the same dendrogram
+and dissimilarity (tests/python/test_modules.py): the same labels."""
+from __future__ import annotations
+
+import contextlib
+import io
+
+import numpy as np
+
+from .linkage import Dendrogram
+
+
+def cutree_hybrid(tree: Dendrogram, dissimilarity: np.ndarray, *, cut_height: float = 0.995,
+                  min_cluster_size: float = 20, deep_split: int = 2, pam_stage: bool = True,
+                  pam_respects_dendro: bool = True) -> np.ndarray:
+    """Module labels (0 unassigned, 1 the largest module, ...) of a dendrogram of `n`
+    genes and their n x n dissimilarity, as WGCNA's blockwiseModules asks
+    cutreeDynamic(method = "hybrid") for them."""
+    try:
+        from dynamicTreeCut import cutreeHybrid
+    except ImportError as e:
+        raise ImportError("the Dynamic Tree Cut in Python needs the dynamicTreeCut package "
+                          "(pip install dynamicTreeCut); from R, cuRnet uses R's dynamicTreeCut") from e
+    if deep_split not in (0, 1, 2, 3, 4):
+        raise ValueError(f"deepSplit must be 0, 1, 2, 3 or 4, got {deep_split!r}")
+    with contextlib.redirect_stdout(io.StringIO()):       # the port prints its progress
+        out = cutreeHybrid(tree.scipy_linkage(), np.asarray(dissimilarity), cutHeight=cut_height,
+                           minClusterSize=min_cluster_size, deepSplit=deep_split, pamStage=pam_stage,
+                           pamRespectsDendro=pam_respects_dendro, maxPamDist=cut_height, verbose=0)
+    return np.asarray(out["labels"], dtype=np.int64)
