@@ -22,11 +22,11 @@ class Columns:
     def k(self) -> int:
         return self.values.shape[1]
 
-    def block(self, lo: int, hi: int) -> np.ndarray:
-        """Columns lo..hi-1 as a dense Fortran-ordered float64 host array."""
+    def block(self, lo: int, hi: int, order: str = "C") -> np.ndarray:
+        """Columns lo..hi-1 as a dense float64 host array in the given layout."""
         part = self.values[:, lo:hi]
         part = part.toarray() if sparse.issparse(part) else part
-        return np.asfortranarray(part, dtype=np.float64)
+        return np.asarray(part, dtype=np.float64, order=order)
 
     def column_sums(self) -> np.ndarray:
         return np.asarray(self.values.sum(axis=0)).ravel()

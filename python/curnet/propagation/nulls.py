@@ -76,7 +76,7 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
         obs = dev.to_device(observed[:, None])
         for lo in range(0, n, width):
             hi = min(n, lo + width)
-            block = np.zeros((nv, hi - lo), order="F")
+            block = np.zeros((nv, hi - lo), order=dev.order)
             block[draws[lo:hi].T, np.arange(hi - lo)[None, :]] = weight
             diff = solver.solve(dev.to_device(block)) - obs
             for acc, part in ((total, diff.sum(axis=1)), (squares, (diff * diff).sum(axis=1)),

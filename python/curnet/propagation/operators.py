@@ -24,6 +24,15 @@ class Device:
     def on_gpu(self) -> bool:
         return self.xp is not np
 
+    @property
+    def order(self) -> str:
+        """The dense blocks' layout: C on the CPU (SciPy's SpMM walks rows), Fortran on a GPU
+        (cuSPARSE's SpMM takes column-major blocks)."""
+        return "F" if self.on_gpu else "C"
+
+    def contiguous(self, a):
+        return self.xp.asarray(a, order=self.order)
+
     def to_device(self, host: np.ndarray):
         return host if not self.on_gpu else self.xp.asarray(host)
 

@@ -63,11 +63,12 @@ class Solver:
                               ConvergenceWarning, stacklevel=4)
                 done[:] = True
             if done.any():
-                out[:, active[done]] = self.result(state)[:, done]
+                to_dev = self.dev.to_device
+                out[:, to_dev(active[done])] = self.result(state)[:, to_dev(np.flatnonzero(done))]
                 keep = np.flatnonzero(~done)
                 active = active[keep]
                 if len(active):
-                    state = self.select(state, self.dev.to_device(keep) if self.dev.on_gpu else keep)
+                    state = self.select(state, to_dev(keep))
         self.iterations = steps
         return out
 
@@ -92,19 +93,21 @@ class WalkSolver(Solver):
     def step(self, state):
         x, s, scale = state
         xp = self.xp
-        new = (1 - self.r) * (self.w.w @ x)
-        if self.redistribute:
-            new += ((1 - self.r) * (self.w.dangling @ x))[None, :] * s
-        new += self.r * s
+        new = self.w.w @ x
+        new *= 1 - self.r
+        # the restart, and for PageRank the dangling vertices' mass, both go along s
+        coef = (1 - self.r) * (self.w.dangling @ x) + self.r if self.redistribute else self.r
+        new += s * (coef[None, :] if self.redistribute else coef)
         error = self.factor * _norms(xp, new - x, self.ord) / scale
-        return (xp.asfortranarray(new), s, scale), error
+        return (self.dev.contiguous(new), s, scale), error
 
     def result(self, state):
         return state[0]
 
     def select(self, state, keep):
         x, s, scale = state
-        return (self.xp.asfortranarray(x[:, keep]), self.xp.asfortranarray(s[:, keep]), scale[keep])
+        c = self.dev.contiguous
+        return (c(x[:, keep]), c(s[:, keep]), scale[keep])
 
 
 class RegularizedLaplacianSolver(Solver):
@@ -151,7 +154,8 @@ class RegularizedLaplacianSolver(Solver):
 
     def select(self, state, keep):
         x, r, p, rz, scale = state
-        return (x[:, keep], r[:, keep], p[:, keep], rz[keep], scale[keep])
+        c = self.dev.contiguous
+        return (c(x[:, keep]), c(r[:, keep]), c(p[:, keep]), rz[keep], scale[keep])
 
 
 class HeatSolver:
@@ -197,7 +201,7 @@ def run_blocks(dev: Device, cols, solver, batch: int | None = None) -> np.ndarra
     with dev.scope():
         for lo in range(0, k, width):
             hi = min(k, lo + width)
-            s = dev.to_device(cols.block(lo, hi))
+            s = dev.to_device(cols.block(lo, hi, dev.order))
             out[:, lo:hi] = dev.to_host(solver.solve(s))
     return out
 
