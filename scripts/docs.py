@@ -191,6 +191,8 @@ def check_site(site: Path) -> list[str]:
             pages[p] = h
         return pages[p]
     for page in sorted(site.rglob("*.html")):
+        if page.name == "404.html" and page.parent == site:
+            continue                    # the web server's error page: links from the site's root
         for target in parsed(page).links:
             parts = urlsplit(target)
             if parts.scheme or parts.netloc or target.startswith(("mailto:", "javascript:", "data:")):

@@ -104,3 +104,23 @@ def test_the_link_check_finds_a_broken_link(tmp_path, monkeypatch):
     assert len(problems) == 2
     assert "missing.md: no such file" in problems[0]
     assert "no heading with this anchor" in problems[1]
+
+
+def test_the_site_check_finds_a_broken_link_and_a_missing_reference_page(tmp_path, monkeypatch):
+    docs = load_script("docs")
+    repo, site = tmp_path / "repo", tmp_path / "site"
+    (repo / "man").mkdir(parents=True)
+    (repo / "NAMESPACE").write_text("export(cuRnet_bfs)\nexport(cuRnet_scc)\n")
+    (repo / "man" / "cuRnet_bfs.Rd").write_text("\\name{cuRnet_bfs}\\alias{cuRnet_bfs}\n")
+    (repo / "man" / "cuRnet_scc.Rd").write_text("\\name{cuRnet_scc}\\alias{cuRnet_scc}\n")
+    (site / "r" / "reference").mkdir(parents=True)
+    (site / "r" / "reference" / "cuRnet_bfs.html").write_text('<h1 id="top">bfs</h1>')
+    (site / "index.html").write_text('<a href="r/reference/cuRnet_bfs.html#top">ok</a> '
+                                     '<a href="gone.html">broken</a> <a href="#nowhere">anchor</a> '
+                                     '<a href="https://example.org/x">outside</a>')
+    monkeypatch.setattr(docs, "REPO", repo)
+    problems = docs.check_site(site)
+    assert problems == ["index.html: gone.html: no such file in the site",
+                        "index.html: #nowhere: no element with this id"]
+    assert docs.check_r_reference(site) == [
+        "R export cuRnet_scc: no reference page site/r/reference/cuRnet_scc.html"]
