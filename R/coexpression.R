@@ -259,7 +259,7 @@ dense_result <- function(n, names, fill) {
 #' \code{selectCols}, \code{weights}, \code{type = "distance"}, \code{dataIsExpr = FALSE},
 #' and in \code{cuRnet_TOMsimilarityFromExpr} \code{quickCor > 0},
 #' \code{pearsonFallback} other than \code{"individual"}, \code{cosineCorrelation},
-#' \code{replaceMissingAdjacencies} and \code{suppressTOMForZeroAdjacencies}.
+#' \code{replaceMissingAdjacencies}, and \code{suppressTOMForZeroAdjacencies} in both TOM functions.
 #' \code{blockSize}, \code{gcInterval}, \code{nThreads}, \code{useInternalMatrixAlgebra},
 #' \code{distFnc}, \code{distOptions} and \code{weightArgNames} change no result and are
 #' accepted.
@@ -276,9 +276,8 @@ dense_result <- function(n, names, fill) {
 #' @param TOMDenom \code{"min"} or \code{"mean"}.
 #' @param corType \code{"pearson"} or \code{"bicor"}.
 #' @param maxPOutliers bicor's largest share of outliers on each side.
-#' @param suppressTOMForZeroAdjacencies,suppressNegativeTOM As in WGCNA: the TOM set to 0
-#'   where the adjacency is 0, or where it is negative.
-#' @param selectCols,weights,dataIsExpr,quickCor,pearsonFallback,cosineCorrelation,replaceMissingAdjacencies
+#' @param suppressNegativeTOM As in WGCNA: negative TOM values (signed TOM) set to 0.
+#' @param selectCols,weights,dataIsExpr,quickCor,pearsonFallback,cosineCorrelation,replaceMissingAdjacencies,suppressTOMForZeroAdjacencies
 #'   WGCNA's arguments; only their defaults are supported (see Details).
 #' @param distFnc,distOptions,weightArgNames,blockSize,gcInterval,useInternalMatrixAlgebra,nThreads,verbose,indent
 #'   WGCNA's arguments that change no result; accepted.
@@ -337,6 +336,7 @@ cuRnet_pickSoftThreshold <- function(data, dataIsExpr = TRUE, weights = NULL, Rs
 cuRnet_TOM <- function(adjMat, TOMType = "unsigned", TOMDenom = "min", suppressTOMForZeroAdjacencies = FALSE,
                        suppressNegativeTOM = FALSE, useInternalMatrixAlgebra = FALSE, verbose = 1, indent = 0,
                        backend = "auto") {
+  refuse("TOMsimilarity", suppressTOMForZeroAdjacencies = !isFALSE(suppressTOMForZeroAdjacencies))
   adjMat <- as.matrix(adjMat)
   n <- nrow(adjMat)
   if (n != ncol(adjMat)) stop("adjMat must be a square matrix", call. = FALSE)
@@ -344,7 +344,6 @@ cuRnet_TOM <- function(adjMat, TOMType = "unsigned", TOMDenom = "min", suppressT
     engine_call(bridge()$tom_into(address, as_arrow(as.double(adjMat)), n, backend = backend,
                                   tom_type = TOMType, tom_denom = TOMDenom))
   })
-  if (isTRUE(suppressTOMForZeroAdjacencies)) tom[!is.na(adjMat) & adjMat == 0] <- 0
   if (isTRUE(suppressNegativeTOM)) tom[tom < 0] <- 0
   tom
 }

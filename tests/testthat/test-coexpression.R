@@ -96,3 +96,147 @@ test_that("adjacency, pickSoftThreshold and TOM equal WGCNA's", {
                  tolerance = 1e-9)
   }
 })
+
+# -- orientation: Bioconductor objects, the families' conventions, transposed-looking input --------
+
+wgcna_loaded <- function() {
+  skip_if_not_installed("WGCNA")
+  suppressMessages(library(WGCNA, quietly = TRUE, warn.conflicts = FALSE))
+}
+
+test_that("an ExpressionSet or SummarizedExperiment given to the WGCNA drop-ins is read with genes in rows", {
+  skip_if_no_engine()
+  skip_if_not_installed("Biobase")
+  wgcna_loaded()
+  # fewer genes than samples (the result R allocates is then smaller than a swapped reading's)
+  # and more genes than samples
+  for (shape in list(c(samples = 40, genes = 12), c(samples = 16, genes = 45))) {
+    d <- random_expr(shape[["samples"]], shape[["genes"]], seed = shape[["genes"]])
+    objects <- list(Biobase::ExpressionSet(t(d)))
+    if (requireNamespace("SummarizedExperiment", quietly = TRUE)) {
+      objects <- c(objects, SummarizedExperiment::SummarizedExperiment(list(counts = t(d))))
+    }
+    for (obj in objects) {
+      expect_no_warning(tom <- cuRnet_TOMsimilarityFromExpr(obj, backend = "cpu"))
+      expect_equal(dim(tom), c(ncol(d), ncol(d)))
+      expect_equal(tom, TOMsimilarityFromExpr(d, verbose = 0), tolerance = 1e-9)
+      expect_equal(cuRnet_adjacency(obj, backend = "cpu"), adjacency(d), tolerance = 1e-9)
+      ours <- cuRnet_pickSoftThreshold(obj, verbose = -1, backend = "cpu")
+      theirs <- quietly(pickSoftThreshold(d, verbose = 0))
+      expect_identical(ours$powerEstimate, theirs$powerEstimate)
+      expect_equal(ours$fitIndices$mean.k., theirs$fitIndices$mean.k., tolerance = 1e-9)
+    }
+  }
+})
+
+test_that("Bioconductor's ALL through the WGCNA drop-ins equals WGCNA on t(exprs(ALL))", {
+  skip_if_no_engine()
+  skip_if_not_installed("ALL")
+  skip_if_not_installed("Biobase")
+  wgcna_loaded()
+  env <- new.env()
+  utils::data("ALL", package = "ALL", envir = env)
+  all <- env$ALL
+  spread <- apply(Biobase::exprs(all), 1, stats::var)
+  for (top in c(50, 300)) {              # 50 probes: fewer genes than ALL's 128 samples
+    sub <- all[order(-spread)[seq_len(top)], ]
+    datExpr <- t(Biobase::exprs(sub))
+    tom <- cuRnet_TOMsimilarityFromExpr(sub, backend = "cpu")
+    expect_equal(dim(tom), c(top, top))
+    expect_equal(tom, TOMsimilarityFromExpr(datExpr, verbose = 0), tolerance = 1e-9)
+    ours <- cuRnet_pickSoftThreshold(sub, verbose = -1, backend = "cpu")
+    theirs <- quietly(pickSoftThreshold(datExpr, verbose = 0))
+    expect_identical(ours$powerEstimate, theirs$powerEstimate)
+    expect_equal(ours$fitIndices$mean.k., theirs$fitIndices$mean.k., tolerance = 1e-9)
+    expect_lt(ours$fitIndices$mean.k.[1], top)
+  }
+})
+
+test_that("a result of the wrong size is refused before the engine writes into it", {
+  skip_if_no_engine()
+  d <- random_expr(20, 8)
+  small <- cuRnet:::new_result("double", 5, 5)
+  small[] <- -7
+  expect_error(cuRnet:::engine_call(cuRnet:::bridge()$wgcna_dense_into(
+    "adjacency", cuRnet:::data_address(small), cuRnet:::as_arrow(as.double(d)), nrow(d), ncol(d), FALSE,
+    backend = "cpu")), "allocated holds 25 values where 64")
+  expect_true(all(small == -7))
+  a <- cuRnet:::new_result("double", 3, 3)
+  expect_error(cuRnet:::engine_call(cuRnet:::bridge()$tom_into(
+    cuRnet:::data_address(a), cuRnet:::as_arrow(as.double(diag(4))), 4L, backend = "cpu")),
+    "allocated holds 9 values where 16")
+})
+
+test_that("a matrix that looks transposed is a warning; the stated layout is not", {
+  skip_if_no_engine()
+  d <- random_expr(samples = 20, genes = 150)        # WGCNA's datExpr: 20 samples x 150 genes
+  expect_warning(cuRnet_coexpression(d, threshold = 0.9, as = "data.frame", backend = "cpu"),
+                 "looks transposed: it has 150 samples for 20 genes.*genes = \"columns\"")
+  expect_no_warning(cuRnet_coexpression(d, threshold = 0.9, genes = "columns", as = "data.frame", backend = "cpu"))
+  expect_no_warning(cuRnet_coexpression(d, threshold = 0.9, genes = "rows", as = "data.frame", backend = "cpu"))
+  # the WGCNA drop-ins take samples x genes: genes in rows look transposed to them
+  expect_warning(cuRnet_adjacency(t(d), backend = "cpu"), "datExpr looks transposed.*samples x genes")
+  expect_warning(cuRnet_pickSoftThreshold(t(d), verbose = -1, backend = "cpu"), "data looks transposed")
+  expect_no_warning(cuRnet_adjacency(d, backend = "cpu"))
+  # names say it too: probe ids as sample names, GEO sample ids as gene names
+  probes <- d[, 1:30]
+  colnames(probes) <- paste0(1000 + seq_len(30), "_at")
+  expect_warning(cuRnet_coexpression(probes, threshold = 0.9, backend = "cpu"), "look like gene ids \\('1001_at'")
+  gsm <- d[, 1:30]
+  rownames(gsm) <- paste0("GSM", 100 + seq_len(20))
+  expect_warning(cuRnet_TOMsimilarityFromExpr(t(gsm), backend = "cpu"), "look like sample ids \\('GSM101'")
+})
+
+# -- every WGCNA argument supported or refused by name ---------------------------------------------
+
+test_that("misspelt and unsupported WGCNA arguments are errors that name them", {
+  skip_if_no_engine()
+  d <- random_expr()
+  a <- cuRnet_adjacency(d, backend = "cpu")
+  expect_error(cuRnet_adjacency(d, powr = 6), "unused argument \\(powr = 6\\)")
+  expect_error(cuRnet_TOM(a, TOMtype = "signed"), "unused argument \\(TOMtype = \"signed\"\\)")
+  expect_error(cuRnet_TOMsimilarityFromExpr(d, power = 6, TOMtype = "unsigned"), "unused argument")
+  w <- matrix(runif(length(d)), nrow(d))
+  expect_error(cuRnet_TOMsimilarityFromExpr(d, weights = w), "weights not supported")
+  expect_error(cuRnet_adjacency(d, weights = w), "weights not supported")
+  expect_error(cuRnet_pickSoftThreshold(d, weights = w), "weights not supported")
+  expect_error(cuRnet_adjacency(d, selectCols = 1:3), "selectCols not supported")
+  expect_error(cuRnet_TOMsimilarityFromExpr(d, quickCor = 1, cosineCorrelation = TRUE),
+               "quickCor, cosineCorrelation not supported")
+  expect_error(cuRnet_adjacency(d, corFnc = function(x, ...) stats::cor(x, method = "kendall")), "corFnc must be cor or bicor")
+  expect_error(cuRnet_adjacency(d, corOptions = list(use = "p", method = "kendall")), "kendall")
+  expect_error(cuRnet_adjacency(d, corOptions = list(use = "p", robustX = FALSE)), "robustX")
+})
+
+test_that("corFnc, corOptions and the TOM's options give WGCNA's results", {
+  skip_if_no_engine()
+  wgcna_loaded()
+  d <- random_expr()
+  spear <- list(use = "p", method = "spearman")
+  expect_equal(cuRnet_adjacency(d, corOptions = spear, backend = "cpu"), adjacency(d, corOptions = spear),
+               tolerance = 1e-9)
+  expect_equal(cuRnet_adjacency(d, corFnc = WGCNA::bicor, corOptions = list(use = "p", maxPOutliers = 0.05),
+                                backend = "cpu"),
+               adjacency(d, corFnc = "bicor", corOptions = list(use = "p", maxPOutliers = 0.05)), tolerance = 1e-9)
+  expect_equal(cuRnet_adjacency(d, corFnc = stats::cor, backend = "cpu"), adjacency(d), tolerance = 1e-9)
+  expect_equal(cuRnet_pickSoftThreshold(d, corOptions = spear, verbose = -1, backend = "cpu")$fitIndices,
+               quietly(pickSoftThreshold(d, corOptions = spear, verbose = 0))$fitIndices, tolerance = 1e-9)
+  # missing values: "all.obs" (also cor()'s default when corOptions gives no use) refuses them, as WGCNA
+  d[4, 7] <- NA
+  for (opts in list(list(use = "all.obs"), list())) {
+    expect_error(adjacency(d, corOptions = opts), "Missing values")
+    expect_error(cuRnet_adjacency(d, corOptions = opts, backend = "cpu"), "missing values")
+    expect_error(cuRnet_pickSoftThreshold(d, corOptions = opts, verbose = -1, backend = "cpu"), "missing values")
+  }
+  complete <- list(use = "complete.obs")
+  expect_equal(cuRnet_adjacency(d, corOptions = complete, backend = "cpu"), adjacency(d, corOptions = complete),
+               tolerance = 1e-9)
+  expect_error(cuRnet_adjacency(d, corOptions = list(use = "everything"), backend = "cpu"), "everything")
+  # the TOM's own options
+  expect_error(cuRnet_TOM(adjacency(d[-4, ]), suppressTOMForZeroAdjacencies = TRUE), "suppressTOMForZeroAdjacencies not supported")
+  s <- cor(d[-4, 1:20])
+  expect_equal(cuRnet_TOM(s, TOMType = "signed", suppressNegativeTOM = TRUE, backend = "cpu"),
+               TOMsimilarity(s, TOMType = "signed", suppressNegativeTOM = TRUE, verbose = 0), tolerance = 1e-9)
+  expect_equal(cuRnet_TOMsimilarityFromExpr(d[-4, ], suppressNegativeTOM = TRUE, backend = "cpu"),
+               TOMsimilarityFromExpr(d[-4, ], suppressNegativeTOM = TRUE, verbose = 0), tolerance = 1e-9)
+})
