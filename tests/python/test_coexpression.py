@@ -332,3 +332,33 @@ def test_cli_writes_the_network(tmp_path, capsys):
     bad.write_text("gene\ts1\ts2\ts3\nA\t1\tx\t2\nB\t2\t3\t4\n")
     assert main(["coexpression", str(bad), "--threshold", "0.6", "--backend", "cpu"]) == 2
     assert "not numeric" in capsys.readouterr().err
+
+
+# -- orientation: one rule, a warning when a matrix looks transposed ------------------------------
+@pytest.mark.parametrize("genes, samples, gene_names, sample_names, why", [
+    (128, 1000, None, None, "1,000 samples for 128 genes"),
+    (20, 100, None, None, "100 samples for 20 genes"),
+    (50, 128, None, None, None),                      # ALL's 50 most variable probes: a real panel
+    (3, 24, None, None, None),                        # a toy matrix
+    (10, 20, None, ["1007_s_at", "1053_at", "ENSG00000141510.5", "x"], "sample names look like gene ids"),
+    (10, 20, ["GSM101", "TCGA-AB-1234-01", "sample_3"], None, "gene names look like sample ids"),
+    (10, 20, ["TP53", "EGFR", "NAT2"], ["s1", "s2", "patientA"], None),
+])
+def test_looks_transposed(genes, samples, gene_names, sample_names, why):
+    got = ce.looks_transposed(genes, samples, gene_names, sample_names)
+    assert (got is None) if why is None else (why in got)
+
+
+def test_cli_warns_on_a_table_that_looks_transposed_unless_the_layout_is_given(tmp_path, capsys):
+    from curnet.cli import main
+    x = random_expression(15, 120, 12)                   # 120 genes x 12 samples
+    path = tmp_path / "datexpr.tsv"
+    with open(path, "w") as f:                           # written samples x genes (WGCNA's layout)
+        f.write("sample\t" + "\t".join(f"G{i}" for i in range(120)) + "\n")
+        for j in range(12):
+            f.write(f"s{j}\t" + "\t".join(repr(float(v)) for v in x[:, j]) + "\n")
+    assert main(["coexpression", str(path), "--threshold", "0.9", "--backend", "cpu"]) == 0
+    assert "looks transposed: it has 120 samples for 12 genes" in capsys.readouterr().err
+    for layout in ("columns", "rows"):
+        assert main(["coexpression", str(path), "--threshold", "0.9", "--genes-in", layout, "--backend", "cpu"]) == 0
+        assert "transposed" not in capsys.readouterr().err
