@@ -92,6 +92,6 @@ engine_call <- function(expr, names = NULL) {
       if (err$type == "KeyboardInterrupt") stop(interrupted())
       message <- paste0(err$type, ": ", err$value)
       if (err$type == "NegativeCycleError") stop(negative_cycle(message, names))
-      stop(cuRnet_error(r_words(message)))
+      stop(cuRnet_error(engine_error_message(err$type, err$value), python_type = err$type))
     })
 }

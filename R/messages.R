@@ -21,9 +21,19 @@ engine_warnings_end <- function(relay) {
   }
 }
 
+# An engine error as R shows it: Python's own exception names (ValueError, TypeError, ...)
+# say nothing to an R user and are left out; the engine's named errors (NegativeCycleError,
+# BackendUnavailableError, OutputTooLargeError, ...) keep their name, which says what happened.
+engine_error_message <- function(type, value) {
+  python_builtin <- c("ValueError", "TypeError", "KeyError", "IndexError", "RuntimeError",
+                      "AssertionError", "AttributeError", "OverflowError", "ZeroDivisionError")
+  r_words(if (type %in% python_builtin) value else paste0(type, ": ", value))
+}
+
 # Python spellings in the engine's messages, in R's words: argument names and values
-# (weighted=False is weights = NA in R), the engine's functions as R's, and NumPy's repr of
-# a string (np.str_('EGFR')) as the string.
+# (weighted=False is weights = NA in R), the engine's functions as R's, NumPy's repr of a
+# value (np.str_('EGFR')) as the value, nan and inf as R's NaN and Inf, an edge's 0-based
+# position as R's 1-based one.
 r_words <- function(text) {
   fixed <- c("(weights = NA in R, weighted=False in Python)" = "(weights = NA)",
              "use weighted=False" = "give weights = NA",
@@ -33,5 +43,14 @@ r_words <- function(text) {
              "(cuRnet_distances / curnet.sssp)" = "(cuRnet_distances)")
   for (python in names(fixed)) text <- gsub(python, fixed[[python]], text, fixed = TRUE)
   text <- gsub("np\\.(str_|float64|int64|int32)\\(([^()]*)\\)", "\\2", text)
-  gsub("\\bnan\\b", "NaN", gsub("\\binf\\b", "Inf", text, perl = TRUE), perl = TRUE)
+  # Python's nan and inf as values (not inside a file name such as nan.tsv)
+  text <- gsub("(^|[ (=])(-?)nan\\b(?![.\\w])", "\\1\\2NaN", text, perl = TRUE)
+  text <- gsub("(^|[ (=])(-?)inf\\b(?![.\\w])", "\\1\\2Inf", text, perl = TRUE)
+  # an edge's position, counted from 0 by the engine: R counts from 1
+  text <- gsub(" \\(index [0-9]+\\)", "", text)
+  at <- gregexpr("edge [0-9]+ has weight", text)
+  regmatches(text, at) <- lapply(regmatches(text, at), function(s) {
+    vapply(s, function(x) sub("[0-9]+", as.integer(sub("edge ([0-9]+).*", "\\1", x)) + 1L, x), "")
+  })
+  text
 }

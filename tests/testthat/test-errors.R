@@ -61,9 +61,9 @@ test_that("NA, NaN and infinite weights are refused, naming the edge", {
   skip_if_no_engine()
   df <- data.frame(from = c("a", "b"), to = c("b", "c"))
   expect_error(cuRnet_graph(df, weights = c(1, NA)), "weights has 1 missing value")
-  expect_error(cuRnet_graph(df, weights = c(1, NaN)), "must be finite: edge 1 has weight nan")
-  expect_error(cuRnet_graph(df, weights = c(1, Inf)), "must be finite: edge 1 has weight inf")
-  expect_error(cuRnet_graph(df, weights = c(-Inf, 1)), "must be finite: edge 0 has weight -inf")
+  expect_error(cuRnet_graph(df, weights = c(1, NaN)), "must be finite: edge 2 has weight NaN")
+  expect_error(cuRnet_graph(df, weights = c(1, Inf)), "must be finite: edge 2 has weight Inf")
+  expect_error(cuRnet_graph(df, weights = c(-Inf, 1)), "must be finite: edge 1 has weight -Inf")
   expect_error(cuRnet_graph(df, weights = c(1, Inf), directed = FALSE), "finite")
 })
 
@@ -209,7 +209,7 @@ test_that("errors speak R's words: 1-based positions, the mode asked for, no emp
   e <- tryCatch(cuRnet_closeness(g, mode = "out"), error = identity)
   expect_match(conditionMessage(e), "non-negative weights")
   expect_error(cuRnet_graph(data.frame(from = c("a", "b"), to = c("b", "c"), weight = c(1, -2)),
-                            directed = FALSE), "2nd edge \\(index 1\\)")
+                            directed = FALSE), "on the 2nd edge of an undirected graph")   # no 0-based index
   expect_error(cuRnet_bfs(cuRnet_graph(g), 10), "source 10 is not a vertex index: the graph has 4 vertices \\(1..4\\)")
   expect_error(cuRnet_bfs(cuRnet_graph(g), 0), "source 0 is not a vertex index")
 })
@@ -234,5 +234,46 @@ test_that("a negative cycle met by shortest paths says which source, in R's word
     expect_equal(conditionMessage(e), paste0("NegativeCycleError: a negative-weight cycle is reachable ",
                                              "from source vertex 2: shortest paths from it are undefined"))
     expect_equal(e$source, 2L)
+  }
+})
+
+test_that("the engine's Python warnings are R warnings, which suppressWarnings() silences", {
+  skip_if_no_engine()
+  numpy_warning <- function() {
+    cuRnet:::engine_call(reticulate::py_run_string("import numpy as np; x = np.float64(0.0) / np.float64(0.0)"))
+  }
+  expect_warning(numpy_warning(), "in the engine's arithmetic \\(NumPy\\): invalid value encountered",
+                 class = "cuRnet_warning")
+  expect_silent(suppressWarnings(numpy_warning()))
+  w <- tryCatch(numpy_warning(), warning = function(w) w)
+  expect_identical(w$category, "RuntimeWarning")
+  # a warning of the engine's own (a constant gene: no correlation), once per call, every call
+  set.seed(1)
+  x <- matrix(stats::rnorm(60), 20, 3, dimnames = list(NULL, c("g1", "g2", "g3")))
+  x[, 2] <- 1
+  for (i in 1:2) {
+    expect_warning(cuRnet_adjacency(x, backend = "cpu"), "undefined correlations", class = "cuRnet_warning")
+  }
+  expect_silent(suppressWarnings(cuRnet_adjacency(x, backend = "cpu")))
+})
+
+test_that("engine messages are in R's words: no Python exception names, argument spellings or reprs", {
+  skip_if_no_engine()
+  g <- igraph::make_ring(5)
+  igraph::E(g)$weight <- c(1, 0, 2, 1, 1)
+  e <- tryCatch(cuRnet_betweenness(g), error = function(e) e)
+  expect_s3_class(e, "cuRnet_error")
+  expect_match(conditionMessage(e), "^betweenness needs positive weights.*give weights = NA to count hops")
+  expect_false(grepl("weighted=False|ValueError", conditionMessage(e)))
+  expect_identical(e$python_type, "ValueError")
+  expect_identical(cuRnet:::r_words("prize of terminal np.str_('EGFR') is nan; np.float64(2.5) is inf"),
+                   "prize of terminal 'EGFR' is NaN; 2.5 is Inf")
+  # a vector where one number belongs is refused in R (not float() of a list in Python)
+  ppi <- cuRnet_interactome(data.frame(from = c("A", "B"), to = c("B", "C"), cost = c(1, 1)))
+  expect_error(cuRnet_pcsf(ppi, c(A = 2, C = 2), w = c(1, 2)), "^`w` must be one positive number, not 2 values")
+  for (call in list(quote(cuRnet_closeness(g, cutoff = NA)), quote(cuRnet_ego_size(g, order = c(1, 2))),
+                    quote(cuRnet_ego_size(g, mindist = -1)),
+                    quote(cuRnet_proximity(g, list(1:2), 3:4, n_random = NA)))) {
+    expect_error(eval(call), "^`(cutoff|order|mindist|n_random)` must be one")
   }
 })

@@ -28,7 +28,7 @@ test_that("cuRnet_interactome builds PCSF's network: repeated pairs summed, loop
   expect_equal(igraph::E(g)$weight[igraph::get.edge.ids(g, c("A", "B"))], 0.6)
   expect_equal(igraph::V(g)$name, unique(c(df$from, df$to)))
   expect_error(cuRnet_interactome(df[, 1:2]), "three columns")
-  expect_error(cuRnet_interactome(transform(df, cost = -cost)), "positive")
+  expect_error(cuRnet_interactome(transform(df, cost = -cost)), "row 1 \\(A - B\\) has cost -0.5: costs must be numbers >= 0")
   expect_error(cuRnet_interactome(transform(df, cost = as.character(cost))), "numeric")
   expect_error(cuRnet_interactome(transform(df, from = NA)), "missing names")
 })
@@ -61,10 +61,10 @@ test_that("bad input is refused with a clear error", {
   expect_error(cuRnet_pcsf(igraph::delete_vertex_attr(ppi, "name"), toy_prizes()), "no vertex names")
   expect_error(cuRnet_pcsf(igraph::delete_edge_attr(ppi, "weight"), toy_prizes()), "no edge costs")
   expect_error(cuRnet_pcsf(ppi, unname(toy_prizes())), "named numeric")
-  expect_error(suppressMessages(cuRnet_pcsf(ppi, c(A = NA, D = 1), backend = "cpu")), "finite")
+  expect_error(suppressMessages(cuRnet_pcsf(ppi, c(A = NA, D = 1), backend = "cpu")), "prize of terminal 'A' is NA")
   expect_error(suppressMessages(cuRnet_pcsf(ppi, c(A = -1, D = 1), backend = "cpu")), "positive")
   expect_warning(suppressMessages(cuRnet_pcsf(ppi, c(A = 1, A = 2, H = 3), backend = "cpu")), "repeated: 'A'")
-  expect_error(cuRnet_pcsf_rand(ppi, toy_prizes(), n = 0), "positive whole number")
+  expect_error(cuRnet_pcsf_rand(ppi, toy_prizes(), n = 0), "`n` must be one whole number >= 1, not 0")
 })
 
 test_that("cuRnet_pcsf_rand: seeded runs repeat; without noise, n copies of the forest", {
@@ -120,5 +120,118 @@ test_that("dummies restrict the root edges; NULL or NA mean the terminals", {
   }
   one <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = "A", backend = "cpu"))
   expect_equal(igraph::components(one)$no, 1)
-  expect_error(suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = "nope", backend = "cpu")), "dummies not in")
+  expect_error(suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = "nope", backend = "cpu")),
+               "none of the dummies is in the network")
+})
+
+test_that("every number is checked for NA, length and range before any work, as PCSF() refuses them", {
+  # no engine needed: the checks come first (PCSF() errors on these too)
+  ppi <- cuRnet_interactome(toy_edges())
+  tg <- toy_prizes()
+  expect_error(cuRnet_pcsf(ppi, tg, mu = NA), "`mu` must be one number >= 0, not NA")
+  expect_error(cuRnet_pcsf(ppi, tg, mu = -1), "`mu` must be one number >= 0, not -1")
+  expect_error(cuRnet_pcsf(ppi, tg, w = NA), "`w` must be one positive number, not NA")
+  expect_error(cuRnet_pcsf(ppi, tg, w = c(1, 2)), "`w` must be one positive number, not 2 values \\(1, 2\\)")
+  expect_error(cuRnet_pcsf(ppi, tg, w = "2"), "`w` must be one positive number, not \"2\"")
+  expect_error(cuRnet_pcsf(ppi, tg, b = 0), "`b` must be one positive number, not 0")
+  expect_error(cuRnet_pcsf(ppi, tg, b = Inf), "`b` must be one positive number, not Inf")
+  expect_error(cuRnet_pcsf(ppi, tg, improve = NA), "`improve` must be TRUE or FALSE, not NA")
+  expect_error(cuRnet_pcsf(ppi, tg, dummies = c("A", NA)), "`dummies` must name vertices")
+  expect_error(cuRnet_pcsf(ppi, c(EGFR = NA, A = 1)), "prize of terminal 'EGFR' is NA")
+  expect_error(cuRnet_pcsf_rand(ppi, tg, r = NA, seed = NA), "`r` must be one number >= 0, not NA")
+  expect_error(cuRnet_pcsf_rand(ppi, tg, seed = NA), "`seed` must be one whole number >= 0, not NA")
+  expect_error(cuRnet_pcsf_rand(ppi, tg, seed = 1.5), "`seed` must be one whole number >= 0, not 1.5")
+  expect_error(cuRnet_pcsf_rand(ppi, tg, n = NA), "`n` must be one whole number >= 1, not NA")
+  expect_error(cuRnet_pcsf_rand(ppi, tg, n = 2:3), "`n` must be one whole number >= 1, not 2 values")
+  bad <- ppi
+  igraph::E(bad)$weight[3] <- NA
+  ends <- igraph::ends(bad, 3)                                                        # 1-based
+  expect_error(cuRnet_pcsf(bad, tg), sprintf("edge 3 \\(%s - %s\\) has cost NA", ends[1], ends[2]))
+  loop <- igraph::add_edges(ppi, c("B", "B"), weight = 1)
+  expect_error(cuRnet_pcsf(loop, tg), "a self-loop \\(edge 8, on 'B'\\): build it with cuRnet_interactome\\(\\)")
+})
+
+test_that("the objective's parts: edges, trees (single-terminal ones too), lost prizes, hub penalties", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  tg <- c(toy_prizes(), C = 2.5)
+  f <- suppressMessages(cuRnet_pcsf(ppi, tg, w = 1, mu = 0.05, backend = "cpu"))
+  t <- igraph::graph_attr(f, "objective_terms")
+  expect_named(t, c("edges", "trees", "lost_prizes", "hub_penalties"))
+  expect_equal(sum(t), igraph::graph_attr(f, "objective"))
+  expect_equal(unname(t["edges"]), sum(igraph::E(f)$weight))
+  expect_equal(unname(t["trees"]), 1 * igraph::graph_attr(f, "trees"))
+  kept <- c(igraph::V(f)$name, igraph::graph_attr(f, "singletons"))
+  expect_equal(unname(t["lost_prizes"]), sum(tg[!names(tg) %in% kept]))
+  steiner <- igraph::V(f)$name[igraph::V(f)$type == "Steiner"]
+  expect_equal(unname(t["hub_penalties"]), 0.05 * sum(igraph::degree(ppi, steiner)))
+  expect_equal(igraph::graph_attr(f, "objective"), recompute_objective(f, ppi, tg, w = 1, mu = 0.05))
+})
+
+test_that("the engine's warnings are R warnings: suppressWarnings() silences them, expect_warning() catches them", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  w <- expect_warning(suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = c("A", "ZZ"), backend = "cpu")),
+                      "1 of 2 dummies are not in the network .* 'ZZ'", class = "cuRnet_warning")
+  out <- NULL
+  expect_silent(out <- suppressMessages(suppressWarnings(
+    cuRnet_pcsf(ppi, toy_prizes(), dummies = c("A", "ZZ"), backend = "cpu"))))
+  one <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), dummies = "A", backend = "cpu"))
+  expect_equal(igraph::graph_attr(out, "objective"), igraph::graph_attr(one, "objective"))
+})
+
+test_that("what PCSF() accepts: zero costs, dummies outside the network, one terminal; the same forest", {
+  skip_if_no_engine()
+  skip_if_not_installed("PCSF")
+  pkg <- function(f) getExportedValue("PCSF", f)
+  # (PCSF() tests is.na(dummies) on a vector: R's warning about it is the package's)
+  solve <- function(...) { utils::capture.output(g <- suppressWarnings(pkg("PCSF")(...))); g }
+  key <- function(g) sort(apply(igraph::as_edgelist(g), 1, function(e) paste(sort(e), collapse = "|")))
+  zero <- transform(toy_edges(), cost = c(0, 0.4, 0, 0.9, 0.2, 0, 0.4))
+  for (case in list(list(zero, toy_prizes(), NULL), list(toy_edges(), toy_prizes(), c("A", "H", "nope")),
+                    list(zero, c(H = 3, A = 2), NULL))) {
+    ppi_pkg <- pkg("construct_interactome")(case[[1]])
+    ppi <- cuRnet_interactome(case[[1]])
+    ref <- if (is.null(case[[3]])) solve(ppi_pkg, case[[2]], mu = 0.05) else solve(ppi_pkg, case[[2]], mu = 0.05, dummies = case[[3]])
+    got <- suppressWarnings(suppressMessages(cuRnet_pcsf(ppi, case[[2]], mu = 0.05, dummies = case[[3]],
+                                                         improve = FALSE, backend = "cpu")))
+    expect_identical(key(got), key(ref))
+    expect_identical(sort(igraph::V(got)$name), sort(igraph::V(ref)$name))
+  }
+  # one terminal: PCSF() returns an empty graph (its tree is the terminal alone), as cuRnet does
+  ref <- solve(pkg("construct_interactome")(toy_edges()), c(A = 3))
+  got <- suppressMessages(cuRnet_pcsf(cuRnet_interactome(toy_edges()), c(A = 3), backend = "cpu"))
+  expect_s3_class(got, c("PCSF", "igraph"))
+  expect_identical(c(igraph::vcount(got), igraph::ecount(got)), c(igraph::vcount(ref), igraph::ecount(ref)))
+  expect_identical(igraph::graph_attr(got, "singletons"), "A")
+  expect_error(suppressMessages(cuRnet_pcsf(cuRnet_interactome(toy_edges()), c(A = 1), backend = "cpu")),
+               "no sub-network")
+})
+
+test_that("improve = FALSE is PCSF()'s forest on random networks without ties; improve = TRUE never worse", {
+  skip_if_no_engine()
+  skip_if_not_installed("PCSF")
+  pkg <- function(f) getExportedValue("PCSF", f)
+  set.seed(44)
+  same <- 0
+  tried <- 0
+  for (i in 1:12) {
+    g <- igraph::sample_gnp(30, 0.12)
+    df <- data.frame(igraph::as_edgelist(g), cost = round(stats::runif(igraph::ecount(g), 0.1, 1), 6))
+    df[] <- lapply(df, function(x) if (is.numeric(x) && all(x == round(x))) paste0("v", x) else x)
+    tg <- stats::setNames(round(stats::runif(8, 0.2, 2.5), 6), paste0("v", sample(igraph::vcount(g), 8)))
+    tg <- tg[names(tg) %in% c(df[[1]], df[[2]])]
+    ref <- tryCatch({ utils::capture.output(r <- pkg("PCSF")(pkg("construct_interactome")(df), tg, w = 1.5, mu = 0.05)); r },
+                    error = function(e) NULL)
+    if (is.null(ref) || length(tg) < 3) next
+    ppi <- cuRnet_interactome(df)
+    got <- suppressMessages(cuRnet_pcsf(ppi, tg, w = 1.5, mu = 0.05, improve = FALSE, backend = "cpu"))
+    better <- suppressMessages(cuRnet_pcsf(ppi, tg, w = 1.5, mu = 0.05, backend = "cpu"))
+    expect_lte(igraph::graph_attr(better, "objective"), igraph::graph_attr(got, "objective") + 1e-12)
+    key <- function(g) sort(apply(igraph::as_edgelist(g), 1, function(e) paste(sort(e), collapse = "|")))
+    same <- same + identical(key(got), key(ref))
+    tried <- tried + 1
+  }
+  expect_gte(tried, 10)
+  expect_equal(same, tried)          # (ties among root edges could part them: see docs/pcsf-package.md)
 })
