@@ -268,7 +268,10 @@ reader_options <- function(...) {
 
 # The column names taken as weights without being asked: the engine's list (curnet.io.WEIGHT_NAMES),
 # so that a data frame, an Arrow table and a file agree.
-weight_names <- function() unlist(reticulate::py_to_r(reticulate::import("curnet.io", convert = FALSE)$WEIGHT_NAMES))
+weight_names <- function() {
+  io <- engine_import("curnet.io")   # first: py_to_r starts Python before it reads its argument
+  unlist(reticulate::py_to_r(io$WEIGHT_NAMES))
+}
 
 weight_like_column <- function(columns) {
   hit <- which(tolower(trimws(columns)) %in% weight_names())

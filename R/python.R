@@ -199,7 +199,9 @@ cuRnet_available <- function() {
 #' reticulate's conversion, so reticulate 1.28 works with NumPy 2 too) and
 #' \code{pyarrow<26}; on a GPU machine, \code{gpu = TRUE} adds the CuPy
 #' that fits the NVIDIA driver, runs a kernel with it and prints the device
-#' and the versions.
+#' and the versions, then compiles every GPU kernel the engine runs, once,
+#' into the environment's kernel cache (\command{curnet warm-up}), so that no
+#' later call compiles (see \file{docs/first-call.md}).
 #' The environment is found automatically afterwards (see \code{\link{cuRnet_python}}).
 #'
 #' @param engine Where pip finds the engine: by default (empty, and no
@@ -255,7 +257,10 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   pins <- c("numpy>=1.26", "pyarrow>=14,<26", cupy)
   run(py, c("-m", "pip", "install", "--upgrade", "pip"))
   run(py, c("-m", "pip", "install", pins, engine_arg))
-  if (!is.null(cupy)) check_cupy(py)
+  if (!is.null(cupy)) {
+    check_cupy(py)
+    warm_up_kernels(py)
+  }
   invisible(remembered_message(py, "installed"))
 }
 
@@ -319,6 +324,23 @@ cupy_requirement <- function(cuda, required = TRUE) {
   package <- if (major >= 13) "cupy-cuda13x" else if (major == 12) "cupy-cuda12x" else "cupy-cuda11x>=13,<14"
   message(sprintf("The NVIDIA driver supports CUDA %s: installing %s", cuda, package))
   package
+}
+
+# `curnet warm-up` in the new environment: every GPU kernel compiled now, into the engine's
+# kernel cache (inside the environment), rather than at the user's first calls
+# (docs/first-call.md). A failure is a warning: those kernels then compile at first use.
+warm_up_kernels <- function(py) {
+  message("Compiling cuRnet's GPU kernels (once; about a minute)")
+  out <- suppressWarnings(system2(py, c("-c", shQuote("import sys; from curnet.cli import main; sys.exit(main(['warm-up']))")),
+                                  stdout = FALSE, stderr = TRUE, env = "LD_LIBRARY_PATH="))
+  status <- attr(out, "status")
+  if (!is.null(status) && status != 0) {
+    warning("the GPU kernels were not all compiled (they will compile at their first use):\n",
+            paste(utils::tail(out, 5), collapse = "\n"), call. = FALSE)
+  } else {
+    message(paste(utils::tail(out, 1), collapse = "\n"))
+  }
+  invisible(out)
 }
 
 # Runs a kernel with the new CuPy and prints the device and the versions; an error if it fails.

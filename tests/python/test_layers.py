@@ -23,7 +23,7 @@ LAYERS = [
      {"curnet.measures", "curnet.paths", "curnet.network_proximity", "curnet.betweenness_centrality",
       "curnet.streaming", "curnet.outputs", "curnet.distributed", "curnet.device_gather", "curnet.csgraph",
       "curnet.steiner_forest", "curnet.coexpression", "curnet.communities", "curnet.engine_info",
-      "curnet.propagation", "curnet.linkage", "curnet.wgcna_modules", "curnet.tree_cut"}),
+      "curnet.propagation", "curnet.linkage", "curnet.wgcna_modules", "curnet.tree_cut", "curnet.warm_up"}),
     ("front doors",
      {"curnet", "curnet.bridge", "curnet.r_bridge", "curnet.cli", "curnet.cli_input", "curnet.cli_analyses",
       "curnet.cli_coexpression", "curnet.cli_propagation", "curnet.cli_modules", "curnet.nx", "_curnet_nx"}),

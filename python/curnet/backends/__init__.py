@@ -14,6 +14,7 @@ import os
 import threading
 
 from ..errors import BackendUnavailableError
+from . import kernel_cache
 from .contract import Backend
 
 log = logging.getLogger("curnet")
@@ -35,6 +36,7 @@ def cuda_available() -> bool:
     if os.environ.get("CURNET_DISABLE_CUDA"):
         _cuda_problem = "disabled by CURNET_DISABLE_CUDA"
         return False
+    kernel_cache.use()     # before CuPy compiles anything: kernels come from cuRnet's cache
     try:
         import cupy
         count = cupy.cuda.runtime.getDeviceCount()

@@ -1,19 +1,24 @@
 """Compiling and launching the kernels of kernels/*.cu, and the graph's arrays on a GPU.
 
-Kernel sources are compiled once per process and GPU through NVRTC (CuPy's `RawModule`,
-which also keeps its own on-disk cache), with kernels/common.cuh put in front of each.
+Kernel sources are compiled once per process and GPU through NVRTC (CuPy's `RawModule`),
+with kernels/common.cuh put in front of each, and kept on disk in cuRnet's kernel cache
+(`backends/kernel_cache.py`): after `curnet warm-up` a process loads them without compiling.
 """
 from __future__ import annotations
 
 import os
 import threading
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 import cupy as cp
 
 from ...graph import Graph
-from .. import log
+from .. import kernel_cache, log
+
+kernel_cache.use()    # this module may be imported before get_backend() has set it
 
 KERNEL_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "kernels")
 THREADS = 256
@@ -224,3 +229,45 @@ def mark_long_diameter(hg: DeviceGraph, what: str) -> None:
         log.warning("curnet: %s ran past its level limit on this graph (a long-diameter graph): the "
                     "CUDA backend finishes it, and later calls on this graph, on the host (SciPy), "
                     "which is faster for such graphs", what)
+
+
+class CompileTally:
+    """Kernels compiled (cache misses) while counting_compiles() was open, and their seconds."""
+
+    def __init__(self):
+        self.count = 0
+        self.seconds = 0.0
+        self._lock = threading.Lock()
+
+    def add(self, seconds: float):
+        with self._lock:
+            self.count += 1
+            self.seconds += seconds
+
+
+@contextmanager
+def counting_compiles():
+    """Count the kernels compiled in this process meanwhile: CuPy calls its compilers (NVRTC,
+    or nvcc where asked) only when neither its memory nor its disk cache has the kernel, so
+    a warmed cache counts 0. Yields a CompileTally."""
+    from cupy.cuda import compiler
+    tally = CompileTally()
+    names = [n for n in ("compile_using_nvrtc", "compile_using_nvcc") if hasattr(compiler, n)]
+    originals = {n: getattr(compiler, n) for n in names}
+
+    def counted(compile_fn):
+        def call(*args, **kwargs):
+            t = time.perf_counter()
+            try:
+                return compile_fn(*args, **kwargs)
+            finally:
+                tally.add(time.perf_counter() - t)
+        return call
+
+    for n in names:
+        setattr(compiler, n, counted(originals[n]))
+    try:
+        yield tally
+    finally:
+        for n in names:
+            setattr(compiler, n, originals[n])

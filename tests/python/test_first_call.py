@@ -1,0 +1,152 @@
+"""A first call loads only what it needs, and a warmed kernel cache makes it compile nothing
+(docs/first-call.md). Work bounds, not seconds: which modules a fresh interpreter imported,
+how many kernels a fresh process compiled."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import curnet
+from curnet.backends import kernel_cache
+
+PYTHON = Path(__file__).resolve().parents[2] / "python"
+HEAVY = ("scipy", "pyarrow", "pandas", "cupy", "dask", "distributed", "networkx")
+
+
+def fresh(code: str, **env) -> str:
+    """Run `code` in a new interpreter on this checkout's engine; its stdout."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(PYTHON), **env})
+    assert out.returncode == 0, out.stderr[-3000:]
+    return out.stdout
+
+
+def loaded_after(code: str, **env) -> set:
+    """The top-level packages, and curnet's modules, that `code` left in sys.modules."""
+    out = fresh(code + "\nimport json, sys; print(json.dumps(sorted(sys.modules)))", **env)
+    names = json.loads(out.strip().splitlines()[-1])
+    return {n.split(".")[0] for n in names} | {n for n in names if n.startswith("curnet.")}
+
+
+def test_import_curnet_loads_numpy_and_the_graph_only():
+    loaded = loaded_after("import curnet")
+    assert "numpy" in loaded and "curnet.graph" in loaded
+    assert loaded.isdisjoint(HEAVY)
+    # nor the engine's heavier parts: readers, datasets, drivers, analyses
+    assert loaded.isdisjoint({"curnet.io", "curnet.datasets", "curnet.algorithms", "curnet.backends",
+                              "curnet.coexpression", "curnet.steiner_forest", "curnet.measures"})
+
+
+def test_each_export_is_its_module_s_object_at_first_use():
+    out = fresh("""
+import importlib, json, curnet
+bad = [n for n, m in curnet.EXPORTS.items() if getattr(curnet, n) is not getattr(importlib.import_module(m), n)]
+from curnet import *
+print(json.dumps([bad, sorted(set(curnet.__all__) - set(dir(curnet)))]))
+""")
+    assert json.loads(out.strip().splitlines()[-1]) == [[], []]
+    assert set(curnet.EXPORTS) <= set(curnet.__all__)
+    assert curnet.datasets.__name__ == "curnet.datasets"       # subpackages by attribute, as before
+    with pytest.raises(AttributeError, match="no attribute 'no_such_export'"):
+        curnet.no_such_export
+
+
+def test_r_s_first_bfs_on_the_cpu_loads_no_gpu_cluster_or_pandas_module():
+    """R's path: the bridge, a graph from Arrow columns (as R hands them over), one BFS."""
+    loaded = loaded_after("""
+import numpy as np, pyarrow as pa
+import curnet.bridge as b
+n = 2000
+ids = lambda a: pa.Array.from_buffers(pa.int32(), n, [None, pa.py_buffer(a.astype(np.int32))])
+g = b.graph_from_arrow(ids(np.arange(n)), ids((np.arange(n) + 1) % n), None, False, n)
+b.summary(g)
+import curnet
+assert curnet.bfs(g, [0], backend="cpu")[0, n // 2] == n // 2
+""", CURNET_DISABLE_CUDA="1")
+    assert {"numpy", "pyarrow", "scipy"} <= loaded
+    assert loaded.isdisjoint({"pandas", "cupy", "dask", "distributed", "networkx"})
+    assert loaded.isdisjoint({"curnet.datasets", "curnet.io", "curnet.coexpression", "curnet.steiner_forest"})
+
+
+def test_the_kernel_cache_folder_follows_its_rule(monkeypatch, tmp_path):
+    for name in (kernel_cache.ENV, "CUPY_CACHE_DIR", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    writable = tmp_path / "env" / "share" / "curnet" / "kernel-cache"
+    monkeypatch.setattr(kernel_cache, "environment_folder", lambda: str(writable))
+    assert kernel_cache.cache_dir() == str(writable)          # inside the environment, made on use
+    # an environment where the folder cannot be made (here: under a file): the user's cache
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setattr(kernel_cache, "environment_folder", lambda: str(tmp_path / "a-file" / "kernel-cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert kernel_cache.cache_dir() == str(tmp_path / "xdg" / "curnet" / "kernel-cache")
+    # the user's CUPY_CACHE_DIR is left alone; CURNET_KERNEL_CACHE wins over it
+    monkeypatch.setenv("CUPY_CACHE_DIR", str(tmp_path / "cupy"))
+    assert kernel_cache.use() == str(tmp_path / "cupy")
+    monkeypatch.setenv(kernel_cache.ENV, str(tmp_path / "mine"))
+    assert kernel_cache.use() == str(tmp_path / "mine")
+    assert os.environ["CUPY_CACHE_DIR"] == str(tmp_path / "mine")   # what CuPy reads at each compile
+    assert kernel_cache.cached_kernels() == 0
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "0123_2.cubin").write_bytes(b"x")
+    (tmp_path / "mine" / "tmpabc").write_bytes(b"x")                # a write in progress is not a kernel
+    assert kernel_cache.cached_kernels() == 1
+
+
+def test_warm_up_without_a_gpu_compiles_nothing_and_says_why(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("CURNET_DISABLE_CUDA", "1")
+    monkeypatch.setenv(kernel_cache.ENV, str(tmp_path))
+    from curnet.cli import main
+    assert main(["warm-up"]) == 0
+    out = capsys.readouterr()
+    report = json.loads(out.out)
+    assert report["gpu"] is False and report["compiled"] == 0 and report["cache"] == str(tmp_path)
+    assert "no usable GPU (disabled by CURNET_DISABLE_CUDA)" in out.err
+
+
+COMPILES_IN_A_STEP = """
+import json, sys
+from curnet import warm_up
+from curnet.backends import kernel_cache
+from curnet.backends.cuda.launch import counting_compiles
+graphs = warm_up._graphs()
+with counting_compiles() as tally:
+    dict(warm_up.STEPS)[sys.argv[1]](graphs, "cuda")
+print(json.dumps({"compiled": tally.count, "files": kernel_cache.cached_kernels()}))
+"""
+
+
+def compiles_in_fresh_process(step: str, cache) -> dict:
+    out = subprocess.run([sys.executable, "-c", COMPILES_IN_A_STEP, step], capture_output=True, text=True,
+                         timeout=600, env={**os.environ, "PYTHONPATH": str(PYTHON),
+                                           kernel_cache.ENV: str(cache)})
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("step", ["kernel modules", "traversals"])
+def test_a_warmed_kernel_cache_makes_a_fresh_process_compile_nothing(tmp_path, step):
+    """cuRnet's RawModules and CuPy's generated kernels are loaded from the cache folder."""
+    cold = compiles_in_fresh_process(step, tmp_path)          # an empty cache: all compiled, all kept
+    assert cold["compiled"] > 0
+    assert cold["files"] >= cold["compiled"]
+    warm = compiles_in_fresh_process(step, tmp_path)          # the same calls in a new process
+    assert warm == {"compiled": 0, "files": cold["files"]}
+
+
+@pytest.mark.gpu
+def test_counting_compiles_sees_a_compile_and_not_a_cached_load(tmp_path, monkeypatch):
+    monkeypatch.setenv(kernel_cache.ENV, str(tmp_path))
+    kernel_cache.use()
+    import cupy as cp
+    from curnet.backends.cuda.launch import counting_compiles
+    source = "extern \"C\" __global__ void k(int* x) { x[threadIdx.x] += %d; }" % os.getpid()
+    with counting_compiles() as first:
+        cp.RawModule(code=source).get_function("k")
+    with counting_compiles() as second:
+        cp.RawModule(code=source).get_function("k")          # CuPy's disk cache: no compile
+    assert (first.count, second.count) == (1, 0)
+    assert kernel_cache.cached_kernels(str(tmp_path)) >= 1
