@@ -44,7 +44,7 @@ lint-python: setup
 typecheck: setup
 	$(PY) -m mypy
 
-lint-r: setup-r
+lint-r: $(R_STAMP)
 	Rscript scripts/lint.R
 
 # The documentation site, offline, into site/: docs/ with mkdocs (the Python API from its
