@@ -180,3 +180,27 @@ def test_the_engine_warnings_of_a_call_are_recorded_for_r():
     assert [c for c, _ in outer] == ["RuntimeWarning", "RuntimeWarning", "PCSFWarning"]
     assert "invalid value" in outer[0][1] and "'zz'" in outer[2][1]
     assert messages.end() == []
+
+
+SHIPPED = __import__("pathlib").Path(__file__).resolve().parents[3] / "shared" / "pcsf"
+
+
+@pytest.mark.skipif(not (SHIPPED / "string_pcsf.tsv.gz").exists(), reason="needs the PCSF package's data (../shared/pcsf)")
+def test_the_pcsf_command_reads_string_and_tgfb_as_the_package_ships_them(tmp_path, capsys):
+    """The package's STRING (175,854 rows, 33 of them self-loops) and Tgfb_phospho (three
+    genes twice): --simplify gives construct_interactome()'s 175,821 edges (the package's
+    README), and the CLI's forest is the Python API's on that network."""
+    import pandas as pd
+    from curnet.cli import main
+    out = tmp_path / "forest.tsv"
+    assert main(["pcsf", str(SHIPPED / "string_pcsf.tsv.gz"), str(SHIPPED / "tgfb_phospho.tsv"), "--backend", "cpu",
+                 "--simplify", "--duplicates", "last", "--package-forest", "--out", str(out)]) == 0
+    e = pd.read_csv(SHIPPED / "string_pcsf.tsv.gz", sep="\t", dtype={0: str, 1: str}, keep_default_na=False)
+    p = pd.read_csv(SHIPPED / "tgfb_phospho.tsv", sep="\t", dtype={0: str}, keep_default_na=False)
+    assert (e["from"] == e["to"]).sum() == 33 and p.iloc[:, 0].duplicated().sum() == 3
+    g = interactome(e)
+    assert g.num_edges == 175_821
+    f = pcsf(g, (p.iloc[:, 0].tolist(), p.iloc[:, 1].to_numpy(float)), duplicates="last", improve=False, backend="cpu")
+    rows = pd.read_csv(out, sep="\t", dtype=str, keep_default_na=False)
+    assert {frozenset(r) for r in zip(rows["from"], rows["to"])} == {frozenset(x) for x in zip(*list(f.edge_table().values())[:2])}
+    assert f"objective {f.objective:.10g}" in capsys.readouterr().err
