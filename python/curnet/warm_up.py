@@ -20,11 +20,12 @@ from .generators import rmat_edges
 from .graph import Graph
 
 
-def _graphs() -> dict:
+def _graphs(scale: int = 12, path_length: int = 3000) -> dict:
     """Small graphs whose calls take each GPU route: R-MAT (short diameter) with weights in both
-    precisions, a long path (the long-diameter routes), a DAG with negative weights."""
+    precisions, a path longer than CudaTuning.long_levels (the long-diameter routes), a DAG
+    with negative weights."""
     rng = np.random.default_rng(0)
-    src, dst, n = rmat_edges(12, 8, seed=0)
+    src, dst, n = rmat_edges(scale, 8, seed=0)
     w = 1.0 - rng.random(len(src))
     graphs = {}
     for dtype in (np.float32, np.float64):
@@ -33,9 +34,9 @@ def _graphs() -> dict:
                                                  dtype=dtype)
         graphs[f"rmat undirected {tag}"] = Graph.from_edges(src, dst, w.astype(dtype), directed=False,
                                                             num_vertices=n, dtype=dtype)
-        line = np.arange(2999, dtype=np.int32)
-        graphs[f"path {tag}"] = Graph.from_edges(line, line + 1, np.ones(2999, dtype), directed=False,
-                                                 num_vertices=3000, dtype=dtype)
+        line = np.arange(path_length - 1, dtype=np.int32)
+        graphs[f"path {tag}"] = Graph.from_edges(line, line + 1, np.ones(path_length - 1, dtype), directed=False,
+                                                 num_vertices=path_length, dtype=dtype)
         lo, hi = np.minimum(src, dst), np.maximum(src, dst)
         keep = lo != hi
         negative = np.where(rng.random(int(keep.sum())) < 0.1, -0.1, 1.0).astype(dtype)
@@ -48,9 +49,9 @@ def _traversals(graphs, backend):
     from .algorithms.bfs import bfs
     from .algorithms.scc import scc
     from .algorithms.sssp import sssp, sssp_dists
-    for g in graphs.values():
-        for k in (1, 64, 300):
-            sources = np.arange(k)
+    for name, g in graphs.items():
+        for k in ((1, 8) if name.startswith("path") else (1, 64, 300)):
+            sources = np.arange(min(k, len(g)))
             bfs(g, sources, backend=backend)
             sssp(g, sources, backend=backend)
             sssp_dists(g, sources, backend=backend)
@@ -63,9 +64,13 @@ def _centralities(graphs, backend):
     for name, g in graphs.items():
         if name.startswith("dag"):
             continue
+        if name.startswith("path"):     # the long-diameter routes: a few sources are enough
+            bc.betweenness(g, sources=np.arange(8), backend=backend)
+            measures.eccentricity(g, np.arange(8), backend=backend)
+            continue
         for weighted in (False, True):
             bc.betweenness(g, weighted=weighted, backend=backend)
-            bc.betweenness(g, weighted=weighted, sources=np.arange(300), backend=backend)
+            bc.betweenness(g, weighted=weighted, sources=np.arange(min(300, len(g))), backend=backend)
             bc.edge_betweenness(g, weighted=weighted, backend=backend)
             measures.closeness(g, weighted=weighted, backend=backend)
             measures.harmonic_centrality(g, weighted=weighted, backend=backend)
@@ -108,15 +113,18 @@ def _ring_of_cliques():
 
 
 def _ppi_like(rng):
+    """A simple undirected R-MAT graph (no self-loops, each pair once), as PCSF takes."""
     src, dst, n = rmat_edges(10, 4, seed=2)
-    keep = src != dst
-    return src[keep], dst[keep], n
+    pairs = np.unique(np.stack([np.minimum(src, dst), np.maximum(src, dst)], axis=1), axis=0)
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    return pairs[:, 0], pairs[:, 1], n
 
 
 def _coexpression(backend):
     from . import coexpression as cx
     from .linkage import hclust
-    expr = np.random.default_rng(3).normal(size=(40, 300))
+    rng = np.random.default_rng(3)     # 40 samples x 300 genes driven by 4 factors, as modules
+    expr = rng.normal(size=(40, 4)) @ rng.normal(size=(4, 300)) + rng.normal(size=(40, 300))
     for dtype in (np.float32, np.float64):
         for method in cx.METHODS:
             cx.coexpression_edges(expr, method, threshold=0.3, backend=backend, dtype=dtype)
