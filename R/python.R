@@ -196,8 +196,10 @@ cuRnet_available <- function() {
 #'
 #' Makes a virtual environment with the engine (the Python package
 #' \code{curnet}), NumPy (1.26 or 2.x: cuRnet passes no array through
-#' reticulate's conversion, so reticulate 1.28 works with NumPy 2 too) and
-#' \code{pyarrow<26}; on a GPU machine, \code{gpu = TRUE} adds the CuPy
+#' reticulate's conversion, so reticulate 1.28 works with NumPy 2 too),
+#' \code{pyarrow<26} and \code{pandas<3}, the last versions that also run on
+#' NumPy 1.26 (so that \code{pip install "numpy<2"} in the environment keeps a
+#' working engine); on a GPU machine, \code{gpu = TRUE} adds the CuPy
 #' that fits the NVIDIA driver, runs a kernel with it and prints the device
 #' and the versions, then compiles every GPU kernel the engine runs, once,
 #' into the environment's kernel cache (\command{curnet warm-up}), so that no
@@ -254,7 +256,8 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   }
   py <- venv_python(envdir)
   engine_arg <- if (editable && dir.exists(engine)) c("-e", engine) else engine
-  pins <- c("numpy>=1.26", "pyarrow>=14,<26", cupy)
+  # pyarrow 26 and pandas 3 need NumPy 2: pinned below them, the environment can go back to NumPy 1
+  pins <- c("numpy>=1.26", "pyarrow>=14,<26", "pandas>=1.5,<3", cupy)
   run(py, c("-m", "pip", "install", "--upgrade", "pip"))
   run(py, c("-m", "pip", "install", pins, engine_arg))
   if (!is.null(cupy)) {

@@ -7,11 +7,12 @@ cd "$(dirname "$0")/.."
 system_only=false
 [ "${1:-}" = "--system-only" ] && system_only=true
 
-# WGCNA and Bioconductor's ALL: the co-expression comparator and the vignette's data; BH and Rcpp
+# WGCNA and Bioconductor's ALL: the co-expression comparator and the vignette's data; Biobase and
+# SummarizedExperiment: the expression objects the co-expression functions read; BH and Rcpp
 # build the PCSF package (the Steiner-forest comparator) below
 packages=(r-base-core r-base-dev r-cran-igraph r-cran-reticulate r-cran-testthat r-cran-knitr
           r-cran-rmarkdown r-cran-roxygen2 r-cran-progress r-cran-cli r-bioc-stringdb pandoc
-          r-cran-wgcna r-bioc-all r-cran-bh r-cran-rcpp r-cran-fastcluster r-cran-dynamictreecut
+          r-cran-wgcna r-bioc-all r-bioc-biobase r-bioc-summarizedexperiment r-cran-bh r-cran-rcpp r-cran-fastcluster r-cran-dynamictreecut
           r-cran-pkgdown r-cran-lintr)
 missing=()
 for p in "${packages[@]}"; do

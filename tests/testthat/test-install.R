@@ -93,6 +93,9 @@ test_that("cuRnet_install() installs the engine shipped in the package and is re
   install <- grep("pip install numpy", calls, value = TRUE)
   expect_length(install, 1)
   expect_match(install, "curnet-engine-")                  # a copy of inst/python, not a name on PyPI
+  # below the versions that need NumPy 2, so the environment can be pinned back to NumPy 1
+  expect_match(install, "pyarrow>=14,<26", fixed = TRUE)
+  expect_match(install, "pandas>=1.5,<3", fixed = TRUE)
   # the copy pip got is this package's engine, at this package's version
   init <- readLines(file.path(tmp, "engine", "python", "curnet", "_version.py"))
   version <- sub('.*"([^"]+)".*', "\\1", grep("^__version__", init, value = TRUE))
