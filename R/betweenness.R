@@ -39,7 +39,8 @@ cuRnet_betweenness <- function(graph, v = igraph::V(graph), directed = TRUE, wei
                                backend = getOption("cuRnet.backend", "auto"),
                                progress = getOption("cuRnet.progress", interactive())) {
   g <- paths_graph(graph, weights)
-  ids <- if (missing(v)) NULL else if (igraph::is_igraph(graph)) vertex_selection(graph, v) else vertex_ids(g, v, "vertex")
+  ids <- if (missing(v)) NULL else if (igraph::is_igraph(graph)) vertex_selection(graph, v) else
+    vertex_ids(g, v, "vertex")
   res <- if (length(ids) || is.null(ids)) {
     as.numeric(run_betweenness(g, "vertex", ids, directed, weights, normalized, cutoff,
                                progress, backend, "betweenness"))

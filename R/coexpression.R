@@ -69,7 +69,8 @@ cuRnet_coexpression <- function(expr, method = c("pearson", "spearman", "bicor")
     "for samples x genes (WGCNA's datExpr), or genes = \"rows\" to keep this reading"))
   names <- x$labels
   if (anyDuplicated(names)) {
-    stop(sprintf("gene names must be unique to name the network's vertices; duplicated: %s (use make.unique() or collapse the probes)",
+    stop(sprintf(paste("gene names must be unique to name the network's vertices; duplicated: %s",
+                       "(use make.unique() or collapse the probes)"),
                  show_some(unique(names[duplicated(names)]))), call. = FALSE)
   }
   res <- reticulate::py_to_r(engine_call(bridge()$coexpression_edges_for_r(
@@ -123,7 +124,8 @@ expression_matrix <- function(expr, genes = "rows", layout = NULL, what = "expr"
     if (is.data.frame(expr)) {
       bad <- names(expr)[!vapply(expr, is.numeric, logical(1))]
       if (length(bad)) {
-        stop(sprintf("%s: expression data frames must hold numbers only; column(s) %s are not numeric (move gene names to the row names)",
+        stop(sprintf(paste("%s: expression data frames must hold numbers only; column(s) %s are not numeric",
+                           "(move gene names to the row names)"),
                      what, show_some(bad)), call. = FALSE)
       }
       m <- as.matrix(expr)
@@ -149,7 +151,8 @@ expression_matrix <- function(expr, genes = "rows", layout = NULL, what = "expr"
 
 # The WGCNA drop-ins' convention, said in their warning.
 wgcna_layout <- paste("cuRnet's WGCNA drop-ins read a matrix as samples x genes, as WGCNA does: give t(datExpr)",
-                      "if its genes are rows, or an ExpressionSet or SummarizedExperiment (always read with genes in rows)")
+                      "if its genes are rows, or an ExpressionSet or SummarizedExperiment",
+                      "(always read with genes in rows)")
 
 # WGCNA's corFnc / corOptions as the engine's method and maxPOutliers, and `x` (from
 # expression_matrix) with corOptions' `use` applied: "pairwise.complete.obs" is the engine's
@@ -160,7 +163,9 @@ cor_method <- function(corFnc, corOptions, x) {
     corOptions <- eval(parse(text = paste0("list(", corOptions, ")")))
   }
   if (!is.list(corOptions)) stop("corOptions must be a list (or WGCNA's character form)", call. = FALSE)
-  wgcna_fn <- function(name) requireNamespace("WGCNA", quietly = TRUE) && identical(corFnc, getExportedValue("WGCNA", name))
+  wgcna_fn <- function(name) {
+    requireNamespace("WGCNA", quietly = TRUE) && identical(corFnc, getExportedValue("WGCNA", name))
+  }
   name <- if (is.character(corFnc) && length(corFnc) == 1) corFnc else if (is.function(corFnc)) {
     if (wgcna_fn("bicor")) "bicor" else if (identical(corFnc, stats::cor) || wgcna_fn("cor")) "cor" else "a function"
   } else "?"
@@ -178,8 +183,8 @@ cor_method <- function(corFnc, corOptions, x) {
                  paste(setdiff(known, c("nThreads", "verbose", "indent")), collapse = ", ")), call. = FALSE)
   }
   if (!is.null(corOptions$quick) && !identical(as.numeric(corOptions$quick), 0)) {
-    stop("corOptions quick > 0 (WGCNA's approximate handling of missing values) is not supported: cuRnet computes exactly",
-         call. = FALSE)
+    stop("corOptions quick > 0 (WGCNA's approximate handling of missing values) is not supported: ",
+         "cuRnet computes exactly", call. = FALSE)
   }
   if (!is.null(corOptions$pearsonFallback) && !identical(corOptions$pearsonFallback, "individual")) {
     stop("corOptions pearsonFallback: only \"individual\" (WGCNA's default) is supported", call. = FALSE)
@@ -190,8 +195,8 @@ cor_method <- function(corFnc, corOptions, x) {
   } else if (!is.null(corOptions$method)) {
     method <- match.arg(corOptions$method, c("pearson", "kendall", "spearman"))
     if (method == "kendall") {
-      stop("corOptions method = \"kendall\" is not supported: cuRnet computes Pearson and Spearman correlations (and bicor)",
-           call. = FALSE)
+      stop("corOptions method = \"kendall\" is not supported: cuRnet computes Pearson and Spearman correlations ",
+           "(and bicor)", call. = FALSE)
     }
   }
   use <- if (is.null(corOptions$use)) "all.obs" else
@@ -277,7 +282,9 @@ dense_result <- function(n, names, fill) {
 #' @param corType \code{"pearson"} or \code{"bicor"}.
 #' @param maxPOutliers bicor's largest share of outliers on each side.
 #' @param suppressNegativeTOM As in WGCNA: negative TOM values (signed TOM) set to 0.
+# nolint start: WGCNA's argument names, listed on one line as roxygen requires
 #' @param selectCols,weights,dataIsExpr,quickCor,pearsonFallback,cosineCorrelation,replaceMissingAdjacencies,suppressTOMForZeroAdjacencies
+# nolint end
 #'   WGCNA's arguments; only their defaults are supported (see Details).
 #' @param distFnc,distOptions,weightArgNames,blockSize,gcInterval,useInternalMatrixAlgebra,nThreads,verbose,indent
 #'   WGCNA's arguments that change no result; accepted.

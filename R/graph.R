@@ -135,7 +135,8 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   names <- if (is.null(vertices)) unique(c(from, to)) else as_label(vertices)
   names <- names[!is.na(names)]
   if (anyDuplicated(names)) {
-    stop(sprintf("`vertices` names some vertices twice: %s", show_some(unique(names[duplicated(names)]))), call. = FALSE)
+    stop(sprintf("`vertices` names some vertices twice: %s", show_some(unique(names[duplicated(names)]))),
+         call. = FALSE)
   }
   src <- match(from, names) - 1L
   dst <- match(to, names) - 1L
@@ -154,7 +155,9 @@ cuRnet_graph.data.frame <- function(x, directed = TRUE, ..., weights = NULL, ver
   if (is.null(weights)) {
     column <- default_weight_column(names(x), ncol(x) >= 3 && is.numeric(x[[3]]))
   } else if (is.character(weights) && length(weights) == 1) {
-    if (!weights %in% names(x)) stop(sprintf("no column '%s' in the data frame for the weights", weights), call. = FALSE)
+    if (!weights %in% names(x)) {
+      stop(sprintf("no column '%s' in the data frame for the weights", weights), call. = FALSE)
+    }
     column <- weights
   } else {
     weights <- igraph_weights(NULL, weights)

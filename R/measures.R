@@ -40,7 +40,8 @@ cuRnet_closeness <- function(graph, vids = igraph::V(graph), mode = c("out", "in
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
   per_vertex(graph, "closeness", if (!missing(vids)) vids, weights, progress, mode = mode,
-             normalized = isTRUE(normalized), cutoff = check_number(cutoff, "cutoff", finite = FALSE), backend = backend)
+             normalized = isTRUE(normalized), cutoff = check_number(cutoff, "cutoff", finite = FALSE),
+             backend = backend)
 }
 
 #' @rdname cuRnet_closeness
@@ -52,7 +53,8 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
   per_vertex(graph, "harmonic_centrality", if (!missing(vids)) vids, weights, progress, mode = mode,
-             normalized = isTRUE(normalized), cutoff = check_number(cutoff, "cutoff", finite = FALSE), backend = backend)
+             normalized = isTRUE(normalized), cutoff = check_number(cutoff, "cutoff", finite = FALSE),
+             backend = backend)
 }
 
 #' Eccentricity and radius

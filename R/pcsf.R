@@ -139,7 +139,8 @@ cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu =
                              progress = getOption("cuRnet.progress", interactive())) {
   n <- check_number(n, "n", lower = 1, whole = TRUE)
   r <- check_number(r, "r", lower = 0)
-  seed <- if (missing(seed)) sample.int(.Machine$integer.max, 1) else check_number(seed, "seed", lower = 0, whole = TRUE)
+  seed <- if (missing(seed)) sample.int(.Machine$integer.max, 1) else
+    check_number(seed, "seed", lower = 0, whole = TRUE)
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, as.integer(n), r, seed,
                    improve, match.arg(precision), backend, progress)
   t <- pcsf_tables(res, "count", "count")
@@ -200,10 +201,14 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
   }
   if (igraph::is_directed(ppi)) stop("the interaction network must be undirected", call. = FALSE)
   vertex_names <- igraph::V(ppi)$name
-  if (is.null(vertex_names)) stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
+  if (is.null(vertex_names)) {
+    stop("the interaction network has no vertex names: terminals are matched by name", call. = FALSE)
+  }
   cost <- igraph_edge_weights(ppi)
   if (is.null(cost)) stop("the interaction network has no edge costs (edge attribute 'weight')", call. = FALSE)
-  if (!is.numeric(cost)) stop("the interaction network's edge costs (edge attribute 'weight') must be numbers", call. = FALSE)
+  if (!is.numeric(cost)) {
+    stop("the interaction network's edge costs (edge attribute 'weight') must be numbers", call. = FALSE)
+  }
   el <- igraph::as_edgelist(ppi, names = FALSE)
   check_costs(cost, vertex_names[el[, 1]], vertex_names[el[, 2]], "edge")
   if (!igraph::is_simple(ppi)) {

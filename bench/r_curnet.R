@@ -12,7 +12,9 @@
 suppressPackageStartupMessages({ library(cuRnet); library(jsonlite) })
 args <- commandArgs(TRUE)
 spec <- fromJSON(args[1], simplifyVector = FALSE)
-now <- if (requireNamespace("bench", quietly = TRUE)) function() as.numeric(bench::hires_time()) else function() as.numeric(Sys.time())  # microseconds on Linux
+# microseconds on Linux
+now <- if (requireNamespace("bench", quietly = TRUE)) function() as.numeric(bench::hires_time()) else
+  function() as.numeric(Sys.time())
 
 con <- file(spec$graph, "rb")
 head <- readBin(con, "integer", 4L); n <- head[1]; m <- head[2]

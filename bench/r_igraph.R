@@ -6,7 +6,8 @@ suppressPackageStartupMessages({ library(igraph); library(jsonlite) })
 args <- commandArgs(TRUE)
 spec <- fromJSON(args[1], simplifyVector = FALSE)
 
-now <- if (requireNamespace("bench", quietly = TRUE)) function() as.numeric(bench::hires_time()) else function() proc.time()[["elapsed"]]
+now <- if (requireNamespace("bench", quietly = TRUE)) function() as.numeric(bench::hires_time()) else
+  function() proc.time()[["elapsed"]]
 read_graph <- function(path) {
   con <- file(path, "rb"); on.exit(close(con))
   head <- readBin(con, "integer", 4L)

@@ -99,7 +99,8 @@ compare <- function(label, prizes, k_reps = reps) {
   row <- list(row = label, terminals = length(prizes), curnet_seconds = ours$seconds,
               curnet_runs = ours$all, pcsf_seconds = theirs$seconds, pcsf_runs = theirs$all,
               speedup = theirs$seconds / ours$seconds, objective_curnet = o1, objective_pcsf = o2,
-              never_worse = o1 <= o2 * (1 + 1e-9), edges_curnet = ecount(ours$result), edges_pcsf = ecount(theirs$result),
+              never_worse = o1 <= o2 * (1 + 1e-9), edges_curnet = ecount(ours$result),
+              edges_pcsf = ecount(theirs$result),
               package_method_seconds = plain$seconds, objective_package_method = o3,
               package_method_identical = identical(edge_key(plain$result), edge_key(theirs$result)))
   cat(sprintf("%-28s cuRnet %7.3f s  PCSF %7.3f s  %5.1fx  objective %.6f vs %.6f (improve = FALSE: %.6f, %s)\n",
@@ -134,7 +135,8 @@ split_line(ours$result)
 rand$curnet_split <- as.list(graph_attr(ours$result, "seconds"))
 rand$curnet_work <- as.list(graph_attr(ours$result, "work"))
 
-cpu <- tryCatch(sub(".*: ", "", grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]), error = function(e) NA)
+cpu <- tryCatch(sub(".*: ", "", grep("model name", readLines("/proc/cpuinfo"), value = TRUE)[1]),
+                error = function(e) NA)
 info <- cuRnet_info()
 out <- list(when = format(Sys.time(), "%Y-%m-%dT%H:%M:%SZ", tz = "UTC"), host = Sys.info()[["nodename"]],
             cpu = cpu, cores = parallel::detectCores(), backend = opt$backend,
