@@ -28,7 +28,8 @@ test_that("cuRnet_interactome builds PCSF's network: repeated pairs summed, loop
   expect_equal(igraph::E(g)$weight[igraph::get.edge.ids(g, c("A", "B"))], 0.6)
   expect_equal(igraph::V(g)$name, unique(c(df$from, df$to)))
   expect_error(cuRnet_interactome(df[, 1:2]), "three columns")
-  expect_error(cuRnet_interactome(transform(df, cost = -cost)), "row 1 \\(A - B\\) has cost -0.5: costs must be numbers >= 0")
+  expect_error(cuRnet_interactome(transform(df, cost = -cost)),
+               "row 1 \\(A - B\\) has cost -0.5: costs must be numbers >= 0")
   expect_error(cuRnet_interactome(transform(df, cost = as.character(cost))), "numeric")
   expect_error(cuRnet_interactome(transform(df, from = NA)), "missing names")
 })
@@ -192,7 +193,8 @@ test_that("what PCSF() accepts: zero costs, dummies outside the network, one ter
                     list(zero, c(H = 3, A = 2), NULL))) {
     ppi_pkg <- pkg("construct_interactome")(case[[1]])
     ppi <- cuRnet_interactome(case[[1]])
-    ref <- if (is.null(case[[3]])) solve(ppi_pkg, case[[2]], mu = 0.05) else solve(ppi_pkg, case[[2]], mu = 0.05, dummies = case[[3]])
+    ref <- if (is.null(case[[3]])) solve(ppi_pkg, case[[2]], mu = 0.05) else
+      solve(ppi_pkg, case[[2]], mu = 0.05, dummies = case[[3]])
     got <- suppressWarnings(suppressMessages(cuRnet_pcsf(ppi, case[[2]], mu = 0.05, dummies = case[[3]],
                                                          improve = FALSE, backend = "cpu")))
     expect_identical(key(got), key(ref))
@@ -221,8 +223,10 @@ test_that("improve = FALSE is PCSF()'s forest on random networks without ties; i
     df[] <- lapply(df, function(x) if (is.numeric(x) && all(x == round(x))) paste0("v", x) else x)
     tg <- stats::setNames(round(stats::runif(8, 0.2, 2.5), 6), paste0("v", sample(igraph::vcount(g), 8)))
     tg <- tg[names(tg) %in% c(df[[1]], df[[2]])]
-    ref <- tryCatch({ utils::capture.output(r <- pkg("PCSF")(pkg("construct_interactome")(df), tg, w = 1.5, mu = 0.05)); r },
-                    error = function(e) NULL)
+    ref <- tryCatch({
+      utils::capture.output(r <- pkg("PCSF")(pkg("construct_interactome")(df), tg, w = 1.5, mu = 0.05))
+      r
+    }, error = function(e) NULL)
     if (is.null(ref) || length(tg) < 3) next
     ppi <- cuRnet_interactome(df)
     got <- suppressMessages(cuRnet_pcsf(ppi, tg, w = 1.5, mu = 0.05, improve = FALSE, backend = "cpu"))
