@@ -256,7 +256,7 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   }
   py <- venv_python(envdir)
   engine_arg <- if (editable && dir.exists(engine)) c("-e", engine) else engine
-  # pyarrow 26 and pandas 3 need NumPy 2: pinned below them, the environment can go back to NumPy 1
+  # pyarrow 26 and pandas 3.1 need NumPy 2: pinned below them, the environment can go back to NumPy 1
   pins <- c("numpy>=1.26", "pyarrow>=14,<26", "pandas>=1.5,<3", cupy)
   run(py, c("-m", "pip", "install", "--upgrade", "pip"))
   run(py, c("-m", "pip", "install", pins, engine_arg))
