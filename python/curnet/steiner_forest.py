@@ -28,18 +28,20 @@ The method, step by step:
 5. Pruning: rooted at the dummy root, a subtree is kept while its collected prize pays for
    the edge above it (the best pruning of a rooted tree).
 
-One departure from the package, never for the worse: the trees hanging from the root are
-attached by root edges of equal cost, so the spanning tree is the same whichever of a
-tree's dummy vertices holds its root edge (the package keeps the one its Prim's heap meets
-first). cuRnet offers the root edges of all of a tree's dummies and keeps the one whose
-pruned tree collects the most (one re-rooting pass over the tree), so its objective is
-never worse than the package's on the same shortest paths.
+improve=False runs these steps as the package does. Where they meet equal costs the choice
+may differ: of several shortest paths of the same cost, cuRnet's batched search keeps another
+than the package's Boost Dijkstra, and a tree that can hang from the root at either of two
+dummies (root edges all cost w) hangs where SciPy's spanning tree puts it, not Boost's Prim.
+The forests then differ by those paths or that root edge, and their objectives by a little,
+either way (docs/pcsf-package.md measures it on STRING).
 
-A second departure, on by default (improve=True) and off for the package's own forest: the
-forest's vertices are spanned again by a minimum spanning tree over every network edge among
-them (the package's second tree sees only the edges of the expanded paths) and pruned again,
-round after round while the objective falls. A spanning tree of the same vertices no heavier
-than the forest, pruned at best, never raises the objective; on STRING it lowers it by 2-7%.
+improve=True (the default) then tries two departures, each kept only where it lowers the
+objective, so it is never worse than improve=False: (1) every dummy on the expanded tree is
+offered its root edge and each tree hangs from the one whose pruned tree collects the most
+(one re-rooting pass over the tree); (2) rounds in which the forest's vertices are spanned
+again by a minimum spanning tree over every network edge among them (the package's second
+tree sees only the edges of the expanded paths) and pruned again. On STRING they lower the
+objective by 2-10%.
 
 The objective as reported counts a Steiner vertex's hub penalty when it is in the forest and
 a terminal's prize when it is not. The package's solver reports the same minus a constant
@@ -779,10 +781,12 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     """The prize-collecting Steiner forest of `prizes` (terminal name -> value) on the
     undirected network `g` (named vertices, positive costs), by the PCSF package's method
     (see the module's notes). Terminals not in the network are left out (`unmatched`); an
-    error if fewer than `min_matched` of them are in it. improve=False returns the package's
-    forest (up to ties among equal costs); improve=True (the default) then spans the
-    forest's vertices again over all the network's edges among them and prunes, while that
-    lowers the objective. A terminal named twice is an error
+    error if fewer than `min_matched` of them are in it. improve=False runs the package's
+    method (its forest but where equal costs are chosen otherwise, see the module's notes);
+    improve=True (the default) then re-roots trees and spans the forest's vertices again over
+    all the network's edges among them, each step kept only where it lowers the objective.
+    Edges of cost 0 are taken; dummies outside the network are left out with a PCSFWarning,
+    as PCSF() ignores them. A terminal named twice is an error
     unless duplicates="last" (its last prize, as the PCSF package reads them).
     precision="single" runs the shortest paths in float32 (see _DTYPES)."""
     _check_precision(precision)
