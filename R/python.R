@@ -135,11 +135,20 @@ engine_import <- function(module) {
   reticulate::import(module, convert = FALSE)
 }
 
-# The engine's Python is named to reticulate as the package loads (a preference; nothing starts):
-# reticulate's generics (py_to_r) start Python before they evaluate their argument, so an entry
-# point whose first reticulate call wraps bridge() in one of them would otherwise start the
-# first Python on the PATH, one without the engine.
+# The engine's Python is named to reticulate as soon as reticulate loads (a preference; nothing
+# starts): reticulate's generics (py_to_r) start Python before they evaluate their argument, so
+# an entry point whose first reticulate call wraps bridge() in one of them would otherwise start
+# the first Python on the PATH, one without the engine. reticulate itself (0.3-0.5 s, with
+# Matrix) is loaded by the first call, not by library(cuRnet).
 .onLoad <- function(libname, pkgname) {
+  if (isNamespaceLoaded("reticulate")) {
+    name_engine_python()
+  } else {
+    setHook(packageEvent("reticulate", "onLoad"), function(...) name_engine_python())
+  }
+}
+
+name_engine_python <- function() {
   python <- cuRnet_python()
   if (!is.null(python) && !reticulate::py_available(initialize = FALSE)) {
     reticulate::use_python(python, required = FALSE)
