@@ -41,6 +41,7 @@ EXPORTS = {
     "read_graph": "curnet.io", "GraphFormatError": "curnet.io",
     "betweenness": "curnet.betweenness_centrality", "edge_betweenness": "curnet.betweenness_centrality",
     "girvan_newman": "curnet.communities",
+    "leiden": "curnet.community_detection.partitions", "louvain": "curnet.community_detection.partitions",
     "hclust": "curnet.linkage",
     "pcsf": "curnet.steiner_forest", "pcsf_rand": "curnet.steiner_forest",
     "interactome": "curnet.steiner_forest",

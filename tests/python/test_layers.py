@@ -18,7 +18,7 @@ LAYERS = [
      {"curnet._version", "curnet.errors", "curnet.columns", "curnet.memory", "curnet.progress",
       "curnet.work", "curnet.sources", "curnet.graph", "curnet.io", "curnet.datasets", "curnet.generators"}),
     ("backends", {"curnet.backends"}),
-    ("drivers", {"curnet.algorithms"}),
+    ("drivers", {"curnet.algorithms", "curnet.community_detection"}),
     ("above the drivers",
      {"curnet.measures", "curnet.paths", "curnet.network_proximity", "curnet.betweenness_centrality",
       "curnet.streaming", "curnet.outputs", "curnet.distributed", "curnet.device_gather", "curnet.csgraph",

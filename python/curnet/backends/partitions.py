@@ -83,7 +83,7 @@ def level_graph(xp, src, dst, w, n: int, size=None) -> LevelGraph:
 
 
 def _csr(xp, n, src, dst, w, inner, strength, size) -> LevelGraph:
-    order = xp.argsort(src, kind="stable") if n and len(src) else xp.arange(len(src))
+    order = xp.argsort(src, kind="stable") if xp is np else xp.argsort(src)
     src, dst, w = src[order], dst[order], w[order]
     ptr = xp.zeros(n + 1, np.int64)
     ptr[1:] = xp.cumsum(xp.bincount(src, minlength=n))

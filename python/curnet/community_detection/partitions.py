@@ -13,6 +13,9 @@ from .local_moving import Stream, one_pass, quality, split_disconnected
 
 OBJECTIVES = ("modularity", "cpm")
 MAX_STABLE_ITERATIONS = 1000     # n_iterations < 0 ("until stable") stops here at the latest
+# ... or once an iteration raises the quality by less than this share (R's loop asks for any
+# rise; the parallel moves' random buckets keep finding rises of 1e-9)
+STABLE_GAIN = 1e-7
 
 
 @dataclass
@@ -136,7 +139,7 @@ def run(g, *, algorithm: str, objective: str, resolution: float, weighted, beta:
         else:                                   # until an iteration does not raise the quality (R's loop)
             previous, q = -np.inf, 0.0
             for _ in range(MAX_STABLE_ITERATIONS):
-                if not previous < q:
+                if not previous + STABLE_GAIN * abs(q) < q:
                     break
                 previous = q
                 membership = renumber(xp, one_pass(prim, lg, membership, objective, resolution,

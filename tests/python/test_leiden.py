@@ -1,0 +1,222 @@
+"""curnet.leiden / curnet.louvain on the CPU against python-igraph and NetworkX: modularity
+recomputed by both, every Leiden community connected, planted partitions recovered (ARI),
+igraph's median quality over seeds matched within 0.2%, and the edge cases and errors."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import curnet
+from curnet.backends.cpu.leiden import CpuMoves
+from curnet.backends.partitions import level_graph
+
+ig = pytest.importorskip("igraph")
+nx = pytest.importorskip("networkx")
+
+
+def planted(k, size, p_in, p_out, seed):
+    """A planted-partition graph: (curnet Graph, truth)."""
+    rng = np.random.default_rng(seed)
+    n = k * size
+    truth = np.repeat(np.arange(k), size)
+    iu = np.triu_indices(n, 1)
+    keep = rng.random(len(iu[0])) < np.where(truth[iu[0]] == truth[iu[1]], p_in, p_out)
+    return curnet.Graph.from_edges(iu[0][keep], iu[1][keep], directed=False, num_vertices=n), truth
+
+
+def to_igraph(g):
+    src, dst, w = g.edges()
+    G = ig.Graph(n=len(g), edges=np.c_[src, dst].tolist())
+    if w is not None:
+        G.es["weight"] = w.astype(float).tolist()
+    return G
+
+
+def to_nx(g):
+    src, dst, w = g.edges()
+    G = nx.MultiGraph()
+    G.add_nodes_from(range(len(g)))
+    for i, (u, v) in enumerate(zip(src.tolist(), dst.tolist())):
+        G.add_edge(u, v, weight=1.0 if w is None else float(w[i]))
+    return G
+
+
+def assert_connected(G, membership):
+    for c in np.unique(membership):
+        members = np.flatnonzero(membership == c).tolist()
+        assert G.induced_subgraph(members).is_connected(), f"community {c} is not connected"
+
+
+def ari(a, b):
+    return ig.compare_communities(a.tolist(), b.tolist(), method="adjusted_rand")
+
+
+def check(g, p, resolution=1.0):
+    """The reported modularity is igraph's and NetworkX's; communities are connected."""
+    G = to_igraph(g)
+    w = "weight" if g.weighted else None
+    assert p.quality == pytest.approx(G.modularity(p.membership.tolist(), weights=w,
+                                                   resolution=resolution), abs=1e-9)
+    groups = [set(np.flatnonzero(p.membership == c).tolist()) for c in range(p.n_communities)]
+    assert p.quality == pytest.approx(nx.community.modularity(to_nx(g), groups, weight="weight",
+                                                              resolution=resolution), abs=1e-9)
+    assert sorted(np.unique(p.membership)) == list(range(p.n_communities))
+    if p.algorithm == "leiden":
+        assert_connected(G, p.membership)
+
+
+def cpm(G, membership, resolution):
+    """igraph's CPM quality: (2 x the weight inside communities - resolution x sum of the
+    squared community sizes) / 2m."""
+    m = np.asarray(membership)
+    ends = np.array(G.get_edgelist()).reshape(-1, 2)
+    inside = 2.0 * np.sum(m[ends[:, 0]] == m[ends[:, 1]])
+    return (inside - resolution * np.sum(np.bincount(m) ** 2.0)) / (2.0 * G.ecount())
+
+
+def igraph_median(G, algorithm, seeds, **kw):
+    import random
+    out = []
+    for s in seeds:
+        random.seed(s)
+        ig.set_random_number_generator(random)
+        r = (G.community_leiden(objective_function="modularity", n_iterations=-1, **kw)
+             if algorithm == "leiden" else G.community_multilevel(**kw))
+        out.append(G.modularity(r.membership, weights=kw.get("weights")))
+    return float(np.median(out))
+
+
+@pytest.mark.parametrize("algorithm", ["leiden", "louvain"])
+def test_planted_partition_quality_and_recovery(algorithm):
+    g, truth = planted(8, 40, 0.3, 0.02, seed=1)
+    G = to_igraph(g)
+    run = curnet.leiden if algorithm == "leiden" else curnet.louvain
+    kw = {"n_iterations": -1} if algorithm == "leiden" else {}
+    ours = [run(g, seed=s, backend="cpu", **kw) for s in range(5)]
+    for p in ours:
+        check(g, p)
+    theirs = igraph_median(G, algorithm, range(5))
+    assert np.median([p.quality for p in ours]) >= theirs - 0.002 * abs(theirs)
+    assert np.median([ari(p.membership, truth) for p in ours]) >= 0.95
+
+
+def test_real_network_string_sample():
+    """STRING's sample (the datasets layer): Leiden's median modularity over seeds within
+    0.2% of igraph's (skipped where the sample cannot be fetched)."""
+    from curnet import datasets
+    try:
+        g = datasets.load("string_sample", weights=None)
+    except Exception as e:     # no network and no cache
+        pytest.skip(f"string_sample unavailable: {e}")
+    G = to_igraph(g)
+    ours = [curnet.leiden(g, seed=s, n_iterations=-1, backend="cpu") for s in range(3)]
+    assert_connected(G, ours[0].membership)
+    assert ours[0].quality == pytest.approx(G.modularity(ours[0].membership.tolist()), abs=1e-9)
+    theirs = igraph_median(G, "leiden", range(3))
+    assert np.median([p.quality for p in ours]) >= theirs - 0.002 * theirs
+
+
+def test_weighted_graph_against_igraph():
+    g0, truth = planted(5, 30, 0.3, 0.05, seed=4)
+    src, dst, _ = g0.edges()
+    rng = np.random.default_rng(0)
+    w = np.where(truth[src] == truth[dst], rng.uniform(1, 3, len(src)), rng.uniform(0.1, 0.5, len(src)))
+    g = curnet.Graph.from_edges(src, dst, w, directed=False, num_vertices=len(g0), dtype=np.float64)
+    G = to_igraph(g)
+    p = curnet.leiden(g, seed=0, n_iterations=-1, backend="cpu")
+    check(g, p)
+    assert p.quality >= igraph_median(G, "leiden", range(3), weights="weight") * 0.998
+    unweighted = curnet.leiden(g, weighted=False, seed=0, backend="cpu")
+    assert unweighted.quality == pytest.approx(to_igraph(g0).modularity(unweighted.membership.tolist()))
+
+
+def test_cpm_against_igraph_quality():
+    """CPM: igraph's reported quality for our membership, resolutions 0 and 1 included."""
+    g, _ = planted(4, 25, 0.4, 0.05, seed=2)
+    G = to_igraph(g)
+    for resolution in (0.0, 0.05, 1.0):
+        p = curnet.leiden(g, objective="cpm", resolution=resolution, seed=0, backend="cpu")
+        r = G.community_leiden(objective_function="cpm", resolution=resolution, n_iterations=2)
+        assert r.quality == pytest.approx(cpm(G, r.membership, resolution), abs=1e-9)  # the formula is igraph's
+        assert p.quality == pytest.approx(cpm(G, p.membership, resolution), abs=1e-9)
+        assert p.quality >= r.quality - 0.002 * abs(r.quality)
+        assert_connected(G, p.membership)
+    # resolution 0: every connected component one community; 1: no edge is worth a pair
+    comps = np.array(G.connected_components().membership)
+    zero = curnet.leiden(g, objective="cpm", resolution=0.0, seed=0, backend="cpu")
+    assert zero.membership.tolist() == comps.tolist()
+    one = curnet.leiden(g, objective="cpm", resolution=1.0, seed=0, backend="cpu")
+    assert one.quality <= 0 and one.sizes().max() <= 2
+
+
+def test_edge_cases():
+    empty = curnet.Graph.from_edges([], [], directed=False, num_vertices=4)
+    p = curnet.leiden(empty, seed=0, backend="cpu")
+    assert p.membership.tolist() == [0, 1, 2, 3] and np.isnan(p.quality)
+    assert curnet.louvain(empty, backend="cpu").membership.tolist() == [0, 1, 2, 3]
+    one = curnet.Graph.from_edges([], [], directed=False, num_vertices=1)
+    assert curnet.leiden(one, backend="cpu").membership.tolist() == [0]
+    nothing = curnet.Graph.from_edges([], [], directed=False, num_vertices=0)
+    assert len(curnet.leiden(nothing, backend="cpu").membership) == 0
+    # two triangles, an isolated vertex, a self-loop and a doubled edge
+    src = [0, 1, 2, 3, 4, 5, 0, 0, 3]
+    dst = [1, 2, 0, 4, 5, 3, 0, 1, 4]
+    g = curnet.Graph.from_edges(src, dst, directed=False, num_vertices=7)
+    for run in (curnet.leiden, curnet.louvain):
+        p = run(g, seed=0, backend="cpu")
+        check(g, p)
+        assert p.membership.tolist() == [0, 0, 0, 1, 1, 1, 2]
+
+
+def test_seeds_reproducible_and_initial_membership():
+    g, truth = planted(6, 30, 0.25, 0.04, seed=3)
+    a = curnet.leiden(g, seed=7, backend="cpu")
+    b = curnet.leiden(g, seed=7, backend="cpu")
+    assert a.membership.tolist() == b.membership.tolist() and a.quality == b.quality
+    start = curnet.leiden(g, initial=truth, n_iterations=1, seed=0, backend="cpu")
+    assert start.quality >= to_igraph(g).modularity(truth.tolist()) - 1e-12
+    check(g, start)
+
+
+def test_errors():
+    d = curnet.Graph.from_edges([0, 1], [1, 2], directed=True)
+    with pytest.raises(ValueError, match="only implemented for undirected"):
+        curnet.leiden(d, backend="cpu")
+    with pytest.raises(ValueError, match="undirected graphs only"):
+        curnet.louvain(d, backend="cpu")
+    g = curnet.Graph.from_edges([0, 1], [1, 2], directed=False)
+    with pytest.raises(ValueError, match="length 2, but the graph has 3"):
+        curnet.leiden(g, initial=[0, 1], backend="cpu")
+    with pytest.raises(ValueError, match="objective"):
+        curnet.leiden(g, objective="surprise", backend="cpu")
+    with pytest.raises(ValueError, match="non-negative"):
+        curnet.louvain(g, resolution=-1, backend="cpu")
+    with pytest.raises(ValueError, match="beta"):
+        curnet.leiden(g, beta=0, backend="cpu")
+    with pytest.raises(ValueError, match="no edge weights"):
+        curnet.leiden(g, weighted=True, backend="cpu")
+    with pytest.raises(ValueError, match="vertex_weights"):
+        curnet.leiden(g, objective="cpm", vertex_weights=[1, 2], backend="cpu")
+
+
+def test_best_moves_rules():
+    """The NumPy primitive alone: the best neighbouring community, ties to the smaller id,
+    no move without a gain, bound and target_ok honoured."""
+    # a path 0-1-2-3 with weights 1, 2, 1: vertex 1 prefers 2's community
+    src = np.array([0, 1, 1, 2, 2, 3])
+    dst = np.array([1, 0, 2, 1, 3, 2])
+    w = np.array([1.0, 1, 2, 2, 1, 1])
+    lg = level_graph(np, src, dst, w, 4)
+    comm = np.arange(4, dtype=np.int32)
+    ones = np.ones(4)
+    total = ones.copy()
+    target, gain = CpuMoves().best_moves(lg, comm, None, ones, total, 0.0, np.ones(4, bool), None, 0.0, 1)
+    assert target.tolist() == [1, 2, 1, 2] and gain.tolist() == [1, 2, 2, 1]
+    target, _ = CpuMoves().best_moves(lg, comm, None, ones, total, 5.0, np.ones(4, bool), None, 0.0, 1)
+    assert target.tolist() == [0, 1, 2, 3]                   # the penalty outweighs every arc
+    bound = np.array([0, 0, 1, 1], np.int32)
+    target, _ = CpuMoves().best_moves(lg, comm, bound, ones, total, 0.0, np.ones(4, bool), None, 0.0, 1)
+    assert target.tolist() == [1, 0, 3, 2]
+    ok = np.array([True, False, True, True])
+    target, _ = CpuMoves().best_moves(lg, comm, None, ones, total, 0.0, np.ones(4, bool), ok, 0.0, 1)
+    assert target.tolist() == [0, 2, 3, 2]
