@@ -1,0 +1,52 @@
+"""R's adapters for network propagation (R/propagation.R): cuRnet_page_rank, cuRnet_diffuse
+and cuRnet_diffusion_kernel over curnet.propagation. R's n x k matrices arrive as Arrow double
+arrays (column-major) and results are written into the n x k matrix R allocated."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..bridge import _backend, r_array
+
+
+def _columns(values, n: int, k: int):
+    """R's n x k column-major matrix (an Arrow double array) as an (n, k) array."""
+    flat = values.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
+    return flat.reshape(int(k), int(n)).T
+
+
+def _fill(address, result) -> None:
+    """An (n,) or (n, k) result into R's n x k matrix (r_array: R's dims, column-major)."""
+    result = np.asarray(result)
+    if result.ndim == 1:
+        result = result[:, None]
+    r_array(address, result.shape, "double")[:] = result
+
+
+def page_rank_for_r(g, address, values=None, k=1, damping=0.85, directed=True, tol=1e-10,
+                    max_iter=10_000, backend="auto") -> None:
+    from ..propagation import pagerank
+    p = None if values is None else _columns(values, len(g), k)
+    _fill(address, pagerank(g, p, damping=float(damping), directed=bool(directed), tol=float(tol),
+                            max_iter=int(max_iter), backend=_backend(backend, "page_rank")))
+
+
+def diffuse_for_r(g, address, values, k, background=None, method="raw", kernel="regularized_laplacian",
+                  sigma2=1.0, add_diag=1.0, normalized=None, restart=None, eps=1.0, n_perm=10_000,
+                  seed=1, tol=1e-10, max_iter=10_000, backend="auto") -> None:
+    from ..propagation import diffuse
+    if background is not None:
+        background = np.asarray(background.to_numpy(zero_copy_only=False), dtype=np.int64)
+    _fill(address, diffuse(g, _columns(values, len(g), k), method=method, kernel=kernel,
+                           background=background, sigma2=float(sigma2), add_diag=float(add_diag),
+                           normalized=normalized, restart=restart, eps=float(eps), n_perm=int(n_perm),
+                           seed=int(seed), tol=float(tol), max_iter=int(max_iter),
+                           backend=_backend(backend, "diffuse")))
+
+
+def diffusion_kernel_for_r(g, address, kind="regularized_laplacian", sigma2=1.0, add_diag=1.0,
+                           normalized=None, restart=None, directed=True, backend="auto") -> None:
+    from ..propagation import diffusion_kernel
+    k = diffusion_kernel(g, kind, sigma2=float(sigma2), add_diag=float(add_diag), normalized=normalized,
+                         restart=restart, directed=bool(directed),
+                         backend=_backend(backend, "diffusion_kernel"))
+    _fill(address, k if isinstance(k, np.ndarray) else k.get())
