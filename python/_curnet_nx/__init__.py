@@ -72,3 +72,11 @@ FUNCTIONS.update({
     "betweenness_centrality_subset": "As betweenness_centrality, over the given sources and targets.",
 })
 WEIGHTED |= {"betweenness_centrality", "edge_betweenness_centrality", "betweenness_centrality_subset"}
+
+# Propagation (curnet.nx.propagation): power iteration, one SpMM a step.
+FUNCTIONS.update({
+    "pagerank": "Iterates until each rank is within 1e-10 (tol and max_iter are not needed). "
+                "A dangling distribution other than the personalization, and multigraphs, are "
+                "declined.",
+})
+WEIGHTED |= {"pagerank"}

@@ -387,3 +387,6 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
 # -- betweenness (its own module; listed here, where the backend looks functions up) ----
 from .betweenness import (betweenness_centrality, betweenness_centrality_subset,  # noqa: E402,F401
                           edge_betweenness_centrality)
+
+# -- pagerank (curnet.nx.propagation) --------------------------------------------------------
+from .propagation import pagerank  # noqa: E402,F401
