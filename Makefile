@@ -9,14 +9,14 @@ export RETICULATE_PYTHON := $(abspath $(PY))
 export PYTHONPATH := $(abspath python)
 
 .PHONY: demo test setup setup-r test-python test-r test-r-numpy2 bench bench-smoke gpu-check clean typecheck \
-	lint lint-python lint-r docs version
+	lint lint-python lint-r docs docs-ci version
 
 demo: setup $(R_STAMP)
 	$(PY) -m curnet.cli demo
 	@echo; echo "== the same job from R (scripts/demo.R)"
 	Rscript scripts/demo.R
 
-test: setup-r lint test-python test-numpy2 test-r test-r-numpy2 docs
+test: setup-r lint test-python test-numpy2 test-r test-r-numpy2 docs-ci
 
 # Debian's R packages first: rpy2 (in requirements-dev.txt) compiles against R's headers.
 setup-r:
@@ -48,14 +48,28 @@ lint-r: $(R_STAMP)
 	Rscript scripts/lint.R
 
 # The documentation site, offline, into site/: docs/ with mkdocs (the Python API from its
-# docstrings, the CLI reference from its parser), then pkgdown's R site into site/r; then
-# every internal link and every exported R function's reference page is checked.
+# docstrings, the CLI reference from its parser), then pkgdown's R site into site/r (reference
+# pages with their examples run, the vignettes as articles, NEWS.md); then every internal
+# link and every exported R function's reference page is checked. About 16 minutes on 2
+# shared cores, most of it the vignettes' computations.
+DOCS_RUN ?= TRUE
 docs: setup $(R_STAMP)
 	rm -rf site
 	$(PY) scripts/docs.py generate
-	$(PY) -m mkdocs build --quiet
-	Rscript -e 'pkgdown::build_site(".", override = list(destination = "site/r"), preview = FALSE, new_process = FALSE, install = FALSE, devel = FALSE)'
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --quiet
+	$(DOCS_R_ENV) Rscript -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(".", \
+	  override = list(destination = "site/r"), examples = $(DOCS_RUN), preview = FALSE, \
+	  new_process = FALSE, install = FALSE, devel = FALSE)'
+	# the performance article shows bench/results' plots from beside it; CONTRIBUTING.md is
+	# the site's contributing.html (pkgdown's copy would keep the repository's links)
+	mkdir -p site/r/bench/results && cp bench/results/*.png site/r/bench/results/
+	rm -f site/r/CONTRIBUTING.html
 	$(PY) scripts/docs.py check site
+
+# CI's docs build (`make test`): the same site and checks, with the R examples' and
+# vignettes' code shown but not run (the engine hidden from R), about N minutes.
+docs-ci:
+	$(MAKE) docs DOCS_RUN=FALSE DOCS_R_ENV="RETICULATE_PYTHON=/usr/bin/python3 CURNET_PYTHON="
 
 # One version for R and Python: DESCRIPTION's Version, copied into python/curnet/_version.py
 # (pyproject.toml reads it there). `make version V=2.1.0` sets a new one first.

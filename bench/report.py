@@ -316,7 +316,7 @@ def headline(docs) -> str:
               "Medians of ≥ 5 runs after a warm-up (slow comparators: fewer, as marked); every "
               "cuRnet result checked against a comparator in the same run. × = R igraph's time "
               "over cuRnet's (GPU column: igraph timed in the CPU half). Full report: "
-              "[bench/results/README.md](bench/results/README.md)."]
+              "`bench/results/README.md`."]
     return "\n".join(lines) + "\n"
 
 
