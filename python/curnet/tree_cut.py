@@ -29,4 +29,5 @@ def cutree_hybrid(tree: Dendrogram, dissimilarity: np.ndarray, *, cut_height: fl
         out = cutreeHybrid(tree.scipy_linkage(), np.asarray(dissimilarity), cutHeight=cut_height,
                            minClusterSize=min_cluster_size, deepSplit=deep_split, pamStage=pam_stage,
                            pamRespectsDendro=pam_respects_dendro, maxPamDist=cut_height, verbose=0)
-    return np.asarray(out["labels"], dtype=np.int64)
+    # the port answers a bare vector of zeros when no merge lies below the cut (R: $labels)
+    return np.asarray(out["labels"] if isinstance(out, dict) else out, dtype=np.int64)

@@ -12,10 +12,12 @@ Steps (WGCNA's `blockwiseModules`):
    with too many missing genes, are left out (grey, NA eigengenes).
 2. blocks: one block of every good gene when it fits (`max_block_size`, by default as many
    genes as the device's memory holds: three n x n float64 matrices); beyond that, genes are
-   k-means clustered by correlation (centres: random genes, then their members' signed mean,
-   ten rounds) and the clusters packed, largest first, into blocks of at most
-   `max_block_size` (a cluster larger than that is cut in pieces). WGCNA's projective k-means
-   forms its blocks otherwise, so several blocks give other (approximate) modules.
+   k-means clustered by correlation (WGCNA's number of centres, min(n / 20, 100 n /
+   max_block_size); centres: random genes, then their members' sign-aligned mean, ten
+   rounds), a cluster larger than `max_block_size` cut in pieces, and the blocks filled
+   greedily: the largest piece left starts a block, and the pieces whose centres correlate
+   best with the block's join it while they fit. WGCNA's projective k-means forms its blocks
+   otherwise, so several blocks give other (approximate) modules.
 3. each block: the adjacency and TOM on the device (curnet.coexpression's tiles), 1 - TOM in
    place, `curnet.linkage.hclust` there; the dissimilarity comes to the host for the cut.
 4. each block's modules: eigengenes (the first right singular vector of the module's scaled
@@ -133,24 +135,34 @@ def form_blocks(z: np.ndarray, max_block_size: int, signed: bool, seed: int = 54
                 norm = np.linalg.norm(m)
                 if norm > 0:
                     centres[c] = m / norm
-    sizes = np.bincount(near, minlength=k)
-    pieces = []                            # (genes) lists of at most max_block_size
-    for c in np.argsort(-sizes, kind="stable"):
+    pieces = []                            # (members, centre) of at most max_block_size genes
+    for c in range(k):
         members = np.flatnonzero(near == c)
         for s in range(0, len(members), max_block_size):
-            pieces.append(members[s:s + max_block_size])
-    pieces.sort(key=len, reverse=True)
-    room: list = []
+            pieces.append((members[s:s + max_block_size], centres[c]))
+    pieces.sort(key=lambda p: len(p[0]), reverse=True)
+    # blocks: the largest piece left starts one, then the pieces nearest its centre join
+    # while they fit (the nearest clusters share a block, as WGCNA's pre-clustering merges them)
     block = np.zeros(n, dtype=np.int64)
-    for p in pieces:                       # first fit, largest first
-        for b, free in enumerate(room):
-            if len(p) <= free:
-                room[b] -= len(p)
-                block[p] = b + 1
+    left = list(range(len(pieces)))
+    b = 0
+    while left:
+        b += 1
+        first = left.pop(0)
+        members, centre = pieces[first]
+        size, total = len(members), centre * len(members)
+        block[members] = b
+        while True:
+            fits = [p for p in left if size + len(pieces[p][0]) <= max_block_size]
+            if not fits:
                 break
-        else:
-            room.append(max_block_size - len(p))
-            block[p] = len(room)
+            r = np.array([pieces[p][1] @ total for p in fits])
+            best = fits[int(np.argmax(r if signed else np.abs(r)))]
+            left.remove(best)
+            members, centre = pieces[best]
+            block[members] = b
+            size += len(members)
+            total = total + centre * len(members) * (1 if signed or centre @ total >= 0 else -1)
     order = np.argsort(-np.bincount(block)[1:], kind="stable")  # renumber by size
     renumber = np.empty(len(order), dtype=np.int64)
     renumber[order] = np.arange(1, len(order) + 1)
@@ -328,6 +340,9 @@ class ModuleDetection:
         e = ce.as_expression(expr, axis, names, min_samples=1)
         self.x_all, self.gene_names = e.values, e.names
         genes, samples = self.x_all.shape
+        if samples < 4:
+            raise ValueError(f"too few samples: {samples} (WGCNA needs at least 4; is the matrix transposed? "
+                             "datExpr is samples x genes)")
         self.good_genes, self.good_samples = good_samples_genes(self.x_all)
         self.x = self.x_all[np.ix_(self.good_genes, self.good_samples)]
         if np.isnan(self.x).any():
