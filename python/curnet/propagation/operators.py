@@ -91,7 +91,7 @@ def adjacency(h) -> sparse.csr_matrix:
 class Walk:
     """The column-stochastic walk W = A^T D^-1 (W[i, j]: the chance of stepping j -> i) or its
     symmetric form D^-1/2 A D^-1/2, on a device, with the vertices that have no out-arc
-    (out-strength 0: `dangling`, a 0/1 vector)."""
+    (out-strength 0: `dangling`, their ids)."""
     w: Any
     dangling: Any
     n: int
@@ -115,7 +115,7 @@ def walk(g, dev: Device, *, weighted=None, directed=True, normalize="walk") -> W
             half = np.sqrt(inv)
             wt = (sparse.diags(half) @ a @ sparse.diags(half)).tocsr()
         with dev.scope():
-            return Walk(dev.matrix(wt), dev.to_device((out == 0).astype(np.float64)), len(h),
+            return Walk(dev.matrix(wt), dev.to_device(np.flatnonzero(out == 0)), len(h),
                         normalize == "symmetric")
     return h.cache(("propagation walk", dev.key, normalize), build)
 

@@ -96,7 +96,9 @@ class WalkSolver(Solver):
         new = self.w.w @ x
         new *= 1 - self.r
         # the restart, and for PageRank the dangling vertices' mass, both go along s
-        coef = (1 - self.r) * (self.w.dangling @ x) + self.r if self.redistribute else self.r
+        # (a sum over the dangling rows, not a product with a 0/1 vector: BLAS's threads cost
+        # more than the sum on a small graph)
+        coef = (1 - self.r) * x[self.w.dangling].sum(axis=0) + self.r if self.redistribute else self.r
         new += s * (coef[None, :] if self.redistribute else coef)
         error = self.factor * _norms(xp, new - x, self.ord) / scale
         return (self.dev.contiguous(new), s, scale), error
