@@ -282,7 +282,8 @@ dense_result <- function(n, names, fill) {
 #' @param corType \code{"pearson"} or \code{"bicor"}.
 #' @param maxPOutliers bicor's largest share of outliers on each side.
 #' @param suppressNegativeTOM As in WGCNA: negative TOM values (signed TOM) set to 0.
-# nolint start: WGCNA's argument names, listed on one line as roxygen requires
+# WGCNA's argument names, listed on one line as roxygen requires (lintr left out)
+# nolint start
 #' @param selectCols,weights,dataIsExpr,quickCor,pearsonFallback,cosineCorrelation,replaceMissingAdjacencies,suppressTOMForZeroAdjacencies
 # nolint end
 #'   WGCNA's arguments; only their defaults are supported (see Details).

@@ -203,7 +203,8 @@ test_that("misspelt and unsupported WGCNA arguments are errors that name them", 
   expect_error(cuRnet_adjacency(d, selectCols = 1:3), "selectCols not supported")
   expect_error(cuRnet_TOMsimilarityFromExpr(d, quickCor = 1, cosineCorrelation = TRUE),
                "quickCor, cosineCorrelation not supported")
-  expect_error(cuRnet_adjacency(d, corFnc = function(x, ...) stats::cor(x, method = "kendall")), "corFnc must be cor or bicor")
+  expect_error(cuRnet_adjacency(d, corFnc = function(x, ...) stats::cor(x, method = "kendall")),
+               "corFnc must be cor or bicor")
   expect_error(cuRnet_adjacency(d, corOptions = list(use = "p", method = "kendall")), "kendall")
   expect_error(cuRnet_adjacency(d, corOptions = list(use = "p", robustX = FALSE)), "robustX")
 })
@@ -233,7 +234,8 @@ test_that("corFnc, corOptions and the TOM's options give WGCNA's results", {
                tolerance = 1e-9)
   expect_error(cuRnet_adjacency(d, corOptions = list(use = "everything"), backend = "cpu"), "everything")
   # the TOM's own options
-  expect_error(cuRnet_TOM(adjacency(d[-4, ]), suppressTOMForZeroAdjacencies = TRUE), "suppressTOMForZeroAdjacencies not supported")
+  expect_error(cuRnet_TOM(adjacency(d[-4, ]), suppressTOMForZeroAdjacencies = TRUE),
+               "suppressTOMForZeroAdjacencies not supported")
   s <- cor(d[-4, 1:20])
   expect_equal(cuRnet_TOM(s, TOMType = "signed", suppressNegativeTOM = TRUE, backend = "cpu"),
                TOMsimilarity(s, TOMType = "signed", suppressNegativeTOM = TRUE, verbose = 0), tolerance = 1e-9)

@@ -155,7 +155,8 @@ test_that("bad files: empty, truncated gzip, malformed line, ids beyond int32, u
   expect_error(cuRnet_graph(at("w.csv", c("a,b,1", "b,c,x"))), "w.csv, line 2: weight 'x' is not a number")
   expect_error(cuRnet_graph(at("g.mtx", c("%%MatrixMarket matrix coordinate real general", "3 3 2",
                                           "1 2 1.0", "2 x 1.0"))), "g.mtx, line 4: column index 'x'")
-  expect_error(cuRnet_graph(at("f.tsv", c("1.5\t2", "2\t3")), ids = "index"), "f.tsv, line 1: src id 1.5 is not an integer")
+  expect_error(cuRnet_graph(at("f.tsv", c("1.5\t2", "2\t3")), ids = "index"),
+               "f.tsv, line 1: src id 1.5 is not an integer")
   expect_error(cuRnet_graph(at("big.tsv", c("1\t2", "2\t3000000000")), ids = "index"), "big.tsv: .*3000000000.*int32")
   expect_error(cuRnet_graph(at("nan.tsv", c("1\t2\t1", "2\t3\tNaN"))), "nan.tsv, line 2: missing weight")
 

@@ -48,7 +48,7 @@ test_that("`vertices` adds isolated vertices and fixes the order", {
 
 test_that("igraph objects keep directedness, names and weights", {
   skip_if_no_engine()
-  ig <- igraph::graph_from_literal(A -+ B, B -+ C)
+  ig <- igraph::graph_from_literal(A -+ B, B -+ C)   # nolint (igraph's literal edge A -+ B)
   igraph::E(ig)$weight <- c(2, 3)
   g <- cuRnet_graph(ig)
   expect_true(g$directed)
@@ -264,6 +264,8 @@ test_that("cuRnet 2017's README: a CSV of from, to, score gives weighted paths",
   writeLines(c("from to score", sprintf("%s %s %.3f", edges[, 1], edges[, 2],
                                          runif(nrow(edges), -1, 1))), "my_file.csv")
 
+  # cuRnet 2017's README code as its users wrote it (lintr left out)
+  # nolint start
   library(igraph)
   x <- read.table("my_file.csv", header=TRUE)
   x$from <- as.character(x$from)
@@ -272,6 +274,7 @@ test_that("cuRnet 2017's README: a CSV of from, to, score gives weighted paths",
   expect_message(
   my_graph <- cuRnet_graph(x)
   , "column 'score' read as the weights")
+  # nolint end
 
   expect_true(my_graph$weighted)
   ig <- igraph::graph_from_data_frame(x)
@@ -285,6 +288,8 @@ test_that("cuRnet 2017's README and vignette: BFS and SCC on an igraph power-law
   skip_if_no_engine()
   local_attached("igraph")   # the examples call library(igraph)
   set.seed(3)
+  # cuRnet 2017's README and vignette code as its users wrote it (lintr left out)
+  # nolint start
   library(igraph)
   library(cuRnet)
   rg <- sample_fitness_pl(100, 1000, 2.2, 2.3)
@@ -310,6 +315,7 @@ test_that("cuRnet 2017's README and vignette: BFS and SCC on an igraph power-law
   cc <- cuRnet_scc(cg)
   expect_equal(length(unique(cc[1,])),
                igraph::components(igraph::graph_from_data_frame(cdf), mode = "strong")$no)
+  # nolint end
 })
 
 test_that("cuRnet 2017's STRINGdb example: combined_score/1000 is the weight", {
@@ -326,6 +332,8 @@ test_that("cuRnet 2017's STRINGdb example: combined_score/1000 is the weight", {
     data.frame(ia[1:2], combined_score = sample(150:1000, nrow(ia), replace = TRUE)),
     directed = FALSE), edge.attr.comb = "first")
 
+  # cuRnet 2017's STRINGdb example as its users wrote it (lintr left out)
+  # nolint start
   library(igraph)
   g <- ss_graph
   from <- V(g)$name[1:10]
@@ -358,4 +366,5 @@ test_that("cuRnet 2017's STRINGdb example: combined_score/1000 is the weight", {
   ret <- suppressMessages(cuRnet_sssp_dists(x, from))
   ret[1,]
   expect_equal(ret, suppressMessages(cuRnet_sssp(x, from))[["distances"]])
+  # nolint end
 })

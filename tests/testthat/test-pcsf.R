@@ -16,7 +16,8 @@ recompute_objective <- function(forest, ppi, prizes, w = 2, b = 1, mu = 0.0005) 
   ids <- igraph::get.edge.ids(ppi, as.vector(t(el)))
   kept <- c(igraph::V(forest)$name, igraph::graph_attr(forest, "singletons"))
   steiner <- setdiff(kept, names(prizes))
-  sum(igraph::E(ppi)$weight[ids]) + w * (igraph::components(forest)$no + length(igraph::graph_attr(forest, "singletons"))) +
+  sum(igraph::E(ppi)$weight[ids]) +
+    w * (igraph::components(forest)$no + length(igraph::graph_attr(forest, "singletons"))) +
     b * sum(prizes[!names(prizes) %in% kept]) + mu * sum(igraph::degree(ppi, steiner))
 }
 
