@@ -144,10 +144,16 @@ def _kernel_modules(graphs, backend):
     """cuRnet's own modules, whole: kernels a short call would not reach are compiled too."""
     import os
     from .backends.cuda.launch import KERNEL_DIR, compiled_module
+    failed = []
     for file in sorted(os.listdir(KERNEL_DIR)):
         if file.endswith(".cu"):
-            for cooperative in (False, True):
-                compiled_module(file[:-3], cooperative).compile()
+            try:    # each module on its own: one that does not compile leaves the others compiled
+                for cooperative in (False, True):
+                    compiled_module(file[:-3], cooperative).compile()
+            except Exception as e:
+                failed.append(f"{file}: {str(e).strip().splitlines()[0]}")
+    if failed:
+        raise RuntimeError("kernel modules that did not compile: " + "; ".join(failed))
 
 
 #: The warm-up's steps, in order: (name, what it runs).

@@ -245,23 +245,33 @@ class CompileTally:
             self.seconds += seconds
 
 
+# CuPy's functions that compile a kernel, called only on a cache miss (CuPy 14 calls the
+# second from its cache; earlier versions the first; the third where nvcc was asked for).
+COMPILERS = ("compile_using_nvrtc", "_compile_using_nvrtc_no_warning", "compile_using_nvcc")
+_compiling = threading.local()
+
+
 @contextmanager
 def counting_compiles():
-    """Count the kernels compiled in this process meanwhile: CuPy calls its compilers (NVRTC,
-    or nvcc where asked) only when neither its memory nor its disk cache has the kernel, so
-    a warmed cache counts 0. Yields a CompileTally."""
+    """Count the kernels compiled in this process meanwhile: CuPy calls its compilers only when
+    neither its memory nor its disk cache has the kernel, so a warmed cache counts 0. Yields a
+    CompileTally (one compile counts once, however many of COMPILERS it passes through)."""
     from cupy.cuda import compiler
     tally = CompileTally()
-    names = [n for n in ("compile_using_nvrtc", "compile_using_nvcc") if hasattr(compiler, n)]
+    names = [n for n in COMPILERS if hasattr(compiler, n)]
     originals = {n: getattr(compiler, n) for n in names}
 
     def counted(compile_fn):
         def call(*args, **kwargs):
+            depth = getattr(_compiling, "depth", 0)
+            _compiling.depth = depth + 1
             t = time.perf_counter()
             try:
                 return compile_fn(*args, **kwargs)
             finally:
-                tally.add(time.perf_counter() - t)
+                _compiling.depth = depth
+                if depth == 0:
+                    tally.add(time.perf_counter() - t)
         return call
 
     for n in names:
