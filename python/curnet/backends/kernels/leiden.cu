@@ -68,7 +68,7 @@ extern "C" __global__ void best_moves(const i64* __restrict__ ptr, const int* __
             if (K[s] == a) kua = V[s];
         for (int off = 16; off; off >>= 1) kua += __shfl_xor_sync(0xffffffffu, kua, off);
         const double su = vsize[u], ta = total[a];
-        double best = -INFINITY, best_gain = 0.0;
+        double best = __longlong_as_double((long long)0xfff0000000000000ull), best_gain = 0.0;   // -inf (NVRTC has no INFINITY)
         int best_c = 0x7fffffff;
         for (i64 s = lane; s < cap; s += 32) {
             int c = K[s];

@@ -1,0 +1,94 @@
+"""Leiden and Louvain on the GPU: kernels/leiden.cu's best_moves against its NumPy twin on
+random inputs (exactly: integer weights make every sum exact), and whole runs' quality
+against the CPU's. Marked `gpu`, skipped without CuPy and a CUDA device."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import curnet
+from curnet.backends import cuda_available, get_backend
+from curnet.backends.cpu.leiden import CpuMoves
+from curnet.backends.partitions import level_graph
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]
+
+
+def random_level(rng, n, m):
+    src = rng.integers(0, n, m)
+    dst = rng.integers(0, n, m)
+    hub = rng.integers(0, n)                           # one vertex of high degree (a warp's table)
+    src = np.r_[src, np.full(200, hub)]
+    dst = np.r_[dst, rng.integers(0, n, 200)]
+    w = rng.integers(1, 5, len(src)).astype(np.float64)
+    return np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("mode", ["greedy", "bound", "noisy"])
+def test_best_moves_matches_numpy(seed, mode):
+    import cupy as cp
+    from curnet.backends.cuda.leiden import CudaMoves
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
+    src, dst, w = random_level(rng, n, int(rng.integers(0, 6 * n)))
+    lg = level_graph(np, src, dst, w, n)
+    dlg = level_graph(cp, src, dst, w, n)
+    k = int(rng.integers(1, n + 1))
+    comm = rng.integers(0, k, n).astype(np.int32)
+    vsize = rng.integers(1, 4, n).astype(np.float64)
+    total = np.bincount(comm, weights=vsize, minlength=n)
+    movable = rng.random(n) < 0.8
+    bound = rng.integers(0, 3, n).astype(np.int32) if mode != "greedy" else None
+    target_ok = rng.random(n) < 0.7 if mode != "greedy" else None
+    gamma = float(rng.choice([0.0, 0.25, 0.5, 2.0]))
+    beta = 0.5 if mode == "noisy" else 0.0
+    want = CpuMoves().best_moves(lg, comm, bound, vsize, total, gamma, movable, target_ok, beta, 99 + seed)
+    d = cp.asarray
+    got = CudaMoves(get_backend("cuda").launcher).best_moves(
+        dlg, d(comm), None if bound is None else d(bound), d(vsize), d(total), gamma, d(movable),
+        None if target_ok is None else d(target_ok), beta, 99 + seed)
+    np.testing.assert_array_equal(cp.asnumpy(got[0]), want[0])
+    np.testing.assert_array_equal(cp.asnumpy(got[1]), want[1])
+
+
+def planted(k, size, p_in, p_out, seed):
+    rng = np.random.default_rng(seed)
+    n = k * size
+    truth = np.repeat(np.arange(k), size)
+    iu = np.triu_indices(n, 1)
+    keep = rng.random(len(iu[0])) < np.where(truth[iu[0]] == truth[iu[1]], p_in, p_out)
+    return curnet.Graph.from_edges(iu[0][keep], iu[1][keep], directed=False, num_vertices=n), truth
+
+
+def components_inside(g, membership):
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+    src, dst = g.edge_sources(), g.indices
+    inside = membership[src] == membership[dst]
+    a = csr_matrix((np.ones(int(inside.sum())), (src[inside], dst[inside])), shape=(len(g), len(g)))
+    return connected_components(a, directed=False)[0]
+
+
+@pytest.mark.parametrize("algorithm", ["leiden", "louvain"])
+def test_whole_runs_match_the_cpu_quality(algorithm):
+    g, truth = planted(10, 60, 0.2, 0.01, seed=5)
+    run = getattr(curnet, algorithm)
+    kw = {"n_iterations": -1} if algorithm == "leiden" else {}
+    gpu = [run(g, seed=s, backend="cuda", **kw) for s in range(5)]
+    cpu = [run(g, seed=s, backend="cpu", **kw) for s in range(5)]
+    for p in gpu:
+        assert p.quality == pytest.approx(curnet.community_detection.modularity(g, p.membership), abs=1e-9)
+        assert components_inside(g, p.membership) == p.n_communities     # each community connected
+    assert np.median([p.quality for p in gpu]) >= np.median([p.quality for p in cpu]) * 0.998
+
+
+def test_cpm_and_sweep_on_the_gpu():
+    g, _ = planted(6, 40, 0.3, 0.02, seed=6)
+    gpu = curnet.leiden(g, objective="cpm", resolution=0.05, seed=1, backend="cuda")
+    cpu = curnet.leiden(g, objective="cpm", resolution=0.05, seed=1, backend="cpu")
+    assert gpu.quality >= cpu.quality - 0.002 * abs(cpu.quality)
+    sweep = curnet.leiden(g, resolutions=[0.5, 1.0, 2.0], seeds=[0, 1], backend="cuda")
+    assert sweep.memberships.shape == (6, len(g))
+    assert sweep.consensus(backend="cuda").n_communities >= 1
