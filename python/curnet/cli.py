@@ -13,6 +13,7 @@ import numpy as np
 from . import cli_analyses
 from . import cli_coexpression
 from . import cli_propagation
+from . import cli_modules
 
 from .cli_input import add_input_options, graph_file, read_input
 from .outputs import check_path
@@ -53,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     cli_analyses.add_parsers(sub, BACKEND_HELP)
     cli_coexpression.add_parser(sub, BACKEND_HELP)
     cli_propagation.add_parser(sub, BACKEND_HELP)
+    cli_modules.add_parser(sub, BACKEND_HELP)
     sub.add_parser("info", help="backend, device and versions")
     w = sub.add_parser("warm-up", help="compile every GPU kernel once, into cuRnet's kernel cache, "
                        "so that no call compiles (docs/first-call.md)")
@@ -82,6 +84,8 @@ def main(argv=None) -> int:
             cli_coexpression.run(args)
         elif args.command == "propagate":
             cli_propagation.run(args)
+        elif args.command == "modules":
+            cli_modules.run(args)
         elif args.command == "cluster":
             serve_cluster(args)
         elif args.command == "warm-up":

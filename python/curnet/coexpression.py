@@ -847,3 +847,10 @@ def tom_similarity_from_expr(expr, cor_type: str = "pearson", network_type: str 
                     blk = _adjacency_of(r, network_type, power, xp)
                 a[rows[0]:rows[1], cols[0]:cols[1]] = blk
         return _tom(None, n, tom_type, tom_denom, backend, c.dtype, out, tile, adjacency_dev=a)
+
+
+def blockwise_modules(expr, **options) -> dict:
+    """WGCNA's blockwiseModules: co-expression modules, their eigengenes and dendrograms
+    (curnet.wgcna_modules.blockwise_modules, where the steps and options are described)."""
+    from .wgcna_modules import blockwise_modules as detect
+    return detect(expr, **options)
