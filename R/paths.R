@@ -144,7 +144,7 @@ paths_graph <- function(graph, weights) {
 cuRnet_proximity <- function(graph, sets, module, measures = "closest", n_random = 1000,
                              bin_size = 100, seed = 0, weighted = FALSE,
                              backend = getOption("cuRnet.backend", "auto")) {
-  n_random <- check_number(n_random, "n_random", lower = 1, whole = TRUE)
+  n_random <- check_number(n_random, "n_random", lower = 0, whole = TRUE)   # 0: no reference sets
   bin_size <- check_number(bin_size, "bin_size", lower = 1, whole = TRUE)
   seed <- check_number(seed, "seed", lower = 0, whole = TRUE)
   graph <- if (igraph::is_igraph(graph)) paths_graph(graph, NULL) else check_graph(graph)
