@@ -118,10 +118,10 @@ cuRnet_cluster_leiden <- function(graph, objective_function = c("CPM", "modulari
     }
   }
   g <- community_graph(graph, weights, "cuRnet_cluster_leiden")
-  res <- engine_call(engine_module("communities")$leiden_for_r(
+  res <- reticulate::py_to_r(engine_call(engine_module("communities")$leiden_for_r(
     g$py, objective, resolution, beta, if (!is.null(initial_membership)) as.numeric(initial_membership),
     as.integer(n_iterations), if (!is.null(vertex_weights)) as.numeric(vertex_weights), check_seed(seed),
-    backend))
+    backend)))
   membership <- as.numeric(unlist(res$membership))
   communities_result(graph, membership, "leiden",
                      list(nb_clusters = if (n) max(membership) + 1 else 0, quality = res$quality,
@@ -152,7 +152,8 @@ cuRnet_cluster_louvain <- function(graph, weights = NULL, resolution = 1, seed =
   weights <- community_weights(graph, weights)
   resolution <- check_number(resolution, "resolution", lower = 0)
   g <- community_graph(graph, weights, "cuRnet_cluster_louvain")
-  res <- engine_call(engine_module("communities")$louvain_for_r(g$py, resolution, check_seed(seed), backend))
+  res <- reticulate::py_to_r(engine_call(engine_module("communities")$louvain_for_r(
+    g$py, resolution, check_seed(seed), backend)))
   membership <- as.numeric(unlist(res$membership))
   communities_result(graph, membership, "multi level",
                      list(memberships = matrix(membership + 1, nrow = 1), modularity = res$quality))
@@ -209,9 +210,9 @@ cuRnet_cluster_sweep <- function(graph, resolution_parameter = c(0.5, 1, 2), see
   n_iterations <- check_number(n_iterations, "n_iterations", whole = TRUE)
   threshold <- check_number(threshold, "threshold", lower = 0, upper = 1)
   g <- community_graph(graph, weights, "cuRnet_cluster_sweep")
-  res <- engine_call(engine_module("communities")$sweep_for_r(
-    g$py, method, objective, as.numeric(resolution_parameter), as.integer(seeds), beta,
-    as.integer(n_iterations), threshold, backend))
+  res <- reticulate::py_to_r(engine_call(engine_module("communities")$sweep_for_r(
+    g$py, method, objective, as.list(as.numeric(resolution_parameter)), as.list(as.integer(seeds)), beta,
+    as.integer(n_iterations), threshold, backend)))
   n <- igraph::vcount(graph)
   memberships <- matrix(as.numeric(unlist(res$memberships)) + 1, nrow = res$runs, ncol = n)
   if (igraph::is_named(graph)) colnames(memberships) <- igraph::V(graph)$name
