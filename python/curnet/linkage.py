@@ -134,7 +134,9 @@ def _square(xp, d, copy: bool):
         return out
     if d.ndim != 2 or d.shape[0] != d.shape[1]:
         raise ValueError(f"the dissimilarity must be a square matrix or a condensed vector, got shape {d.shape}")
-    return xp.array(d, dtype=np.float64, copy=True) if copy or d.dtype != np.float64 else d
+    if copy or d.dtype != np.float64:
+        return xp.array(d, dtype=np.float64, order="C", copy=True)
+    return xp.ascontiguousarray(d)                        # the kernel reads rows
 
 
 def _check(xp, square) -> tuple:

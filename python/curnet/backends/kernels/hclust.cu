@@ -19,6 +19,8 @@
 #define HC_LINK_AVERAGE 0
 #define HC_LINK_COMPLETE 1
 #define HC_LINK_SINGLE 2
+#define HC_INF __longlong_as_double(0x7ff0000000000000ll)   // +inf (NVRTC has no INFINITY)
+#define HC_NONE 0x7fffffff
 
 // (value, index) pairs: the smaller value, then the smaller index, comes first.
 __device__ __forceinline__ bool hc_before(double v, int k, double w, int j)
@@ -41,8 +43,8 @@ __device__ __forceinline__ void hc_block_argmin(double& v, int& k)
     __syncthreads();
     if (warp == 0) {
         int warps = (blockDim.x + 31) >> 5;
-        v = lane < warps ? wv[lane] : INFINITY;
-        k = lane < warps ? wk[lane] : 0x7fffffff;
+        v = lane < warps ? wv[lane] : HC_INF;
+        k = lane < warps ? wk[lane] : HC_NONE;
         for (int off = 16; off; off >>= 1) {
             double ov = __shfl_down_sync(0xffffffffu, v, off);
             int ok = __shfl_down_sync(0xffffffffu, k, off);
@@ -70,8 +72,9 @@ __device__ __forceinline__ double hc_update(int method, double dxi, double dyi, 
 // D: the n x n dissimilarities (row-major; overwritten). size: n cluster sizes, 1 each on
 // entry, 0 once a cluster is merged away. chain: n ints of scratch. merge_a, merge_b,
 // merge_h: the n - 1 merges as made (a < b, the clusters' indices, and the height).
-// Launched with one block.
-extern "C" __global__ void nn_chain(double* __restrict__ D, i64 n, int method, double* __restrict__ size,
+// Launched with one block. D and size are read and written by the block's threads in turn
+// (a __syncthreads between): no __restrict__, so no read goes through the read-only cache.
+extern "C" __global__ void __launch_bounds__(1024) nn_chain(double* D, i64 n, int method, double* size,
                                     int* __restrict__ chain, int* __restrict__ merge_a,
                                     int* __restrict__ merge_b, double* __restrict__ merge_h)
 {
@@ -81,8 +84,8 @@ extern "C" __global__ void nn_chain(double* __restrict__ D, i64 n, int method, d
     for (i64 merged = 0; merged < n - 1;) {
         int len = s_len;
         if (len == 0) {                    // a new chain from the lowest live cluster
-            double v = INFINITY;
-            int k = 0x7fffffff;
+            double v = HC_INF;
+            int k = HC_NONE;
             for_each(n, [&](i64 i) {
                 if (size[i] > 0 && (int)i < k) { v = 0; k = (int)i; }
             });
@@ -94,8 +97,8 @@ extern "C" __global__ void nn_chain(double* __restrict__ D, i64 n, int method, d
         int x = chain[len - 1];
         int prev = len >= 2 ? chain[len - 2] : -1;
         const double* row = D + (i64)x * n;
-        double best = INFINITY;
-        int bk = 0x7fffffff;
+        double best = HC_INF;
+        int bk = HC_NONE;
         for_each(n, [&](i64 i) {           // each thread's items in increasing order: strict <
             if (i == x || size[i] == 0) return;
             double v = row[i];
