@@ -220,12 +220,13 @@ cor_method <- function(corFnc, corOptions, x) {
 
 # Stops, naming them, on the WGCNA arguments that were given values cuRnet cannot honour
 # (each TRUE in `...`): an argument is supported or refused, never ignored.
-refuse <- function(fn, ...) {
+refuse <- function(wgcna, ...) {
   given <- c(...)
   if (any(given)) {
+    ours <- if (wgcna == "TOMsimilarity") "cuRnet_TOM" else paste0("cuRnet_", wgcna)
     stop(sprintf("%s: %s not supported by cuRnet (leave %s at WGCNA's default, or use WGCNA::%s)",
-                 paste0("cuRnet_", fn), paste(names(given)[given], collapse = ", "),
-                 if (sum(given) == 1) "it" else "them", fn), call. = FALSE)
+                 ours, paste(names(given)[given], collapse = ", "),
+                 if (sum(given) == 1) "it" else "them", wgcna), call. = FALSE)
   }
 }
 

@@ -197,7 +197,8 @@ test_that("misspelt and unsupported WGCNA arguments are errors that name them", 
   expect_error(cuRnet_TOM(a, TOMtype = "signed"), "unused argument \\(TOMtype = \"signed\"\\)")
   expect_error(cuRnet_TOMsimilarityFromExpr(d, power = 6, TOMtype = "unsigned"), "unused argument")
   w <- matrix(runif(length(d)), nrow(d))
-  expect_error(cuRnet_TOMsimilarityFromExpr(d, weights = w), "weights not supported")
+  expect_error(cuRnet_TOMsimilarityFromExpr(d, weights = w),
+               "cuRnet_TOMsimilarityFromExpr: weights not supported.*WGCNA::TOMsimilarityFromExpr\\)")
   expect_error(cuRnet_adjacency(d, weights = w), "weights not supported")
   expect_error(cuRnet_pickSoftThreshold(d, weights = w), "weights not supported")
   expect_error(cuRnet_adjacency(d, selectCols = 1:3), "selectCols not supported")
@@ -235,7 +236,7 @@ test_that("corFnc, corOptions and the TOM's options give WGCNA's results", {
   expect_error(cuRnet_adjacency(d, corOptions = list(use = "everything"), backend = "cpu"), "everything")
   # the TOM's own options
   expect_error(cuRnet_TOM(adjacency(d[-4, ]), suppressTOMForZeroAdjacencies = TRUE),
-               "suppressTOMForZeroAdjacencies not supported")
+               "cuRnet_TOM: suppressTOMForZeroAdjacencies not supported.*WGCNA::TOMsimilarity\\)")
   s <- cor(d[-4, 1:20])
   expect_equal(cuRnet_TOM(s, TOMType = "signed", suppressNegativeTOM = TRUE, backend = "cpu"),
                TOMsimilarity(s, TOMType = "signed", suppressNegativeTOM = TRUE, verbose = 0), tolerance = 1e-9)
