@@ -113,7 +113,9 @@ bridge <- function() {
   } else {
     problem <- reticulate_cannot_start(python)
     if (!is.null(problem)) stop(no_engine_message(python, problem), call. = FALSE)
-    reticulate::use_python(python, required = TRUE)
+    # RETICULATE_PYTHON binds reticulate already; use_python() would probe the Python a second
+    # time (a subprocess that imports NumPy: 0.2-0.5 s of the first call)
+    if (!identical(Sys.getenv("RETICULATE_PYTHON"), python)) reticulate::use_python(python, required = TRUE)
   }
   # NumPy 2 needs no check: the package never asks reticulate to convert arrays (Arrow C data
   # in, results written into R's memory), the one thing reticulate 1.28 cannot do under NumPy 2
