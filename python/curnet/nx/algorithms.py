@@ -257,7 +257,7 @@ def bellman_ford_predecessor_and_distance(G, source, target=None, weight="weight
     # every predecessor on a shortest path, as NetworkX lists them: u -> v with d[u] + w == d[v]
     heads = g.indices
     tight = (dist[tails] < np.inf) & (dist[tails] + w == dist[heads])
-    pred = {v: [] for v in G.node_array[np.flatnonzero(dist < np.inf)].tolist()}
+    pred: dict = {v: [] for v in G.node_array[np.flatnonzero(dist < np.inf)].tolist()}
     nodes = G.nodes
     for u, v in zip(tails[tight].tolist(), heads[tight].tolist()):
         pred[nodes[v]].append(nodes[u])
@@ -390,3 +390,7 @@ from .betweenness import (betweenness_centrality, betweenness_centrality_subset,
 
 # -- pagerank (curnet.nx.propagation) --------------------------------------------------------
 from .propagation import pagerank  # noqa: E402,F401
+
+# -- communities (curnet.nx.communities) -------------------------------------------------------
+from .communities import (leiden_communities, louvain_communities, louvain_partitions,  # noqa: E402,F401
+                          modularity)
