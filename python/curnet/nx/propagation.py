@@ -2,9 +2,10 @@
 (curnet.propagation.pagerank): same signature, same result (a dict of node: rank, summing to 1).
 
 NetworkX's stopping rule: the iteration stops once a step changes the ranks by less than
-n * tol in the L1 norm, and raises PowerIterationFailedConvergence after max_iter steps. Declined (NotImplementedError, so
-NetworkX runs its own code): a `dangling` distribution other than the personalization, and
-multigraphs (NetworkX sums parallel edges; the converted graph keeps their smallest weight)."""
+n * tol in the L1 norm, and raises PowerIterationFailedConvergence after max_iter steps.
+Declined (NotImplementedError, so NetworkX runs its own code): a `dangling` distribution other
+than the personalization, and multigraphs (NetworkX sums parallel edges; the converted graph
+keeps their smallest weight)."""
 from __future__ import annotations
 
 import networkx as nx

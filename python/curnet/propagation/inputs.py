@@ -81,9 +81,9 @@ def is_vertex_list(seeds) -> bool:
         return False
     if isinstance(seeds, (str, bytes)) or is_string_column(seeds):
         return True
-    if isinstance(seeds, (list, tuple)) and seeds and all(_is_set(s) for s in seeds):
-        return True
-    arr = np.asarray(seeds) if not isinstance(seeds, (list, tuple)) or seeds else np.asarray([])
+    if isinstance(seeds, (list, tuple)) and (not seeds or all(_is_set(s) for s in seeds)):
+        return True                       # a list of sets (an empty list: resolve_sources says so)
+    arr = np.asarray(seeds)
     return arr.dtype.kind in "iuUSO" and arr.ndim <= 1
 
 
