@@ -12,6 +12,7 @@ import numpy as np
 
 from . import cli_analyses
 from . import cli_coexpression
+from . import cli_communities
 from . import cli_propagation
 from . import cli_modules
 
@@ -53,6 +54,7 @@ def _parser() -> argparse.ArgumentParser:
                            "instead of receiving the graph")
     cli_analyses.add_parsers(sub, BACKEND_HELP)
     cli_coexpression.add_parser(sub, BACKEND_HELP)
+    cli_communities.add_parser(sub, BACKEND_HELP)
     cli_propagation.add_parser(sub, BACKEND_HELP)
     cli_modules.add_parser(sub, BACKEND_HELP)
     sub.add_parser("info", help="backend, device and versions")
@@ -82,6 +84,8 @@ def main(argv=None) -> int:
             cli_analyses.run(args)
         elif args.command == "coexpression":
             cli_coexpression.run(args)
+        elif args.command == "communities":
+            cli_communities.run(args)
         elif args.command == "propagate":
             cli_propagation.run(args)
         elif args.command == "modules":

@@ -26,7 +26,7 @@ LAYERS = [
       "curnet.propagation", "curnet.linkage", "curnet.wgcna_modules", "curnet.tree_cut", "curnet.warm_up"}),
     ("front doors",
      {"curnet", "curnet.bridge", "curnet.r_bridge", "curnet.cli", "curnet.cli_input", "curnet.cli_analyses",
-      "curnet.cli_coexpression", "curnet.cli_propagation", "curnet.cli_modules", "curnet.nx", "_curnet_nx"}),
+      "curnet.cli_coexpression", "curnet.cli_communities", "curnet.cli_propagation", "curnet.cli_modules", "curnet.nx", "_curnet_nx"}),
 ]
 
 

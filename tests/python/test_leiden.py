@@ -220,3 +220,22 @@ def test_best_moves_rules():
     ok = np.array([True, False, True, True])
     target, _ = CpuMoves().best_moves(lg, comm, None, ones, total, 0.0, np.ones(4, bool), ok, 0.0, 1)
     assert target.tolist() == [0, 2, 3, 2]
+
+
+def test_cli_communities(tmp_path, capsys):
+    from curnet.cli import main
+    net = tmp_path / "net.tsv"
+    net.write_text("a\tb\na\tc\nb\tc\nd\te\ne\tf\nd\tf\nc\td\n")
+    out = tmp_path / "comm.tsv"
+    assert main(["communities", str(net), "--undirected", "--no-header", "--backend", "cpu",
+                 "--out", str(out)]) in (0, None)
+    lines = out.read_text().split("\n")
+    assert lines[0] == "vertex\tcommunity"
+    got = dict(line.split("\t") for line in lines[1:] if line)
+    assert got["a"] == got["b"] == got["c"] != got["d"] == got["e"] == got["f"]
+    assert main(["communities", str(net), "--undirected", "--no-header", "--backend", "cpu",
+                 "--method", "louvain", "--resolution", "0.5", "1", "--seed", "1", "2",
+                 "--out", str(out)]) in (0, None)
+    assert len(out.read_text().strip().split("\n")) == 1 + 4 * 6
+    assert main(["communities", str(net), "--no-header", "--backend", "cpu"]) == 2   # directed
+    assert "undirected" in capsys.readouterr().err
