@@ -245,6 +245,9 @@ def pcsf_long() -> str:
     out.append(f"| {r['row']} | 100 | {fmt_s(r['pcsf_seconds'])} | {fmt_s(r['curnet_seconds'])} "
                f"| {fmt_x(r['speedup'])} | unions of {r['union_vertices_pcsf']} and "
                f"{r['union_vertices_curnet']} vertices, {r['shared_vertices']} shared |")
+    if (RESULTS / "pcsf_h200.png").exists():
+        out += ["", "![PCSF's time against the terminals, cuRnet and the PCSF package]"
+                    "(../bench/results/pcsf_h200.png)"]
     return "\n".join(out)
 
 
