@@ -34,6 +34,10 @@ test_that("Leiden's modularity matches igraph's, recomputed by igraph", {
     expect_true(connected_communities(p$graph, igraph::membership(cl)))
     expect_equal(cl$nb_clusters, length(igraph::sizes(cl)))
   }
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_silent(plot(ours[[1]], p$graph))                       # igraph's plot of communities
+  expect_equal(length(igraph::communities(ours[[1]])), ours[[1]]$nb_clusters)
   q_ours <- stats::median(vapply(ours, function(x) x$quality, 0))
   q_igraph <- stats::median(vapply(theirs, function(x) x$quality, 0))
   expect_gte(q_ours, q_igraph - 0.002 * abs(q_igraph))
