@@ -9,7 +9,6 @@ import textwrap
 from importlib.metadata import entry_points
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 nx = pytest.importorskip("networkx")
