@@ -57,7 +57,7 @@ class Dendrogram:
             raise ValueError(f"k must be between 1 and {n}, got {k}")
         group = np.arange(n)
         members = {j: [j] for j in range(n)}
-        made = {}
+        made: dict = {}
         for s in range(n - k):
             parts = [members.pop(group[-m - 1]) if m < 0 else members.pop(made[m]) for m in self.merge[s]]
             joined = parts[0] + parts[1]
@@ -250,7 +250,9 @@ def nn_chain_twin(d, method: str = "average"):
     size = np.ones(n)
     live = np.ones(n, dtype=bool)
     chain: list = []
-    out_a, out_b, out_h = [], [], []
+    out_a: list = []
+    out_b: list = []
+    out_h: list = []
     while len(out_h) < n - 1:
         if not chain:
             chain.append(int(np.flatnonzero(live)[0]))

@@ -12,6 +12,7 @@ depends on. Without a GPU there is nothing to compile (the CPU engine has no ker
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -172,7 +173,7 @@ def warm_up(backend: str = "cuda", steps=None, say=print) -> dict:
     compiled (and the seconds spent compiling them), each step's seconds, failures."""
     folder = kernel_cache.use()
     problem = cuda_status()
-    report = {"cache": folder, "gpu": problem is None, "compiled": 0, "compile_seconds": 0.0,
+    report: dict[str, Any] = {"cache": folder, "gpu": problem is None, "compiled": 0, "compile_seconds": 0.0,
               "steps": {}, "failed": {}}
     if problem is not None:
         report["reason"] = problem

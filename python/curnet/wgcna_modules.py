@@ -361,7 +361,6 @@ class ModuleDetection:
         self.numeric_labels = bool(numeric_labels)
         self.color_seq = tuple(color_seq)
         self.samples_all = samples
-        n_good = int(self.good_genes.sum())
         if blocks is not None:
             blocks = np.asarray(blocks)
             if len(blocks) != genes:
@@ -484,6 +483,7 @@ class ModuleDetection:
                 gone = [self.all_label_index[m] for m in delete]
                 self.all_labels[np.isin(self.all_labels, gone)] = 0
         all_labels = self.all_labels.copy()
+        grey: int | str
         if self.numeric_labels:
             unmerged = all_labels.astype(object)
             grey, seq = 0, list(range(1, len(set(all_labels.tolist())) + 1))

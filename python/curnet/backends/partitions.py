@@ -53,7 +53,9 @@ class LevelGraph:
 
 class PartitionPrimitives(Protocol):
     """What the Leiden/Louvain driver asks of a device (curnet.community_detection)."""
-    xp: Any
+
+    @property
+    def xp(self) -> Any: ...
 
     def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
                    target_ok, beta: float, seed: int) -> tuple: ...

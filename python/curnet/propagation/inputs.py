@@ -3,6 +3,8 @@ sparse) as float64 columns, seeds given as vertices, and the result put back in 
 caller gave."""
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 from scipy import sparse
 
@@ -26,7 +28,7 @@ class Columns:
         """Columns lo..hi-1 as a dense float64 host array in the given layout."""
         part = self.values[:, lo:hi]
         part = part.toarray() if sparse.issparse(part) else part
-        return np.asarray(part, dtype=np.float64, order=order)
+        return np.asarray(part, dtype=np.float64, order=cast(Any, order))   # "C" or "F"
 
     def column_sums(self) -> np.ndarray:
         return np.asarray(self.values.sum(axis=0)).ravel()

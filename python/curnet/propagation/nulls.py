@@ -4,6 +4,8 @@ replaced by a random vertex of its degree bin, no vertex twice in a set) or unif
 propagated in batches; z-scores and empirical p-values for every vertex."""
 from __future__ import annotations
 
+from typing import Any, cast
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,7 +78,7 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
         obs = dev.to_device(observed[:, None])
         for lo in range(0, n, width):
             hi = min(n, lo + width)
-            block = np.zeros((nv, hi - lo), order=dev.order)
+            block = np.zeros((nv, hi - lo), order=cast(Any, dev.order))   # "C" or "F"
             block[draws[lo:hi].T, np.arange(hi - lo)[None, :]] = weight
             diff = solver.solve(dev.to_device(block)) - obs
             for acc, part in ((total, diff.sum(axis=1)), (squares, (diff * diff).sum(axis=1)),
@@ -93,7 +95,7 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
 
 def _bins(g, bins) -> np.ndarray:
     if np.isscalar(bins):
-        return degree_bins(g.oriented("all").out_degree(), int(bins))
+        return degree_bins(g.oriented("all").out_degree(), int(cast(Any, bins)))
     bin_of = np.asarray(bins)
     if bin_of.shape != (len(g),) or not np.issubdtype(bin_of.dtype, np.integer) or (bin_of < 0).any():
         raise ValueError("bins must be a bin size, or one non-negative integer bin id a vertex")

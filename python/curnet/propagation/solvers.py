@@ -14,6 +14,7 @@ each column's size (its norm, in the norm of the bound)."""
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 import warnings
 
 import numpy as np
@@ -36,6 +37,12 @@ class Solver:
     tol: float
     max_iter: int
     what: str = "propagation"
+    # each solver's steps, which the loop below calls: start(s) -> state, step(state) ->
+    # (state, error per column), result(state) -> block, select(state, columns) -> state
+    start: Callable[[Any], Any]
+    step: Callable[[Any], tuple]
+    result: Callable[[Any], Any]
+    select: Callable[[Any, Any], Any]
 
     def __init__(self, dev: Device, tol: float, max_iter: int):
         if not (tol > 0):
@@ -98,7 +105,7 @@ class WalkSolver(Solver):
         # the restart, and for PageRank the dangling vertices' mass, both go along s
         # (a sum over the dangling rows, not a product with a 0/1 vector: BLAS's threads cost
         # more than the sum on a small graph)
-        coef = (1 - self.r) * x[self.w.dangling].sum(axis=0) + self.r if self.redistribute else self.r
+        coef: Any = (1 - self.r) * x[self.w.dangling].sum(axis=0) + self.r if self.redistribute else self.r
         new += s * (coef[None, :] if self.redistribute else coef)
         error = self.factor * _norms(xp, new - x, self.ord) / scale
         return (self.dev.contiguous(new), s, scale), error
