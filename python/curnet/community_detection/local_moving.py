@@ -71,19 +71,31 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
             if not bool(moving.any()):
                 continue
             new = xp.where(moving, target, part).astype(np.int32)
-            new_quality = quality_sum(xp, lg, new, vsize, gamma)
+            arcs = xp.flatnonzero(moving[lg.src])          # the movers' arcs
+            new_total = total + xp.bincount(target[moving], weights=vsize[moving], minlength=n) \
+                - xp.bincount(part[moving], weights=vsize[moving], minlength=n)
+            new_quality = quality + change_inside(xp, lg, arcs, part, new, moving) - \
+                gamma * float((new_total * new_total - total * total).sum())
             if new_quality <= quality + tolerance:
                 share /= 2             # the moves undid each other: fewer at once
                 continue
-            part, quality, moved = new, new_quality, True
-            total = xp.bincount(part, weights=vsize, minlength=n)
+            part, quality, moved, total = new, new_quality, True, new_total
             count = xp.bincount(part, minlength=n)
-            next_look[lg.idx[moving[lg.src]]] = True
+            next_look[lg.idx[arcs]] = True
             next_look |= moving
         if not moved and (share == 1.0 or share < SMALLEST_SHARE):
             break
         look = next_look if moved else look
     return part
+
+
+def change_inside(xp, lg: LevelGraph, arcs, old, new, moving) -> float:
+    """How much the weight inside communities (sum of A_ij over pairs in one community)
+    changes when the `moving` vertices go from `old` to `new` labels, from their arcs alone:
+    an arc between a mover and a vertex that stays stands for its reverse arc too."""
+    u, v = lg.src[arcs], lg.idx[arcs]
+    delta = (new[u] == new[v]).astype(np.float64) - (old[u] == old[v])
+    return float((lg.w[arcs] * delta * xp.where(moving[v], 1.0, 2.0)).sum())
 
 
 def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream: Stream):

@@ -8,6 +8,15 @@ import scipy.sparse as sp
 from ..partitions import LevelGraph, gumbel
 
 
+def arcs_of(ptr, movable) -> np.ndarray:
+    """The positions of the arcs of the `movable` vertices (CSR ranges, in order)."""
+    v = np.flatnonzero(movable)
+    starts, lens = ptr[v], ptr[v + 1] - ptr[v]
+    total = int(lens.sum())
+    first = np.cumsum(lens) - lens                  # each range's place in the output
+    return np.repeat(starts - first, lens) + np.arange(total, dtype=np.int64)
+
+
 class CpuMoves:
     xp = np
 
@@ -24,10 +33,10 @@ class CpuMoves:
         n, k = lg.n, len(total)
         target = comm.astype(np.int32, copy=True)
         gain = np.zeros(n, np.float64)
-        keep = movable[lg.src]
+        keep = arcs_of(lg.ptr, movable)
         if bound is not None:
-            keep &= bound[lg.src] == bound[lg.idx]
-        if not keep.any():
+            keep = keep[bound[lg.src[keep]] == bound[lg.idx[keep]]]
+        if not len(keep):
             return target, gain
         # k_uc for every (vertex, neighbouring community): one sparse sum, rows sorted by c
         kuc = sp.csr_matrix((lg.w[keep], (lg.src[keep], comm[lg.idx[keep]])), shape=(n, k))
