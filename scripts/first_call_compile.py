@@ -4,8 +4,10 @@ curnet's kernel modules timed alone, then the first betweenness calls on STRING 
 
     PYTHONPATH=python python scripts/first_call_compile.py [STRING file]
 
-Needs CuPy and a GPU, and python-igraph (the STRING loader of betweenness_bench.py). A second
-run on the same machine finds everything cached: run it on a fresh one.
+Needs CuPy and a GPU, and python-igraph (the STRING loader of betweenness_bench.py). Kernels
+are kept in cuRnet's kernel cache (backends/kernel_cache.py), so a second run on the same
+machine finds everything compiled: run it with CURNET_KERNEL_CACHE set to an empty folder, or
+on a fresh machine. `curnet warm-up` fills the cache for every analysis (docs/first-call.md).
 """
 import cProfile
 import io
@@ -20,14 +22,15 @@ import cupy as cp
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import curnet  # noqa: E402
 from betweenness_bench import load_string, string_file  # noqa: E402
-from curnet.backends.cuda.launch import compiled_module  # noqa: E402
+from curnet.backends import kernel_cache  # noqa: E402
+from curnet.backends.cuda.launch import KERNEL_DIR, compiled_module, counting_compiles  # noqa: E402
 
-MODULES = ("bfs", "sssp", "betweenness", "scc", "reduce")
+MODULES = sorted(f[:-3] for f in os.listdir(KERNEL_DIR) if f.endswith(".cu"))
 
 
 def main():
-    cache = os.environ.get("CUPY_CACHE_DIR", os.path.expanduser("~/.cupy/kernel_cache"))
-    print("kernel cache files before:", len(os.listdir(cache)) if os.path.isdir(cache) else 0)
+    cache = kernel_cache.use()
+    print(f"kernel cache {cache}: {kernel_cache.cached_kernels(cache)} kernels before")
     total = 0.0
     for module in MODULES:
         for cooperative in (False, True):
@@ -43,12 +46,13 @@ def main():
     profile = cProfile.Profile()
     t = time.perf_counter()
     profile.enable()
-    curnet.betweenness(g, weighted=False, backend="cuda")
-    curnet.betweenness(g, weighted=True, sources=sources, backend="cuda")
-    cp.cuda.Device().synchronize()
+    with counting_compiles() as tally:
+        curnet.betweenness(g, weighted=False, backend="cuda")
+        curnet.betweenness(g, weighted=True, sources=sources, backend="cuda")
+        cp.cuda.Device().synchronize()
     profile.disable()
     print(f"first betweenness calls (hops exact, weighted 1000), curnet's modules compiled: "
-          f"{time.perf_counter() - t:.2f} s")
+          f"{time.perf_counter() - t:.2f} s, {tally.count} kernels compiled in them ({tally.seconds:.2f} s)")
     out = io.StringIO()
     pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats("compiler.py", 6)
     print(out.getvalue()[-3000:])

@@ -216,3 +216,19 @@ test_that("after only cuRnet_install(), a fresh R session's quick start runs on 
   expect_true(any(out == paste("engine:", utils::packageVersion("cuRnet"), "")), info = paste(out, collapse = "\n"))
   expect_true(any(startsWith(out, engine)), info = paste(out, collapse = "\n"))
 })
+
+test_that("cuRnet_install's warm-up runs `curnet warm-up` in the new environment; a failure is a warning", {
+  skip_on_os("windows")
+  tmp <- withr::local_tempdir()
+  fake <- function(status) {
+    py <- file.path(tmp, sprintf("python-%d", status))
+    writeLines(c("#!/bin/sh", sprintf("echo \"$@\" >> '%s/args'", tmp),
+                 "echo 'curnet warm-up: 12 kernels compiled in 3.0 s' >&2", sprintf("exit %d", status)), py)
+    Sys.chmod(py, "755")
+    py
+  }
+  expect_message(cuRnet:::warm_up_kernels(fake(0)), "12 kernels compiled")
+  expect_match(readLines(file.path(tmp, "args")), "main\\(\\['warm-up'\\]\\)")
+  expect_warning(suppressMessages(cuRnet:::warm_up_kernels(fake(1))),
+                 "not all compiled \\(they will compile at their first use\\)")
+})
