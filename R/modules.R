@@ -76,7 +76,10 @@ wgcna_standard_colors <- function() {
 #'   memory holds).
 #' @param blocks Optional block number of each gene.
 #' @param randomSeed Seed of the pre-clustering into blocks.
+# WGCNA's argument names, listed on one line as roxygen requires (lintr left out)
+# nolint start
 #' @param deepSplit,detectCutHeight,minModuleSize,maxCoreScatter,minGap,maxAbsCoreScatter,minAbsGap,minSplitHeight,minAbsSplitHeight,pamStage,pamRespectsDendro
+# nolint end
 #'   The Dynamic Tree Cut's settings, as in WGCNA.
 #' @param reassignThreshold,minCoreKME,minCoreKMESize,minKMEtoStay,mergeCutHeight As in WGCNA.
 #' @param numericLabels \code{TRUE}: modules numbered (0 unassigned) instead of coloured.
@@ -128,8 +131,10 @@ cuRnet_blockwiseModules <- function(datExpr, power = 6, networkType = "unsigned"
   }
   if (is.data.frame(datExpr)) {
     bad <- names(datExpr)[!vapply(datExpr, is.numeric, logical(1))]
-    if (length(bad)) stop("datExpr must hold numbers only; non-numeric column(s): ", paste(head(bad, 5), collapse = ", "),
-                          call. = FALSE)
+    if (length(bad)) {
+      stop("datExpr must hold numbers only; non-numeric column(s): ", paste(head(bad, 5), collapse = ", "),
+           call. = FALSE)
+    }
   }
   x <- as.matrix(datExpr)
   if (!is.numeric(x) || length(dim(x)) != 2) stop("datExpr must be a numeric matrix or data frame", call. = FALSE)

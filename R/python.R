@@ -345,8 +345,9 @@ cupy_requirement <- function(cuda, required = TRUE) {
 # (docs/first-call.md). A failure is a warning: those kernels then compile at first use.
 warm_up_kernels <- function(py) {
   message("Compiling cuRnet's GPU kernels (once; about a minute)")
-  out <- suppressWarnings(system2(py, c("-c", shQuote("import sys; from curnet.cli import main; sys.exit(main(['warm-up']))")),
-                                  stdout = FALSE, stderr = TRUE, env = "LD_LIBRARY_PATH="))
+  warm_up <- "import sys; from curnet.cli import main; sys.exit(main(['warm-up']))"
+  out <- suppressWarnings(system2(py, c("-c", shQuote(warm_up)), stdout = FALSE, stderr = TRUE,
+                                  env = "LD_LIBRARY_PATH="))
   status <- attr(out, "status")
   if (!is.null(status) && status != 0) {
     warning("the GPU kernels were not all compiled (they will compile at their first use):\n",

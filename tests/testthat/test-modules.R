@@ -54,7 +54,8 @@ expect_near_truth <- function(colors, truth, assigned) {
 planted <- function() {
   set.seed(12)
   eigen <- matrix(rnorm(50 * 4), 50, 4)
-  utils::capture.output(sim <- WGCNA::simulateDatExpr(eigen, nGenes = 300, modProportions = c(0.25, 0.2, 0.15, 0.1, 0.3),
+  utils::capture.output(sim <- WGCNA::simulateDatExpr(eigen, nGenes = 300,
+                                                        modProportions = c(0.25, 0.2, 0.15, 0.1, 0.3),
                                                         minCor = 0.3, maxCor = 0.9, propNegativeCor = 0.3))
   sim
 }
