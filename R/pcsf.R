@@ -13,17 +13,13 @@
 #' Differences from \code{PCSF()}, documented rather than silent:
 #' \itemize{
 #'   \item \code{improve = FALSE} runs the package's method step for step,
-#'     but where the method meets equal costs it may choose otherwise: of
-#'     several shortest paths of the same cost (common on STRING, whose costs
-#'     take few distinct values) cuRnet's search may take another than the
-#'     package's Boost Dijkstra, and a tree that can hang from the root at
-#'     either of two terminals (root edges all cost \code{w}) hangs where
-#'     SciPy's spanning tree puts it, not Boost's Prim. The forests then differ
-#'     by those paths or that root edge and, as the pruning follows, their
-#'     objectives by a little either way (on STRING, random sets of 20-300
-#'     terminals: 5 of 9 forests identical, 3 with equal objectives, one
-#'     0.17\% higher than the package's; on small networks without ties, 39
-#'     of 40 identical). See \code{docs/pcsf-package.md}.
+#'     its two spanning trees made in the order of Boost's Prim (the package's),
+#'     so that among equal costs (every root edge costs \code{w}; STRING's costs
+#'     take few distinct values) the same edges are kept: on STRING's Tgfb
+#'     prizes, random sets of 20-500 terminals and 40 small random networks,
+#'     the package's forest edge for edge. Where two shortest paths cost the
+#'     same, cuRnet's batched search may still take another than the package's
+#'     Dijkstra (see \code{docs/pcsf-package.md}).
 #'   \item with \code{improve = TRUE} (the default) cuRnet also hangs each
 #'     tree from whichever of its terminals leaves it the most prize, then
 #'     spans the forest's vertices again by a minimum spanning tree over

@@ -28,12 +28,12 @@ The method, step by step:
 5. Pruning: rooted at the dummy root, a subtree is kept while its collected prize pays for
    the edge above it (the best pruning of a rooted tree).
 
-improve=False runs these steps as the package does. Where they meet equal costs the choice
-may differ: of several shortest paths of the same cost, cuRnet's batched search keeps another
-than the package's Boost Dijkstra, and a tree that can hang from the root at either of two
-dummies (root edges all cost w) hangs where SciPy's spanning tree puts it, not Boost's Prim.
-The forests then differ by those paths or that root edge, and their objectives by a little,
-either way (docs/pcsf-package.md measures it on STRING).
+improve=False runs these steps as the package does, its two spanning trees made as the
+package's Boost Prim makes them (from the first vertex, a 4-ary heap, edges in the package's
+order: _prim_tree), so that among equal costs (every root edge costs w, STRING's costs take
+few distinct values) the same edges are kept and the forest is the package's, edge for edge.
+Where two shortest paths cost the same, cuRnet's batched search may still take another than
+the package's Dijkstra (docs/pcsf-package.md).
 
 improve=True (the default) then tries two departures, each kept only where it lowers the
 objective, so it is never worse than improve=False: (1) every dummy on the expanded tree is
@@ -483,25 +483,114 @@ def _clusters(S, ct):
     return members
 
 
-def _terminal_tree(D, members):
-    """Step 4a: the minimum spanning tree over the terminals (0..T-1) and the root (T):
-    root edges to every terminal, complete graphs within clusters. Rows (a < b)."""
+def _terminal_tree(D, S, members):
+    """Step 4a: the minimum spanning tree over the terminals (0..T-1) and the root (T): root
+    edges to every terminal, complete graphs within clusters, in the package's order, spanned
+    as the package's Prim spans them. Rows (a < b), in the order of the tree's vertices."""
     T = D.shape[0]
-    a: Any
-    b: Any
-    w: Any
-    a, b, w = [np.arange(T)], [np.full(T, T)], [D[:, T]]
+    a, b, w = [np.full(T, T)], [np.arange(T)], [D[:, T]]
     for m in members:
         if len(m) > 1:
-            m = np.sort(np.asarray(m))
+            m = np.asarray(m)                  # the package's order: members, then those joined
             i, j = np.triu_indices(len(m), 1)
-            a.append(m[i])
-            b.append(m[j])
-            w.append(D[m[i], m[j]])
-    a, b, w = np.concatenate(a), np.concatenate(b), np.concatenate(w)
-    ok = np.isfinite(w)
-    rows, cols, _ = _spanning_tree(w[ok], a[ok], b[ok], T + 1)
-    return np.minimum(rows, cols), np.maximum(rows, cols)
+            a.append(m[i]), b.append(m[j]), w.append(S[m[i], m[j]])
+    u, v = _prim_tree(np.concatenate(a), np.concatenate(b), np.concatenate(w), numbered=True)
+    return np.minimum(u, v), np.maximum(u, v)
+
+
+def _path_edges(path):
+    """The edges of the expanded paths (columns of `path`, -1 padded) in the order the
+    package meets them: path by path, along each path; a pair met again is left out."""
+    u, v = path[:-1].T.ravel(), path[1:].T.ravel()       # column by column: path by path
+    ok = v >= 0
+    u, v = u[ok].astype(np.int64), v[ok].astype(np.int64)
+    key = np.minimum(u, v) * (int(max(u.max(initial=0), v.max(initial=0))) + 1) + np.maximum(u, v)
+    _, first = np.unique(key, return_index=True)
+    first = np.sort(first)
+    return u[first], v[first]
+
+
+def _prim_tree(eu, ev, ew, numbered=False):
+    """The spanning tree of the edges (eu[i], ev[i], weight ew[i]) that Boost's
+    prim_minimum_spanning_tree finds when they are added to an adjacency_list in this order,
+    as the PCSF package adds them: vertices numbered in order of first appearance (numbered:
+    by their ids, 0..n-1), Prim from vertex 0, a 4-ary heap keyed on the weight of the edge reaching each vertex, a key replaced
+    only by a strictly smaller one. Among equal weights (every root edge costs w) it keeps
+    what Boost keeps, so the package's trees come out edge for edge. Tree edges (u, v) in
+    the ids given, in the order of the tree's vertices; vertices Prim does not reach (cut off
+    from vertex 0, or reached only by infinite weights) are left out, as Boost leaves them."""
+    if len(eu) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    ends = np.column_stack([eu, ev]).ravel()
+    ids, at = np.unique(ends, return_index=True)
+    order = np.arange(len(ids)) if numbered else np.argsort(at, kind="stable")   # first appearance
+    local = np.empty(len(ids), np.int64)
+    local[order] = np.arange(len(ids))
+    names = ids[order]
+    lu, lv = local[np.searchsorted(ids, eu)].tolist(), local[np.searchsorted(ids, ev)].tolist()
+    n = len(ids)
+    adj = [[] for _ in range(n)]
+    for x, y, w in zip(lu, lv, np.asarray(ew, np.float64).tolist()):
+        adj[x].append((y, w))
+        adj[y].append((x, w))
+    inf = float("inf")
+    key, pred, color = [inf] * n, list(range(n)), [0] * n     # color: 0 white, 1 gray, 2 black
+    heap, where = [], [-1] * n
+
+    def up(i):                                          # preserve_heap_property_up
+        x, kx, j, moved = heap[i], key[heap[i]], i, 0
+        while j > 0 and kx < key[heap[(j - 1) >> 2]]:
+            j, moved = (j - 1) >> 2, moved + 1
+        j = i
+        for _ in range(moved):
+            p = (j - 1) >> 2
+            heap[j] = heap[p]
+            where[heap[j]] = j
+            j = p
+        heap[j] = x
+        where[x] = j
+
+    def pop():                                          # pop, preserve_heap_property_down
+        top = heap[0]
+        where[top] = -1
+        last = heap.pop()
+        if not heap:
+            return top
+        heap[0], where[last] = last, 0
+        i, kx, size = 0, key[last], len(heap)
+        while 4 * i + 1 < size:
+            first = 4 * i + 1
+            best, kb = first, key[heap[first]]
+            for c in range(first + 1, min(first + 4, size)):
+                if key[heap[c]] < kb:
+                    best, kb = c, key[heap[c]]
+            if not kb < kx:
+                break
+            heap[i], heap[best] = heap[best], heap[i]
+            where[heap[i]], where[heap[best]] = i, best
+            i = best
+        return top
+
+    key[0], color[0] = 0.0, 1
+    heap.append(0)
+    where[0] = 0
+    while heap:
+        x = pop()
+        for y, w in adj[x]:
+            if color[y] == 0:                           # tree edge: relax, then push
+                if w < key[y]:
+                    key[y], pred[y] = w, x
+                color[y] = 1
+                heap.append(y)
+                where[y] = len(heap) - 1
+                up(len(heap) - 1)
+            elif color[y] == 1 and w < key[y]:          # gray target: relax, decrease
+                key[y], pred[y] = w, x
+                up(where[y])
+        color[x] = 2
+    pred = np.asarray(pred)
+    inner = np.flatnonzero(pred != np.arange(n))
+    return names[inner].astype(np.int64), names[pred[inner]].astype(np.int64)
 
 
 def _spanning_tree(w, a, b, n):
@@ -618,23 +707,21 @@ def _solve_run(P: _Problem, D, paths, cost, improve=True):
     np.fill_diagonal(S, 0.0)
     ct = P.prize[P.terminals]
     members = _clusters(S, ct)
-    a, b = _terminal_tree(np.column_stack([S, D[:, T]]), members)
-    # expand each tree edge into its path (from the search of terminal a, a < b)
+    a, b = _terminal_tree(D, S, members)
+    # expand each tree edge into its path (from the search of terminal a, a < b): from b to a
     path = paths(a, b)                                      # (L, edges)
-    u, v = path[:-1].ravel(), path[1:].ravel()
-    ok = v >= 0
-    u, v = u[ok], v[ok]
-    lo, hi = np.minimum(u, v), np.maximum(u, v)
-    pairs = np.unique(lo.astype(np.int64) * (P.n + 1) + hi)
-    lo, hi = pairs // (P.n + 1), pairs % (P.n + 1)
+    lo, hi = _path_edges(path)
     verts = np.unique(np.concatenate([lo, hi, [P.root]]))
-    # the package's forest: the spanning tree of the paths' edges, pruned as it hangs
-    best = _span_and_prune(P, verts, lo, hi, cost, reroot=False)
+    # the package's forest: the spanning tree of the paths' edges (its Prim, in its order),
+    # pruned as it hangs
+    tu, tv = _prim_tree(lo, hi, cost[P.lookup(np.minimum(lo, hi), np.maximum(lo, hi))])
+    best = _span_and_prune(P, verts, np.minimum(tu, tv), np.maximum(tu, tv), cost, reroot=False)
     if not improve:
         return best
     # every dummy on the expanded tree offered its root edge, each tree re-rooted at its best
     # (see the module's notes); kept only where that lowers the objective
     extra = verts[P.is_dummy[verts]]
+    lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
     lo2, hi2 = np.concatenate([lo, extra]), np.concatenate([hi, np.full(len(extra), P.root)])
     pairs = np.unique(np.minimum(lo2, hi2) * (P.n + 1) + np.maximum(lo2, hi2))
     candidates = [best, _span_and_prune(P, verts, pairs // (P.n + 1), pairs % (P.n + 1), cost)]
@@ -782,7 +869,7 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     undirected network `g` (named vertices, positive costs), by the PCSF package's method
     (see the module's notes). Terminals not in the network are left out (`unmatched`); an
     error if fewer than `min_matched` of them are in it. improve=False runs the package's
-    method (its forest but where equal costs are chosen otherwise, see the module's notes);
+    method and gives its forest (see the module's notes for equal-cost shortest paths);
     improve=True (the default) then re-roots trees and spans the forest's vertices again over
     all the network's edges among them, each step kept only where it lowers the objective.
     Edges of cost 0 are taken; dummies outside the network are left out with a PCSFWarning,

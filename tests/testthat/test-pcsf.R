@@ -238,5 +238,5 @@ test_that("improve = FALSE is PCSF()'s forest on random networks without ties; i
     tried <- tried + 1
   }
   expect_gte(tried, 10)
-  expect_equal(same, tried)          # (ties among root edges could part them: see docs/pcsf-package.md)
+  expect_equal(same, tried)
 })
