@@ -203,7 +203,18 @@ test_that("after only cuRnet_install(), a fresh R session's quick start runs on 
             stdout = TRUE, stderr = TRUE)
   }
   engine <- paste0("python: ", normalizePath(dirname(python)), "/", basename(python))
-  # the quick start: a data frame with a weight column, then shortest paths
+  # docs/install.md's R quick start, verbatim (from library(cuRnet) to the end of its block)
+  guide <- file.path(testthat::test_path(), "..", "..", "docs", "install.md")
+  if (file.exists(guide)) {
+    doc <- readLines(guide)
+    from <- which(doc == "library(cuRnet)")[1]
+    expect_false(is.na(from))
+    to <- from + which(doc[(from + 1):length(doc)] == "```")[1] - 1
+    out <- fresh_session(doc[(from + 1):to])
+    expect_true(any(grepl("^\\$distances", out)), info = paste(out, collapse = "\n"))
+    expect_true(any(startsWith(out, engine)), info = paste(out, collapse = "\n"))
+  }
+  # the same kind of start, with its result checked: a data frame with a weight column
   out <- fresh_session(c(
     "g <- cuRnet_graph(data.frame(from = c(\"TP53\", \"MDM2\", \"CDKN1A\"), to = c(\"MDM2\", \"CDKN1A\", \"ATM\"),",
     "                             weight = c(0.1, 0.25, 0.4)))",
