@@ -204,3 +204,48 @@ def test_the_pcsf_command_reads_string_and_tgfb_as_the_package_ships_them(tmp_pa
     rows = pd.read_csv(out, sep="\t", dtype=str, keep_default_na=False)
     assert {frozenset(r) for r in zip(rows["from"], rows["to"])} == {frozenset(x) for x in zip(*list(f.edge_table().values())[:2])}
     assert f"objective {f.objective:.10g}" in capsys.readouterr().err
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9), st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0])),
+                min_size=1, max_size=40))
+def test_the_package_order_prim_tree_is_a_minimum_spanning_tree(rows):
+    """_prim_tree (Boost's Prim, in the package's order, ties everywhere here): a tree over the
+    component of the first vertex, as light as SciPy's minimum spanning tree of that component."""
+    import scipy.sparse as sp
+    from scipy.sparse import csgraph
+    from curnet.steiner_forest import _prim_tree
+    rows = [(a, b, w) for a, b, w in rows if a != b]
+    if not rows:
+        return
+    eu, ev, ew = (np.array(c) for c in zip(*rows))
+    u, v = _prim_tree(eu, ev, ew)
+    first = eu[0]
+    n = 10
+    A = sp.csr_matrix((np.ones(len(eu)), (eu, ev)), shape=(n, n))
+    _, label = csgraph.connected_components(A, directed=False)
+    part = np.flatnonzero(label == label[first])
+    assert len(u) == len(part) - 1 and set(u) | set(v) <= set(part.tolist())
+    if len(part) > 1:
+        assert set(u.tolist()) | set(v.tolist()) == set(part.tolist())
+    best = {}
+    for a, b, w in rows:                                  # the lightest of parallel edges
+        key = (min(a, b), max(a, b))
+        best[key] = min(best.get(key, np.inf), w)
+    assert sum(best[(min(a, b), max(a, b))] for a, b in zip(u, v)) == pytest.approx(_mst_weight(best, part))
+
+
+def _mst_weight(best, part):
+    """The minimum spanning tree's weight over `part` by Kruskal, written here."""
+    parent = {x: x for x in part.tolist()}
+
+    def root(x):
+        while parent[x] != x:
+            x = parent[x]
+        return x
+    total = 0.0
+    for (a, b), w in sorted(best.items(), key=lambda kv: kv[1]):
+        if a in parent and b in parent and root(a) != root(b):
+            parent[root(a)] = root(b)
+            total += w
+    return total
