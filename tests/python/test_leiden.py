@@ -239,3 +239,27 @@ def test_cli_communities(tmp_path, capsys):
     assert len(out.read_text().strip().split("\n")) == 1 + 4 * 6
     assert main(["communities", str(net), "--no-header", "--backend", "cpu"]) == 2   # directed
     assert "undirected" in capsys.readouterr().err
+
+
+def test_sweep_consensus_and_profile():
+    g, truth = planted(5, 30, 0.3, 0.03, seed=8)
+    G = to_igraph(g)
+    s = curnet.leiden(g, resolutions=[0.5, 1.0, 2.0], seeds=[1, 2, 3], backend="cpu")
+    assert s.memberships.shape == (9, len(g))
+    assert s.resolution.tolist() == [0.5] * 3 + [1.0] * 3 + [2.0] * 3 and s.seed == [1, 2, 3] * 3
+    for row, q, r in zip(s.memberships, s.quality, s.resolution):
+        assert q == pytest.approx(G.modularity(row.tolist(), resolution=r), abs=1e-9)
+        assert_connected(G, row)
+    one = curnet.leiden(g, resolution=1.0, seed=2, backend="cpu")
+    assert s.memberships[4].tolist() == one.membership.tolist()     # the same run alone
+    src, dst, _ = g.edges()
+    share = s.coassignment()
+    assert share == pytest.approx((s.memberships[:, src] == s.memberships[:, dst]).mean(axis=0))
+    consensus = s.consensus()
+    assert ari(consensus.membership, truth) >= 0.95
+    assert consensus.quality == pytest.approx(G.modularity(consensus.membership.tolist()), abs=1e-9)
+    profile = s.profile()
+    assert profile["resolution"].tolist() == [0.5, 1.0, 2.0]
+    assert profile["communities"][0] <= profile["communities"][2]    # more communities at higher resolution
+    louvain_runs = curnet.louvain(g, seeds=[1, 2], backend="cpu")
+    assert louvain_runs.memberships.shape == (2, len(g))
