@@ -42,15 +42,31 @@ def load(name: str) -> dict:
     return json.loads((RESULTS / name).read_text())
 
 
+# The commit that added each results file that does not record its own, kept beside the
+# results (`python -m bench report` fills it from git), so a shallow clone, whose history
+# starts at its one commit, reads the same table.
+ADDED_IN = RESULTS / "added_in.json"
+
+
 def added_in(name: str) -> str:
     """The commit that added a results file (for files that do not record their own)."""
-    try:
-        out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%h", "--abbrev=7", "--",
-                              f"bench/results/{name}"], cwd=REPO, capture_output=True, text=True,
-                             check=True).stdout.split()
-    except (OSError, subprocess.CalledProcessError):
-        return "results file"
-    return f"results in {out[-1]}" if out else "results file (not committed yet)"
+    known = json.loads(ADDED_IN.read_text()) if ADDED_IN.exists() else {}
+    if name not in known:
+        try:
+            out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%h", "--abbrev=7", "--",
+                                  f"bench/results/{name}"], cwd=REPO, capture_output=True, text=True,
+                                 check=True).stdout.split()
+        except (OSError, subprocess.CalledProcessError):
+            out = []
+        if not out:
+            return "results file (not committed yet)"
+        known[name] = out[-1]
+        if WRITE_ADDED_IN:
+            ADDED_IN.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n")
+    return f"results in {known[name]}"
+
+
+WRITE_ADDED_IN = False      # set by update_readme (the report), never by a test
 
 
 def short_commit(text: str) -> str:
@@ -204,6 +220,8 @@ def readme_with_summary(text: str) -> str:
 
 
 def update_readme() -> bool:
+    global WRITE_ADDED_IN
+    WRITE_ADDED_IN = True
     text = README.read_text()
     new = readme_with_summary(text)
     if new != text:
