@@ -97,6 +97,29 @@ def _communities_and_forests(graphs, backend):
     ppi = Graph.from_edges(names[src], names[dst], 0.1 + rng.random(len(src)), directed=False,
                            dtype=np.float64)
     pcsf(ppi, {f"g{i}": 1.0 + i % 5 for i in range(0, n, 7)}, backend=backend)
+    from .community_detection.partitions import leiden, louvain
+    for dtype in (np.float32, np.float64):
+        g = graphs[f"rmat undirected {np.dtype(dtype).name}"]
+        for weighted in (False, True):
+            leiden(g, weighted=weighted, seed=1, backend=backend)
+            leiden(g, objective="CPM", resolution=0.05, weighted=weighted, seed=1, backend=backend)
+            louvain(g, weighted=weighted, seed=1, backend=backend)
+
+
+def _propagation(graphs, backend):
+    from . import propagation
+    for name, g in graphs.items():
+        if not name.startswith("rmat"):
+            continue
+        scores = np.zeros(len(g))
+        scores[:20] = 1.0
+        for weighted in (False, True):
+            propagation.pagerank(g, weighted=weighted, backend=backend)
+            propagation.pagerank(g, np.stack([scores, scores[::-1]], axis=1), weighted=weighted, backend=backend)
+            propagation.rwr(g, [0, 1, 2], weighted=weighted, backend=backend)
+            for method in ("raw", "ml", "z"):
+                propagation.diffuse(g, scores, method=method, weighted=weighted, n_perm=20,
+                                    backend=backend)
 
 
 def _ring_of_cliques():
@@ -163,6 +186,7 @@ STEPS = (
     ("traversals", _traversals),
     ("centralities", _centralities),
     ("communities and forests", _communities_and_forests),
+    ("propagation", _propagation),
     ("co-expression", lambda graphs, backend: _coexpression(backend)),
 )
 
