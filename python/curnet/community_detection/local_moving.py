@@ -28,6 +28,10 @@ SMALLEST_SHARE = 1 / 64     # the share of vertices a retried round may shrink t
 # Each round moves the vertices in this many random buckets, one after the other, each
 # seeing the moves before it: nearer the sequential algorithm's quality than all at once.
 MOVE_BUCKETS = 4
+# A level's local moving ends after a round that raised the quality (2m Q) by less than this
+# share: the last rounds of a level move a few vertices each for gains the next level finds
+# anyway (GVE-Leiden's tolerance, much smaller here).
+ROUND_GAIN = 1e-5
 # A level whose refinement keeps more than this share of its vertices is aggregated by its
 # communities instead (Louvain's step): later levels would merge a few vertices each (47
 # levels a pass on STRING's sample instead of ~6). Communities stay connected by
@@ -61,6 +65,7 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
         bucket = (uniform(xp, seed, ids, ids) * MOVE_BUCKETS).astype(np.int32)
         next_look = xp.zeros(n, bool)
         moved = False
+        round_start = quality
         for b in range(MOVE_BUCKETS):
             movable = look & (bucket == b)
             if share < 1.0:
@@ -85,6 +90,8 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
             next_look |= moving
         if not moved and (share == 1.0 or share < SMALLEST_SHARE):
             break
+        if moved and quality - round_start < ROUND_GAIN * abs(round_start):
+            break                      # the tail of a level: moves that barely count
         look = next_look if moved else look
     return part
 
