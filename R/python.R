@@ -226,7 +226,8 @@ cuRnet_available <- function() {
 #'   \code{NULL}: no new environment and no downloads (for a machine without
 #'   a package index): \code{python} is used as it is, must have NumPy, SciPy
 #'   and pyarrow (and CuPy for the GPU), and loads the engine shipped in this
-#'   package; it is remembered the same way.
+#'   package; it is remembered the same way. With \code{gpu} other than
+#'   \code{FALSE}, its GPU kernels are compiled once, as below.
 #' @param python The Python (3.11 or newer) that creates the environment.
 #' @param gpu \code{TRUE}: also install CuPy, for the CUDA version of the
 #'   driver (\command{nvidia-smi}, or libcuda's \code{cuDriverGetVersion}):
@@ -241,7 +242,9 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
                            python = Sys.which("python3"), gpu = FALSE, editable = FALSE) {
   if (is.null(envdir)) {
     if (!nzchar(python) || !file.exists(python)) stop("envdir = NULL needs `python =`", call. = FALSE)
-    return(invisible(remembered_message(use_existing_python(python), "as it is, with the engine shipped in cuRnet")))
+    py <- remembered_message(use_existing_python(python), "as it is, with the engine shipped in cuRnet")
+    if (!isFALSE(gpu)) warm_up_kernels(py, engine = system.file("python", "python", package = "cuRnet"))
+    return(invisible(py))
   }
   if (!nzchar(engine)) {
     engine <- bundled_engine()
@@ -343,17 +346,19 @@ cupy_requirement <- function(cuda, required = TRUE) {
 # `curnet warm-up` in the new environment: every GPU kernel compiled now, into the engine's
 # kernel cache (inside the environment), rather than at the user's first calls
 # (docs/first-call.md). A failure is a warning: those kernels then compile at first use.
-warm_up_kernels <- function(py) {
+# `engine`: where the engine's sources are when `py` has none (the copy shipped in the package).
+warm_up_kernels <- function(py, engine = "") {
   message("Compiling cuRnet's GPU kernels (once; about a minute)")
   warm_up <- "import sys; from curnet.cli import main; sys.exit(main(['warm-up']))"
-  out <- suppressWarnings(system2(py, c("-c", shQuote(warm_up)), stdout = FALSE, stderr = TRUE,
-                                  env = "LD_LIBRARY_PATH="))
+  env <- c("LD_LIBRARY_PATH=", if (nzchar(engine)) paste0("PYTHONPATH=", shQuote(engine)))
+  out <- suppressWarnings(system2(py, c("-c", shQuote(warm_up)), stdout = TRUE, stderr = TRUE,
+                                  env = env))
   status <- attr(out, "status")
   if (!is.null(status) && status != 0) {
     warning("the GPU kernels were not all compiled (they will compile at their first use):\n",
             paste(utils::tail(out, 5), collapse = "\n"), call. = FALSE)
   } else {
-    message(paste(utils::tail(out, 1), collapse = "\n"))
+    message(utils::tail(grep("^curnet warm-up:", out, value = TRUE), 1))
   }
   invisible(out)
 }
