@@ -113,9 +113,9 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
         if on_device:
             d = d.get()
         square = _square(np, np.asarray(d, dtype=np.float64), copy=False)
-        n, _ = _check(np, square)
+        n, exact = _check(np, square)
         _labels = _check_labels(labels, n)
-        merge, height, order = _scipy_route(square, method)
+        merge, height, order = _scipy_route(square if exact else square.T, method)
     return Dendrogram(merge, height, order, _labels, method)
 
 
@@ -185,12 +185,14 @@ def _check_labels(labels, n):
 
 
 def _scipy_route(square: np.ndarray, method: str):
+    """The host route; `square`'s upper triangle is read (the caller's lower one, transposed,
+    when the two differ)."""
     from scipy.spatial.distance import squareform
     try:
         from fastcluster import linkage
     except ImportError:
         from scipy.cluster.hierarchy import linkage
-    z = linkage(squareform(square.T, checks=False), method=method)     # the lower triangle
+    z = linkage(squareform(square, checks=False), method=method)
     n = square.shape[0]
     node = np.sort(z[:, :2].astype(np.int64), axis=1)
     return _from_nodes(node, z[:, 2].copy(), n)

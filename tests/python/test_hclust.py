@@ -52,6 +52,19 @@ def test_condensed_and_square_inputs_agree():
     np.testing.assert_array_equal(a.order, b.order)
 
 
+def test_a_matrix_nearly_symmetric_is_read_by_its_lower_triangle():
+    # a TOM's two triangles are sums taken in different orders: they differ by rounding
+    d = random_dissimilarity(4, 50)
+    rng = np.random.default_rng(4)
+    skewed = d + np.triu(rng.uniform(-1e-13, 1e-13, d.shape), 1)
+    lower = np.tril(d) + np.tril(d, -1).T
+    got, want = hclust(skewed, backend="cpu"), hclust(lower, backend="cpu")
+    np.testing.assert_array_equal(got.merge, want.merge)
+    np.testing.assert_array_equal(got.height, want.height)
+    with pytest.raises(ValueError, match="symmetric"):
+        hclust(d + np.triu(np.full(d.shape, 1e-6), 1), backend="cpu")
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 40), st.integers(0, 2**31 - 1), st.sampled_from(["average", "complete"]),
        st.booleans())

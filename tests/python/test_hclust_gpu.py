@@ -92,3 +92,15 @@ def test_condensed_cupy_input():
     c = hclust(d, "average", backend="cpu")
     np.testing.assert_array_equal(g.merge, c.merge)
     np.testing.assert_allclose(g.height, c.height, rtol=1e-13)
+
+
+def test_nearly_symmetric_matrix_is_read_by_its_lower_triangle():
+    # 1 - TOM's triangles differ by rounding: the device copies the lower over the upper
+    d = dissimilarity(12, 2500, False)
+    rng = np.random.default_rng(12)
+    skewed = d + np.triu(rng.uniform(-1e-13, 1e-13, d.shape), 1)
+    lower = np.tril(d) + np.tril(d, -1).T
+    g = hclust(skewed, backend="cuda")
+    merge, height, order = r_encoding(*nn_chain_twin(lower, "average"), 2500)
+    np.testing.assert_array_equal(g.merge, merge)
+    np.testing.assert_array_equal(g.height, height)
