@@ -106,7 +106,7 @@ def main(argv=None):
             rows += igraph_rows(name, g, a.repeats)
             print(*(json.dumps(r) for r in rows[-3:]), sep="\n", flush=True)
         for r in rows:
-            if r["graph"] == name and r["call"] != "sweep" and r.get("seconds"):
+            if r["graph"] == name and not r["call"].startswith("sweep") and r.get("seconds"):
                 r["edges_per_s"] = g.num_edges / r["seconds"]
     meta = {"machine": platform.node(), "python": platform.python_version(),
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "info": curnet.info()}
