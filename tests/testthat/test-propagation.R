@@ -122,3 +122,83 @@ test_that("cuRnet_diffuse's errors are in R's words", {
   expect_error(cuRnet_diffuse(g, c(v1 = 0, v2 = 0), backend = "cpu"), "all zeros")
   expect_error(cuRnet_diffusion_kernel(g, sigma2 = -1, backend = "cpu"), "sigma2")
 })
+
+# R's own binning: consecutive degrees grouped until a bin holds `size` vertices, a short last
+# bin joining the one before (Guney et al.'s).
+degree_bins_r <- function(degree, size) {
+  values <- sort(unique(degree))
+  bin <- integer(length(values))
+  b <- 1L
+  filled <- 0
+  for (i in seq_along(values)) {
+    bin[i] <- b
+    filled <- filled + sum(degree == values[i])
+    if (filled >= size) {
+      b <- b + 1L
+      filled <- 0
+    }
+  }
+  if (filled > 0 && b > 1L) bin[bin == b] <- b - 1L
+  bin[match(degree, values)]
+}
+
+test_that("cuRnet_propagation_null's z-scores and p-values match a direct loop over its draws", {
+  skip_if_no_engine()
+  g <- igraph::simplify(small_graph(7, n = 40, m = 110, directed = FALSE))
+  n <- 40
+  seeds <- c("v2", "v5", "v11", "v17")
+  A <- unname(as.matrix(igraph::as_adjacency_matrix(g, attr = "weight")))
+  d <- rowSums(A)
+  W <- t(A) %*% diag(ifelse(d > 0, 1 / d, 0))               # W[i, j]: the chance of j -> i
+  kernels <- list(pagerank = 0.4 * solve(diag(n) - 0.6 * W),   # restart 0.4; seeds weigh 1 / 4
+                  regularized_laplacian = solve(diag(n) + unname(dense_laplacian(g))))   # seeds weigh 1
+  for (kernel in names(kernels)) {
+    restart <- if (kernel == "pagerank") 0.4
+    res <- cuRnet_propagation_null(g, seeds, n = 300, bin_size = 8, seed = 3, kernel = kernel,
+                                   restart = restart, backend = "cpu")
+    draws <- res$draws
+    expect_equal(dim(draws), c(300L, 4L))
+    weight <- if (kernel == "pagerank") 1 / 4 else 1
+    propagate <- function(set) drop(kernels[[kernel]][, set] %*% rep(weight, length(set)))
+    observed <- propagate(match(seeds, igraph::V(g)$name))
+    null <- apply(draws, 1, propagate)                           # vertices x draws, one at a time
+    mu <- rowMeans(null)
+    sd <- sqrt(rowMeans((null - mu)^2))
+    s <- res$scores
+    expect_equal(s$vertex, igraph::V(g)$name)
+    expect_equal(s$observed, observed, tolerance = 1e-8)
+    expect_equal(s$mean, mu, tolerance = 1e-8)
+    expect_equal(s$sd, sd, tolerance = 1e-7)
+    varies <- sd > 1e-9
+    expect_true(any(!varies))                                   # the isolated vertices
+    expect_true(all(is.nan(s$z[!varies])))
+    expect_equal(s$z[varies], ((observed - mu) / sd)[varies], tolerance = 1e-6)
+    clear <- apply(abs(null - observed) > 1e-9 | null == observed, 1, all)   # no near-ties
+    expect_equal(s$p[clear], ((1 + rowSums(null >= observed)) / 301)[clear])
+  }
+  # degree-matched: each draw's vertex is in its seed's bin, no vertex twice in a draw
+  bins <- degree_bins_r(igraph::degree(g), 8)
+  expect_equal(res$scores$bin, bins)
+  seed_bins <- bins[match(seeds, igraph::V(g)$name)]
+  expect_true(all(matrix(bins[draws], nrow(draws)) == rep(seed_bins, each = nrow(draws))))
+  expect_true(all(apply(draws, 1, anyDuplicated) == 0))
+  # seeded: the same call draws the same sets, another seed others
+  again <- cuRnet_propagation_null(g, seeds, n = 300, bin_size = 8, seed = 3, restart = 0.4, backend = "cpu")
+  expect_identical(again$draws, res$draws)
+  other <- cuRnet_propagation_null(g, seeds, n = 300, bin_size = 8, seed = 4, restart = 0.4, backend = "cpu")
+  expect_false(identical(other$draws, res$draws))
+  uniform <- cuRnet_propagation_null(g, seeds, n = 50, degree_matched = FALSE, backend = "cpu")
+  expect_true(all(uniform$scores$bin == 1L))
+})
+
+test_that("cuRnet_propagation_null's errors are in R's words", {
+  skip_if_no_engine()
+  g <- small_graph(8, directed = FALSE)
+  expect_error(cuRnet_propagation_null(g, c("v1", "zz"), backend = "cpu"), "zz")
+  expect_error(cuRnet_propagation_null(g, 31, backend = "cpu"), "1..30")
+  expect_error(cuRnet_propagation_null(g, "v1", n = 1, backend = "cpu"), "`n`")
+  expect_error(cuRnet_propagation_null(g, character(0), backend = "cpu"), "empty")
+  expect_error(cuRnet_propagation_null(g, 1:30, backend = "cpu"), "every vertex")
+  expect_error(cuRnet_propagation_null(g, "v1", kernel = "diffusion", restart = 0.5, backend = "cpu"),
+               "restart")
+})
