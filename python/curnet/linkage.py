@@ -100,6 +100,10 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
     if gpu:
         xp = be.xp
         with be.device_scope():
+            if not on_device and np.ndim(d) == 1:
+                # a host vector expanded by SciPy's squareform (compiled), then moved
+                from scipy.spatial.distance import squareform
+                d = squareform(np.asarray(d, dtype=np.float64), checks=False)
             # a host matrix is copied by its move to the device
             square = _square(xp, xp.asarray(d), copy=on_device and not overwrite)
             n, exact = _check(xp, square)
@@ -110,22 +114,28 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
             a, b, h = nn_chain(square, method)
             merge, height, order = r_encoding(xp.asnumpy(a), xp.asnumpy(b), xp.asnumpy(h), n)
     else:
-        if on_device:
-            d = d.get()
-        square = _square(np, np.asarray(d, dtype=np.float64), copy=False)
-        n, exact = _check(np, square)
+        from scipy.spatial.distance import squareform
+        d = np.asarray(d.get() if on_device else d, dtype=np.float64)
+        if d.ndim == 1:                                  # condensed: straight to the linkage
+            n = _condensed_size(d.shape[0])
+            if n < 2:
+                raise ValueError(f"clustering needs at least 2 objects, got {n}")
+            if not np.isfinite(d).all():
+                raise ValueError("the dissimilarities must be finite (no NA, NaN or Inf)")
+            condensed = d
+        else:
+            square = _square(np, d, copy=False)
+            n, exact = _check(np, square)
+            condensed = squareform(square if exact else square.T, checks=False)   # the lower triangle
         _labels = _check_labels(labels, n)
-        merge, height, order = _scipy_route(square if exact else square.T, method)
+        merge, height, order = _host_route(condensed, n, method)
     return Dendrogram(merge, height, order, _labels, method)
 
 
 def _square(xp, d, copy: bool):
     """`d` as a square float64 matrix of `xp` (a condensed vector expanded)."""
     if d.ndim == 1:
-        m = d.shape[0]
-        n = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
-        if n * (n - 1) // 2 != m:
-            raise ValueError(f"a condensed dissimilarity has n(n - 1)/2 entries; {m} is no such number")
+        n = _condensed_size(d.shape[0])
         out = xp.zeros((n, n), dtype=np.float64)
         i, j = np.triu_indices(n, 1)
         i, j = xp.asarray(i), xp.asarray(j)
@@ -137,6 +147,14 @@ def _square(xp, d, copy: bool):
     if copy or d.dtype != np.float64:
         return xp.array(d, dtype=np.float64, order="C", copy=True)
     return xp.ascontiguousarray(d)                        # the kernel reads rows
+
+
+def _condensed_size(m: int) -> int:
+    """n of a condensed dissimilarity of m = n(n - 1)/2 entries."""
+    n = int(round((1 + np.sqrt(1 + 8 * m)) / 2))
+    if n * (n - 1) // 2 != m:
+        raise ValueError(f"a condensed dissimilarity has n(n - 1)/2 entries; {m} is no such number")
+    return n
 
 
 def _check(xp, square) -> tuple:
@@ -184,16 +202,13 @@ def _check_labels(labels, n):
     return labels
 
 
-def _scipy_route(square: np.ndarray, method: str):
-    """The host route; `square`'s upper triangle is read (the caller's lower one, transposed,
-    when the two differ)."""
-    from scipy.spatial.distance import squareform
+def _host_route(condensed: np.ndarray, n: int, method: str):
+    """fastcluster's linkage (SciPy's without it) of a condensed dissimilarity, in R's encoding."""
     try:
         from fastcluster import linkage
     except ImportError:
         from scipy.cluster.hierarchy import linkage
-    z = linkage(squareform(square, checks=False), method=method)
-    n = square.shape[0]
+    z = linkage(condensed, method=method)
     node = np.sort(z[:, :2].astype(np.int64), axis=1)
     return _from_nodes(node, z[:, 2].copy(), n)
 
