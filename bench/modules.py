@@ -109,6 +109,37 @@ def bench_size(n: int, backend: str, args, slow: set) -> dict:
     return row
 
 
+def plot(report_path: str, png: str) -> None:
+    """Time against genes (log-log) of a report's rows: hclust on the backend and SciPy's,
+    and the block's TOM, tree and host copy."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    with open(report_path) as f:
+        report = json.load(f)
+    rows = report["rows"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for key, label in (("hclust_curnet_s", f"curnet.hclust ({rows[0]['backend']})"),
+                       ("hclust_scipy_s", "SciPy linkage (host, 1 core)"),
+                       ("hclust_fastcluster_s", "fastcluster (host, 1 core)"),
+                       ("modules_block_tree_s", "TOM + 1 - TOM + hclust + copy to host")):
+        pts = [(r["genes"], r[key]) for r in rows if r.get(key)]
+        if pts:
+            ax.plot(*zip(*pts), marker="o", label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    genes = [r["genes"] for r in rows]
+    ax.set_xticks(genes)
+    ax.set_xticklabels([f"{g:,}" for g in genes])
+    ax.minorticks_off()
+    ax.set_xlabel("genes (100 samples)")
+    ax.set_ylabel("seconds")
+    ax.set_title("Average-linkage clustering of 1 - TOM")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(png, dpi=120)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--genes", type=int, nargs="+", default=[1000, 2000])
@@ -117,7 +148,12 @@ def main(argv=None) -> int:
     p.add_argument("--comparator-max-genes", type=int, default=20000,
                    help="run the host comparators up to this many genes")
     p.add_argument("--out")
+    p.add_argument("--plot", nargs=2, metavar=("REPORT.json", "OUT.png"),
+                   help="only draw time against genes from a report")
     args = p.parse_args(argv)
+    if args.plot:
+        plot(*args.plot)
+        return 0
     from curnet.backends import get_backend
     rows, slow = [], set()
     for n in args.genes:
