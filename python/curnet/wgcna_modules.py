@@ -33,6 +33,7 @@ impute, and refuses expression with missing values left after step 1.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -80,11 +81,9 @@ def good_samples_genes(x: np.ndarray, min_fraction: float = 0.5, min_n_samples: 
         ns = int(gs.sum())
         na = np.isnan(x[:, gs]).sum(axis=1)
         gg = gg & (ns - na >= min_n_samples)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            import warnings
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)
-                var = np.nanvar(x[np.ix_(gg, gs)], axis=1, ddof=1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)       # genes without two values: 0 below
+            var = np.nanvar(x[np.ix_(gg, gs)], axis=1, ddof=1)
         var = np.where(np.isnan(var), 0.0, var)
         keep = (na[gg] < (1 - min_fraction) * ns) & (var > tol ** 2) & (ns - na[gg] >= min_n_samples)
         gg[np.flatnonzero(gg)] = keep
@@ -225,14 +224,10 @@ def eigengene(x: np.ndarray) -> np.ndarray:
     return -pc if np.isfinite(r) and r < 0 else pc
 
 
-def _level_order(levels):
-    """Levels as R's factor() orders them: numbers by value, names alphabetically."""
-    return sorted(levels)
-
-
 def module_eigengenes(x: np.ndarray, labels: np.ndarray, exclude_grey: bool, grey):
     """(names, eigengenes samples x modules) of every level of `labels` in R's factor order."""
-    levels = [v for v in _level_order(set(labels.tolist())) if not (exclude_grey and v == grey)]
+    # R's factor() order: numbers by value, names alphabetically
+    levels = [v for v in sorted(set(labels.tolist())) if not (exclude_grey and v == grey)]
     me = np.empty((x.shape[1], len(levels)))
     for i, level in enumerate(levels):
         me[:, i] = eigengene(x[labels == level])
@@ -298,7 +293,7 @@ def merge_close_modules(x: np.ndarray, labels: np.ndarray, cut_height: float, co
         else:
             break
     # relabel by size (ties: R's factor order), grey kept
-    levels = _level_order(set(merged.tolist()))
+    levels = sorted(set(merged.tolist()))
     sizes = [int((merged == v).sum()) for v in levels]
     ranked = [levels[i] for i in sorted(range(len(levels)), key=lambda i: -sizes[i])]
     out = merged.copy()
@@ -384,6 +379,7 @@ class ModuleDetection:
                             f"a block of {largest:,} genes (its adjacency, TOM and clustering); "
                             "give a smaller maxBlockSize")
         self.dendrograms: list = [None] * len(self.block_levels)
+        self.dissimilarity = None            # the last block's 1 - TOM on the host, for its cut
         self.all_labels = np.zeros(genes, dtype=np.int64)
         self.all_mes: list = []              # eigengene columns, samples (good) x 1
         self.all_label_index: list = []
