@@ -493,7 +493,9 @@ def _terminal_tree(D, S, members):
         if len(m) > 1:
             m = np.asarray(m)                  # the package's order: members, then those joined
             i, j = np.triu_indices(len(m), 1)
-            a.append(m[i]), b.append(m[j]), w.append(S[m[i], m[j]])
+            a.append(m[i])
+            b.append(m[j])
+            w.append(S[m[i], m[j]])
     u, v = _prim_tree(np.concatenate(a), np.concatenate(b), np.concatenate(w), numbered=True)
     return np.minimum(u, v), np.maximum(u, v)
 
@@ -514,11 +516,12 @@ def _prim_tree(eu, ev, ew, numbered=False):
     """The spanning tree of the edges (eu[i], ev[i], weight ew[i]) that Boost's
     prim_minimum_spanning_tree finds when they are added to an adjacency_list in this order,
     as the PCSF package adds them: vertices numbered in order of first appearance (numbered:
-    by their ids, 0..n-1), Prim from vertex 0, a 4-ary heap keyed on the weight of the edge reaching each vertex, a key replaced
-    only by a strictly smaller one. Among equal weights (every root edge costs w) it keeps
-    what Boost keeps, so the package's trees come out edge for edge. Tree edges (u, v) in
-    the ids given, in the order of the tree's vertices; vertices Prim does not reach (cut off
-    from vertex 0, or reached only by infinite weights) are left out, as Boost leaves them."""
+    by their ids, 0..n-1), Prim from vertex 0, a 4-ary heap keyed on the weight of the edge
+    reaching each vertex, a key replaced only by a strictly smaller one. Among equal weights
+    (every root edge costs w) it keeps what Boost keeps, so the package's trees come out edge
+    for edge. Tree edges (u, v) in the ids given, in the order of the tree's vertices;
+    vertices Prim does not reach (cut off from vertex 0, or reached only by infinite weights)
+    are left out, as Boost leaves them."""
     if len(eu) == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     ends = np.column_stack([eu, ev]).ravel()
@@ -529,13 +532,14 @@ def _prim_tree(eu, ev, ew, numbered=False):
     names = ids[order]
     lu, lv = local[np.searchsorted(ids, eu)].tolist(), local[np.searchsorted(ids, ev)].tolist()
     n = len(ids)
-    adj = [[] for _ in range(n)]
+    adj: list[list] = [[] for _ in range(n)]
     for x, y, w in zip(lu, lv, np.asarray(ew, np.float64).tolist()):
         adj[x].append((y, w))
         adj[y].append((x, w))
     inf = float("inf")
     key, pred, color = [inf] * n, list(range(n)), [0] * n     # color: 0 white, 1 gray, 2 black
-    heap, where = [], [-1] * n
+    heap: list = []
+    where = [-1] * n
 
     def up(i):                                          # preserve_heap_property_up
         x, kx, j, moved = heap[i], key[heap[i]], i, 0
@@ -588,9 +592,9 @@ def _prim_tree(eu, ev, ew, numbered=False):
                 key[y], pred[y] = w, x
                 up(where[y])
         color[x] = 2
-    pred = np.asarray(pred)
-    inner = np.flatnonzero(pred != np.arange(n))
-    return names[inner].astype(np.int64), names[pred[inner]].astype(np.int64)
+    parent = np.asarray(pred)
+    inner = np.flatnonzero(parent != np.arange(n))
+    return names[inner].astype(np.int64), names[parent[inner]].astype(np.int64)
 
 
 def _spanning_tree(w, a, b, n):
