@@ -41,7 +41,8 @@ for (n in sizes) {
               modules_ari = ari(bw_cu$value$colors, bw_wg$value$colors),
               modules_curnet = length(unique(bw_cu$value$colors)), modules_wgcna = length(unique(bw_wg$value$colors)),
               eigengenes_max_diff = me_diff,
-              ari_curnet_truth = ari(bw_cu$value$colors, sim$allLabels), ari_wgcna_truth = ari(bw_wg$value$colors, sim$allLabels))
+              ari_curnet_truth = ari(bw_cu$value$colors, sim$allLabels),
+              ari_wgcna_truth = ari(bw_wg$value$colors, sim$allLabels))
   print(unlist(row))
   rows[[length(rows) + 1]] <- row
 }

@@ -32,4 +32,5 @@ row <- list(genes = n, block = block, samples = 100,
               k <- planted & r$v$colors != "grey"; ari(r$v$colors[k], sim$allLabels[k]) }))
 str(row)
 writeLines(toJSON(list(machine = Sys.info()[["nodename"]], date = format(Sys.time(), tz = "UTC", usetz = TRUE),
-                       engine = cuRnet_info()$backend, row = row), auto_unbox = TRUE, pretty = TRUE, digits = NA), args[1])
+                       engine = cuRnet_info()$backend, row = row),
+                  auto_unbox = TRUE, pretty = TRUE, digits = NA), args[1])

@@ -6,7 +6,8 @@ test_that("the driver's CUDA version is read from nvidia-smi's header and cuDriv
               "+-----------------------------------------------------------------------------------------+",
               "| NVIDIA-SMI 580.65.06              Driver Version: 580.65.06      CUDA Version: 13.0     |")
   expect_equal(cuRnet:::nvidia_smi_cuda_version(header), "13.0")
-  expect_equal(cuRnet:::nvidia_smi_cuda_version("| NVIDIA-SMI 550.54  Driver Version: 550.54  CUDA Version: 12.4 |"), "12.4")
+  expect_equal(cuRnet:::nvidia_smi_cuda_version(
+    "| NVIDIA-SMI 550.54  Driver Version: 550.54  CUDA Version: 12.4 |"), "12.4")
   expect_true(is.na(cuRnet:::nvidia_smi_cuda_version(c("NVIDIA-SMI has failed because it couldn't communicate", ""))))
   expect_true(is.na(cuRnet:::nvidia_smi_cuda_version(character())))
   expect_equal(cuRnet:::driver_cuda_version(12040L), "12.4")
@@ -71,7 +72,8 @@ fake_python <- function(dir, log) {
     # as venv does: bin/python is a link to the Python that made it
     "if [ \"$2\" = venv ]; then mkdir -p \"$3/bin\" && ln -s \"$0\" \"$3/bin/python\"; fi",
     # keep what pip was given to install, for the test to look at
-    sprintf("if [ \"$3\" = install ]; then for a in \"$@\"; do [ -d \"$a\" ] && cp -r \"$a\" '%s/engine'; done; fi", dir),
+    sprintf(paste0("if [ \"$3\" = install ]; then for a in \"$@\"; do [ -d \"$a\" ] && ",
+                   "cp -r \"$a\" '%s/engine'; done; fi"), dir),
     "exit 0"), py)
   Sys.chmod(py, "755")
   py
@@ -159,7 +161,8 @@ test_that("a Python without the engine loads the one shipped in the package", {
   bare <- file.path(tmp, "env", "bin", "python")
   env_site <- ask(bare, "import sysconfig; print(sysconfig.get_paths()['purelib'])")
   writeLines(site, file.path(env_site, "numpy-from-elsewhere.pth"))
-  expect_equal(ask(bare, "import importlib.util as u; print(u.find_spec('numpy') is not None, u.find_spec('curnet') is None)"),
+  expect_equal(ask(bare, paste("import importlib.util as u;",
+                               "print(u.find_spec('numpy') is not None, u.find_spec('curnet') is None)")),
                "True True")
   script <- file.path(tmp, "run.R")
   writeLines(c("library(cuRnet)", "stopifnot(cuRnet_available())",
