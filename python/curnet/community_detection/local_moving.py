@@ -161,7 +161,7 @@ def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float
         vertex_of = labels[vertex_of]
     membership = part[vertex_of]
     if not leiden and lg is not first:
-        # Louvain: the vertices moved once more one by one. Parallel moves leave vertices a
+        # Louvain: local moving once more on the first level. Parallel moves leave vertices a
         # level then locks inside a community (scNET: median modularity 0.3169 -> 0.3208,
         # igraph's 0.3182); Leiden's next iteration does this itself.
         vsize, gamma = penalty(first, objective, resolution)
