@@ -132,7 +132,8 @@ cuRnet_cluster_leiden <- function(graph, objective_function = c("CPM", "modulari
 #'
 #' A drop-in for \code{igraph::cluster_louvain()} (Blondel et al. 2008): local moving (every
 #' vertex at once, in four random buckets a round) and aggregation until a level merges
-#' nothing, on the GPU when there is one. The result is igraph's \code{communities} object;
+#' nothing, then local moving once more on the original vertices, on the GPU when there is
+#' one. The result is igraph's \code{communities} object;
 #' \code{memberships} holds the final level only, and \code{modularity} its modularity at
 #' \code{resolution}.
 #'
