@@ -53,6 +53,7 @@ run_vignette_sets <- function(python, dir, code, engine_dir) {
 
 test_that("the network-medicine vignette finds its gene sets on scNET (NumPy 1 and 2)", {
   skip_if_no_engine()
+  skip_if_not_installed("knitr")  # the vignette's setup chunk sets knitr's options
   file <- test_path("..", "..", "vignettes", "network-medicine.Rmd")
   skip_if_not(file.exists(file), "the vignette's source is not here")
   dir <- withr::local_tempdir()
