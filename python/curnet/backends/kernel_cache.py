@@ -55,9 +55,18 @@ def cache_dir() -> str:
 
 def use() -> str:
     """Point CuPy's compiler cache at cache_dir(); call before CuPy compiles anything (the
-    backends do, before importing CuPy). Returns the folder."""
+    backends do, before importing CuPy). Returns the folder.
+
+    CuPy 14.2 reads CUPY_CACHE_DIR once, when its compiler module is imported (seen on an
+    H200: a folder set after `import cupy` received nothing), so where CuPy is loaded already
+    its disk cache is pointed at the folder through its own setter."""
     folder = cache_dir()
     os.environ["CUPY_CACHE_DIR"] = folder
+    compiler = sys.modules.get("cupy.cuda.compiler")
+    setter = getattr(compiler, "_set_kernel_cache_backend", None)
+    disk = getattr(compiler, "_DiskKernelCacheBackend", None)
+    if setter is not None and disk is not None:
+        setter(disk(folder))
     return folder
 
 

@@ -13,12 +13,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
-import cupy as cp
 
 from ...graph import Graph
 from .. import kernel_cache, log
 
-kernel_cache.use()    # this module may be imported before get_backend() has set it
+kernel_cache.use()    # before CuPy's import fixes its cache folder (kernel_cache.use's note)
+import cupy as cp  # noqa: E402  (after kernel_cache.use(), as said above)
 
 KERNEL_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "kernels")
 THREADS = 256
