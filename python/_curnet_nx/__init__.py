@@ -86,9 +86,8 @@ FUNCTIONS.update({
     "louvain_communities": "Parallel local moving on the engine; levels go on until one merges "
                            "nothing (threshold not needed). Directed graphs, multigraphs and "
                            "max_level are declined.",
-    "louvain_partitions": "Yields the final partition only. Declined as louvain_communities.",
     "leiden_communities": "Leiden (modularity) until an iteration no longer raises it; every "
                           "community connected. Declined as louvain_communities.",
     "modularity": "Computed on the engine. Directed graphs and multigraphs are declined.",
 })
-WEIGHTED |= {"louvain_communities", "louvain_partitions", "leiden_communities", "modularity"}
+WEIGHTED |= {"louvain_communities", "leiden_communities", "modularity"}

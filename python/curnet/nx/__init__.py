@@ -33,7 +33,15 @@ EXPECTED_TEST_FAILURES = {
     "TestStronglyConnected::test_condensation_mapping_and_members":
         "expects the largest strongly connected component first; cuRnet yields components in "
         "order of their first node (NetworkX documents no order)",
+    **{f"test_louvain.py::{test}": "expects NetworkX's own partition of the karate club for its seeded "
+       "sequential sweep; cuRnet's parallel local moving finds another" for test in
+       ("test_karate_club_partition", "test_undirected_selfloops", "test_none_weight_param")},
+    "test_louvain.py::test_multigraph":
+        "compares a multigraph's partition (left to NetworkX: cuRnet declines multigraphs) with the "
+        "partition of the same graph's simple form (cuRnet's), for one seed",
 }
+# Leiden and Louvain: undirected simple graphs (igraph's rule), every level run (curnet.nx.communities)
+COMMUNITIES = {"louvain_communities", "leiden_communities", "modularity"}
 
 
 def convert_from_nx(graph, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False,
@@ -79,6 +87,15 @@ def can_run(name, args, kwargs):
         return "sp (precomputed path lengths) given: NetworkX reads them itself"
     if arguments.get("e") is not None:
         return "e (precomputed eccentricities) given: NetworkX reads them itself"
+    if name in COMMUNITIES:
+        G = arguments.get("G")
+        if G is not None and not isinstance(G, CurnetGraph):
+            if G.is_directed():
+                return "directed graph: cuRnet's Leiden and Louvain are for undirected graphs"
+            if G.is_multigraph():
+                return "multigraph: cuRnet's conversion keeps one of parallel edges"
+        if arguments.get("max_level") is not None:
+            return "max_level: cuRnet's levels are not cut short"
     return True
 
 
@@ -103,8 +120,10 @@ def on_start_tests(items):
     """Mark NetworkX's own tests that cuRnet answers differently (NETWORKX_TEST_BACKEND=curnet)."""
     import pytest
     for item in items:
+        # --pyargs node ids lack the file ("::test_x"): the file's name is put in front
+        name = item.path.name + item.nodeid if item.nodeid.startswith("::") else item.nodeid
         for key, reason in EXPECTED_TEST_FAILURES.items():
-            if item.nodeid.endswith(key):
+            if name.endswith(key):
                 item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
 
 

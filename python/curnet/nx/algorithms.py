@@ -392,5 +392,4 @@ from .betweenness import (betweenness_centrality, betweenness_centrality_subset,
 from .propagation import pagerank  # noqa: E402,F401
 
 # -- communities (curnet.nx.communities) -------------------------------------------------------
-from .communities import (leiden_communities, louvain_communities, louvain_partitions,  # noqa: E402,F401
-                          modularity)
+from .communities import leiden_communities, louvain_communities, modularity  # noqa: E402,F401

@@ -1,13 +1,14 @@
 """NetworkX's community functions on a CurnetGraph (`louvain_communities`,
-`louvain_partitions`, `leiden_communities`, `modularity`) by curnet.leiden / curnet.louvain:
-the same signatures and result shapes (lists of sets of nodes).
+`leiden_communities`, `modularity`) by curnet.leiden / curnet.louvain: the same signatures and
+result shapes (lists of sets of nodes).
 
-Declined (NotImplementedError, so NetworkX runs its own code): directed graphs (cuRnet follows
-igraph: undirected only), multigraphs (the conversion keeps one of parallel edges, where
-modularity adds them), negative weights, and `max_level` (the levels are not cut short).
-`threshold` (Louvain's least gain a level) is not needed: levels go on until one merges
-nothing. `louvain_partitions` yields the final partition only. The partitions are cuRnet's
-(another random order of moves than NetworkX's), of modularity on a par."""
+Declined, so NetworkX runs its own code: directed graphs (cuRnet follows igraph: undirected
+only), multigraphs (the conversion keeps one of parallel edges, where modularity adds them) and
+`max_level` (the levels are not cut short) by the backend's can_run, before any conversion;
+negative weights here. `threshold` (Louvain's least gain a level) is not needed: levels go on
+until one merges nothing. `louvain_partitions` is not offered: it yields every level's
+partition, which cuRnet's parallel levels do not match. The partitions are cuRnet's (another
+random order of moves than NetworkX's), of modularity on a par."""
 from __future__ import annotations
 
 import numpy as np
@@ -64,10 +65,6 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
     p = louvain(_engine_graph(G, weight), resolution=float(resolution), seed=_seed(seed),
                 backend=engine_backend())
     return _sets(G, p.membership)
-
-
-def louvain_partitions(G, weight="weight", resolution=1, threshold=1e-07, seed=None):
-    yield louvain_communities(G, weight=weight, resolution=resolution, threshold=threshold, seed=seed)
 
 
 def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=None):
