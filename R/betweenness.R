@@ -67,8 +67,7 @@ cuRnet_edge_betweenness <- function(graph, e = igraph::E(graph), directed = TRUE
 }
 
 run_betweenness <- function(g, kind, ids, directed, weights, normalized, cutoff, progress, backend, what) {
-  cutoff <- as.numeric(cutoff)
-  if (length(cutoff) != 1 || is.na(cutoff)) stop("cutoff must be one number", call. = FALSE)
+  cutoff <- check_number(cutoff, "cutoff", finite = FALSE)
   if (cutoff == 0 && utils::packageVersion("igraph") < "1.4") {
     warning("`cutoff' == 0 will be treated literally from igraph 1.4. If you want unrestricted ",
             what, ", set it to -1", call. = FALSE)

@@ -64,6 +64,9 @@ cuRnet_coexpression <- function(expr, method = c("pearson", "spearman", "bicor")
     stop("give exactly one of threshold (pairs with |r| >= threshold) or top_k (each gene's best partners)",
          call. = FALSE)
   }
+  if (!is.null(threshold)) check_number(threshold, "threshold", 0, 1)
+  if (!is.null(top_k)) check_number(top_k, "top_k", 1, whole = TRUE)
+  check_number(maxPOutliers, "maxPOutliers", 0, 1)
   x <- expression_matrix(expr, match.arg(genes), what = "expr", layout = if (missing(genes)) paste(
     "cuRnet_coexpression reads a matrix with its genes in rows (Bioconductor's layout): give genes = \"columns\"",
     "for samples x genes (WGCNA's datExpr), or genes = \"rows\" to keep this reading"))
@@ -308,6 +311,7 @@ cuRnet_adjacency <- function(datExpr, selectCols = NULL, type = "unsigned", powe
                              backend = "auto") {
   refuse("adjacency", selectCols = !is.null(selectCols), weights = !is.null(weights),
          `type = "distance"` = identical(type, "distance"))
+  check_number(power, "power", 0, above = TRUE)
   x <- expression_matrix(datExpr, "columns", wgcna_layout, "datExpr")
   cm <- cor_method(corFnc, corOptions, x)
   dense_result(length(x$labels), x$names, function(address) {
@@ -327,6 +331,11 @@ cuRnet_pickSoftThreshold <- function(data, dataIsExpr = TRUE, weights = NULL, Rs
                                      moreNetworkConcepts = FALSE, gcInterval = NULL, verbose = 0,
                                      indent = 0, backend = "auto") {
   refuse("pickSoftThreshold", `dataIsExpr = FALSE` = !isTRUE(dataIsExpr), weights = !is.null(weights))
+  if (!is.numeric(powerVector) || !length(powerVector) || anyNA(powerVector) || any(powerVector <= 0)) {
+    stop(sprintf("`powerVector` must be positive numbers, not %s", shown_value(powerVector)), call. = FALSE)
+  }
+  check_number(RsquaredCut, "RsquaredCut", 0, 1)
+  check_number(nBreaks, "nBreaks", 2, whole = TRUE)
   x <- expression_matrix(data, "columns", wgcna_layout, "data")
   cm <- cor_method(corFnc, corOptions, x)
   res <- reticulate::py_to_r(engine_call(bridge()$pick_soft_threshold_for_r(
@@ -369,6 +378,8 @@ cuRnet_TOMsimilarityFromExpr <- function(datExpr, weights = NULL, corType = "pea
          pearsonFallback = !identical(pearsonFallback, "individual"), cosineCorrelation = !isFALSE(cosineCorrelation),
          replaceMissingAdjacencies = !isFALSE(replaceMissingAdjacencies),
          suppressTOMForZeroAdjacencies = !isFALSE(suppressTOMForZeroAdjacencies))
+  check_number(power, "power", 0, above = TRUE)
+  check_number(maxPOutliers, "maxPOutliers", 0, 1)
   x <- expression_matrix(datExpr, "columns", wgcna_layout, "datExpr")
   tom <- dense_result(length(x$labels), NULL, function(address) {
     engine_call(bridge()$wgcna_dense_into("tom_from_expr", address, as_arrow(as.double(x$m)), nrow(x$m),

@@ -278,3 +278,25 @@ test_that("engine messages are in R's words: no Python exception names, argument
     expect_error(eval(call), "^`(cutoff|order|mindist|n_random)` must be one")
   }
 })
+
+test_that("the co-expression functions and betweenness check their numbers in R before any work", {
+  # checked before the engine is asked: no engine needed for the refusal
+  x <- matrix(stats::rnorm(60), 6, 10)
+  for (call in list(quote(cuRnet_coexpression(x, threshold = NA)),
+                    quote(cuRnet_coexpression(x, threshold = 2)),
+                    quote(cuRnet_coexpression(x, top_k = c(2, 3))),
+                    quote(cuRnet_coexpression(x, top_k = 1.5)),
+                    quote(cuRnet_coexpression(x, threshold = 0.5, maxPOutliers = NA)),
+                    quote(cuRnet_adjacency(x, power = NA)),
+                    quote(cuRnet_adjacency(x, power = -1)),
+                    quote(cuRnet_pickSoftThreshold(x, RsquaredCut = NA)),
+                    quote(cuRnet_pickSoftThreshold(x, nBreaks = 1)),
+                    quote(cuRnet_TOMsimilarityFromExpr(x, power = c(6, 7))),
+                    quote(cuRnet_TOMsimilarityFromExpr(x, maxPOutliers = 2)))) {
+    expect_error(eval(call), "^`(threshold|top_k|maxPOutliers|power|RsquaredCut|nBreaks)` must be one",
+                 info = deparse(call))
+  }
+  expect_error(cuRnet_pickSoftThreshold(x, powerVector = c(1, NA)), "^`powerVector` must be positive numbers")
+  expect_error(cuRnet_betweenness(igraph::make_ring(4), cutoff = NA), "^`cutoff` must be one number, not NA")
+  expect_error(cuRnet_betweenness(igraph::make_ring(4), cutoff = c(1, 2)), "^`cutoff` must be one number")
+})
