@@ -57,9 +57,7 @@ docs: setup $(R_STAMP)
 	rm -rf site
 	$(PY) scripts/docs.py generate
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --quiet
-	$(DOCS_R_ENV) Rscript -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(".", \
-	  override = list(destination = "site/r"), examples = $(DOCS_RUN), preview = FALSE, \
-	  new_process = FALSE, install = FALSE, devel = FALSE)'
+	$(DOCS_R_ENV) Rscript -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(".", override = list(destination = "site/r"), examples = $(DOCS_RUN), preview = FALSE, new_process = FALSE, install = FALSE, devel = FALSE)'
 	# the performance article shows bench/results' plots from beside it; CONTRIBUTING.md is
 	# the site's contributing.html (pkgdown's copy would keep the repository's links)
 	mkdir -p site/r/bench/results && cp bench/results/*.png site/r/bench/results/
