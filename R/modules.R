@@ -132,7 +132,7 @@ cuRnet_blockwiseModules <- function(datExpr, power = 6, networkType = "unsigned"
   if (is.data.frame(datExpr)) {
     bad <- names(datExpr)[!vapply(datExpr, is.numeric, logical(1))]
     if (length(bad)) {
-      stop("datExpr must hold numbers only; non-numeric column(s): ", paste(head(bad, 5), collapse = ", "),
+      stop("datExpr must hold numbers only; non-numeric column(s): ", paste(utils::head(bad, 5), collapse = ", "),
            call. = FALSE)
     }
   }
