@@ -127,3 +127,13 @@ def check_preds_exact(g, sources, dist, pred):
         tight = np.isfinite(dist[r, tails]) & (dist[r, tails] + w == dist[r, heads])
         v = np.flatnonzero(pred[r] >= 0)
         assert np.isin(pred[r, v].astype(np.int64) * n + v, tails[tight] * n + heads[tight]).all()
+
+
+def planted(k, size, p_in, p_out, seed):
+    """A planted-partition graph: (curnet Graph, truth)."""
+    rng = np.random.default_rng(seed)
+    n = k * size
+    truth = np.repeat(np.arange(k), size)
+    iu = np.triu_indices(n, 1)
+    keep = rng.random(len(iu[0])) < np.where(truth[iu[0]] == truth[iu[1]], p_in, p_out)
+    return Graph.from_edges(iu[0][keep], iu[1][keep], directed=False, num_vertices=n), truth

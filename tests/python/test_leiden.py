@@ -7,21 +7,12 @@ import numpy as np
 import pytest
 
 import curnet
+from oracles import planted
 from curnet.backends.cpu.leiden import CpuMoves
 from curnet.backends.partitions import level_graph
 
 ig = pytest.importorskip("igraph")
 nx = pytest.importorskip("networkx")
-
-
-def planted(k, size, p_in, p_out, seed):
-    """A planted-partition graph: (curnet Graph, truth)."""
-    rng = np.random.default_rng(seed)
-    n = k * size
-    truth = np.repeat(np.arange(k), size)
-    iu = np.triu_indices(n, 1)
-    keep = rng.random(len(iu[0])) < np.where(truth[iu[0]] == truth[iu[1]], p_in, p_out)
-    return curnet.Graph.from_edges(iu[0][keep], iu[1][keep], directed=False, num_vertices=n), truth
 
 
 def to_igraph(g):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import curnet
+from oracles import planted
 from curnet.backends import cuda_available, get_backend
 from curnet.backends.cpu.leiden import CpuMoves
 from curnet.backends.partitions import level_graph
@@ -51,15 +52,6 @@ def test_best_moves_matches_numpy(seed, mode):
         None if target_ok is None else d(target_ok), beta, 99 + seed)
     np.testing.assert_array_equal(cp.asnumpy(got[0]), want[0])
     np.testing.assert_array_equal(cp.asnumpy(got[1]), want[1])
-
-
-def planted(k, size, p_in, p_out, seed):
-    rng = np.random.default_rng(seed)
-    n = k * size
-    truth = np.repeat(np.arange(k), size)
-    iu = np.triu_indices(n, 1)
-    keep = rng.random(len(iu[0])) < np.where(truth[iu[0]] == truth[iu[1]], p_in, p_out)
-    return curnet.Graph.from_edges(iu[0][keep], iu[1][keep], directed=False, num_vertices=n), truth
 
 
 def components_inside(g, membership):
