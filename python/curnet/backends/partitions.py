@@ -2,7 +2,7 @@
 CuPy (`xp`): the graph of one level (arcs without self-loops, each vertex's inner weight,
 strength and size), its aggregation into the graph of communities, the quality of a
 partition, the counter-based random numbers of the moves, and `partition_primitives`, which
-gives a device's `best_moves` (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
+gives a device's `best_moves` and `pieces` (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
 kernel in `cuda/leiden.py` over `kernels/leiden.cu`).
 
 Quality (igraph's, for both objectives): with A_ij the adjacency (a self-loop counted twice,
@@ -59,6 +59,8 @@ class PartitionPrimitives(Protocol):
 
     def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
                    target_ok, beta: float, seed: int) -> tuple: ...
+
+    def pieces(self, lg: LevelGraph, labels) -> Any: ...
 
 
 def partition_primitives(device) -> PartitionPrimitives:

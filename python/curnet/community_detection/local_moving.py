@@ -34,8 +34,8 @@ MOVE_BUCKETS = 4
 ROUND_GAIN = 1e-5
 # A level whose refinement keeps more than this share of its vertices is aggregated by its
 # communities instead (Louvain's step): later levels would merge a few vertices each (47
-# levels a pass on STRING's sample instead of ~6). Communities stay connected by
-# split_disconnected at the end.
+# levels a pass on STRING's sample instead of ~6). Communities are split into their
+# connected pieces at the end (the device's `pieces`).
 MIN_SHRINK = 0.9
 
 
@@ -106,32 +106,46 @@ def change_inside(xp, lg: LevelGraph, arcs, old, new, moving) -> float:
 
 
 def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream: Stream):
-    """Leiden's refinement of `part`: sub-community labels (each a vertex id of lg)."""
+    """Leiden's refinement of `part`: sub-community labels (each a vertex id of lg).
+
+    Each sub-community's penalty weight and cut (its weight to the rest of its community)
+    are kept up to date from the movers' arcs alone: a round costs its movers' arcs, not
+    the level's."""
     xp = prim.xp
     n = lg.n
     ids = xp.arange(n, dtype=np.int32)
     sub = ids.copy()
     _, part_total = community_totals(xp, lg, part, vsize, n)
-    within = part[lg.src] == part[lg.idx]
-    k_within = xp.bincount(lg.src[within], weights=lg.w[within], minlength=n)
+    inside = xp.flatnonzero(part[lg.src] == part[lg.idx])    # the arcs inside communities
+    in_src, in_dst, in_w = lg.src[inside], lg.idx[inside], lg.w[inside]
+    k_within = xp.bincount(in_src, weights=in_w, minlength=n)
     rest = part_total[part]                          # S of each vertex's community
     alone = k_within >= gamma * vsize * (rest - vsize)   # well connected to its community
+    total = vsize.astype(np.float64)                 # every vertex its own sub-community
+    cut = k_within.astype(np.float64)
     for _ in range(MAX_REFINE_ROUNDS):
-        total = xp.bincount(sub, weights=vsize, minlength=n)
-        cross = within & (sub[lg.src] != sub[lg.idx])
-        cut = xp.bincount(sub[lg.src[cross]], weights=lg.w[cross], minlength=n)
         target_ok = cut >= gamma * total * (rest - total)
-        if not bool(alone.any()):
-            break
         seed = stream.next()
         target, _ = prim.best_moves(lg, sub, part, vsize, total, gamma, alone, target_ok, beta, seed)
         moving = target != sub
         joined = xp.zeros(n, bool)
         joined[target[moving]] = True
         moving &= ~joined[ids]                        # a vertex being joined stays
-        if not bool(moving.any()):
+        if not bool(moving.any()):                    # the round's one wait for the device
             break
-        sub = xp.where(moving, target, sub).astype(np.int32)
+        new = xp.where(moving, target, sub).astype(np.int32)
+        arcs = xp.flatnonzero(moving[in_src])         # the movers' arcs inside communities
+        u, v, w = in_src[arcs], in_dst[arcs], in_w[arcs]
+        was_cut, is_cut = sub[u] != sub[v], new[u] != new[v]
+        # the arc u -> v counts in the cut of u's sub-community; its reverse v -> u in v's,
+        # counted here when v stays (a moving v's arcs are among `arcs` themselves)
+        stays = ~moving[v]
+        cut = cut + xp.bincount(new[u], weights=w * is_cut, minlength=n) \
+            - xp.bincount(sub[u], weights=w * was_cut, minlength=n) \
+            + xp.bincount(new[v[stays]], weights=(w * (is_cut.astype(np.float64) - was_cut))[stays], minlength=n)
+        total = total + xp.bincount(target[moving], weights=vsize[moving], minlength=n) \
+            - xp.bincount(sub[moving], weights=vsize[moving], minlength=n)
+        sub = new
         alone &= ~moving
         alone[target[moving]] = False                 # joined: no longer alone
     return sub
@@ -167,20 +181,6 @@ def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float
         vsize, gamma = penalty(first, objective, resolution)
         membership = move_nodes(prim, first, renumber(xp, membership)[0], vsize, gamma, stream)
     return membership
-
-
-def split_disconnected(g, membership: np.ndarray) -> np.ndarray:
-    """Each community cut into its connected pieces (on the host, SciPy's components of the
-    arcs inside communities). Leiden's refinement keeps communities connected, but a last
-    level merged without refinement may leave one in pieces; splitting it never lowers
-    modularity or CPM (no arc is lost, a penalty term is)."""
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
-    src, dst = g.edge_sources(), g.indices
-    inside = membership[src] == membership[dst]
-    n = len(membership)
-    a = csr_matrix((np.ones(int(inside.sum()), np.int8), (src[inside], dst[inside])), shape=(n, n))
-    return connected_components(a, directed=False)[1]
 
 
 def penalty(lg: LevelGraph, objective: str, resolution: float):

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..backends import get_backend
 from ..backends.partitions import LevelGraph, level_graph, partition_primitives, renumber
-from .local_moving import Stream, one_pass, quality, split_disconnected
+from .local_moving import Stream, one_pass, quality
 
 OBJECTIVES = ("modularity", "cpm")
 MAX_STABLE_ITERATIONS = 1000     # n_iterations < 0 ("until stable") stops here at the latest
@@ -125,34 +125,43 @@ def run(g, *, algorithm: str, objective: str, resolution: float, weighted, beta:
     with device.device_scope():
         if lg is None:
             lg = first_level(xp, g, None if weighted is None else weighted, vertex_weights)
-        n = lg.n
-        membership = xp.asarray(initial_labels(initial, n))
-        stream = Stream(seed)
-        leiden = algorithm == "leiden"
-        if n == 0:
-            q = float("nan")
-        elif not leiden or n_iterations > 0:
-            for _ in range(int(n_iterations) if leiden else 1):
-                membership = one_pass(prim, lg, membership, objective, resolution, beta, leiden, stream)
-                membership = renumber(xp, membership)[0]
-            q = quality(prim, lg, membership, objective, resolution)
-        else:                                   # until an iteration does not raise the quality (R's loop)
-            previous, q = -np.inf, 0.0
-            for _ in range(MAX_STABLE_ITERATIONS):
-                if not previous + STABLE_GAIN * abs(q) < q:
-                    break
-                previous = q
-                membership = renumber(xp, one_pass(prim, lg, membership, objective, resolution,
-                                                   beta, True, stream))[0]
-                q = quality(prim, lg, membership, objective, resolution)
+        membership = xp.asarray(initial_labels(initial, lg.n))
+        membership, q = iterate(prim, lg, membership, objective, resolution, beta, n_iterations,
+                                algorithm == "leiden", Stream(seed))
         host = np.asarray(membership.get() if hasattr(membership, "get") else membership, np.int32)
-        if leiden:
-            split = split_disconnected(g, host)
-            if len(split) and split.max() + 1 > host.max() + 1:
-                host = renumber(np, split)[0]
-                q = quality(prim, lg, xp.asarray(host), objective, resolution)
-        host = renumber(np, host)[0] if len(host) else host
     return Partition(host, float(q), objective, resolution, algorithm, g.names)
+
+
+def iterate(prim, lg: LevelGraph, membership, objective: str, resolution: float, beta: float,
+            n_iterations: int, leiden: bool, stream: Stream):
+    """Leiden's iterations (or Louvain's one pass) from `membership` on the device: (the
+    final membership, renumbered 0..k-1, and its quality). Leiden's communities end split
+    into their connected pieces."""
+    xp = prim.xp
+    if lg.n == 0:
+        return membership, float("nan")
+    if not leiden or n_iterations > 0:
+        for _ in range(int(n_iterations) if leiden else 1):
+            membership = renumber(xp, one_pass(prim, lg, membership, objective, resolution, beta,
+                                               leiden, stream))[0]
+        q = quality(prim, lg, membership, objective, resolution)
+    else:                                   # until an iteration does not raise the quality (R's loop)
+        previous, q = -np.inf, 0.0
+        for _ in range(MAX_STABLE_ITERATIONS):
+            if not previous + STABLE_GAIN * abs(q) < q:
+                break
+            previous = q
+            membership = renumber(xp, one_pass(prim, lg, membership, objective, resolution,
+                                               beta, True, stream))[0]
+            q = quality(prim, lg, membership, objective, resolution)
+    if leiden:
+        # a last level merged without refinement may leave a community in pieces; splitting
+        # it never lowers modularity or CPM (no arc is lost, a penalty term is)
+        split, k = renumber(xp, prim.pieces(lg, membership))
+        if k > int(membership.max()) + 1:
+            membership = split
+            q = quality(prim, lg, membership, objective, resolution)
+    return membership, q
 
 
 def leiden(g, *, resolution: float = 1.0, objective: str = "modularity", weighted=None,

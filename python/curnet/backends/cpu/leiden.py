@@ -20,6 +20,15 @@ def arcs_of(ptr, movable) -> np.ndarray:
 class CpuMoves:
     xp = np
 
+    def pieces(self, lg: LevelGraph, labels) -> np.ndarray:
+        """Each community's connected pieces (labels, any numbering): SciPy's components of
+        the arcs inside communities."""
+        from scipy.sparse.csgraph import connected_components
+        inside = labels[lg.src] == labels[lg.idx]
+        a = sp.csr_matrix((np.ones(int(inside.sum()), np.int8), (lg.src[inside], lg.idx[inside])),
+                          shape=(lg.n, lg.n))
+        return connected_components(a, directed=False)[1]
+
     def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
                    target_ok, beta: float, seed: int):
         """(target, gain) of each vertex: the neighbouring community it gains most by moving

@@ -26,6 +26,23 @@ class CudaMoves:
             lg._tables = t      # type: ignore[attr-defined]
         return t
 
+    def pieces(self, lg: LevelGraph, labels):
+        """See CpuMoves.pieces: here each vertex takes the smallest label among its neighbours
+        in its community, then its label's label (pointer jumping), until no label changes;
+        a piece ends labelled by its smallest vertex id."""
+        import cupyx
+        inside = labels[lg.src] == labels[lg.idx]
+        u, v = lg.src[inside], lg.idx[inside]
+        lab = cp.arange(lg.n, dtype=np.int32)
+        while True:
+            new = lab.copy()
+            cupyx.scatter_min(new, u, lab[v])
+            new = new[new]
+            new = new[new]
+            if not bool((new != lab).any()):
+                return lab
+            lab = new
+
     def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
                    target_ok, beta: float, seed: int):
         """See CpuMoves.best_moves."""
