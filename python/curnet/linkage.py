@@ -217,11 +217,11 @@ def r_encoding(a: np.ndarray, b: np.ndarray, h: np.ndarray, n: int):
     """R's (merge, height, order) from the merges as the chain made them: clusters by index
     (a cluster keeps the higher index of the two it joins), in the order made."""
     steps = np.argsort(h, kind="stable")
-    a, b, h = a[steps].astype(np.int64), b[steps].astype(np.int64), h[steps].astype(np.float64)
-    # union-find over indices; node[r] is the node (0..n-1 observations, n + s the row s)
-    # the root r stands for
-    parent = np.arange(n)
-    node_of = np.arange(n)
+    h = h[steps].astype(np.float64)
+    # union-find over indices; node_of[r] is the node (0..n-1 observations, n + s the row s)
+    # the root r stands for. Python lists: a loop over NumPy scalars is several times slower.
+    parent = list(range(n))
+    node_of = list(range(n))
 
     def find(x):
         root = x
@@ -231,30 +231,31 @@ def r_encoding(a: np.ndarray, b: np.ndarray, h: np.ndarray, n: int):
             parent[x], x = root, parent[x]
         return root
 
-    nodes = np.empty((n - 1, 2), dtype=np.int64)
-    for s in range(n - 1):
-        ra, rb = find(a[s]), find(b[s])
-        pair = sorted((node_of[ra], node_of[rb]))
-        nodes[s] = pair
+    pairs = []
+    for s, (x, y) in enumerate(zip(a[steps].tolist(), b[steps].tolist())):
+        ra, rb = find(x), find(y)
+        u, v = node_of[ra], node_of[rb]
+        pairs.append((u, v) if u < v else (v, u))
         parent[ra] = rb
         node_of[rb] = n + s
+    nodes = np.array(pairs, dtype=np.int64).reshape(n - 1, 2)
     return _from_nodes(nodes, h, n)
 
 
 def _from_nodes(nodes: np.ndarray, h: np.ndarray, n: int):
     """R's merge (nodes sorted in each row: observations first) and order."""
     merge = np.where(nodes < n, -(nodes + 1), nodes - n + 1).astype(np.int64)
-    order = np.empty(n, dtype=np.int64)
-    stack, out = [n - 1], 0
+    rows = merge.tolist()
+    order = []
+    stack = [n - 1]
     while stack:                       # depth first, each merge's first cluster to the left
         m = stack.pop()
         if m <= 0:
-            order[out] = -m
-            out += 1
+            order.append(-m)
         else:
-            stack.append(int(merge[m - 1, 1]))
-            stack.append(int(merge[m - 1, 0]))
-    return merge, h, order
+            stack.append(rows[m - 1][1])
+            stack.append(rows[m - 1][0])
+    return merge, h, np.array(order, dtype=np.int64)
 
 
 def nn_chain_twin(d, method: str = "average"):

@@ -206,32 +206,81 @@ def block_dissimilarity(x: np.ndarray, cor_type: str, network_type: str, power: 
 
 
 # -- 4. eigengenes and kME ---------------------------------------------------------------------------
-def _scale_rows(x: np.ndarray) -> np.ndarray:
-    """R's t(scale(t(x))): each row centred and divided by its standard deviation (n - 1)."""
+def scale_rows(xp, x):
+    """R's t(scale(t(x))) on the array module xp: each row centred and divided by its standard
+    deviation (n - 1)."""
     c = x - x.mean(axis=1, keepdims=True)
-    return c / np.sqrt((c * c).sum(axis=1, keepdims=True) / (x.shape[1] - 1))
+    return c / xp.sqrt((c * c).sum(axis=1, keepdims=True) / (x.shape[1] - 1))
+
+
+def eigengenes(xp, scaled, codes, k: int):
+    """WGCNA's module eigengenes of k modules at once, on the array module xp (CuPy on a GPU):
+    `scaled` the genes' scaled expression (genes x samples, `scale_rows`), `codes` each gene's
+    module 0..k-1 or -1 (host ints). Returns samples x k: each module's first right singular
+    vector (unit length), signed to correlate positively with the module's average scaled
+    expression (WGCNA's align = "along average").
+
+    Batched: the first right singular vector of a module's rows S is the top eigenvector of
+    its Gram matrix S'S (samples x samples). Modules are stacked with zero rows up to the
+    batch's largest (zero rows change no Gram matrix), largest first, so that a batch's
+    padding at most doubles its rows; then one product and one `eigh` a batch."""
+    codes = np.asarray(codes, dtype=np.int64)
+    samples = scaled.shape[1]
+    me = xp.zeros((samples, k))
+    on = np.flatnonzero(codes >= 0)
+    if k == 0 or on.size == 0:
+        return me
+    sizes = np.bincount(codes[on], minlength=k)
+    members = on[np.argsort(codes[on], kind="stable")]            # genes grouped by module
+    start = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    total = int(sizes.sum())
+    by_size = np.argsort(-sizes, kind="stable")
+    i = 0
+    while i < k and sizes[by_size[i]] > 0:
+        tallest = int(sizes[by_size[i]])
+        j = i + 1
+        while j < k and sizes[by_size[j]] > 0 and (j + 1 - i) * tallest <= max(total, tallest):
+            j += 1
+        batch = by_size[i:j]
+        counts = sizes[batch]
+        slot = np.repeat(np.arange(len(batch)), counts)
+        row = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+        genes = members[np.repeat(start[batch], counts) + row]
+        pad = xp.zeros((len(batch), tallest, samples))
+        pad[xp.asarray(slot), xp.asarray(row)] = scaled[xp.asarray(genes)]
+        _, vectors = xp.linalg.eigh(xp.matmul(pad.transpose(0, 2, 1), pad))
+        pc = vectors[:, :, -1]                                     # the largest eigenvalue's
+        average = pad.sum(axis=1) / xp.asarray(counts, dtype=np.float64)[:, None]
+        agree = ((average - average.mean(axis=1, keepdims=True))
+                 * (pc - pc.mean(axis=1, keepdims=True))).sum(axis=1)
+        me[:, xp.asarray(batch)] = xp.where((agree < 0)[:, None], -pc, pc).T
+        i = j
+    return me
 
 
 def eigengene(x: np.ndarray) -> np.ndarray:
-    """WGCNA's module eigengene of a module's expression (genes x samples): the first right
-    singular vector of the scaled rows (unit length), signed so that it correlates
-    positively with the module's average scaled expression."""
-    s = _scale_rows(x)
-    _, _, vt = np.linalg.svd(s, full_matrices=False)
-    pc = vt[0]
-    average = s.mean(axis=0)
-    r = np.corrcoef(average, pc)[0, 1]
-    return -pc if np.isfinite(r) and r < 0 else pc
+    """The module eigengene of one module's expression (genes x samples) on the host."""
+    return eigengenes(np, scale_rows(np, np.asarray(x, dtype=np.float64)), np.zeros(len(x), dtype=np.int64), 1)[:, 0]
 
 
-def module_eigengenes(x: np.ndarray, labels: np.ndarray, exclude_grey: bool, grey):
-    """(names, eigengenes samples x modules) of every level of `labels` in R's factor order."""
-    # R's factor() order: numbers by value, names alphabetically
-    levels = [v for v in sorted(set(labels.tolist())) if not (exclude_grey and v == grey)]
-    me = np.empty((x.shape[1], len(levels)))
-    for i, level in enumerate(levels):
-        me[:, i] = eigengene(x[labels == level])
-    return levels, me
+def factor_codes(labels: np.ndarray, exclude_grey: bool, grey):
+    """(levels in R's factor order: numbers by value, names alphabetically; each label's
+    level number, -1 for grey when excluded)."""
+    levels, codes = np.unique(np.asarray(labels), return_inverse=True)
+    levels = levels.tolist()
+    codes = codes.astype(np.int64)
+    if exclude_grey and grey in levels:
+        g = levels.index(grey)
+        levels.pop(g)
+        codes = np.where(codes == g, -1, codes - (codes > g))
+    return levels, codes
+
+
+def module_eigengenes(xp, scaled, labels: np.ndarray, exclude_grey: bool, grey):
+    """(names, eigengenes samples x modules, an array of xp) of every level of `labels` in
+    R's factor order; `scaled` the labelled genes' scaled expression on xp."""
+    levels, codes = factor_codes(labels, exclude_grey, grey)
+    return levels, eigengenes(xp, scaled, codes, len(levels))
 
 
 def correlation_with(x: np.ndarray, y: np.ndarray, cor_type: str, max_p_outliers: float) -> np.ndarray:
@@ -239,6 +288,17 @@ def correlation_with(x: np.ndarray, y: np.ndarray, cor_type: str, max_p_outliers
     zx, _ = ce.prepare(x, cor_type, max_p_outliers)
     zy, _ = ce.prepare(y, cor_type, max_p_outliers)
     return np.clip(zx @ zy.T, -1.0, 1.0)
+
+
+def kme_of(xp, z, me, cor_type: str, max_p_outliers: float):
+    """cor(genes, eigengenes) on xp: `z` the genes' prepared rows (ce.prepare, on xp), `me`
+    eigengenes samples x k on xp (prepared on the host: k short vectors). genes x k."""
+    zme, _ = ce.prepare(_host(me).T, cor_type, max_p_outliers)
+    return xp.clip(z @ xp.asarray(zme).T, -1.0, 1.0)
+
+
+def _host(a) -> np.ndarray:
+    return a if isinstance(a, np.ndarray) else a.get()
 
 
 def cor_pvalue_fisher(r: np.ndarray, n: int) -> np.ndarray:
@@ -265,14 +325,24 @@ def _me_order(me: np.ndarray, names: list, grey_last: bool, grey) -> list:
     return order_of(idx)
 
 
-def merge_close_modules(x: np.ndarray, labels: np.ndarray, cut_height: float, cor_type: str,
+def _relabel(labels: np.ndarray, mapping: dict) -> np.ndarray:
+    """labels with each value v replaced by mapping.get(v, v) (one pass over the values)."""
+    values, inverse = np.unique(labels, return_inverse=True)
+    return np.array([mapping.get(v, v) for v in values.tolist()], dtype=object)[inverse]
+
+
+def merge_close_modules(xp, scaled, labels: np.ndarray, cut_height: float, cor_type: str,
                         max_p_outliers: float, grey, color_seq):
-    """WGCNA's mergeCloseModules(relabel = TRUE, iterate = TRUE): modules whose eigengenes'
-    dissimilarity 1 - cor is below cut_height merged, then renumbered by size. (merged labels,
-    eigengene names, eigengenes samples x modules, grey last)."""
+    """WGCNA's mergeCloseModules(relabel = TRUE, iterate = TRUE) of the genes whose scaled
+    expression is `scaled` (on xp: the eigengenes are found there): modules whose eigengenes'
+    dissimilarity 1 - cor is below cut_height (average linkage of the eigengenes, cut at that
+    height) merged, again until nothing merges, then renumbered by size. The modules' own
+    tree (a few dozen eigengenes) is made on the host. (merged labels, eigengene names,
+    eigengenes samples x modules on the host, grey last)."""
     labels = np.asarray(labels, dtype=object)
     while True:
-        names, me = module_eigengenes(x, labels, exclude_grey=True, grey=grey)
+        names, me = module_eigengenes(xp, scaled, labels, exclude_grey=True, grey=grey)
+        me = _host(me)
         old = len(set(labels.tolist()))
         if len(names) < 2:
             merged = labels
@@ -282,27 +352,20 @@ def merge_close_modules(x: np.ndarray, labels: np.ndarray, cut_height: float, co
         diss = 1 - correlation_with(me.T, me.T, cor_type, max_p_outliers)
         tree = hclust(diss, "average", backend="cpu")
         branch = tree.cutree(len(names) - int((tree.height <= cut_height).sum()))
-        merged = labels.copy()
-        for b in np.unique(branch):
-            on = [names[i] for i in np.flatnonzero(branch == b)]
-            for other in on[1:]:
-                merged[labels == other] = on[0]
+        # a branch's modules take the label of its first (in eigengene order)
+        first = {b: names[int(np.flatnonzero(branch == b)[0])] for b in np.unique(branch).tolist()}
+        merged = _relabel(labels, {v: first[b] for v, b in zip(names, branch.tolist())})
         new = len(set(merged.tolist()))
         if new < old:
             labels = merged
         else:
             break
     # relabel by size (ties: R's factor order), grey kept
-    levels = sorted(set(merged.tolist()))
-    sizes = [int((merged == v).sum()) for v in levels]
-    ranked = [levels[i] for i in sorted(range(len(levels)), key=lambda i: -sizes[i])]
-    out = merged.copy()
-    rank = 0
-    for v in ranked:
-        if v != grey:
-            out[merged == v] = color_seq[rank]
-            rank += 1
-    names, me = module_eigengenes(x, out, exclude_grey=False, grey=grey)
+    levels, sizes = np.unique(merged, return_counts=True)
+    ranked = [levels[i] for i in np.argsort(-sizes, kind="stable")]
+    out = _relabel(merged, dict(zip([v for v in ranked if v != grey], color_seq)))
+    names, me = module_eigengenes(xp, scaled, out, exclude_grey=False, grey=grey)
+    me = _host(me)
     order = _me_order(me, names, grey_last=True, grey=grey)
     return out, [names[i] for i in order], me[:, order]
 
@@ -347,6 +410,12 @@ class ModuleDetection:
                             tom_denom=tom_denom, cor_type=cor_type, max_p_outliers=float(max_p_outliers))
         self.backend = backend
         self.device = get_backend(backend).members[0]
+        self.xp = self.device.xp
+        # the good genes' scaled expression (eigengenes) and prepared rows (kME) on the device
+        z, _ = ce.prepare(self.x, cor_type, max_p_outliers)
+        with self.device.device_scope():
+            self.scaled = scale_rows(self.xp, self.xp.asarray(self.x))
+            self.z = self.xp.asarray(z)
         self.min_module_size = min(20, genes / 2) if min_module_size is None else min_module_size
         self.min_core_kme = min_core_kme
         self.min_core_kme_size = self.min_module_size / 3 if min_core_kme_size is None else min_core_kme_size
@@ -416,27 +485,30 @@ class ModuleDetection:
             return
         labels[labels > 0] += self.max_used_label
         self.max_used_label = int(labels.max())
-        xb = self.x[members]
-        assigned = labels != 0
-        index, mes = module_eigengenes(xb[assigned], labels[assigned], exclude_grey=False, grey=0)
-        keep = []
-        for m, level in enumerate(index):
-            genes = labels == level
-            kme = correlation_with(xb[genes], mes[:, m][None, :], self.options["cor_type"],
-                                   self.options["max_p_outliers"])[:, 0]
-            if self.options["network_type"] == "unsigned":
-                kme = np.abs(kme)
-            if (kme > self.min_core_kme).sum() < self.min_core_kme_size:
-                labels[genes] = 0
-                continue
-            if (kme < self.min_kme_to_stay).any():
-                where = np.flatnonzero(genes)
-                labels[where[kme < self.min_kme_to_stay]] = 0
-                if (labels[genes] > 0).sum() < self.min_module_size:
-                    labels[genes] = 0
-                    continue
-            keep.append(m)
-        if not keep:
+        assigned = np.flatnonzero(labels != 0)
+        xp = self.xp
+        with self.device.device_scope():
+            rows = xp.asarray(members[assigned])
+            index, codes = factor_codes(labels[assigned], exclude_grey=False, grey=0)
+            mes = eigengenes(xp, self.scaled[rows], codes, len(index))
+            # each gene's kME: its correlation with its own module's eigengene
+            zme, _ = ce.prepare(_host(mes).T, self.options["cor_type"], self.options["max_p_outliers"])
+            own = _host(xp.clip((self.z[rows] * xp.asarray(zme)[xp.asarray(codes)]).sum(axis=1), -1.0, 1.0))
+            mes = _host(mes)
+        if self.options["network_type"] == "unsigned":
+            own = np.abs(own)
+        k = len(index)
+        # WGCNA's checks, each module alone: too few core genes (kME > min_core_kme) drop the
+        # module; genes with kME < min_kme_to_stay leave it, and then too few genes left drop it
+        dropped = np.bincount(codes, weights=own > self.min_core_kme, minlength=k) < self.min_core_kme_size
+        low = own < self.min_kme_to_stay
+        has_low = np.bincount(codes, weights=low, minlength=k) > 0
+        dropped |= has_low & (np.bincount(codes, weights=~low, minlength=k) < self.min_module_size)
+        new = labels[assigned]
+        new[low | dropped[codes]] = 0
+        labels[assigned] = new
+        keep = np.flatnonzero(~dropped)
+        if not keep.size:
             return
         # the eigengenes as computed before the kME checks (WGCNA keeps them)
         self.all_mes += [mes[:, m] for m in keep]
@@ -452,8 +524,9 @@ class ModuleDetection:
             mes = np.column_stack(self.all_mes)
             prop = good[good != 0]
             ass_genes = np.flatnonzero(self.good_genes)[good != 0]
-            kme = correlation_with(self.x[good != 0], mes.T, self.options["cor_type"],
-                                   self.options["max_p_outliers"])
+            with self.device.device_scope():
+                kme = _host(kme_of(self.xp, self.z[self.xp.asarray(np.flatnonzero(good != 0))], mes,
+                                   self.options["cor_type"], self.options["max_p_outliers"]))
             if self.options["network_type"] == "unsigned":
                 kme = np.abs(kme)
             delete = []
@@ -488,9 +561,10 @@ class ModuleDetection:
             grey = GREY
             n_new = len(set(unmerged[self.good_genes].tolist()))
             seq = list(labels2colors(np.arange(1, n_new + 1), self.color_seq))
-        merged, names, mes = merge_close_modules(self.x, unmerged[self.good_genes], self.merge_cut_height,
-                                                 self.options["cor_type"], self.options["max_p_outliers"],
-                                                 grey, seq)
+        with self.device.device_scope():
+            merged, names, mes = merge_close_modules(self.xp, self.scaled, unmerged[self.good_genes],
+                                                     self.merge_cut_height, self.options["cor_type"],
+                                                     self.options["max_p_outliers"], grey, seq)
         colors = unmerged.copy()
         colors[self.good_genes] = merged
         me_all = np.full((self.samples_all, len(names)), np.nan)

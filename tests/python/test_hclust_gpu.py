@@ -21,14 +21,18 @@ def dissimilarity(seed, n, tied):
     return squareform(pdist(rng.normal(size=(n, 5))))
 
 
+KERNELS = ("nn_chain_live", "nn_chain")
+
+
+@pytest.mark.parametrize("kernel_name", KERNELS)
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("tied", [False, True])
-@pytest.mark.parametrize("n", [2, 3, 31, 700, 2100])
-def test_kernel_equals_its_twin(method, tied, n):
+@pytest.mark.parametrize("n", [2, 3, 31, 33, 700, 2100])
+def test_kernel_equals_its_twin(kernel_name, method, tied, n):
     import cupy as cp
     from curnet.backends.cuda.hclust import nn_chain
     d = dissimilarity(n, n, tied)
-    a, b, h = nn_chain(cp.asarray(d), method)
+    a, b, h = nn_chain(cp.asarray(d), method, kernel_name)
     ta, tb, th = nn_chain_twin(d, method)
     np.testing.assert_array_equal(cp.asnumpy(a), ta)
     np.testing.assert_array_equal(cp.asnumpy(b), tb)
