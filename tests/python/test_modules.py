@@ -176,6 +176,83 @@ def test_blockwise_modules_equals_wgcna(tmp_path):
     assert len(set(r["colors"]) - {"grey"}) >= 3
 
 
+ME_SCRIPT = """
+suppressMessages(library(WGCNA))
+x <- t(as.matrix(read.table("{x}")))
+colors <- scan("{c}", what = "", quiet = TRUE)
+me <- moduleEigengenes(x, colors, excludeGrey = FALSE)$eigengenes
+cat(names(me), "\\n")
+cat(sprintf("%.17g", as.matrix(me)), "\\n")
+m <- mergeCloseModules(x, colors, cutHeight = {cut}, relabel = TRUE, verbose = 0)
+cat(m$colors, "\\n")
+cat(names(m$newMEs), "\\n")
+cat(sprintf("%.17g", as.matrix(m$newMEs)), "\\n")
+"""
+
+
+def close_modules(seed, genes=300, samples=30):
+    """Genes x samples and their colours: 6 modules around 4 hubs, so two pairs share a hub
+    (their eigengenes correlate: mergeCloseModules merges them), and grey genes."""
+    rng = np.random.default_rng(seed)
+    hubs = rng.normal(size=(4, samples))
+    module = rng.integers(0, 7, genes)                  # 6: grey
+    hub = np.array([0, 0, 1, 2, 2, 3, 0])[module]
+    strength = rng.uniform(0.6, 1.4, genes) * np.where(rng.random(genes) < 0.3, -1, 1)
+    strength[module == 6] = 0
+    x = hubs[hub] * strength[:, None] + rng.normal(size=(genes, samples))
+    names = np.array(list(wm.STANDARD_COLORS[:6]) + ["grey"], dtype=object)
+    return x, names[module]
+
+
+def assert_same_up_to_sign(got, want, tol=1e-6):
+    assert min(np.abs(got - want).max(), np.abs(got + want).max()) < tol
+
+
+@pytest.mark.skipif(not r_has("WGCNA"), reason="needs R's WGCNA")
+def test_eigengenes_and_merging_equal_wgcna(tmp_path):
+    x, colors = close_modules(0)
+    cut = 0.25
+    np.savetxt(tmp_path / "x.txt", x, fmt="%.17g")
+    (tmp_path / "c.txt").write_text("\n".join(colors))
+    out = subprocess.run(["Rscript", "-e", ME_SCRIPT.format(x=tmp_path / "x.txt", c=tmp_path / "c.txt", cut=cut)],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    # moduleEigengenes: every module's, grey's too, in R's factor order
+    names = out[0].split()
+    want = np.array(out[1].split(), dtype=float).reshape(len(names), -1).T
+    levels, me = wm.module_eigengenes(np, wm.scale_rows(np, x), colors, exclude_grey=False, grey="grey")
+    assert [f"ME{v}" for v in levels] == names
+    for j in range(len(names)):
+        assert_same_up_to_sign(me[:, j], want[:, j])
+    # mergeCloseModules(relabel = TRUE): the same merged colours and eigengenes
+    merged_colors, merged_names = out[2].split(), out[3].split()
+    want = np.array(out[4].split(), dtype=float).reshape(len(merged_names), -1).T
+    seq = list(wm.labels2colors(np.arange(1, len(set(colors)) + 1)))
+    merged, got_names, got = wm.merge_close_modules(np, wm.scale_rows(np, x), colors, cut, "pearson", 1.0,
+                                                     "grey", seq)
+    assert len(set(merged)) < len(set(colors))         # something merged
+    assert merged.tolist() == merged_colors
+    assert sorted(f"ME{v}" for v in got_names) == sorted(merged_names)
+    for j, name in enumerate(merged_names):
+        assert_same_up_to_sign(got[:, [f"ME{v}" for v in got_names].index(name)], want[:, j])
+
+
+def test_batched_eigengenes_equal_one_module_at_a_time():
+    # modules of very different sizes (batches of several sizes), one gene alone, and genes
+    # in no module
+    x = planted(5, genes=400, samples=25)
+    rng = np.random.default_rng(5)
+    codes = np.repeat(np.arange(-1, 8), [30, 200, 60, 40, 30, 20, 10, 9, 1])
+    rng.shuffle(codes)
+    s = wm.scale_rows(np, x)
+    me = wm.eigengenes(np, s, codes, 9)                # module 8 has no gene: zeros
+    for m in range(8):
+        rows = s[codes == m]
+        _, _, vt = np.linalg.svd(rows, full_matrices=False)
+        pc = vt[0] if np.corrcoef(rows.mean(0), vt[0])[0, 1] >= 0 else -vt[0]
+        np.testing.assert_allclose(me[:, m], pc, atol=1e-10)
+    assert not me[:, 8].any()
+
+
 # -- the command ----------------------------------------------------------------------------------------
 def test_cli_modules(tmp_path):
     import pandas as pd
