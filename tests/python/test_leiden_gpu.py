@@ -84,3 +84,38 @@ def test_cpm_and_sweep_on_the_gpu():
     sweep = curnet.leiden(g, resolutions=[0.5, 1.0, 2.0], seeds=[0, 1], backend="cuda")
     assert sweep.memberships.shape == (6, len(g))
     assert sweep.consensus(backend="cuda").n_communities >= 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pieces_match_numpy(seed):
+    """The GPU's connected pieces of communities (label propagation) against SciPy's."""
+    import cupy as cp
+    from curnet.backends.cuda.leiden import CudaMoves
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 400))
+    src, dst, w = random_level(rng, n, int(rng.integers(0, 3 * n)))
+    lg, dlg = level_graph(np, src, dst, w, n), level_graph(cp, src, dst, w, n)
+    labels = rng.integers(0, int(rng.integers(1, 6)), n).astype(np.int32)
+    want = CpuMoves().pieces(lg, labels)
+    got = cp.asnumpy(CudaMoves(get_backend("cuda").launcher).pieces(dlg, cp.asarray(labels)))
+    # the same pieces: each label of one side meets one label of the other
+    pairs = np.unique(np.c_[want, got], axis=0)
+    assert len(pairs) == len(np.unique(want)) == len(np.unique(got))
+    smallest = np.full(n, n)
+    np.minimum.at(smallest, got, np.arange(n))
+    assert (smallest[got] == got).all()                      # each piece named by its smallest vertex
+
+
+def test_sweep_as_copies_on_the_gpu():
+    """The GPU's sweep (one run over copies) against the CPU's: each row's quality recomputed,
+    communities connected, medians within 0.2%."""
+    g, _ = planted(8, 40, 0.25, 0.02, seed=9)
+    res, seeds = [0.5, 1.0, 2.0], list(range(6))
+    gpu = curnet.leiden(g, resolutions=res, seeds=seeds, backend="cuda")
+    cpu = curnet.leiden(g, resolutions=res, seeds=seeds, backend="cpu")
+    for row, q, r in zip(gpu.memberships, gpu.quality, gpu.resolution):
+        assert q == pytest.approx(curnet.community_detection.modularity(g, row, resolution=r), abs=1e-9)
+        assert components_inside(g, row) == row.max() + 1
+    for r in res:
+        a, b = np.median(gpu.quality[gpu.resolution == r]), np.median(cpu.quality[cpu.resolution == r])
+        assert a >= b - 0.002 * abs(b)

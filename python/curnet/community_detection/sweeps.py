@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..backends import get_backend
-from ..backends.partitions import partition_primitives
+from ..backends.partitions import LevelGraph, partition_primitives
 from ..graph import Graph
-from .partitions import Partition, check_graph, first_level, run
+from .local_moving import Stream, penalty
+from .partitions import OBJECTIVES, Partition, check_graph, first_level, initial_labels, iterate, run
 
 
 @dataclass
@@ -62,6 +63,80 @@ class PartitionSweep:
         return {k: np.asarray(v) for k, v in out.items()}
 
 
+# A batch of runs is one graph of copies of the graph; it holds at most this many arcs
+# (about 60 bytes an arc on the device, the moves' hash tables included).
+BATCH_ARCS = {"cpu": 1 << 22, "cuda": 1 << 26}
+
+
+def copies(xp, lg: LevelGraph, vsize, scale) -> LevelGraph:
+    """len(scale) disjoint copies of lg, copy r's penalty weights `vsize` times scale[r] (its
+    CPM vertex sizes; the copies' communities never meet, so one CPM of resolution 1 over
+    the copies is each copy's own objective at resolution scale[r]^2)."""
+    c, n, arcs = len(scale), lg.n, len(lg.idx)
+    shift = xp.arange(c, dtype=np.int64)[:, None]
+    def tile(a):
+        return xp.tile(a, c)
+    return LevelGraph(
+        c * n,
+        xp.concatenate([(lg.ptr[None, :-1] + shift * arcs).ravel(), xp.asarray([c * arcs], np.int64)]),
+        (lg.src[None, :] + shift * n).ravel().astype(np.int32),
+        (lg.idx[None, :] + shift * n).ravel().astype(np.int32),
+        tile(lg.w), tile(lg.inner), tile(lg.strength),
+        (vsize[None, :] * xp.asarray(scale, dtype=np.float64)[:, None]).ravel())
+
+
+def copies_quality(xp, lg: LevelGraph, labels, c: int, vsize, gammas) -> np.ndarray:
+    """The quality of each copy's partition (labels of the copies' vertices, each community
+    inside one copy), igraph's, from the unscaled penalty weights and each copy's g."""
+    n = lg.n
+    k = int(labels.max()) + 1
+    copy_of = xp.zeros(k, np.int64)
+    copy_of[labels] = xp.arange(c * n, dtype=np.int64) // n
+    src = xp.tile(lg.src, c) + xp.repeat(xp.arange(c, dtype=np.int64) * n, len(lg.src))
+    dst = xp.tile(lg.idx, c) + xp.repeat(xp.arange(c, dtype=np.int64) * n, len(lg.idx))
+    same = labels[src] == labels[dst]
+    inside = xp.bincount(labels, weights=xp.tile(lg.inner, c), minlength=k) + \
+        xp.bincount(labels[src], weights=xp.tile(lg.w, c) * same, minlength=k)
+    total = xp.bincount(labels, weights=xp.tile(vsize, c), minlength=k)
+    per_copy = xp.bincount(copy_of, weights=inside, minlength=c) - \
+        xp.asarray(gammas) * xp.bincount(copy_of, weights=total * total, minlength=c)
+    out = per_copy / lg.twice_m
+    return np.asarray(out.get() if hasattr(out, "get") else out, np.float64)
+
+
+def batched_runs(prim, lg: LevelGraph, *, algorithm: str, objective: str, resolutions, seeds,
+                 beta: float, n_iterations: int, initial, device_name: str):
+    """Every (resolution, seed) run, a batch of them at once as one run over copies of the
+    graph (resolutions >= 0): (memberships, qualities). Each copy is a run of its own
+    (its communities stay inside it); a batch's randomness comes from its seeds together,
+    so a row is reproducible from the sweep's seeds but is not the single run of its seed."""
+    xp = prim.xp
+    n = lg.n
+    vsize, _ = penalty(lg, objective, 1.0)
+    unit = 1.0 / lg.twice_m if objective == "modularity" else 1.0    # g a unit of resolution
+    runs = [(float(r), s) for r in resolutions for s in seeds]
+    per_batch = max(1, BATCH_ARCS["cuda" if device_name == "cuda" else "cpu"] // max(1, len(lg.idx)))
+    start = None if initial is None else xp.asarray(initial_labels(initial, n))
+    rows, quality = [], []
+    for first in range(0, len(runs), per_batch):
+        batch = runs[first:first + per_batch]
+        c = len(batch)
+        gammas = np.array([r * unit for r, _ in batch])
+        big = copies(xp, lg, vsize, np.sqrt(gammas))
+        seed_list = [s for _, s in batch]
+        stream = Stream(None if any(s is None for s in seed_list) else [int(s) for s in seed_list])
+        labels = xp.arange(c * n, dtype=np.int32) if start is None else \
+            (start[None, :] + xp.arange(c, dtype=np.int32)[:, None] * n).ravel()
+        labels, _ = iterate(prim, big, labels, "cpm", 1.0, beta, n_iterations, algorithm == "leiden", stream)
+        quality.append(copies_quality(xp, lg, labels, c, vsize, gammas))
+        # labels run in order of first appearance over the copies, so each copy's labels
+        # are a block: less its first label, they are its own 0..k-1
+        m = labels.reshape(c, n)
+        m = m - m[:, :1]
+        rows.append(np.asarray(m.get() if hasattr(m, "get") else m, np.int32))
+    return np.vstack(rows), np.concatenate(quality)
+
+
 def sweep(g, *, algorithm: str, resolutions, seeds, objective: str, weighted, beta: float,
           n_iterations: int, initial, vertex_weights, backend: str) -> PartitionSweep:
     resolutions = np.atleast_1d(np.asarray(resolutions, dtype=np.float64))
@@ -71,18 +146,25 @@ def sweep(g, *, algorithm: str, resolutions, seeds, objective: str, weighted, be
     check_graph(g, algorithm)
     device = get_backend(backend).members[0]
     prim = partition_primitives(device)
+    res = [float(r) for r in resolutions for _ in seeds]
+    seed_of = [s for _ in resolutions for s in seeds]
+    objective = objective.lower() if isinstance(objective, str) else objective
     with device.device_scope():
         lg = first_level(prim.xp, g, weighted, vertex_weights)       # once for every run
-    rows, quality, res, seed_of = [], [], [], []
-    for r in resolutions:
-        for s in seeds:
-            p = run(g, algorithm=algorithm, objective=objective, resolution=float(r), weighted=weighted,
-                    beta=beta, n_iterations=n_iterations, initial=initial, seed=s, backend=backend,
-                    vertex_weights=vertex_weights, lg=lg, prim=prim)
-            rows.append(p.membership)
-            quality.append(p.quality)
-            res.append(float(r))
-            seed_of.append(s)
+        if objective in OBJECTIVES and len(g) and lg.twice_m > 0 and bool(np.isfinite(resolutions).all()) \
+                and resolutions.min() >= 0 and float(beta) > 0 and int(n_iterations) == n_iterations:
+            memberships, quality = batched_runs(prim, lg, algorithm=algorithm, objective=objective,
+                                                resolutions=resolutions, seeds=seeds, beta=float(beta),
+                                                n_iterations=int(n_iterations), initial=initial,
+                                                device_name=device.name)
+            return PartitionSweep(memberships, quality, np.asarray(res), seed_of, algorithm, objective, g)
+    rows, quality = [], []                  # one run at a time (and run's checks of the arguments)
+    for r, s in zip(res, seed_of):
+        p = run(g, algorithm=algorithm, objective=objective, resolution=r, weighted=weighted,
+                beta=beta, n_iterations=n_iterations, initial=initial, seed=s, backend=backend,
+                vertex_weights=vertex_weights, lg=lg, prim=prim)
+        rows.append(p.membership)
+        quality.append(p.quality)
     memberships = np.vstack(rows) if rows else np.zeros((0, len(g)), np.int32)
     return PartitionSweep(memberships.astype(np.int32), np.asarray(quality), np.asarray(res), seed_of,
                           algorithm, objective, g)
