@@ -59,7 +59,7 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
         raise ValueError("the seed set holds every vertex: no random set can differ from it")
     rng = np.random.default_rng(seed)
     if degree_matched:
-        bin_of = _bins(g, bins)
+        bin_of = vertex_bins(g, bins)
         draws = reference_sets(members, bin_of, n, rng)
     else:
         draws = reference_sets(members, np.zeros(nv, dtype=np.int64), n, rng)
@@ -71,20 +71,20 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
     start = np.zeros((nv, 1))
     start[members, 0] = weight
     observed = run_blocks(dev, Columns(start, True), solver)[:, 0]
-    # shifted by the observed value: the moments of (null - observed), and the count at or above
-    total, squares, above = np.zeros(nv), np.zeros(nv), np.zeros(nv)
+    # shifted by the observed value: the moments of (null - observed), and the count at or
+    # above, summed on the device over the blocks of draws
     width = batch or block_width(dev, nv, n)
     with dev.scope():
+        xp = dev.xp
+        sums = [xp.zeros(nv) for _ in range(3)]
         obs = dev.to_device(observed[:, None])
         for lo in range(0, n, width):
             hi = min(n, lo + width)
-            block = np.zeros((nv, hi - lo), order=cast(Any, dev.order))   # "C" or "F"
-            block[draws[lo:hi].T, np.arange(hi - lo)[None, :]] = weight
-            diff = solver.solve(dev.to_device(block)) - obs
-            for acc, part in ((total, diff.sum(axis=1)), (squares, (diff * diff).sum(axis=1)),
-                              (above, (diff >= 0).sum(axis=1))):
-                acc += dev.to_host(part) if dev.on_gpu else part
+            diff = solver.solve(draw_block(dev, draws[lo:hi], nv, weight, solver.order)) - obs
+            for acc, part in zip(sums, (diff.sum(axis=1), (diff * diff).sum(axis=1), (diff >= 0).sum(axis=1))):
+                acc += part
             del diff
+        total, squares, above = (dev.to_host(a) for a in sums)
     shift = total / n
     mean = observed + shift
     sd = np.sqrt(np.maximum(squares / n - shift ** 2, 0.0))
@@ -93,7 +93,19 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
     return PropagationNull(observed, z, (above + 1) / (n + 1), mean, sd, draws)
 
 
-def _bins(g, bins) -> np.ndarray:
+def draw_block(dev, draws: np.ndarray, n: int, weight: float, order: str):
+    """The (n, len(draws)) start block of the draws (one a column, each member at `weight`),
+    laid out on the device: only the draws' ids travel."""
+    xp = dev.xp
+    block = xp.zeros((n, len(draws)), dtype=np.float64, order=cast(Any, order))   # "C" or "F"
+    rows = dev.to_device(np.ascontiguousarray(draws.T))
+    block[rows, xp.arange(len(draws))[None, :]] = weight
+    return block
+
+
+def vertex_bins(g, bins) -> np.ndarray:
+    """Each vertex's degree bin: `bins` a bin size (the fewest vertices a bin holds, degrees
+    ignoring directions, as `curnet.proximity`), or the bin ids themselves (checked)."""
     if np.isscalar(bins):
         return degree_bins(g.oriented("all").out_degree(), int(cast(Any, bins)))
     bin_of = np.asarray(bins)

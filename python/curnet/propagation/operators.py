@@ -96,6 +96,10 @@ class Walk:
     dangling: Any
     n: int
     symmetric: bool
+    # on a GPU, what kernels/propagation.cu reads besides w's own indices and values: w's row
+    # offsets as int64 and a (n,) uint8 mask of the dangling vertices (None on the CPU)
+    ptr: Any = None
+    is_dangling: Any = None
 
 
 def walk(g, dev: Device, *, weighted=None, directed=True, normalize="walk") -> Walk:
@@ -115,8 +119,13 @@ def walk(g, dev: Device, *, weighted=None, directed=True, normalize="walk") -> W
             half = np.sqrt(inv)
             wt = (sparse.diags(half) @ a @ sparse.diags(half)).tocsr()
         with dev.scope():
-            return Walk(dev.matrix(wt), dev.to_device(np.flatnonzero(out == 0)), len(h),
-                        normalize == "symmetric")
+            m = dev.matrix(wt)
+            ptr = mask = None
+            if dev.on_gpu:
+                ptr = m.indptr.astype(np.int64)
+                mask = dev.xp.asarray((out == 0).astype(np.uint8))
+            return Walk(m, dev.to_device(np.flatnonzero(out == 0)), len(h), normalize == "symmetric",
+                        ptr, mask)
     return h.cache(("propagation walk", dev.key, normalize), build)
 
 

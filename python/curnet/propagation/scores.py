@@ -113,7 +113,7 @@ def kernel_row_sums(dev, solver, labelled: np.ndarray, batch=None):
     with dev.scope():
         for lo in range(0, len(members), width):
             part = members[lo:lo + width]
-            unit = np.zeros((n, len(part)), order=dev.order)
+            unit = np.zeros((n, len(part)), order=solver.order)
             unit[part, np.arange(len(part))] = 1.0
             k = solver.solve(dev.to_device(unit))
             r2 += dev.to_host((k * k).sum(axis=1)) if dev.on_gpu else (k * k).sum(axis=1)
@@ -153,7 +153,7 @@ def _permutation_p(dev, solver, y, raw, labelled, n_perm, seed, batch):
             observed = dev.to_device(raw[:, c:c + 1])
             for lo in range(0, n_perm, width):
                 hi = min(n_perm, lo + width)
-                block = np.zeros((n, hi - lo), order=dev.order)
+                block = np.zeros((n, hi - lo), order=solver.order)
                 picked = members[draws[lo:hi, :len(values)]]                 # (w, k_c)
                 block[picked.T, np.arange(hi - lo)[None, :]] = values[:, None]
                 null = solver.solve(dev.to_device(block))

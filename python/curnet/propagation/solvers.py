@@ -10,7 +10,11 @@ a block of columns at a time, each column stopping when its own error bound meet
 - `HeatSolver`: x = exp(-sigma2 / 2 L) s, by a Taylor series over steps of norm at most 1.
 
 Every solver is written once over the device's array module `xp`. Tolerances are relative to
-each column's size (its norm, in the norm of the bound)."""
+each column's size (its norm, in the norm of the bound). On a GPU the walk's power iteration
+runs fused instead (`fused`): every step of a block in one kernel (kernels/propagation.cu,
+through backends/cuda/propagation.py), each column stopped on the device by the same rule;
+`fused=False` keeps the step-by-step route above (cuSPARSE), which the benchmark measures
+beside it."""
 from __future__ import annotations
 
 import math
@@ -37,12 +41,14 @@ class Solver:
     tol: float
     max_iter: int
     what: str = "propagation"
+    fused = False     # True: solve() is solve_fused(), every step on the device (WalkSolver on a GPU)
     # each solver's steps, which the loop below calls: start(s) -> state, step(state) ->
     # (state, error per column), result(state) -> block, select(state, columns) -> state
     start: Callable[[Any], Any]
     step: Callable[[Any], tuple]
     result: Callable[[Any], Any]
     select: Callable[[Any, Any], Any]
+    solve_fused: Callable[[Any], Any]
 
     def __init__(self, dev: Device, tol: float, max_iter: int):
         if not (tol > 0):
@@ -53,8 +59,19 @@ class Solver:
         self.tol, self.max_iter = float(tol), int(max_iter)
         self.iterations = 0       # the most steps a column of the last block took
 
+    @property
+    def order(self) -> str:
+        """The layout solve() takes its blocks in ("C" or "F")."""
+        return self.dev.order
+
+    def unconverged(self, count: int) -> str:
+        return (f"{self.what}: {count} column(s) did not reach tol={self.tol:g} in max_iter={self.max_iter} "
+                "steps; their values are the last iterate")
+
     def solve(self, s):
         """The propagation of the (n, k) device block s, column by column to tolerance."""
+        if self.fused:
+            return self.solve_fused(s)
         xp = self.xp
         out = xp.empty_like(s)
         active = np.arange(s.shape[1])
@@ -65,9 +82,7 @@ class Solver:
             state, error = self.step(state)
             done = xp.asnumpy(error <= self.tol) if self.dev.on_gpu else error <= self.tol
             if steps >= self.max_iter and not done.all():
-                warnings.warn(f"{self.what}: {int((~done).sum())} column(s) did not reach tol={self.tol:g} "
-                              f"in max_iter={self.max_iter} steps; their values are the last iterate",
-                              ConvergenceWarning, stacklevel=4)
+                warnings.warn(self.unconverged(int((~done).sum())), ConvergenceWarning, stacklevel=4)
                 done[:] = True
             if done.any():
                 to_dev = self.dev.to_device
@@ -85,13 +100,34 @@ class WalkSolver(Solver):
     when `redistribute` (PageRank: p = s, the personalization), else nothing (RWR: it leaks)."""
     what = "random walk with restart"
 
-    def __init__(self, dev, w: Walk, restart: float, *, redistribute: bool, tol=1e-10, max_iter=10_000):
+    def __init__(self, dev, w: Walk, restart: float, *, redistribute: bool, tol=1e-10, max_iter=10_000,
+                 fused=None):
         super().__init__(dev, tol, max_iter)
         if not 0 < restart <= 1:
             raise ValueError(f"the restart probability must be in (0, 1], got {restart}")
         self.w, self.r, self.redistribute = w, float(restart), redistribute
         self.ord = 2 if w.symmetric else 1
         self.factor = (1 - self.r) / self.r
+        self.fused = dev.on_gpu if fused is None else bool(fused)
+        if self.fused and not dev.on_gpu:
+            raise ValueError("fused=True is the GPU's route; this propagation runs on the CPU")
+
+    @property
+    def order(self) -> str:
+        return "C" if self.fused else self.dev.order
+
+    def solve_fused(self, s):
+        """solve() on the GPU: every step of the block in one kernel launch."""
+        from ..backends.cuda.propagation import walk_loop
+        w = self.w
+        x, steps = walk_loop(w.ptr, w.w.indices, w.w.data, w.is_dangling, s, self.r,
+                             redistribute=self.redistribute, ord2=self.ord == 2, tol=self.tol,
+                             max_iter=self.max_iter)
+        self.iterations = int(np.abs(steps).max())
+        late = int((steps < 0).sum())
+        if late:
+            warnings.warn(self.unconverged(late), ConvergenceWarning, stacklevel=5)
+        return x
 
     def start(self, s):
         scale = _norms(self.xp, s, self.ord)
@@ -184,6 +220,10 @@ class HeatSolver:
         self.tol = max(float(tol), 1e-16) * 1e-3    # each step's terms: well under the call's tol
         self.iterations = 0
 
+    @property
+    def order(self) -> str:
+        return self.dev.order
+
     def solve(self, s):
         xp = self.xp
         x = s
@@ -210,8 +250,11 @@ def run_blocks(dev: Device, cols, solver, batch: int | None = None) -> np.ndarra
     with dev.scope():
         for lo in range(0, k, width):
             hi = min(k, lo + width)
-            s = dev.to_device(cols.block(lo, hi, dev.order))
-            out[:, lo:hi] = dev.to_host(solver.solve(s))
+            x = solver.solve(cols.on_device(dev, lo, hi, solver.order))
+            if dev.on_gpu and hi - lo == k and x.flags.c_contiguous:
+                x.get(out=out)                 # straight into the result, no host staging copy
+            else:
+                out[:, lo:hi] = dev.to_host(x)
     return out
 
 

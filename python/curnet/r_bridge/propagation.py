@@ -59,13 +59,13 @@ def propagation_null_for_r(g, seeds, stats_address, draws_address, n=1000, degre
     """Writes R's n x 6 matrix (observed, mean, sd, z, p, degree bin) and R's draws x set size
     matrix of 0-based vertex ids; `seeds` are 0-based ids (R's checks made them so)."""
     from ..propagation import propagation_null
-    from ..propagation.nulls import _bins    # the bins the draws are matched on
+    from ..propagation.nulls import vertex_bins    # the bins the draws are matched on
     seeds = [int(s) for s in np.atleast_1d(seeds)]
     res = propagation_null(g, seeds, int(n), degree_matched=bool(degree_matched), bins=int(bin_size),
                            seed=int(seed), kernel=kernel, restart=restart, sigma2=float(sigma2),
                            add_diag=float(add_diag), normalized=normalized, directed=bool(directed),
                            tol=float(tol), max_iter=int(max_iter),
                            backend=_backend(backend, "propagation_null"))
-    bins = _bins(g, int(bin_size)) if degree_matched else np.zeros(len(g))
+    bins = vertex_bins(g, int(bin_size)) if degree_matched else np.zeros(len(g))
     _fill(stats_address, np.column_stack([res.observed, res.mean, res.sd, res.z, res.p, bins]))
     r_array(draws_address, res.draws.shape, "integer")[:] = res.draws
