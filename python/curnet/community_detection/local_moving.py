@@ -73,21 +73,26 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
             target, _ = prim.best_moves(lg, part, None, vsize, total, gamma, movable, None, 0.0, seed)
             moving = target != part
             moving &= ~((count[part] == 1) & (count[target] == 1) & (target > part))
-            if not bool(moving.any()):
+            # On a GPU a bucket waits for the device three times: the movers' count, their
+            # arcs' count, and the quality change (lists of positions, not masks, after that)
+            movers = xp.flatnonzero(moving)
+            if not len(movers):
                 continue
-            new = xp.where(moving, target, part).astype(np.int32)
+            new = part.copy()
+            new[movers] = target[movers]
             arcs = xp.flatnonzero(moving[lg.src])          # the movers' arcs
-            new_total = total + xp.bincount(target[moving], weights=vsize[moving], minlength=n) \
-                - xp.bincount(part[moving], weights=vsize[moving], minlength=n)
-            new_quality = quality + change_inside(xp, lg, arcs, part, new, moving) - \
-                gamma * float((new_total * new_total - total * total).sum())
+            size = vsize[movers]
+            new_total = total + xp.bincount(target[movers], weights=size, minlength=n) \
+                - xp.bincount(part[movers], weights=size, minlength=n)
+            new_quality = quality + float(change_inside(xp, lg, arcs, part, new, moving) -
+                                          gamma * (new_total * new_total - total * total).sum())
             if new_quality <= quality + tolerance:
                 share /= 2             # the moves undid each other: fewer at once
                 continue
             part, quality, moved, total = new, new_quality, True, new_total
             count = xp.bincount(part, minlength=n)
             next_look[lg.idx[arcs]] = True
-            next_look |= moving
+            next_look[movers] = True
         if not moved and (share == 1.0 or share < SMALLEST_SHARE):
             break
         if moved and quality - round_start < ROUND_GAIN * abs(round_start):
@@ -96,13 +101,14 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
     return part
 
 
-def change_inside(xp, lg: LevelGraph, arcs, old, new, moving) -> float:
+def change_inside(xp, lg: LevelGraph, arcs, old, new, moving):
     """How much the weight inside communities (sum of A_ij over pairs in one community)
     changes when the `moving` vertices go from `old` to `new` labels, from their arcs alone:
-    an arc between a mover and a vertex that stays stands for its reverse arc too."""
+    an arc between a mover and a vertex that stays stands for its reverse arc too. A scalar
+    on the device."""
     u, v = lg.src[arcs], lg.idx[arcs]
     delta = (new[u] == new[v]).astype(np.float64) - (old[u] == old[v])
-    return float((lg.w[arcs] * delta * xp.where(moving[v], 1.0, 2.0)).sum())
+    return (lg.w[arcs] * delta * xp.where(moving[v], 1.0, 2.0)).sum()
 
 
 def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream: Stream):
@@ -127,13 +133,14 @@ def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream:
         target_ok = cut >= gamma * total * (rest - total)
         seed = stream.next()
         target, _ = prim.best_moves(lg, sub, part, vsize, total, gamma, alone, target_ok, beta, seed)
-        moving = target != sub
         joined = xp.zeros(n, bool)
-        joined[target[moving]] = True
-        moving &= ~joined[ids]                        # a vertex being joined stays
-        if not bool(moving.any()):                    # the round's one wait for the device
+        joined[target] = True                         # moved to (or stayed in, by its own)
+        moving = (target != sub) & ~joined[ids]       # a vertex being joined stays
+        movers = xp.flatnonzero(moving)               # (on a GPU, a wait for the device)
+        if not len(movers):
             break
-        new = xp.where(moving, target, sub).astype(np.int32)
+        new = sub.copy()
+        new[movers] = target[movers]
         arcs = xp.flatnonzero(moving[in_src])         # the movers' arcs inside communities
         u, v, w = in_src[arcs], in_dst[arcs], in_w[arcs]
         was_cut, is_cut = sub[u] != sub[v], new[u] != new[v]
@@ -142,12 +149,13 @@ def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream:
         stays = ~moving[v]
         cut = cut + xp.bincount(new[u], weights=w * is_cut, minlength=n) \
             - xp.bincount(sub[u], weights=w * was_cut, minlength=n) \
-            + xp.bincount(new[v[stays]], weights=(w * (is_cut.astype(np.float64) - was_cut))[stays], minlength=n)
-        total = total + xp.bincount(target[moving], weights=vsize[moving], minlength=n) \
-            - xp.bincount(sub[moving], weights=vsize[moving], minlength=n)
+            + xp.bincount(new[v], weights=w * (is_cut.astype(np.float64) - was_cut) * stays, minlength=n)
+        size = vsize[movers]
+        total = total + xp.bincount(target[movers], weights=size, minlength=n) \
+            - xp.bincount(sub[movers], weights=size, minlength=n)
         sub = new
-        alone &= ~moving
-        alone[target[moving]] = False                 # joined: no longer alone
+        alone[movers] = False
+        alone[target[movers]] = False                 # joined: no longer alone
     return sub
 
 
