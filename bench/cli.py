@@ -1,11 +1,12 @@
-"""`python -m bench`: run the benchmark matrix, or regenerate its report.
+"""`python -m bench`: run the benchmark matrix, one analysis, or regenerate the report.
 
     python -m bench                      # the CPU half -> bench/results/cpu.json, report
     python -m bench --smoke --out DIR    # tiny graphs, every layer and comparator, seconds
     python -m bench --gpu --data-dir .data   # the GPU half (offline) -> bench/results/gpu.json
     python -m bench fetch --data-dir .data   # fetch the real networks into a folder to carry
-    python -m bench report               # bench/results/README.md, headline.md, plots
+    python -m bench report               # bench/results/README.md, docs/benchmarks.md, the README's table
     python -m bench list [--gpu|--smoke] # the declared matrix
+    python -m bench NAME [options]       # one analysis (below); python -m bench NAME --help
 """
 from __future__ import annotations
 
@@ -17,10 +18,40 @@ import tempfile
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "results"
+HERE = Path(__file__).resolve().parent
+
+# One analysis a command: "module:function" (called with the remaining arguments), a module run
+# as `python -m bench.<module>` would run it, or "Rscript FILE" (an R side run in Rscript).
+ANALYSES = {
+    "betweenness": ("betweenness:main", "betweenness beside igraph, networkit and NetworkX; Girvan-Newman (gn)"),
+    "betweenness-profile": ("betweenness_profile:main", "GPU betweenness phase by phase (--phases, --account)"),
+    "girvan-newman": ("girvan_newman:main", "Girvan-Newman on STRING sub-networks beside igraph"),
+    "measures": ("measures:main", "closeness and distance_table beside python-igraph and R igraph"),
+    "proximity": ("proximity:main", "network proximity of 100 sets on scNET, checked against SciPy"),
+    "coexpression": ("coexpression:main", "co-expression networks, soft threshold and TOM beside WGCNA"),
+    "dask": ("dask_jobs:main", "many-source jobs on a Dask cluster against the direct call"),
+    "several-gpus": ("several_gpus:main", "jobs on one GPU, on cuda:all and through Dask (--with-r: R)"),
+    "gpu-check": ("gpu_check:main", "the engine's GPU rows (PERFORMANCE.md targets), a table last"),
+    "gpu-compare": ("compare:main", "two gpu-check JSON files row by row (exit 1 when slower)"),
+    "gpu-accounts": ("gpu_accounts:main", "where the GPU time goes: levels, kernels, SCC phases"),
+    "device-loops": ("device_loops:main", "device loops against a launch a level; ECL-SCC with --peers"),
+    "cpu-scc": ("cpu_scc:main", "the CPU backend's SCC beside its parts, python-igraph and networkit"),
+    "kernel-compiles": ("kernel_compiles:main", "what a first GPU call compiles, module by module"),
+    "pcsf-calls": ("pcsf_calls:main", "curnet.pcsf / pcsf_rand call by call: split and work"),
+    "pcsf": ("Rscript r_pcsf.R", "cuRnet_pcsf beside the PCSF package's PCSF() in R"),
+    "r-results": ("Rscript r_results.R", "R end-to-end BFS, results kept and dropped"),
+    "frontdoors": ("frontdoors", "the NetworkX backend and curnet.csgraph beside NetworkX and SciPy"),
+    "communities": ("communities", "Leiden and Louvain beside python-igraph"),
+    "propagation": ("propagation", "network propagation beside python-igraph"),
+    "modules": ("modules", "hclust and blockwise_modules' steps beside SciPy and fastcluster"),
+    "first-call": ("first_call", "a user's first call in fresh processes, from Python and R"),
+}
 
 
 def _parser():
+    analyses = "\n".join(f"  {name:<20} {what}" for name, (_, what) in ANALYSES.items())
     p = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
+                                epilog=f"analyses (python -m bench NAME --help):\n{analyses}",
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", nargs="?", default="run", choices=["run", "report", "fetch", "list"])
     mode = p.add_mutually_exclusive_group()
@@ -45,16 +76,47 @@ def _parser():
     return p
 
 
-def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
-    if args.data_dir and args.command != "fetch":
-        os.environ["CURNET_DATA"] = str(Path(args.data_dir).resolve())
+def _engine_on_path() -> None:
+    """The engine from the checkout when it is not installed (a GPU machine's copy)."""
     repo = Path(__file__).resolve().parent.parent
     if str(repo / "python") not in sys.path:
         try:
             import curnet  # noqa: F401
         except ImportError:
             sys.path.insert(0, str(repo / "python"))
+
+
+def run_analysis(name: str, argv: list) -> int:
+    """`python -m bench NAME ARGS...`: the analysis' own program with its own options."""
+    import importlib
+    import runpy
+    import subprocess
+    target = ANALYSES[name][0]
+    if target.startswith("Rscript "):
+        return subprocess.call(["Rscript", str(HERE / target.split()[1]), *argv])
+    _engine_on_path()
+    if ":" in target:
+        module, function = target.split(":")
+        return getattr(importlib.import_module(f"bench.{module}"), function)(argv) or 0
+    saved = sys.argv
+    sys.argv = [f"python -m bench {name}", *argv]
+    try:
+        runpy.run_module(f"bench.{target}", run_name="__main__", alter_sys=True)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.argv = saved
+    return 0
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] in ANALYSES:
+        return run_analysis(argv[0], argv[1:])
+    args = _parser().parse_args(argv)
+    if args.data_dir and args.command != "fetch":
+        os.environ["CURNET_DATA"] = str(Path(args.data_dir).resolve())
+    _engine_on_path()
 
     if args.command == "report":
         from .report import write_report

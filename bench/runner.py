@@ -6,7 +6,6 @@ import gc
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 import zlib
@@ -15,6 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from . import comparators as C
+from .rows import cpu_model, git_commit
+from .timing import summary, timed
 from .matrix import NETWORKX, PY_IGRAPH, R_IGRAPH, SCIPY, Case
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,29 +31,6 @@ def log(msg: str) -> None:
 
 
 # -- environment ------------------------------------------------------------------------
-def git_commit() -> str:
-    if os.environ.get("CURNET_COMMIT"):
-        return os.environ["CURNET_COMMIT"]
-    try:
-        c = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=REPO, capture_output=True,
-                           text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-        return (c + ("+dirty" if dirty else "")) if c else "unknown"
-    except Exception:
-        return "unknown"
-
-
-def cpu_model() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
 def gpu_info() -> dict:
     try:
         import cupy
@@ -216,25 +194,12 @@ def check_predecessors(result, g, sources, rows, arcw, max_rows=64):
 
 
 # -- timing -------------------------------------------------------------------------------
-def summary(times) -> dict:
-    t = np.atleast_1d(np.asarray(times, np.float64))     # R's JSON unboxes a single run
-    return {"times": [float(x) for x in t], "median_s": float(np.median(t)), "min_s": float(t.min()),
-            "max_s": float(t.max()), "runs": int(len(t))}
-
-
 def time_repeated(fn, runs: int, sync=lambda: None):
-    """Warm-up, then `runs` timed calls; returns (times, first result, results all equal)."""
+    """Warm-up, then `runs` timed calls (one result alive at a time); returns (times, the
+    warm-up's result)."""
     first = fn()
-    sync()
-    times = []
-    for _ in range(runs):
-        gc.collect()
-        t = time.perf_counter()
-        r = fn()
-        sync()
-        times.append(time.perf_counter() - t)
-        del r
-    return times, first
+    _, times = timed(fn, runs, sync=sync, keep=False, collect=True)
+    return list(times), first
 
 
 def time_comparator(comp, algorithm, sources, single: bool, max_runs: int):

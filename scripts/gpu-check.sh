@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # On a GPU machine: the gpu pytest suite, then the GPU benchmarks or R; a short table is printed last.
-# Usage: scripts/gpu-check.sh [--compare REF] [--no-bench] [--with-r] [extra gpu_bench.py args]
-#   --compare REF  also run REF/scripts/gpu_bench.py (a checkout of an earlier commit, e.g. made by
-#                  `git archive COMMIT python scripts | tar -x -C REF`) with the same arguments, and
-#                  print the engine rows side by side (scripts/compare_bench.py): one machine, one call.
+# Usage: scripts/gpu-check.sh [--compare REF] [--no-bench] [--with-r] [extra `python -m bench gpu-check` args]
+#   --compare REF  also run the GPU check of REF (a checkout of an earlier commit, e.g. made by
+#                  `git archive COMMIT python bench scripts | tar -x -C REF`; a tree from before
+#                  bench/gpu_check.py runs its scripts/gpu_bench.py) with the same arguments, and
+#                  print the engine rows side by side (python -m bench gpu-compare): one machine, one call.
 #   --no-bench     the suite only.
 #   --no-suite     leave out the pytest suite (when a run just before made it).
-#   --with-r       after the gpu pytest suite, R instead of gpu_bench.py: R from the bundle in
+#   --with-r       after the gpu pytest suite, R instead of the GPU check: R from the bundle in
 #                  .device-r (carried with the checkout; see its README.md), cuRnet_install() alone
 #                  then a fresh R session that must run BFS on the GPU, the testthat suite with
 #                  the GPU tests enabled, the R layer of the benchmark suite on scNET (python -m bench
@@ -43,14 +44,15 @@ grep -E "^(FAILED|ERROR)" "$log" | head -20
 if [ $WITH_R = 0 ]; then
   bench=0
   if [ $bench_on = 1 ]; then
-    $PY scripts/gpu_bench.py --json "$LOGS/gpu_bench.json" "$@"
+    $PY -m bench gpu-check --json "$LOGS/gpu_check.json" "$@"
     bench=$?
     if [ -n "$compare" ]; then
       echo "== the same benchmarks at $compare"
-      (cd "$compare" && PYTHONPATH=$PWD/python $PY scripts/gpu_bench.py --json "$LOGS/gpu_bench_ref.json" "$@" \
-         >"$LOGS/gpu_bench_ref.log" 2>&1) || echo "reference benchmarks failed: see gpu_bench_ref.log"
+      if [ -f "$compare/bench/gpu_check.py" ]; then ref_check=(-m bench gpu-check); else ref_check=(scripts/gpu_bench.py); fi
+      (cd "$compare" && PYTHONPATH=$PWD/python $PY "${ref_check[@]}" --json "$LOGS/gpu_check_ref.json" "$@" \
+         >"$LOGS/gpu_check_ref.log" 2>&1) || echo "reference benchmarks failed: see gpu_check_ref.log"
       echo "== engine rows: $compare (before) against this tree (after)"
-      $PY scripts/compare_bench.py "$LOGS/gpu_bench_ref.json" "$LOGS/gpu_bench.json"
+      $PY -m bench gpu-compare "$LOGS/gpu_check_ref.json" "$LOGS/gpu_check.json"
     fi
   fi
   echo "gpu suite: $(tail -1 "$log")"

@@ -7,9 +7,9 @@ edge dependency's twin against the gathered one.
 Weighted results against R igraph (weights as lengths): tests/testthat/test-cluster-edge-betweenness.R."""
 from __future__ import annotations
 
-import os
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import igraph as ig
 import numpy as np
@@ -18,16 +18,16 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import curnet
-from curnet.algorithms.brandes import shortest_path_dag
-from curnet.backends import brandes as twins
+from curnet.algorithms.betweenness.sweeps import shortest_path_dag
+from curnet.backends.cpu import brandes as twins
 from curnet.backends import cuda_available, get_backend
 from curnet.algorithms.girvan_newman import tie_tolerance
 from curnet.communities import edge_betweenness_removals, girvan_newman
 from curnet.work import count_work
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
-import girvan_newman_bench as gnb  # noqa: E402
-from girvan_newman_bench import exact_edge_betweenness  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))     # the repository: bench/
+from bench import girvan_newman as gnb  # noqa: E402
+from bench.girvan_newman import exact_edge_betweenness  # noqa: E402
 
 
 def curnet_graph(G: ig.Graph, weights=None):
@@ -318,7 +318,7 @@ def test_gpu_removals_match_cpu(directed, weighted):
 
 
 def test_bench_script_checks_against_igraph(tmp_path):
-    """scripts/girvan_newman_bench.py's row on a small ball of a random graph (no R)."""
+    """`python -m bench girvan-newman`'s row on a small ball of a random graph (no R)."""
     import argparse
     rng = np.random.default_rng(1)
     G = ig.Graph(n=200, edges=rng.integers(0, 200, (500, 2)).tolist()).simplify()

@@ -9,29 +9,27 @@
        the in-process split of several GPUs, as two shares on GPU 0 (R-MAT job).
 
 Every distributed result is checked equal to the direct call's. Writes JSON to --json
-(default $OUT/dask_bench.json if OUT is set) and prints a table last.
+(default $OUT/dask.json if OUT is set; bench/rows.py's format) and prints a table last.
+
+    python -m bench dask --cpu --fraction 0.15
+    python -m bench dask --gpu --reps 5
 """
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
-import platform
-import subprocess
-import sys
-import time
 
 import numpy as np
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+import curnet
+from curnet import distributed, generators
+from curnet.sources import sample_sources
 
-import curnet  # noqa: E402
-from curnet import distributed, generators  # noqa: E402
-from curnet.sources import sample_sources  # noqa: E402
+from . import rows as results
+from .timing import timed
 
-SCNET_FILE = os.path.join(ROOT, ".data", "H_sapiens.net")   # where gpu_bench.py reads it on the GPU machine
+ROOT = str(results.REPO)
+SCNET_FILE = os.path.join(ROOT, ".data", "H_sapiens.net")   # where gpu_check.py reads it on the GPU machine
 
 
 def load_scnet():
@@ -45,17 +43,6 @@ def load_scnet():
                                        directed=False)
     from curnet import datasets
     return datasets.load("scnet", weights="distance")
-
-
-def timed(fn, reps, warm):
-    for _ in range(warm):
-        result = fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t)
-    return result, times
 
 
 def row(name, layer, times, note="", target=None):
@@ -189,16 +176,9 @@ def split_rows(reps, name, g, sources):
     return rows
 
 
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench dask", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--cpu", action="store_true")
     mode.add_argument("--gpu", action="store_true")
@@ -206,18 +186,13 @@ def main():
     ap.add_argument("--reps", type=int, default=5, help="--gpu: timed runs after a warm-up")
     ap.add_argument("--rmat-scale", type=int, default=20)
     ap.add_argument("--rmat-sources", type=int, default=4096)
-    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "dask_bench.json") if os.environ.get("OUT") else None)
+    ap.add_argument("--json", default=results.default_out("dask.json"))
     ap.add_argument("--note", default="")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     rows = cpu_rows(args.fraction) if args.cpu else gpu_rows(args.reps, args.rmat_scale, args.rmat_sources)
-    result = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-              "info": curnet.info(), "host": platform.node(), "cpus": os.cpu_count(),
-              "versions": {"dask": __import__("dask").__version__,
-                           "distributed": __import__("distributed").__version__},
-              "rows": rows, "commit": commit(), "note": args.note}
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(result, f, indent=1)
+    results.write(args.json, rows, info=curnet.info(), note=args.note,
+                  versions={"dask": __import__("dask").__version__,
+                            "distributed": __import__("distributed").__version__})
     print(f"\n{'row':<44}{'layer':<30}{'median':>12}  note")
     for r in rows:
         print(f"{r['row']:<44}{r['layer']:<30}{r['median_ms'] / 1000:>10.3f} s  {r['note']}")

@@ -4,8 +4,9 @@ level sweeps' arc pieces (backends.brandes.ARC_PIECE) and without (a thread walk
 whole list, as before), and with the sources in id order and in breadth-first order
 (algorithms.brandes.near_sources_together). Needs CuPy and a GPU; warms up first.
 
-    python scripts/betweenness_profile.py                     # STRING, hops and weighted
-    python scripts/betweenness_profile.py --rmat-scale 20     # R-MAT too (generation ~1.5 min)
+    python -m bench betweenness-profile                     # STRING, hops and weighted
+    python -m bench betweenness-profile --rmat-scale 20     # R-MAT too (generation ~1.5 min)
+    python -m bench betweenness-profile --phases            # an exact R-MAT 20 run, phase by phase
 
 Prints one line a measurement (machine and date first); see docs/gpu-notes.md (issue 25).
 """
@@ -17,37 +18,33 @@ import datetime
 import itertools
 import os
 import platform
-import sys
 import time
 
 import numpy as np
+import cupy as cp
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from betweenness_bench import load_string, string_file  # noqa: E402
-
-import cupy as cp  # noqa: E402
-
-import curnet  # noqa: E402
-from curnet import generators  # noqa: E402
-from curnet.algorithms import brandes  # noqa: E402
-from curnet.algorithms.brandes import (breadth_first_rank, busiest_first, dependencies,  # noqa: E402
+import curnet
+from curnet import generators
+from curnet.algorithms import brandes
+from curnet.algorithms.brandes import (breadth_first_rank, busiest_first, dependencies,
                                        fold_leaf_sources, induced, near_sources_together, pushes, renumbering,
                                        Dag, shortest_path_dag, with_arcs_only, without_leaves)
-from curnet.algorithms.sssp import solve_batch  # noqa: E402
-from curnet.backends import get_backend  # noqa: E402
-from curnet.backends.brandes import ARC_PIECE  # noqa: E402
-from curnet.backends.cuda.brandes import LANE_SOURCES, NARROW_RATIO, TILE_SOURCES  # noqa: E402
-from curnet.work import count_work  # noqa: E402
+from curnet.algorithms.sssp import solve_batch
+from curnet.backends import get_backend
+from curnet.backends.brandes import ARC_PIECE
+from curnet.backends.cuda.brandes import LANE_SOURCES, NARROW_RATIO, TILE_SOURCES
+from curnet.work import count_work
+
+from .betweenness import load_string, string_file
+from .timing import cuda_sync, timed
 
 NO_SPLIT = 1 << 30
 
 
 def clock(fn):
-    cp.cuda.Device().synchronize()
-    t = time.perf_counter()
-    out = fn()
-    cp.cuda.Device().synchronize()
-    return out, (time.perf_counter() - t) * 1e3
+    """(fn's result, its wall ms), the device drained before and after."""
+    out, t = timed(fn, sync=cuda_sync)
+    return out, t.median * 1e3
 
 
 def batch_phases(gpu, g, ids, weighted):
@@ -146,7 +143,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     weight = cp.ones(n)
     ev = [cp.cuda.Event() for _ in range(2)]
 
-    def timed(fn):
+    def event_ms(fn):
         ev[0].record()
         fn()
         ev[1].record()
@@ -157,7 +154,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     gpu.brandes.narrow_ratio = NARROW_RATIO if narrow else None
     gpu.brandes.lane_sources = lanes
     gpu.brandes.tile_sources = dict(TILE_SOURCES if tiles is None else tiles)
-    index_ms = timed(lambda: made.append(gpu.bc_level_index(hg, level)))
+    index_ms = event_ms(lambda: made.append(gpu.bc_level_index(hg, level)))
     index = made[0]
 
     def pushed(at, other):      # the driver's choice (algorithms.brandes.dependencies)
@@ -167,10 +164,10 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
         cp.cuda.profiler.start()
     times = {}
     for at in range(1, deepest + 1):
-        times[("sigma", at)] = timed(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at, push=pushed(at, at - 1),
+        times[("sigma", at)] = event_ms(lambda: gpu.bc_sigma_level(hg, level, None, sigma, at, push=pushed(at, at - 1),
                                                                 index=index if lists else None))
     for at in range(deepest, 0, -1):
-        times[("delta", at)] = timed(lambda: gpu.bc_delta_level(hg, level, None, sigma, share, weight, at,
+        times[("delta", at)] = event_ms(lambda: gpu.bc_delta_level(hg, level, None, sigma, share, weight, at,
                                                                 push=pushed(at, at + 1),
                                                                 index=index if lists else None))
     if profile_sweeps:
@@ -208,7 +205,7 @@ def exact_phases(gpu, scale: int) -> None:
     spent: dict = collections.defaultdict(float)
     calls: collections.Counter = collections.Counter()
 
-    def timed(name, fn):
+    def phase(name, fn):
         def run(*a, **k):
             cp.cuda.Device().synchronize()
             t = time.perf_counter()
@@ -220,10 +217,10 @@ def exact_phases(gpu, scale: int) -> None:
         return run
 
     saved = brandes.shortest_path_dag, brandes.dependencies
-    brandes.shortest_path_dag = timed("traversal", brandes.shortest_path_dag)
-    brandes.dependencies = timed("dependencies", brandes.dependencies)
+    brandes.shortest_path_dag = phase("traversal", brandes.shortest_path_dag)
+    brandes.dependencies = phase("dependencies", brandes.dependencies)
     for name in ("bc_level_index", "bc_sigma_level", "bc_delta_level"):
-        setattr(gpu, name, timed(name, getattr(gpu, name)))
+        setattr(gpu, name, phase(name, getattr(gpu, name)))
     try:
         g = generators.rmat(scale, seed=0)
         _, t = clock(lambda: curnet.betweenness(g, backend="cuda", sources=np.arange(4096, dtype=np.int32)))
@@ -264,8 +261,8 @@ def use_kernel_file(module: str, path: str) -> None:
         del launch._modules[key]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench betweenness-profile", description=__doc__.split("\n")[0])
     ap.add_argument("--string-file", default=string_file())
     ap.add_argument("--weighted-sources", type=int, default=1000)
     ap.add_argument("--rmat-scale", type=int, default=0, help="0: no R-MAT rows")
@@ -295,7 +292,7 @@ def main():
                     help="only an exact R-MAT run (--rmat-scale, 20 by default) with each batch's phases timed")
     ap.add_argument("--profile-sweeps", action="store_true",
                     help="with --account: profile only the sweeps (ncu --profile-from-start off)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     gpu = get_backend("cuda")
     when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     print(f"{when} on {platform.node()}, {gpu.describe()}", flush=True)

@@ -1,8 +1,8 @@
 """Girvan–Newman (igraph's cluster_edge_betweenness) on STRING sub-networks: cuRnet against
 python-igraph (and R igraph with --r-igraph), every result checked in the same run.
 
-    python scripts/girvan_newman_bench.py --backend cpu --vertices 500,1000
-    python scripts/girvan_newman_bench.py --backend cuda --vertices 500,1000,2000 --r-igraph
+    python -m bench girvan-newman --backend cpu --vertices 500,1000
+    python -m bench girvan-newman --backend cuda --vertices 500,1000,2000 --r-igraph
 
 The sub-network of N vertices: PCSF's STRING (../shared/pcsf/string_pcsf.tsv.gz, simplified as
 PCSF's construct_interactome), the first N vertices of a breadth-first search from its
@@ -14,31 +14,28 @@ with --exact too, the first step where the orders differ and both edges' between
 rational arithmetic (a true tie, or not; pure Python: minutes at 2,000 vertices).
 
 Prints one line a row with the machine and date; writes JSON to --json (default
-$OUT/girvan_newman_bench.json when OUT is set).
+$OUT/girvan_newman.json when OUT is set; bench/rows.py's format).
 """
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
 import platform
 import subprocess
-import sys
 import tempfile
-import time
 from collections import deque
 from fractions import Fraction
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from betweenness_bench import R_READ_GRAPH, load_string, string_file  # noqa: E402
+import curnet
+from curnet.algorithms.girvan_newman import tie_tolerance
+from curnet.communities import girvan_newman
+from curnet.graph import Graph
 
-import curnet  # noqa: E402
-from curnet.algorithms.girvan_newman import tie_tolerance  # noqa: E402
-from curnet.communities import girvan_newman  # noqa: E402
-from curnet.graph import Graph  # noqa: E402
+from . import rows as results
+from .betweenness import R_READ_GRAPH, load_string, string_file
+from .timing import once
 
 R_SCRIPT = R_READ_GRAPH + r"""t <- proc.time()[["elapsed"]]
 c <- cluster_edge_betweenness(g, weights = NA)
@@ -118,19 +115,18 @@ def bench(G, size: int, args) -> dict:
     sub = sub_network(G, size)
     e = np.array(sub.get_edgelist(), np.int64)
     g = Graph.from_edges(e[:, 0], e[:, 1], directed=False, num_vertices=sub.vcount())
-    row = {"vertices": sub.vcount(), "edges": sub.ecount(), "connected": sub.is_connected(),
+    name = f"STRING BFS ball, {sub.vcount():,} vertices, {sub.ecount():,} edges"
+    row = {"row": name, "vertices": sub.vcount(), "edges": sub.ecount(), "connected": sub.is_connected(),
            "backend": args.backend}
-    print(f"STRING BFS ball, {sub.vcount():,} vertices, {sub.ecount():,} edges", flush=True)
-    t = time.perf_counter()
-    ours = girvan_newman(g, weighted=False, backend=args.backend)
-    row["curnet_s"] = round(time.perf_counter() - t, 3)
+    print(name, flush=True)
+    ours, t = once(lambda: girvan_newman(g, weighted=False, backend=args.backend))
+    row["curnet_s"] = round(t, 3)
     print(f"  cuRnet {args.backend}: {row['curnet_s']} s", flush=True)
     if args.igraph_max_vertices and size > args.igraph_max_vertices:
         print("  python-igraph not run (--igraph-max-vertices)", flush=True)
     else:
-        t = time.perf_counter()
-        theirs = sub.community_edge_betweenness()
-        row["python_igraph_s"] = round(time.perf_counter() - t, 3)
+        theirs, t = once(sub.community_edge_betweenness)
+        row["python_igraph_s"] = round(t, 3)
         merges, qs = ig.GraphBase.community_edge_betweenness(sub, True, None)
         row["python_igraph"] = ig.__version__
         row["same_membership_as_python_igraph"] = same_partition(ours.membership, theirs.as_clustering().membership)
@@ -176,8 +172,8 @@ def bench(G, size: int, args) -> dict:
     return row
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench girvan-newman", description=__doc__.split("\n")[0])
     ap.add_argument("--backend", default="cpu")
     ap.add_argument("--vertices", default="500,1000,2000", help="comma-separated sub-network sizes")
     ap.add_argument("--string-file", default=string_file())
@@ -186,10 +182,9 @@ def main():
                     help="with --r-igraph: the first differing removal's two edges in rational arithmetic")
     ap.add_argument("--igraph-max-vertices", type=int, default=0,
                     help="skip python-igraph above this many vertices (0: never)")
-    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "girvan_newman_bench.json")
-                    if os.environ.get("OUT") else None)
-    args = ap.parse_args()
-    when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    ap.add_argument("--json", default=results.default_out("girvan_newman.json"))
+    args = ap.parse_args(argv)
+    when = results.now()
     be = curnet.backends.get_backend(args.backend)
     machine = f"{platform.node()} ({os.cpu_count()} CPUs, {platform.processor() or platform.machine()})"
     print(f"{when} on {machine}, backend {be.describe()}", flush=True)
@@ -197,13 +192,9 @@ def main():
     rows = []
     for size in map(int, args.vertices.split(",")):
         rows.append(bench(G, size, args))
-        if args.json:                          # after each size: a long run keeps what finished
-            with open(args.json, "w") as f:
-                json.dump({"when": when, "machine": machine, "backend": be.describe(),
-                           "curnet": curnet.__version__, "sub_network": "STRING BFS ball from the "
-                           "highest-degree vertex, induced, unweighted", "rows": rows}, f, indent=1)
-    if args.json:
-        print(f"wrote {args.json}")
+        # after each size: a long run keeps what finished
+        results.write(args.json, rows, when=when, machine=machine, backend=be.describe(),
+                      sub_network="STRING BFS ball from the highest-degree vertex, induced, unweighted")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """The CPU backend's strongly connected components on directed R-MAT, beside its previous
 route and the CPU peers, every answer checked against the public call's labels.
 
-    python scripts/cpu_scc_bench.py                  # R-MAT 20 (seed 1), medians of 5
-    python scripts/cpu_scc_bench.py --scale 16 --reps 3 --no-peers
+    python -m bench cpu-scc                  # R-MAT 20 (seed 1), medians of 5
+    python -m bench cpu-scc --scale 16 --reps 3 --no-peers
 
 The graph is the peers benchmark's: generators.rmat_edges(scale, seed=1) taken as directed
 arcs (parallel arcs and self-loops kept), its in-arcs built before timing. Rows:
@@ -27,33 +27,15 @@ import datetime
 import os
 import platform
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+import curnet
+from curnet.backends import get_backend
+from curnet.generators import rmat_edges
+from curnet.graph import Graph
 
-import curnet  # noqa: E402
-from curnet.backends import get_backend  # noqa: E402
-from curnet.generators import rmat_edges  # noqa: E402
-from curnet.graph import Graph  # noqa: E402
-
-
-def timed(fn, reps):
-    """(median, min, max) ms of reps calls, and the last result."""
-    ts, out = [], None
-    for _ in range(reps):
-        t = time.perf_counter()
-        out = fn()
-        ts.append((time.perf_counter() - t) * 1e3)
-    return (float(np.median(ts)), min(ts), max(ts)), out
-
-
-def once(fn):
-    t = time.perf_counter()
-    out = fn()
-    return (time.perf_counter() - t) * 1e3, out
+from .timing import Times, timed
 
 
 def unique_relabel(labels):
@@ -65,15 +47,18 @@ def unique_relabel(labels):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench cpu-scc", description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=int, default=20)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--no-peers", action="store_true", help="leave out python-igraph and networkit")
     a = ap.parse_args(argv)
     from scipy.sparse import csgraph
 
+    def ms(t: Times) -> float:
+        return t.median * 1e3
+
     def row(name, t, note=""):
-        med, lo, hi = t if isinstance(t, tuple) else (t, t, t)
+        med, lo, hi = t.ms() if isinstance(t, Times) else (t, t, t)
         spread = f" ({lo:.0f}-{hi:.0f})" if hi > lo else ""
         print(f"{name:58s} {med:9.1f} ms{spread}  {note}", flush=True)
 
@@ -85,12 +70,12 @@ def main(argv=None) -> int:
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC", flush=True)
 
-    first, labels = once(lambda: curnet.scc(g, backend="cpu"))
+    labels, first = timed(lambda: curnet.scc(g, backend="cpu"))
     row("cuRnet cpu, public call, first on the graph", first, "(plain view)")
-    second, again = once(lambda: curnet.scc(g, backend="cpu"))
+    again, second = timed(lambda: curnet.scc(g, backend="cpu"))
     row("cuRnet cpu, public call, second", second, "(builds the degree-ordered view)")
     assert np.array_equal(again, labels)
-    t, again = timed(lambda: curnet.scc(g, backend="cpu"), a.reps)
+    again, t = timed(lambda: curnet.scc(g, backend="cpu"), a.reps)
     row(f"cuRnet cpu, public call, median of {a.reps} after", t, f"{labels.max() + 1:,} components")
     assert np.array_equal(again, labels)
 
@@ -98,14 +83,14 @@ def main(argv=None) -> int:
         return csgraph.connected_components(matrix, directed=True, connection="strong")[1]
 
     g._device.clear()                          # the calls again, part by part
-    t_host, hg = once(lambda: be.device_graph(g))
-    t_plain, plain = once(hg.scc_plain_matrix)
-    t_scipy_plain, raw = timed(lambda: strong(plain), a.reps)
+    hg, t_host = timed(lambda: be.device_graph(g))
+    plain, t_plain = timed(hg.scc_plain_matrix)
+    raw, t_scipy_plain = timed(lambda: strong(plain), a.reps)
     del plain
-    t_canon, canon = timed(lambda: be.canonical_labels(raw), a.reps)
+    canon, t_canon = timed(lambda: be.canonical_labels(raw), a.reps)
     assert np.array_equal(canon, labels)
-    t_view, (ordered, order) = once(hg.scc_matrix)
-    t_scipy, found = timed(lambda: strong(ordered), a.reps)
+    (ordered, order), t_view = timed(hg.scc_matrix)
+    found, t_scipy = timed(lambda: strong(ordered), a.reps)
     raw = np.empty(n, np.int32)
     raw[order] = found
     assert np.array_equal(be.canonical_labels(raw), labels)
@@ -116,21 +101,21 @@ def main(argv=None) -> int:
     row("  part: SciPy strong components on the ordered view", t_scipy)
     row("  part: canonical relabelling", t_canon)
     row("before: first call building the ordered view (sum of the parts)",
-        t_host + t_view + t_scipy[0] + t_canon[0], f"now {first:.1f} ms")
+        ms(t_host) + ms(t_view) + ms(t_scipy) + ms(t_canon), f"now {ms(first):.1f} ms")
 
-    t_csr, old_matrix = once(hg.scipy_matrix)
-    t_old, old = timed(lambda: csgraph.connected_components(old_matrix, directed=True,
+    old_matrix, t_csr = timed(hg.scipy_matrix)
+    old, t_old = timed(lambda: csgraph.connected_components(old_matrix, directed=True,
                                                             connection="strong")[1], a.reps)
-    t_uniq, old_labels = timed(lambda: unique_relabel(old), a.reps)
+    old_labels, t_uniq = timed(lambda: unique_relabel(old), a.reps)
     assert np.array_equal(old_labels, labels)
-    before = t_old[0] + t_uniq[0]
+    before = ms(t_old) + ms(t_uniq)
     row("previous route: cheapest-arc CSR (first call only)", t_csr)
     row("previous route: SciPy on the cheapest-arc CSR", t_old)
     row("previous route: np.unique relabelling", t_uniq)
     row("previous route, calls after the first (sum of medians)", before,
-        f"now {t[0]:.1f} ms: {before / t[0]:.2f}x faster")
-    row("previous route, first call (host graph + CSR + the above)", t_host + t_csr + before,
-        f"now {first:.1f} ms")
+        f"now {ms(t):.1f} ms: {before / ms(t):.2f}x faster")
+    row("previous route, first call (host graph + CSR + the above)", ms(t_host) + ms(t_csr) + before,
+        f"now {ms(first):.1f} ms")
     del old_matrix
     hg._scipy = None
 
@@ -139,10 +124,10 @@ def main(argv=None) -> int:
     try:
         import igraph as ig
         G = ig.Graph(n=n, edges=np.c_[src, dst], directed=True)
-        ti, m = timed(lambda: G.connected_components(mode="strong").membership, max(1, a.reps // 2))
+        m, ti = timed(lambda: G.connected_components(mode="strong").membership, max(1, a.reps // 2))
         same = np.array_equal(be.canonical_labels(np.asarray(m)), labels)
         row(f"python-igraph {ig.__version__} (1 thread)", ti,
-            f"partition equal: {same}; cuRnet {ti[0] / t[0]:.2f}x its speed")
+            f"partition equal: {same}; cuRnet {ms(ti) / ms(t):.2f}x its speed")
         del G
     except ImportError:
         print("python-igraph: not installed")
@@ -155,18 +140,13 @@ def main(argv=None) -> int:
     key = np.unique(src.astype(np.int64) * n + dst)        # its edge-list reader merges parallel arcs
     N = nk.GraphFromCoo((np.ones(len(key)), (key // n, key % n)), n=n, directed=True)
 
-    def nk_run():
+    tn, sc = Times(), None
+    for _ in range(a.reps):                 # run() alone timed, each on a new object
         sc = nk.components.StronglyConnectedComponents(N)
-        t0 = time.perf_counter()
-        sc.run()
-        return (time.perf_counter() - t0) * 1e3, sc
-
-    runs = [nk_run() for _ in range(a.reps)]
-    ms = [r[0] for r in runs]
-    same = np.array_equal(be.canonical_labels(np.asarray(runs[-1][1].getPartition().getVector())), labels)
-    tn = (float(np.median(ms)), min(ms), max(ms))
+        tn += timed(sc.run)[1]
+    same = np.array_equal(be.canonical_labels(np.asarray(sc.getPartition().getVector())), labels)
     row(f"networkit {nk.__version__} run() ({nk.getMaxNumberOfThreads()} threads, "
-        f"{N.numberOfEdges():,} edges)", tn, f"partition equal: {same}; cuRnet {tn[0] / t[0]:.2f}x its speed")
+        f"{N.numberOfEdges():,} edges)", tn, f"partition equal: {same}; cuRnet {ms(tn) / ms(t):.2f}x its speed")
     return 0
 
 

@@ -1,11 +1,6 @@
-"""Side by side: two runs of scripts/gpu_bench.py (a reference tree and this one), row by row.
+"""Two runs of the GPU check (`python -m bench gpu-check --json`), side by side.
 
-    python scripts/compare_bench.py BEFORE.json AFTER.json [--tolerance 0.05] [--layers engine]
-
-A row is "ok" when AFTER's median is at most (1 + tolerance) x BEFORE's (faster always passes),
-"slower" otherwise. Both runs should come from one machine in one call (scripts/gpu-check.sh
---compare REF does that), since medians from different machines or moments are not comparable.
-Exit status 1 when a compared row is slower.
+    python -m bench gpu-compare BEFORE.json AFTER.json [--tolerance 0.05] [--layers engine]
 """
 from __future__ import annotations
 
@@ -15,12 +10,18 @@ import sys
 
 
 def rows_of(path: str) -> dict:
-    doc = json.load(open(path))
+    with open(path) as f:
+        doc = json.load(f)
     return {(r["row"], r["layer"]): r for r in doc["rows"]}
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """Two runs of the GPU check (a reference tree and this one) row by row. A row is "ok" when
+    AFTER's median is at most (1 + tolerance) x BEFORE's (faster always passes), "slower"
+    otherwise. Both runs should come from one machine in one call (scripts/gpu-check.sh
+    --compare REF does that): medians from different machines or moments are not comparable.
+    Exit status 1 when a compared row is slower."""
+    ap = argparse.ArgumentParser(prog="python -m bench gpu-compare", description=main.__doc__)
     ap.add_argument("before")
     ap.add_argument("after")
     ap.add_argument("--tolerance", type=float, default=0.05)

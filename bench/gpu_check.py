@@ -8,54 +8,44 @@ Times are medians (min-max) of --reps runs after a warm-up, synchronising the de
 before reading the host clock. TEPS: arcs of the traversed component (both directions
 of an undirected edge) summed over the sources, over the batch's time.
 
-Writes JSON to --json (default $OUT/gpu_bench.json if OUT is set) and prints a table last.
+    python -m bench gpu-check [--only many,one] [--no-sweep] [--json FILE]
+    python -m bench gpu-compare BEFORE.json AFTER.json     # two runs' engine rows (bench/compare.py)
+
+Writes JSON to --json (default $OUT/gpu_check.json if OUT is set; bench/rows.py's format,
+with "date" and "info", which bench/report.py reads) and prints a table last.
 """
 from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
-import platform
 import sys
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python"))
+import cupy as cp
+from curnet import generators
+from curnet.algorithms.bfs import bfs
+from curnet.algorithms.scc import scc
+from curnet.algorithms.sssp import sssp, sssp_dists
+from curnet.algorithms.bfs import bfs_blocks
+from curnet.algorithms.scc import scc_by_reachability
+from curnet.algorithms.sinks import DiscardSink
+from curnet.algorithms.sssp import bellman_ford, solve_batch, sssp_blocks
+from curnet.backends import get_backend
+from curnet.graph import Graph
 
-import cupy as cp  # noqa: E402
-from curnet import generators  # noqa: E402
-from curnet.algorithms.bfs import bfs  # noqa: E402
-from curnet.algorithms.scc import scc  # noqa: E402
-from curnet.algorithms.sssp import sssp, sssp_dists  # noqa: E402
-from curnet.algorithms.bfs import bfs_blocks  # noqa: E402
-from curnet.algorithms.scc import scc_by_reachability  # noqa: E402
-from curnet.algorithms.sinks import DiscardSink  # noqa: E402
-from curnet.algorithms.sssp import bellman_ford, solve_batch, sssp_blocks  # noqa: E402
-from curnet.backends import get_backend  # noqa: E402
-from curnet.graph import Graph  # noqa: E402
+from . import rows as results
+from .timing import Times, timed
 
-ROOT = os.path.join(os.path.dirname(__file__), "..")
+ROOT = str(results.REPO)
 SCNET = os.path.join(ROOT, ".data", "H_sapiens.net")
 rows = []
 
 
 def sync():
     cp.cuda.Device().synchronize()
-
-
-def timeit(fn, reps, warm=1):
-    for _ in range(warm):
-        fn()
-    sync()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        sync()
-        ts.append(time.perf_counter() - t)
-    return float(np.median(ts)), float(min(ts)), float(max(ts))
 
 
 def row(name, layer, t, target=None, extra=""):
@@ -104,7 +94,7 @@ def bench_many_bfs(be, scale, k, reps, cpu_reps):
     hg = be.device_graph(g)
     ids = pick_sources(g, k)
     depth = cp.empty((len(g), k), np.int32)
-    t = timeit(lambda: engine_bfs(g, ids, depth), reps)
+    t = timed(lambda: engine_bfs(g, ids, depth), reps, 1, sync, keep=False)[1].stats()
     arcs = traversed_arcs(g, depth)
     row(f"BFS R-MAT{scale} x{k} sources", "engine", t, "≥2000 GTEPS",
         f"{arcs / t[0] / 1e9:,.0f} GTEPS aggregate")
@@ -124,12 +114,12 @@ def bench_many_bfs(be, scale, k, reps, cpu_reps):
             break
     print("  per level (ms, last includes the depth flush): " + " ".join(f"{x:.2f}" for x in levels)
           + f"; push levels {be.stats.get('push_levels', 0) - pushes}", flush=True)
-    t = timeit(lambda: bfs(g, ids, backend="cuda"), reps)
+    t = timed(lambda: bfs(g, ids, backend="cuda"), reps, 1, sync, keep=False)[1].stats()
     gbs = len(g) * k * 4 / max(t[0] - eng, 1e-9) / 1e9
     row(f"BFS R-MAT{scale} x{k} sources", "engine+transfer", t, None,
         f"{arcs / t[0] / 1e9:,.0f} GTEPS; transfer {gbs:.1f} GB/s into fresh pageable")
     if cpu_reps:
-        t = timeit(lambda: bfs(g, ids, backend="cpu"), cpu_reps, warm=0)
+        t = timed(lambda: bfs(g, ids, backend="cpu"), cpu_reps, 0, sync, keep=False)[1].stats()
         row(f"BFS R-MAT{scale} x{k} sources", "cpu backend", t, None, f"{arcs / t[0] / 1e9:,.1f} GTEPS")
     del depth
     g._device.clear()
@@ -138,16 +128,11 @@ def bench_many_bfs(be, scale, k, reps, cpu_reps):
 
 def per_source(run, ids):
     """(median, min, max) seconds of run(one-source id array), each source warmed once."""
-    ts = []
+    ts = Times()
     for s in ids.tolist():
         one = np.array([s], np.int32)
-        run(one)
-        sync()
-        t = time.perf_counter()
-        run(one)
-        sync()
-        ts.append(time.perf_counter() - t)
-    return float(np.median(ts)), min(ts), max(ts)
+        ts += timed(lambda: run(one), 1, 1, sync, keep=False)[1]
+    return ts.stats()
 
 
 def check_scipy(g, ids, dist):
@@ -171,21 +156,17 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     print(f"  built in {time.perf_counter() - t0:.1f} s: {g}", flush=True)
     hg = be.device_graph(g)
     ids = pick_sources(g, 64, seed=4)
-    ts = []
+    ts = Times()
     for s in ids.tolist():            # median over 64 sources, one run each after a warm-up
-        be.bfs_one(hg, s)
-        sync()
-        t = time.perf_counter()
-        d = be.bfs_one(hg, s)
-        sync()
-        ts.append(time.perf_counter() - t)
+        d, t = timed(lambda: be.bfs_one(hg, s), 1, 1, sync)
+        ts += t
     arcs = traversed_arcs(g, d[:, None])
-    tt = (float(np.median(ts)), min(ts), max(ts))
+    tt = ts.stats()
     row(f"BFS R-MAT{scale} 1 source", "engine", tt, "≤1.5 ms", f"{arcs / tt[0] / 1e9:.1f} GTEPS, 64 sources")
-    t = timeit(lambda: bfs(g, ids[:1], backend="cuda"), reps)
+    t = timed(lambda: bfs(g, ids[:1], backend="cuda"), reps, 1, sync, keep=False)[1].stats()
     row(f"BFS R-MAT{scale} 1 source", "engine+transfer", t)
     if cpu_reps:
-        t = timeit(lambda: bfs(g, ids[:1], backend="cpu"), cpu_reps, warm=0)
+        t = timed(lambda: bfs(g, ids[:1], backend="cpu"), cpu_reps, 0, sync, keep=False)[1].stats()
         row(f"BFS R-MAT{scale} 1 source", "cpu backend", t)
     tuning = be.tuning
     base_factor = tuning.nf_delta_factor
@@ -211,10 +192,10 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
         ts.append(bool(cp.array_equal(d_nf, d_bf)))
     print(f"  near-far == Bellman-Ford distances on 4 sources: {all(ts)}", flush=True)
     check_scipy(g, ids[:1], solve_batch(be, hg, ids[:1], False)[0].get())
-    t = timeit(lambda: sssp(g, ids[:1], backend="cuda"), reps)
+    t = timed(lambda: sssp(g, ids[:1], backend="cuda"), reps, 1, sync, keep=False)[1].stats()
     row(f"SSSP R-MAT{scale} 1 source", "engine+transfer", t)
     if cpu_reps:
-        t = timeit(lambda: sssp(g, ids[:1], backend="cpu"), cpu_reps, warm=0)
+        t = timed(lambda: sssp(g, ids[:1], backend="cpu"), cpu_reps, 0, sync, keep=False)[1].stats()
         row(f"SSSP R-MAT{scale} 1 source", "cpu backend", t)
     g._device.clear()
     del g, hg
@@ -224,12 +205,12 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     gd.csc()
     print(f"  directed built in {time.perf_counter() - t0:.1f} s: {gd}", flush=True)
     hd = be.device_graph(gd)
-    t = timeit(lambda: scc_by_reachability(be, hd), reps)
+    t = timed(lambda: scc_by_reachability(be, hd), reps, 1, sync, keep=False)[1].stats()
     row(f"SCC R-MAT{scale} directed", "engine", t, "≤40 ms")
-    t = timeit(lambda: scc(gd, backend="cuda"), reps)
+    t = timed(lambda: scc(gd, backend="cuda"), reps, 1, sync, keep=False)[1].stats()
     row(f"SCC R-MAT{scale} directed", "engine+transfer", t)
     if cpu_reps:
-        t = timeit(lambda: scc(gd, backend="cpu"), cpu_reps, warm=0)
+        t = timed(lambda: scc(gd, backend="cpu"), cpu_reps, 0, sync, keep=False)[1].stats()
         row(f"SCC R-MAT{scale} directed", "cpu backend", t)
     # directed R-MAT has many sinks and in-degree-1 heads: the edge classes with and without
     sinks = int(cp.count_nonzero(cp.diff(hd.out_ptr) == 0))
@@ -262,36 +243,36 @@ def bench_scnet(be, reps, cpu_reps):
     n = len(g)
     ids = pick_sources(g, round(0.2 * n), seed=5)
     depth = cp.empty((n, len(ids)), np.int32)
-    t = timeit(lambda: engine_bfs(g, ids, depth), reps)
+    t = timed(lambda: engine_bfs(g, ids, depth), reps, 1, sync, keep=False)[1].stats()
     arcs = traversed_arcs(g, depth)
     row(f"BFS scNET 20% ({len(ids)})", "engine", t, None, f"{arcs / t[0] / 1e9:,.0f} GTEPS")
     eng = t[0]
-    t = timeit(lambda: bfs(g, ids, backend="cuda"), reps)
+    t = timed(lambda: bfs(g, ids, backend="cuda"), reps, 1, sync, keep=False)[1].stats()
     gbs = n * len(ids) * 4 / max(t[0] - eng, 1e-9) / 1e9
     row(f"BFS scNET 20% ({len(ids)})", "engine+transfer", t, None,
         f"int32 (k, n) fresh pageable via pinned chunks: {gbs:.1f} GB/s")
     out = np.empty((len(ids), n), np.int32, order="F")
     bfs(g, ids, backend="cuda", out=out)
-    t = timeit(lambda: bfs(g, ids, backend="cuda", out=out), reps)
+    t = timed(lambda: bfs(g, ids, backend="cuda", out=out), reps, 1, sync, keep=False)[1].stats()
     gbs = n * len(ids) * 4 / max(t[0] - eng, 1e-9) / 1e9
     row(f"BFS scNET 20% ({len(ids)})", "+transfer reused", t, None, f"into a reused buffer: {gbs:.1f} GB/s")
     if cpu_reps:
-        t = timeit(lambda: bfs(g, ids, backend="cpu"), cpu_reps, warm=0)
+        t = timed(lambda: bfs(g, ids, backend="cpu"), cpu_reps, 0, sync, keep=False)[1].stats()
         row(f"BFS scNET 20% ({len(ids)})", "cpu backend", t)
     ids5 = ids[: round(0.05 * n)]
-    t = timeit(lambda: engine_sssp(g, ids5, True), reps)
+    t = timed(lambda: engine_sssp(g, ids5, True), reps, 1, sync, keep=False)[1].stats()
     row(f"SSSP scNET 5% ({len(ids5)})", "engine", t, None, "dist+pred, near-far, one batch")
-    t = timeit(lambda: engine_sssp(g, ids5, False), reps)
+    t = timed(lambda: engine_sssp(g, ids5, False), reps, 1, sync, keep=False)[1].stats()
     row(f"SSSP scNET 5% ({len(ids5)})", "engine dists", t, None, "dist only, near-far")
-    t = timeit(lambda: bellman_ford(be, hg, ids5, True), reps)
+    t = timed(lambda: bellman_ford(be, hg, ids5, True), reps, 1, sync, keep=False)[1].stats()
     row(f"SSSP scNET 5% ({len(ids5)})", "engine BF", t, None, "dist+pred, Bellman-Ford (before)")
     same = bool(cp.array_equal(be.near_far(hg, ids5, False)[0], bellman_ford(be, hg, ids5, False)[0]))
     print(f"  scNET near-far == Bellman-Ford ({len(ids5)} sources): {same}", flush=True)
     check_scipy(g, ids5[:20], solve_batch(be, hg, ids5[:20], False)[0].get())
-    t = timeit(lambda: sssp(g, ids5, backend="cuda"), reps)
+    t = timed(lambda: sssp(g, ids5, backend="cuda"), reps, 1, sync, keep=False)[1].stats()
     row(f"SSSP scNET 5% ({len(ids5)})", "engine+transfer", t, None, "dist f32 + pred i32")
     if cpu_reps:
-        t = timeit(lambda: sssp(g, ids5, backend="cpu"), cpu_reps, warm=0)
+        t = timed(lambda: sssp(g, ids5, backend="cpu"), cpu_reps, 0, sync, keep=False)[1].stats()
         row(f"SSSP scNET 5% ({len(ids5)})", "cpu backend", t)
 
 
@@ -304,7 +285,7 @@ def overlap_rows(be, name, call, limit, reps):
     try:
         for overlap in (False, True):
             tuning.overlap_batches = overlap
-            t = timeit(call, reps)
+            t = timed(call, reps, 1, sync, keep=False)[1].stats()
             row(name, "+transfer overlap" if overlap else "+transfer batched", t, None,
                 f"batches of {limit}: " + ("copy of batch i during batch i+1" if overlap
                                            else "compute, copy, in turn (before)"))
@@ -360,33 +341,33 @@ def bench_overhead(be, reps):
     def launches():
         for _ in range(1000):
             k((1,), (32,), (z, np.int32(0), np.int32(1), u))
-    t = timeit(launches, reps)
+    t = timed(launches, reps, 1, sync, keep=False)[1].stats()
     row("launch, back to back", "x1000", t, None, f"{t[0] * 1e3:.2f} us per launch")
 
     def launch_sync():
         for _ in range(200):
             k((1,), (32,), (z, np.int32(0), np.int32(1), u))
             sync()
-    t = timeit(launch_sync, reps)
+    t = timed(launch_sync, reps, 1, sync, keep=False)[1].stats()
     row("launch + synchronize", "x200", t, None, f"{t[0] / 200 * 1e6:.2f} us each")
     g = generators.grid(30, 40)
     hg = be.device_graph(g)
-    t = timeit(lambda: be.bfs_one(hg, 0), reps)
+    t = timed(lambda: be.bfs_one(hg, 0), reps, 1, sync, keep=False)[1].stats()
     row("BFS 1 source, grid 30x40", "engine", t, None, f"68 levels: {t[0] / 68 * 1e6:.1f} us a level")
     gp = generators.path(20000, weighted=True)
     hp = be.device_graph(gp)
     old = be.tuning.nf_max_iters
     be.tuning.nf_max_iters = 10**9
     be.stats["nf_iters"] = 0
-    t = timeit(lambda: be.near_far(hp, np.array([0], np.int32), False), 3)
+    t = timed(lambda: be.near_far(hp, np.array([0], np.int32), False), 3, 1, sync, keep=False)[1].stats()
     iters = be.stats["nf_iters"] / 4
     row("SSSP near-far, path 20k", "engine", t, None, f"{iters:.0f} iterations: {t[0] / iters * 1e6:.1f} us each")
     be.tuning.nf_max_iters = old
     gp2 = generators.path(2000, weighted=True)
     hp2 = be.device_graph(gp2)
-    t = timeit(lambda: bellman_ford(be, hp2, np.array([0], np.int32), False), 3)
+    t = timed(lambda: bellman_ford(be, hp2, np.array([0], np.int32), False), 3, 1, sync, keep=False)[1].stats()
     row("SSSP Bellman-Ford, path 2k", "engine", t, None, f"2000 rounds: {t[0] / 2000 * 1e6:.1f} us each")
-    t = timeit(lambda: be.bfs_one(hp2, 0), 3)
+    t = timed(lambda: be.bfs_one(hp2, 0), 3, 1, sync, keep=False)[1].stats()
     row("BFS 1 source, path 2k", "engine", t, None, f"2000 levels: {t[0] / 2000 * 1e6:.1f} us each")
     gl = generators.path(1_000_000, weighted=True)
     t0 = time.perf_counter()
@@ -425,7 +406,7 @@ def bench_multi(reps, only=None):
         for backend in ("cuda", "cuda:all"):
             fn(g, ids, backend=backend, out=out)           # warm: graphs on every GPU, kernels loaded
             ref = out.copy() if backend == "cuda" else ref
-            times[backend] = timeit(lambda: fn(g, ids, backend=backend, out=out), reps)
+            times[backend] = timed(lambda: fn(g, ids, backend=backend, out=out), reps, 1, sync, keep=False)[1].stats()
         same = bool(np.array_equal(out, ref))
         row(name, "1 GPU +transfer", times["cuda"], None, f"{out.nbytes / 1e9:.1f} GB out")
         speedup = times["cuda"][0] / times["cuda:all"][0]
@@ -438,8 +419,8 @@ def bench_multi(reps, only=None):
                 cp.get_default_memory_pool().free_all_blocks()
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench gpu-check", description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--cpu-reps", type=int, default=1)
     ap.add_argument("--many-scale", type=int, default=20)
@@ -447,8 +428,8 @@ def main():
     ap.add_argument("--only", default="overhead,many,one,scnet,overlap,multi")
     ap.add_argument("--no-sweep", action="store_true", help="skip the near-far delta sweep")
     ap.add_argument("--multi-jobs", help="several-GPU jobs to run: comma-separated name prefixes")
-    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "gpu_bench.json") if os.environ.get("OUT") else None)
-    a = ap.parse_args()
+    ap.add_argument("--json", default=results.default_out("gpu_check.json"))
+    a = ap.parse_args(argv)
     be = get_backend("cuda")
     info = be.info()
     print(info, flush=True)
@@ -466,14 +447,13 @@ def main():
     if "multi" in only:
         bench_multi(a.reps, a.multi_jobs.split(",") if a.multi_jobs else None)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"date": stamp, "info": info, "host": platform.node(), "rows": rows}, f, indent=1)
+    results.write(a.json, rows, date=stamp, info=info)
     print(f"\n== cuRnet GPU benchmarks: {info['device']}, CuPy {info['cupy']}, {stamp} ==")
     print(f"{'row':34s} {'layer':16s} {'median ms':>10s} {'target':>12s}  note")
     for r in rows:
         print(f"{r['row']:34s} {r['layer']:16s} {r['median_ms']:10.3f} {r['target'] or '':>12s}  {r['note']}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,41 +1,41 @@
 """Benchmarks of curnet.coexpression, each result compared with WGCNA's in the same run.
 
-    python scripts/coexpression_bench.py --backend cpu --genes 5000 --wgcna      # 2-core rows
-    python scripts/coexpression_bench.py --backend cuda --genes 20000 --all --large 40000
+    python -m bench coexpression --backend cpu --genes 5000 --wgcna      # 2-core rows
+    python -m bench coexpression --backend cuda --genes 20000 --all --large 40000
 
 Rows, for a synthetic matrix (--genes x --samples, genes in modules so that strong
 correlations exist) and with --all for Bioconductor's ALL (12,625 probes x 128 samples,
-exported by scripts/coexpression_bench.R through Rscript):
+exported by bench/r_coexpression.R through Rscript):
   * the correlation network |r| >= 0.8 (Pearson), tiled on the device;
   * pickSoftThreshold over powers 1..20 (all powers from one pass);
   * TOMsimilarityFromExpr with WGCNA's defaults (signed TOM of an unsigned network, power 6),
     the dense n x n result copied to the host;
   * with --large N: the tiled network of N genes, with the process's peak host memory and
     the GPU's peak pool memory (the dense matrix would need N^2 x 8 bytes).
-With --wgcna, WGCNA 1.72 runs the same jobs (scripts/coexpression_bench.R, --threads threads)
+With --wgcna, WGCNA 1.72 runs the same jobs (bench/r_coexpression.R, --threads threads)
 and each result is compared: edge count and sum of |r|, the fit table (largest relative
-difference), TOM rows 1..20 and its total. Writes JSON to --json (default
-$OUT/coexpression_bench.json if OUT is set) and prints one line a row.
+difference), TOM rows 1..20 and its total. Each cuRnet time is the best of --repeat calls.
+Writes JSON to --json (default $OUT/coexpression.json if OUT is set; bench/rows.py's format)
+and prints one line a row.
 """
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-from curnet import coexpression as ce  # noqa: E402
-from curnet.backends import get_backend  # noqa: E402
+from curnet import coexpression as ce
+from curnet.backends import get_backend
+
+from . import rows as results
+from .timing import cuda_sync, timed
 
 HERE = Path(__file__).resolve().parent
 
@@ -56,25 +56,15 @@ def write_for_r(dirpath: Path, x: np.ndarray) -> None:
 
 
 def export_all(dirpath: Path) -> np.ndarray:
-    subprocess.run(["Rscript", str(HERE / "coexpression_bench.R"), "export-all", str(dirpath)], check=True)
+    subprocess.run(["Rscript", str(HERE / "r_coexpression.R"), "export-all", str(dirpath)], check=True)
     d = [int(v) for v in (dirpath / "expr.dim").read_text().split()]
     return np.fromfile(dirpath / "expr.bin").reshape(d[1], d[0])       # genes x samples
 
 
-def sync(be) -> None:
-    if be.xp is not np:
-        be.xp.cuda.Device().synchronize()
-
-
-def timed(be, fn, repeat: int):
-    best, value = np.inf, None
-    for _ in range(repeat):
-        sync(be)
-        t0 = time.perf_counter()
-        value = fn()
-        sync(be)
-        best = min(best, time.perf_counter() - t0)
-    return value, best
+def best_of(be, fn, repeat: int):
+    """(fn's result, its best time over `repeat` calls), the device drained around each."""
+    out, t = timed(fn, repeat, sync=None if be.xp is np else cuda_sync)
+    return out, t.best
 
 
 def rel(a, b) -> float:
@@ -82,13 +72,9 @@ def rel(a, b) -> float:
     return float(np.max(np.abs(a - b) / np.maximum(np.abs(b), 1e-300)))
 
 
-def save(args, be, rows) -> None:
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                       "host": platform.node(), "cpus": os.cpu_count(), "backend": args.backend,
-                       "device": be.describe(), "dtype": "float32" if args.single else "float64",
-                       "rows": rows}, f, indent=1)
+def save(args, be, rows, quiet=True) -> None:
+    results.write(args.json, rows, quiet=quiet, backend=args.backend, device=be.describe(),
+                  dtype="float32" if args.single else "float64")
 
 
 def bench_dataset(name, x, args, be, rows):
@@ -102,7 +88,7 @@ def bench_dataset(name, x, args, be, rows):
             env = dict(os.environ)
             env.pop("LD_LIBRARY_PATH", None)
             tom = not args.skip_tom and n <= args.tom_max_genes
-            subprocess.run(["Rscript", str(HERE / "coexpression_bench.R"), tmp, str(args.threads)]
+            subprocess.run(["Rscript", str(HERE / "r_coexpression.R"), tmp, str(args.threads)]
                            + ([] if tom else ["notom"]), check=True, env=env)
             wgcna = json.loads((Path(tmp) / "wgcna.json").read_text())
 
@@ -112,7 +98,7 @@ def bench_dataset(name, x, args, be, rows):
         print(f"{r['row']:70s} {tool:14s} {seconds:9.3f} s  {check}", flush=True)
         save(args, be, rows)
 
-    e, t = timed(be, lambda: ce.coexpression_edges(x, threshold=0.8, backend=args.backend, dtype=dtype),
+    e, t = best_of(be, lambda: ce.coexpression_edges(x, threshold=0.8, backend=args.backend, dtype=dtype),
                  args.repeat)
     m, total = len(e["r"]), float(np.abs(e["r"]).sum())
     check = f"{m:,} edges"
@@ -123,7 +109,7 @@ def bench_dataset(name, x, args, be, rows):
         row("correlation network |r| >= 0.8", w["seconds"], "reference", f"WGCNA ({wgcna['threads']} thr)")
     row("correlation network |r| >= 0.8", t, check)
 
-    fit, t = timed(be, lambda: ce.pick_soft_threshold(x, powers=range(1, 21), backend=args.backend,
+    fit, t = best_of(be, lambda: ce.pick_soft_threshold(x, powers=range(1, 21), backend=args.backend,
                                                       dtype=dtype), args.repeat)
     check = f"power estimate {fit['powerEstimate']}"
     if wgcna:
@@ -135,7 +121,7 @@ def bench_dataset(name, x, args, be, rows):
     row("pickSoftThreshold, powers 1..20", t, check)
 
     if not args.skip_tom and n <= args.tom_max_genes:
-        tom, t = timed(be, lambda: ce.tom_similarity_from_expr(x, backend=args.backend, dtype=dtype), 1)
+        tom, t = best_of(be, lambda: ce.tom_similarity_from_expr(x, backend=args.backend, dtype=dtype), 1)
         check = f"TOM {n:,} x {n:,} on the host"
         if wgcna:
             w = wgcna["tom"]
@@ -148,7 +134,7 @@ def bench_dataset(name, x, args, be, rows):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m bench coexpression", description=__doc__.splitlines()[0])
     ap.add_argument("--backend", default="auto")
     ap.add_argument("--genes", type=int, default=20_000, help="synthetic genes (0: no synthetic rows)")
     ap.add_argument("--samples", type=int, default=100)
@@ -161,8 +147,7 @@ def main(argv=None) -> int:
     ap.add_argument("--tom-max-genes", type=int, default=10**9,
                     help="the TOM only for data sets of at most this many genes (WGCNA's takes hours beyond)")
     ap.add_argument("--repeat", type=int, default=1, help="best of this many runs (network, fit)")
-    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "coexpression_bench.json")
-                    if os.environ.get("OUT") else None)
+    ap.add_argument("--json", default=results.default_out("coexpression.json"))
     args = ap.parse_args(argv)
     be = get_backend(args.backend).members[0]
     rows = []
@@ -174,12 +159,13 @@ def main(argv=None) -> int:
         stats = {}
         if be.xp is not np:
             be.xp.get_default_memory_pool().free_all_blocks()
-        e, t = timed(be, lambda: ce.coexpression_edges(x, threshold=0.8, backend=args.backend,
+        e, t = best_of(be, lambda: ce.coexpression_edges(x, threshold=0.8, backend=args.backend,
                                                        stats=stats), 1)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         dense = args.large ** 2 * 8 / 2**30
         check = (f"{len(e['r']):,} edges, {stats['tiles']} tiles; peak host RSS {peak:,.0f} MiB"
-                 + (f", GPU pool peak {stats['device_peak_bytes'] / 2**30:.2f} GiB" if "device_peak_bytes" in stats else "")
+                 + (f", GPU pool peak {stats['device_peak_bytes'] / 2**30:.2f} GiB"
+                    if "device_peak_bytes" in stats else "")
                  + f" (dense matrix: {dense:.1f} GiB)")
         rows.append({"row": f"tiled correlation network |r| >= 0.8, {args.large:,} genes x {args.samples}",
                      "tool": f"cuRnet {args.backend}", "seconds": t, "check": check, "peak_rss_mib": peak})
@@ -192,7 +178,7 @@ def main(argv=None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             x = export_all(Path(tmp))
         bench_dataset("ALL", x, args, be, rows)
-    save(args, be, rows)
+    save(args, be, rows, quiet=False)
     return 0
 
 

@@ -1,7 +1,7 @@
 """Benchmarks of betweenness centrality (curnet.betweenness), every result checked in the same run.
 
-    python scripts/betweenness_bench.py --backend cpu --only string --string-sources 200   # small CPU check
-    python scripts/betweenness_bench.py --backend cuda --r-igraph                          # the GPU rows
+    python -m bench betweenness --backend cpu --only string --string-sources 200   # small CPU check
+    python -m bench betweenness --backend cuda --r-igraph                          # the GPU rows
 
 Rows:
   * PCSF's STRING (../shared/pcsf/string_pcsf.tsv.gz, simplified as PCSF's
@@ -17,28 +17,26 @@ Rows:
     sub-network (the first vertices a BFS from the best-connected one reaches, induced),
     against R igraph's cluster_edge_betweenness: the same removal order asked.
 
-Writes JSON to --json (default $OUT/betweenness_bench.json if OUT is set); prints one line a row.
+Writes JSON to --json (default $OUT/betweenness.json if OUT is set; bench/rows.py's format);
+prints one line a row.
 """
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
 import platform
 import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measures_bench import (ROOT, agree, component_arcs, load_scnet, row, rows, timed,  # noqa: E402
-                            undirected_edges)
+import curnet
+from curnet import generators
+from curnet.graph import Graph
 
-import curnet  # noqa: E402
-from curnet import generators  # noqa: E402
-from curnet.graph import Graph  # noqa: E402
+from . import rows as results
+from .measures import ROOT, agree, component_arcs, load_scnet, row, rows, undirected_edges
+from .timing import once
 
 def string_file() -> str:
     """PCSF's STRING: shared/ in the checkout (a GPU machine's copy) or beside it."""
@@ -105,7 +103,7 @@ def networkit_betweenness(g):
     G.addEdges((src.astype(np.uint64), dst.astype(np.uint64)))
     nk.setNumberOfThreads(os.cpu_count() or 1)
     b = nk.centrality.Betweenness(G, normalized=False)
-    _, t = timed(b.run)
+    _, t = once(b.run)
     return np.asarray(b.scores(), float) / 2, t
 
 
@@ -123,16 +121,16 @@ def bench_string(args):
         # to the device: the rows' own calls, timed apart, so the rows time the work. (A 64-source
         # warm-up left 20 kernel modules that the exact run loads: likely why its row took 1.71 s
         # on a fresh H100, 0.09 s once they were in CuPy's cache.)
-        _, t = timed(lambda: [curnet.betweenness(g, weighted=w, sources=s, backend=args.backend) for w, s in runs])
+        _, t = once(lambda: [curnet.betweenness(g, weighted=w, sources=s, backend=args.backend) for w, s in runs])
         row("betweenness, STRING, first calls (the rows' own, hops and weighted)", f"cuRnet {args.backend}", t,
             "warm-up: compiles kernels, not compared")
     for weighted, sources in runs:
         what = f"{len(sources):,} sources" if sources is not None else "exact"
         name = f"betweenness, STRING {what}, {'weighted (cost)' if weighted else 'hops'}"
-        ours, t = timed(lambda: curnet.betweenness(g, weighted=weighted, sources=sources, backend=args.backend))
+        ours, t = once(lambda: curnet.betweenness(g, weighted=weighted, sources=sources, backend=args.backend))
         weights = G.es["cost"] if weighted else None
         kw = {} if sources is None else {"sources": sources.tolist()}
-        theirs, t_ig = timed(lambda: np.array(G.betweenness(weights=weights, **kw), float))
+        theirs, t_ig = once(lambda: np.array(G.betweenness(weights=weights, **kw), float))
         row(name, "python-igraph", t_ig, "reference")
         row(name, f"cuRnet {args.backend}", t, agree(ours, theirs) + " with python-igraph",
             speedup=round(t_ig / t, 1))
@@ -156,12 +154,12 @@ def bench_rmat(args):
     print(f"  {len(sample)} sources on {args.backend} vs cpu: {agree(ours, cpu)}", flush=True)
     for k in [int(x) for x in args.sweep.split(",") if x]:
         ids = np.random.default_rng(k).choice(n, min(k, n), replace=False)
-        _, t = timed(lambda: curnet.betweenness(g, sources=ids, backend=args.backend))
+        _, t = once(lambda: curnet.betweenness(g, sources=ids, backend=args.backend))
         row(f"betweenness, R-MAT {args.rmat_scale}, {len(ids):,} sources", f"cuRnet {args.backend}", t,
             "timing only")
     if not args.rmat_exact:
         return
-    _, t = timed(lambda: curnet.betweenness(g, backend=args.backend))
+    _, t = once(lambda: curnet.betweenness(g, backend=args.backend))
     row(f"betweenness, R-MAT {args.rmat_scale}, exact (all {n:,} sources)", f"cuRnet {args.backend}", t,
         f"{len(sample)} sources agreed with cpu" if agree(ours, cpu) == "agrees" else "SAMPLE DIFFERS",
         gteps=round(arcs / t / 1e9, 2))
@@ -177,15 +175,15 @@ def bench_networkx(args):
     print(f"scNET as NetworkX: {G}", flush=True)
     name = f"nx.betweenness_centrality, scNET, k={args.nx_k}"
     nx.config.backends.curnet.backend = args.backend
-    ours, t = timed(lambda: nx.betweenness_centrality(G, k=args.nx_k, seed=42, backend="curnet"))
+    ours, t = once(lambda: nx.betweenness_centrality(G, k=args.nx_k, seed=42, backend="curnet"))
     ref_k = min(args.nx_ref_k or args.nx_k, args.nx_k)
     if ref_k == args.nx_k:
-        theirs, t_nx = timed(lambda: nx.betweenness_centrality(G, k=args.nx_k, seed=42))
+        theirs, t_nx = once(lambda: nx.betweenness_centrality(G, k=args.nx_k, seed=42))
         row(name, "networkx", t_nx, "reference")
         agreed = agree([ours[v] for v in G], [theirs[v] for v in G])
     else:   # plain NetworkX at k=ref_k (checked equal there), its time scaled to k: one BFS a source
-        small, _ = timed(lambda: nx.betweenness_centrality(G, k=ref_k, seed=42, backend="curnet"))
-        theirs, t_ref = timed(lambda: nx.betweenness_centrality(G, k=ref_k, seed=42))
+        small, _ = once(lambda: nx.betweenness_centrality(G, k=ref_k, seed=42, backend="curnet"))
+        theirs, t_ref = once(lambda: nx.betweenness_centrality(G, k=ref_k, seed=42))
         t_nx = t_ref * args.nx_k / ref_k
         row(name, "networkx", t_nx, f"extrapolated from k={ref_k} ({t_ref:.2f} s) x {args.nx_k / ref_k:g}")
         agreed = agree([small[v] for v in G], [theirs[v] for v in G]) + f" at k={ref_k}"
@@ -210,7 +208,7 @@ def bench_girvan_newman(args):
     e = np.array(sub.get_edgelist(), np.int32)
     gs = Graph.from_edges(e[:, 0], e[:, 1], directed=False, num_vertices=sub.vcount())
     name = f"Girvan-Newman, STRING {sub.vcount():,} vertices, {sub.ecount():,} edges"
-    (removed, values), t = timed(lambda: edge_betweenness_removals(gs, weighted=False, backend=args.backend))
+    (removed, values), t = once(lambda: edge_betweenness_removals(gs, weighted=False, backend=args.backend))
     with tempfile.TemporaryDirectory() as tmp:
         edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "gn.bin", "gn.R"))
         e.tofile(edges)
@@ -231,8 +229,8 @@ def bench_girvan_newman(args):
     row(name, f"cuRnet {args.backend}", t, check, speedup=round(t_r / t, 1))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench betweenness", description=__doc__.split("\n")[0])
     ap.add_argument("--backend", default="cpu")
     ap.add_argument("--only", default="string,rmat,networkx", help="comma-separated: string, rmat, networkx, gn")
     ap.add_argument("--string-file", default=string_file())
@@ -249,10 +247,9 @@ def main():
     ap.add_argument("--nx-ref-k", type=int, default=0,
                     help="time plain NetworkX at this k and scale to --nx-k (it takes ~0.5 s a source)")
     ap.add_argument("--gn-vertices", type=int, default=2000)
-    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "betweenness_bench.json")
-                    if os.environ.get("OUT") else None)
-    args = ap.parse_args()
-    when = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    ap.add_argument("--json", default=results.default_out("betweenness.json"))
+    args = ap.parse_args(argv)
+    when = results.now()
     print(f"{when} on {platform.node()} ({os.cpu_count()} CPUs), backend "
           f"{curnet.backends.get_backend(args.backend).describe()}", flush=True)
     only = set(args.only.split(","))
@@ -264,11 +261,7 @@ def main():
         bench_networkx(args)
     if "gn" in only:
         bench_girvan_newman(args)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"when": when, "host": platform.node(), "cpus": os.cpu_count(),
-                       "backend": args.backend, "curnet": curnet.__version__, "rows": rows}, f, indent=1)
-        print(f"wrote {args.json}")
+    results.write(args.json, rows, when=when, backend=args.backend)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 # R end-to-end BFS with results dropped and kept, with and without the prefault threads
 # (R/handoff.R with_prefault), and the fresh result's own costs: allocation, first touch.
 #
-#   Rscript scripts/r_results_bench.R [edge file: from<TAB>to, names] [backend] [fraction] [calls]
-#   Rscript scripts/r_results_bench.R "" cuda 0.2 20      # a generated named graph
+#   Rscript bench/r_results.R [edge file: from<TAB>to, names] [backend] [fraction] [calls]
+#   Rscript bench/r_results.R "" cuda 0.2 20      # a generated named graph
 #
 # Prints p50 / p90 over `calls` calls of cuRnet_bfs(g, <fraction of the vertices>, integer =
 # TRUE) for each way, one line each, with the machine and the date. Kept: the results are

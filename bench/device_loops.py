@@ -5,7 +5,7 @@ scc_by_reachability, labels on the device) of R-MAT 22 / 20 directed and the mou
 network. With --peers DIR (a copy of ../shared/peers), ECL-SCC runs on the same SCC graphs
 (its own timer, median after its first run) and its partitions are compared.
 
-    PYTHONPATH=python python3 scripts/device_loops_bench.py [--peers .peers] [--json OUT.json]
+    python -m bench device-loops [--peers .peers] [--json OUT.json]     (bench/rows.py's format)
 """
 from __future__ import annotations
 
@@ -27,20 +27,14 @@ from curnet.algorithms.scc import canonical_labels, scc_by_reachability
 from curnet.backends import get_backend
 from curnet.graph import Graph
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gpu_accounts  # noqa: E402  (its timed SCC run)
+from . import gpu_accounts      # its timed SCC run
+from . import rows as results
+from .timing import cuda_sync, timed
 
 
 def median_ms(fn, reps: int) -> float:
-    fn()                                             # warm-up: kernels compiled, memory pooled
-    times = []
-    for _ in range(reps):
-        cp.cuda.runtime.deviceSynchronize()
-        t = time.perf_counter()
-        fn()
-        cp.cuda.runtime.deviceSynchronize()
-        times.append((time.perf_counter() - t) * 1e3)
-    return float(np.median(times))
+    """fn's median time in ms over `reps` calls after a warm-up (kernels compiled, memory pooled)."""
+    return timed(fn, reps, 1, cuda_sync, keep=False)[1].median * 1e3
 
 
 def both_routes(be, fn, reps: int) -> tuple[dict, object]:
@@ -68,11 +62,8 @@ def bfs_account(be, hg, ids, reps: int) -> dict:
     for s in ids.tolist():
         for _ in range(reps):
             stamps.fill(0)
-            cp.cuda.runtime.deviceSynchronize()
-            t = time.perf_counter()
-            depth = be.bfs_strategy.bfs_one_loop(hg, int(s), stamps=stamps)
-            cp.cuda.runtime.deviceSynchronize()
-            walls.append((time.perf_counter() - t) * 1e3)
+            depth, t = timed(lambda: be.bfs_strategy.bfs_one_loop(hg, int(s), stamps=stamps), sync=cuda_sync)
+            walls.append(t.median * 1e3)
             st = cp.asnumpy(stamps)[:int(depth.max()) + 2].astype(np.int64)
             spans.append((st[-1] - st[0]) / 1e6)
             levels.append(np.diff(st) / 1e6)
@@ -118,14 +109,15 @@ def ecl_scc(peers: str, g: Graph, work: str, reps: int) -> dict:
             "labels": canonical_labels(np.fromfile(labels, np.int32))}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench device-loops", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--peers", help="a copy of ../shared/peers: ECL-SCC beside the SCC rows")
     ap.add_argument("--scale", type=int, default=22)
     ap.add_argument("--sources", type=int, default=16)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--json")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     if a.peers:
         sys.path.insert(0, os.path.join(a.peers, "tools"))
     be = get_backend("cuda")
@@ -183,9 +175,7 @@ def main():
         row = report(f"{name} ({len(gd):,} vertices, {gd.num_arcs:,} arcs)", times, extra)
         if a.peers:
             row.update(times_ecl)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(doc, f, indent=1)
+    results.write(a.json, doc["rows"], device=doc["device"], date=doc["date"])
 
 
 if __name__ == "__main__":

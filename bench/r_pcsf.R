@@ -1,8 +1,8 @@
 # cuRnet_pcsf / cuRnet_pcsf_rand beside the PCSF package's PCSF() / PCSF_rand(), in one R
 # session on the package's STRING network (15,405 vertices, 175,821 edges), each result checked.
 #
-#   Rscript scripts/pcsf_bench.R --backend cpu  --out bench/results/pcsf_cpu.json
-#   Rscript scripts/pcsf_bench.R --backend cuda --out bench/results/pcsf_h100.json --rand-runs 100
+#   Rscript bench/r_pcsf.R --backend cpu  --out bench/results/pcsf_cpu.json
+#   Rscript bench/r_pcsf.R --backend cuda --out bench/results/pcsf_h100.json --rand-runs 100
 #
 # Options: --backend (cuRnet's), --sizes 20,50,100,200,500,1000 (the terminal sweep),
 #   --reps 3 (cuRnet runs a row; the package runs --pkg-reps, default 1, as it is slow),

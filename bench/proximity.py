@@ -2,13 +2,15 @@
 on scNET, 1,000 degree-matched reference pairs each (the issue's target: <= 10 s on an
 H100; the CPU figure reported beside it).
 
-    python scripts/proximity_bench.py --backend cpu
-    python scripts/proximity_bench.py --backend cuda --out bench/results/proximity_h100.json
+    python -m bench proximity --backend cpu
+    python -m bench proximity --backend cuda --json bench/results/proximity_h100.json
 
 The sets are seeded random genes of scNET's largest component (the module a BFS ball
 around a seeded gene, so it is connected like a disease module). Prints the time of the
 whole call and of its traversal, and checks the closest distance of three sets against
-SciPy's BFS computed here.
+SciPy's BFS computed here. --json FILE (default $OUT/proximity.json when OUT is set) writes
+the row in bench/rows.py's format (bench/results/proximity.jsonl holds the earlier runs, a
+JSON line each).
 """
 from __future__ import annotations
 
@@ -16,16 +18,15 @@ import argparse
 import json
 import platform
 import sys
-import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+import curnet
+from curnet import datasets
+from curnet.network_proximity import pool_distances
 
-import curnet  # noqa: E402
-from curnet import datasets  # noqa: E402
-from curnet.network_proximity import pool_distances  # noqa: E402
+from . import rows as results
+from .timing import once
 
 
 def largest_component(g):
@@ -41,35 +42,32 @@ def largest_component(g):
                                    names=g.names[big])
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench proximity", description=__doc__.splitlines()[0])
     p.add_argument("--backend", default="cpu")
     p.add_argument("--sets", type=int, default=100)
     p.add_argument("--module", type=int, default=200)
     p.add_argument("--n-random", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", help="append the result as a JSON line")
-    a = p.parse_args()
+    p.add_argument("--json", default=results.default_out("proximity.json"))
+    a = p.parse_args(argv)
 
     g = largest_component(datasets.load("scnet", weights=None))
     rng = np.random.default_rng(a.seed)
-    depth = curnet.bfs(g, [int(rng.integers(len(g)))], backend="cpu")[0]
+    depth = curnet.bfs(g, np.array([rng.integers(len(g))]), backend="cpu")[0]   # a position, not a name
     module = np.argsort(depth, kind="stable")[:a.module]          # a connected ball
     sets = [rng.choice(len(g), int(rng.integers(10, 51)), replace=False) for _ in range(a.sets)]
 
     curnet.proximity(g, sets[0][:5], module[:5], n_random=0, backend=a.backend)   # warm-up
-    t0 = time.perf_counter()
-    res = curnet.proximity(g, sets, module, n_random=a.n_random, seed=a.seed, backend=a.backend)
-    total = time.perf_counter() - t0
+    res, total = once(lambda: curnet.proximity(g, sets, module, n_random=a.n_random, seed=a.seed,
+                                               backend=a.backend))
 
     # the traversal's share: the same pool of vertices, distances only
     from curnet.network_proximity import degree_bins
     bins = degree_bins(g.oriented("all").out_degree(), 100)
     touched = np.unique(np.concatenate([bins[module]] + [bins[s] for s in sets]))
     pool = np.flatnonzero(np.isin(bins, touched)).astype(np.int32)
-    t0 = time.perf_counter()
-    pool_distances(g, pool, False, a.backend)
-    traversal = time.perf_counter() - t0
+    _, traversal = once(lambda: pool_distances(g, pool, False, a.backend))
 
     import scipy.sparse as sp
     from scipy.sparse import csgraph
@@ -80,16 +78,14 @@ def main() -> int:
         assert abs(res[i].distance["closest"] - want) < 1e-9, (i, res[i].distance["closest"], want)
 
     z = np.array([r.z["closest"] for r in res])
-    row = {"benchmark": "proximity", "network": "scNET largest component", "vertices": len(g),
+    row = {"row": "proximity", "network": "scNET largest component", "vertices": len(g),
            "sets": a.sets, "module": a.module, "n_random": a.n_random, "pool": int(len(pool)),
            "backend": a.backend, "device": curnet.info().get("device", platform.processor()),
            "seconds": round(total, 3), "traversal_seconds": round(traversal, 3),
            "z_closest_mean": round(float(z.mean()), 3), "checked_against": "scipy BFS (3 sets)",
-           "date": time.strftime("%Y-%m-%d"), "host": platform.node()}
+           "tool": f"cuRnet {a.backend}"}
     print(json.dumps(row))
-    if a.out:
-        with open(a.out, "a") as f:
-            f.write(json.dumps(row) + "\n")
+    results.write(a.json, [row])
     return 0
 
 

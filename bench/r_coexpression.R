@@ -1,5 +1,5 @@
-# WGCNA's side of scripts/coexpression_bench.py. Usage:
-#   Rscript scripts/coexpression_bench.R DIR [THREADS] [notom]
+# WGCNA's side of `python -m bench coexpression`. Usage:
+#   Rscript bench/r_coexpression.R DIR [THREADS] [notom]
 # Reads DIR/expr.bin + DIR/expr.dim (doubles, samples x genes, column-major), times WGCNA 1.72's
 # correlation network (|r| >= 0.8), pickSoftThreshold over powers 1..20 and
 # TOMsimilarityFromExpr (its defaults), and writes DIR/wgcna.json with the times and what the

@@ -6,7 +6,7 @@ On the graphs and sources of the peers benchmark (../shared/peers/tools/bench_pe
     the bytes the level must at least move (the arc list once, the seen/frontier/next bit
     rows once each) against the H100's 3.35 TB/s;
   - one-source BFS and near-far SSSP, R-MAT 22 undirected (weights 1 - U[0,1), seed 3),
-    sources of gpu_bench (seed 4): levels or iterations, host synchronisations, kernel time
+    sources of the GPU check, gpu_check.py (seed 4): levels or iterations, host synchronisations, kernel time
     against wall time;
   - SCC, R-MAT 22 directed and the mouse liver network: trimming, the giant component's
     forward and backward searches, the colouring rounds, each with its sweeps (or BFS
@@ -15,7 +15,10 @@ Kernel time comes from CUDA events around every launch (they add a few microseco
 launch, so the wall times here are a little above the benchmark's); wall time minus kernel
 time is the host's share: launches, synchronisations and Python between them.
 
-    PYTHONPATH=python python3 scripts/gpu_accounts.py [--json OUT.json]
+    python -m bench gpu-accounts [--only many,one,scc] [--json OUT.json]
+
+The JSON (bench/rows.py's format): a row a part (many-source BFS, one source, SCC), its
+account under "account".
 """
 from __future__ import annotations
 
@@ -23,22 +26,20 @@ import argparse
 import collections
 import importlib
 import json
-import os
-import sys
 import time
 
 import numpy as np
 import cupy as cp
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+from curnet import generators
+from curnet.algorithms.bfs import traverse
+from curnet.algorithms.scc import scc_by_reachability
+from curnet.algorithms.sssp import solve_batch
+from curnet.backends import get_backend
+from curnet.graph import Graph
 
-from curnet import generators  # noqa: E402
-from curnet.algorithms.bfs import traverse  # noqa: E402
-from curnet.algorithms.scc import scc_by_reachability  # noqa: E402
-from curnet.algorithms.sssp import solve_batch  # noqa: E402
-from curnet.backends import get_backend  # noqa: E402
-from curnet.graph import Graph  # noqa: E402
+from . import rows as results
+from .timing import cuda_sync, timed
 
 PEAK_BYTES_PER_S = 3.35e12          # H100 SXM HBM3
 launch_module = importlib.import_module("curnet.backends.cuda.launch")   # the module, not its launch()
@@ -85,11 +86,9 @@ class KernelClock:
 
 
 def wall(fn):
-    cp.cuda.runtime.deviceSynchronize()
-    t = time.perf_counter()
-    result = fn()
-    cp.cuda.runtime.deviceSynchronize()
-    return result, 1000 * (time.perf_counter() - t)
+    """(fn's result, its wall ms), the device drained before and after."""
+    result, t = timed(fn, sync=cuda_sync)
+    return result, t.median * 1e3
 
 
 def giant_sources(g, k, seed):
@@ -207,7 +206,7 @@ def scc_calls(be, hg, clock=None) -> tuple[list, float]:
     real = {"trim": be.trim, "propagate_max": be.propagate_max, "bfs_one": be.bfs_one}
     labels = {"trim": "trim", "propagate_max": "propagate_max", "bfs_one": "pivot BFS"}
 
-    def timed(primitive, fn):
+    def instrumented(primitive, fn):
         def call(*a, **kw):
             m = clock.mark() if clock is not None else 0
             cp.cuda.runtime.deviceSynchronize()
@@ -227,7 +226,7 @@ def scc_calls(be, hg, clock=None) -> tuple[list, float]:
         return call
 
     for name, fn in real.items():
-        setattr(be, name, timed(name, fn))
+        setattr(be, name, instrumented(name, fn))
     try:
         _, ms = wall(lambda: scc_by_reachability(be, hg))
     finally:
@@ -262,16 +261,17 @@ def scc_phases(be, scale=None, dataset=None):
             "clocked_ms": round(clocked, 3), "phases": phases, "calls": calls, "kernels": kern}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "gpu_accounts.json") if os.environ.get("OUT") else None)
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench gpu-accounts", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json", default=results.default_out("gpu_accounts.json"))
     ap.add_argument("--many-scale", type=int, default=20)
     ap.add_argument("--many-sources", type=int, default=1024)
     ap.add_argument("--one-scale", type=int, default=22)
     ap.add_argument("--one-sources", type=int, default=8)
     ap.add_argument("--scc-datasets", nargs="*", default=["mouseliver"], help="curnet.datasets names, SCC phases too")
     ap.add_argument("--only", default="many,one,scc", help="comma-separated parts: many, one, scc")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     parts = args.only.split(",")
     be = get_backend("cuda")
     doc = {"device": be.describe(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
@@ -288,9 +288,8 @@ def main():
         report_one_source(doc, one_source(be, args.one_scale, args.one_sources))
     if "scc" in parts:
         report_scc(doc, [scc_phases(be, args.one_scale)] + [scc_phases(be, dataset=d) for d in args.scc_datasets])
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(doc, f, indent=1)
+    parts = [{"row": k, "account": v} for k, v in doc.items() if k not in ("device", "date")]
+    results.write(args.json, parts, device=doc["device"], date=doc["date"])
 
 
 def report_one_source(doc, o):

@@ -4,7 +4,7 @@
 # closeness of every vertex (a reduction: nothing but one number a vertex comes back).
 # Median of `runs` calls after a warm-up; every result is checked equal to the one-GPU result.
 #
-#   Rscript scripts/r_several_gpus.R [runs] [json] [one,all]    (one,all: the two backends, by
+#   Rscript bench/r_several_gpus.R [runs] [json] [one,all]    (one,all: the two backends, by
 #   default cuda,cuda:all; cpu,cpu is a dry run on a machine without GPUs)
 # Needs RETICULATE_PYTHON and scNET in the engine's cache or CURNET_DATA (scnet.edges.tsv.gz).
 suppressPackageStartupMessages(library(cuRnet))

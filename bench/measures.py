@@ -1,7 +1,7 @@
 """Benchmarks of the distance measures (curnet.measures), each checked in the same run.
 
-    python scripts/measures_bench.py --backend cpu --igraph --r-igraph     # the CPU rows
-    python scripts/measures_bench.py --backend cuda --rmat-scale 20        # the GPU rows
+    python -m bench measures --backend cpu --igraph --r-igraph     # the CPU rows
+    python -m bench measures --backend cuda --rmat-scale 20        # the GPU rows
 
 Rows:
   * all-vertex closeness on scNET (hops; 19,100 sources), cuRnet beside python-igraph and
@@ -13,43 +13,33 @@ Rows:
     sample of sources, the histogram by its pair count.
 
 scNET comes from curnet.datasets' cache, or from .data/H_sapiens.net (copy it along to a
-machine without network). Writes JSON to --json (default $OUT/measures_bench.json if OUT
-is set) and prints one line a row.
+machine without network). Writes JSON to --json (default $OUT/measures.json if OUT is set;
+bench/rows.py's format) and prints one line a row.
 """
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import os
-import platform
 import resource
 import subprocess
-import sys
 import tempfile
-import time
 
 import numpy as np
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+import curnet
+from curnet import generators
+from curnet.graph import Graph
 
-import curnet  # noqa: E402
-from curnet import generators  # noqa: E402
-from curnet.graph import Graph  # noqa: E402
+from . import rows as results
+from .timing import once
 
+ROOT = str(results.REPO)
 SCNET_FILE = os.path.join(ROOT, ".data", "H_sapiens.net")
-rows = []
+rows: list = []
 
 
 def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def timed(fn):
-    t = time.perf_counter()
-    out = fn()
-    return out, time.perf_counter() - t
 
 
 def row(name, tool, seconds, check, **extra):
@@ -98,7 +88,7 @@ def python_igraph_closeness(g, vertices, weighted):
     import igraph as ig
     src, dst, w = undirected_edges(g)
     G = ig.Graph(n=len(g), edges=np.c_[src, dst].tolist(), directed=False)
-    return timed(lambda: np.array(G.closeness(vertices.tolist(), weights=w.tolist() if weighted else None,
+    return once(lambda: np.array(G.closeness(vertices.tolist(), weights=w.tolist() if weighted else None,
                                               normalized=False), float))
 
 
@@ -134,7 +124,7 @@ def bench_scnet(args):
     print(f"scNET: {g}", flush=True)
     everyone = np.arange(len(g))
     name = f"closeness, all {len(g):,} vertices, scNET hops"
-    ours, t = timed(lambda: curnet.closeness(g, normalized=False, backend=args.backend))
+    ours, t = once(lambda: curnet.closeness(g, normalized=False, backend=args.backend))
     reference = None
     if args.igraph:
         theirs, t_ig = python_igraph_closeness(g, everyone, weighted=False)
@@ -151,7 +141,7 @@ def bench_scnet(args):
     gw = load_scnet(weighted=True)
     sample = np.random.default_rng(3).choice(len(gw), args.weighted_sample, replace=False)
     name = f"closeness, {len(sample):,} vertices, scNET weighted"
-    ours, t = timed(lambda: curnet.closeness(gw, sample, normalized=False, backend=args.backend))
+    ours, t = once(lambda: curnet.closeness(gw, sample, normalized=False, backend=args.backend))
     if args.igraph:
         theirs, t_ig = python_igraph_closeness(gw, sample, weighted=True)
         row(name, "python-igraph", t_ig, "reference")
@@ -182,20 +172,20 @@ def bench_rmat(args):
     sample = np.random.default_rng(7).choice(n, args.check_sources, replace=False)
     cpu_closeness = curnet.closeness(g, sample, backend="cpu")
 
-    closeness, t = timed(lambda: curnet.closeness(g, backend=args.backend))
+    closeness, t = once(lambda: curnet.closeness(g, backend=args.backend))
     row(f"closeness, all {n:,} vertices, R-MAT {args.rmat_scale}", f"cuRnet {args.backend}", t,
         agree(closeness[sample], cpu_closeness) + f" with cpu on {len(sample)} sources",
         gteps=round(arcs / t / 1e9, 1))
 
-    (counts, unconnected), t = timed(lambda: curnet.distance_table(g, backend=args.backend))
+    (counts, unconnected), t = once(lambda: curnet.distance_table(g, backend=args.backend))
     pairs_ok = int(counts.sum()) + unconnected == n * (n - 1) // 2
     row(f"distance_table, R-MAT {args.rmat_scale}", f"cuRnet {args.backend}", t,
         "pair count agrees" if pairs_ok else "PAIR COUNT DIFFERS", gteps=round(arcs / t / 1e9, 1),
         longest=len(counts))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench measures", description=__doc__.split("\n")[0])
     ap.add_argument("--backend", default="cpu")
     ap.add_argument("--only", default="scnet,rmat", help="comma-separated: scnet, rmat")
     ap.add_argument("--igraph", action="store_true", help="time python-igraph beside (CPU machine)")
@@ -203,20 +193,14 @@ def main():
     ap.add_argument("--weighted-sample", type=int, default=1000)
     ap.add_argument("--rmat-scale", type=int, default=20)
     ap.add_argument("--check-sources", type=int, default=64)
-    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "measures_bench.json")
-                    if os.environ.get("OUT") else None)
-    args = ap.parse_args()
+    ap.add_argument("--json", default=results.default_out("measures.json"))
+    args = ap.parse_args(argv)
     only = set(args.only.split(","))
     if "scnet" in only:
         bench_scnet(args)
     if "rmat" in only:
         bench_rmat(args)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"when": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                       "host": platform.node(), "cpus": os.cpu_count(), "backend": args.backend,
-                       "curnet": curnet.__version__, "rows": rows}, f, indent=1)
-        print(f"wrote {args.json}")
+    results.write(args.json, rows, backend=args.backend)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 GPU, on all GPUs in process (`cuda:all`) and through Dask (LocalCUDACluster, 1 worker and one
 worker a GPU). Every result is compared with the one-GPU result of the same run.
 
-    PYTHONPATH=python python3 scripts/several_gpus.py [--reps 3] [--quick] [--no-dask]
+    python -m bench several-gpus [--reps 3] [--quick] [--no-dask]
 
 Rows (the two-GPU issue's table, and the four-GPU one on a machine with four):
   floor      the bytes of the BFS result written into fresh host memory by T threads (first
@@ -17,36 +17,35 @@ Rows (the two-GPU issue's table, and the four-GPU one on a machine with four):
              route warmed up on 4,096 sources, timed once, no Dask 1-worker row); the
              Dask rows account each worker's tasks from Dask's task stream, and
              --dask-chunks 2,8,32 times them again with that many chunks
-  R          with --with-r: scripts/r_several_gpus.R, R end to end on scNET (cuRnet_bfs from 20%
+  R          with --with-r: bench/r_several_gpus.R, R end to end on scNET (cuRnet_bfs from 20%
              of the vertices, cuRnet_closeness of every vertex), backend "cuda" beside "cuda:all"
              (needs Rscript with cuRnet, RETICULATE_PYTHON, and scNET in CURNET_DATA)
 
-Medians of --reps runs after a warm-up. JSON to --json (default $OUT/several_gpus.json) and a
-table printed last.
+Medians of --reps runs after a warm-up. JSON to --json (default $OUT/several_gpus.json;
+bench/rows.py's format) and a table printed last.
 """
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, os.path.join(ROOT, "python"))
+import curnet
+from curnet import generators
+from curnet.algorithms import common
+from curnet.sources import sample_sources
 
-import curnet  # noqa: E402
-from curnet import generators  # noqa: E402
-from curnet.algorithms import common  # noqa: E402
-from curnet.sources import sample_sources  # noqa: E402
+from . import rows as results
+from .dask_jobs import cpu_seconds
+from .timing import timed
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from dask_bench import commit, cpu_seconds, timed  # noqa: E402  (a GPU machine's .git may be older than the tree: say so)
+ROOT = str(results.REPO)
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def set_thp(on: bool) -> None:
@@ -397,15 +396,15 @@ def host_pages() -> dict:
 
 
 def r_rows(reps: int, one: str, every: str) -> list:
-    """R's rows: scripts/r_several_gpus.R in an R process of its own, its JSON read back."""
+    """R's rows: bench/r_several_gpus.R in an R process of its own, its JSON read back."""
     import subprocess
     import tempfile
     out = os.path.join(tempfile.mkdtemp(), "r_several_gpus.json")
-    p = subprocess.run(["Rscript", os.path.join(ROOT, "scripts", "r_several_gpus.R"), str(reps), out,
+    p = subprocess.run(["Rscript", os.path.join(HERE, "r_several_gpus.R"), str(reps), out,
                         f"{one},{every}"], capture_output=True, text=True)
     print(p.stdout, p.stderr[-2000:] if p.returncode else "", flush=True)
     if p.returncode:
-        raise RuntimeError(f"scripts/r_several_gpus.R exited {p.returncode}")
+        raise RuntimeError(f"bench/r_several_gpus.R exited {p.returncode}")
     with open(out) as f:
         doc = json.load(f)
     rows = []
@@ -417,8 +416,9 @@ def r_rows(reps: int, one: str, every: str) -> list:
     return rows
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m bench several-gpus", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="small graphs (a smoke run)")
     ap.add_argument("--big-reps", type=int, default=1, help="timed runs of the large all-vertex rows")
@@ -433,11 +433,10 @@ def main():
     ap.add_argument("--backends", default="cuda,cuda:all",
                     help="the one-GPU and the all-GPU backend names (cpu,cpu: a dry run of the script)")
     ap.add_argument("--no-floor", action="store_true")
-    ap.add_argument("--with-r", action="store_true", help="also R's rows (scripts/r_several_gpus.R)")
+    ap.add_argument("--with-r", action="store_true", help="also R's rows (bench/r_several_gpus.R)")
     ap.add_argument("--only", default="", help="run the jobs whose name contains this")
-    ap.add_argument("--json", default=os.path.join(os.environ["OUT"], "several_gpus.json")
-                    if os.environ.get("OUT") else None)
-    args = ap.parse_args()
+    ap.add_argument("--json", default=results.default_out("several_gpus.json"))
+    args = ap.parse_args(argv)
     BIG_REPS[0] = args.big_reps
     BETWEENNESS_SOURCES[0] = args.betweenness_sources
     BETWEENNESS_EXACT_BIG[0] = args.betweenness_exact_big
@@ -453,20 +452,17 @@ def main():
         RESULTS.extend(floor_rows(nbytes, sorted({8, os.cpu_count() or 1}), min(args.reps, 2)))
     rows, want = in_process_rows(job_list, args.reps, gpus, one, every)
     RESULTS.extend(rows)
-    if args.betweenness and gpus > 1 and one.startswith("cuda") and "betweenness" in " ".join(j[0] for j in job_list):
-        base = next(np.median(r["times_s"]) for r in rows if r["job"].startswith("betweenness") and r["route"].startswith(one))
+    ran_betweenness = "betweenness" in " ".join(j[0] for j in job_list)
+    if args.betweenness and gpus > 1 and one.startswith("cuda") and ran_betweenness:
+        base = next(np.median(r["times_s"]) for r in rows
+                    if r["job"].startswith("betweenness") and r["route"].startswith(one))
         RESULTS.extend(process_rows(gpus, 14 if args.quick else 18, base))
     if not args.no_dask:
         RESULTS.extend(dask_rows(job_list, want, args.reps, gpus))
     if args.with_r:
         RESULTS.extend(r_rows(args.reps, one, every))
-    meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "devices": devices or [one], "host": platform.node(), "cpus": os.cpu_count(),
-            "commit": commit(), "reps": args.reps, "host_pages": host_pages()}
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"meta": meta, "rows": RESULTS}, f, indent=1, default=float)
-    print(f"\n{meta['date']}, {gpus} x {meta['devices'][0]}, {meta['cpus']} CPUs, commit {meta['commit']}")
+    meta = results.write(args.json, RESULTS, devices=devices or [one], reps=args.reps, host_pages=host_pages())
+    print(f"\n{meta['when']}, {gpus} x {meta['devices'][0]}, {meta['cpus']} CPUs, commit {meta['commit']}")
     print(f"{'job':<44}{'route':<40}{'median':>10}  {'x 1 GPU':>8}  note")
     for r in RESULTS:
         sp = f"{r['speedup']:.2f}x" if r.get("speedup") else ""

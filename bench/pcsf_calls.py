@@ -3,27 +3,29 @@ each call's split (Forest.seconds: setup, paths, host) and counted work (Forest.
 shortest-path route, near-far iterations, runs per call), in a fixed order of terminal sets,
 then pcsf_rand against runs_per_call.
 
-    python scripts/pcsf_calls.py --backend cuda --sizes 58,100,20,20,100,500,1000 \
+    python -m bench pcsf-calls --backend cuda --sizes 58,100,20,20,100,500,1000 \
         --rand-runs 100 --runs-per-call 0,1,4,9,16,25
 
 --sizes: one pcsf call per entry, in that order (a repeated size repeats the same terminals,
 so a first-time cost shows as a slow first call); --runs-per-call 0 is the default choice.
-Terminals: seeded random genes, prizes U(0.1, 3) (the thesis's DLBCL study shape).
+Terminals: seeded random genes, prizes U(0.1, 3) (the thesis's DLBCL study shape). Prints one
+line a call; --json FILE (default $OUT/pcsf_calls.json when OUT is set) keeps them as rows.
 """
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-import curnet  # noqa: E402
-from curnet.graph import Graph  # noqa: E402
+import curnet
+from curnet.graph import Graph
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+from . import rows as results
+from .timing import once
+
+ROOT = str(results.REPO)
 
 
 def string_network() -> Graph:
@@ -52,20 +54,23 @@ def terminals(g: Graph, k: int):
     return g.names[genes].tolist(), np.round(rng.uniform(0.1, 3, k), 6)
 
 
-def show(label, whole, result):
+def show(rows, label, whole, result):
+    rows.append({"row": label, "seconds": whole, "split": dict(result.seconds), "work": dict(result.work)})
     split = ", ".join(f"{k} {v:.3f}" for k, v in result.seconds.items())
     work = ", ".join(f"{k} {v:g}" for k, v in result.work.items()) or "no work counted"
     print(f"{label:34s} {whole:7.3f} s  [{split}]  {work}", flush=True)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m bench pcsf-calls", description=__doc__.split("\n")[0])
     p.add_argument("--backend", default="auto")
     p.add_argument("--sizes", default="58,100,20,20,100,500,1000")
     p.add_argument("--rand-runs", type=int, default=20)
     p.add_argument("--rand-terminals", type=int, default=100)
     p.add_argument("--runs-per-call", default="0")
-    a = p.parse_args()
+    p.add_argument("--json", default=results.default_out("pcsf_calls.json"))
+    a = p.parse_args(argv)
+    rows: list = []
     g = string_network()
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, backend {a.backend}; "
           f"{g!r}", flush=True)
@@ -73,15 +78,14 @@ def main():
     curnet.pcsf(g, warm, backend=a.backend)                 # engine and kernels started
     for k in (int(s) for s in a.sizes.split(",")):
         prizes = terminals(g, k)
-        t = time.perf_counter()
-        f = curnet.pcsf(g, prizes, backend=a.backend)
-        show(f"pcsf, {k} terminals", time.perf_counter() - t, f)
+        f, t = once(lambda: curnet.pcsf(g, prizes, backend=a.backend))
+        show(rows, f"pcsf, {k} terminals", t, f)
     prizes = terminals(g, a.rand_terminals)
     for c in (int(s) for s in a.runs_per_call.split(",")):
-        t = time.perf_counter()
-        u = curnet.pcsf_rand(g, prizes, n=a.rand_runs, r=0.1, seed=1, backend=a.backend,
-                             runs_per_call=c or None)
-        show(f"pcsf_rand n={a.rand_runs}, runs/call {c or 'default'}", time.perf_counter() - t, u)
+        u, t = once(lambda: curnet.pcsf_rand(g, prizes, n=a.rand_runs, r=0.1, seed=1, backend=a.backend,
+                                             runs_per_call=c or None))
+        show(rows, f"pcsf_rand n={a.rand_runs}, runs/call {c or 'default'}", t, u)
+    results.write(a.json, rows, backend=a.backend)
 
 
 if __name__ == "__main__":
