@@ -85,6 +85,15 @@ def first_level(xp, g, weighted, vertex_weights=None) -> LevelGraph:
     return level_graph(xp, g.edge_sources(), g.indices, w, n, size)
 
 
+def level_on(device, xp, g, weighted, vertex_weights=None) -> LevelGraph:
+    """The first level on the device, kept with the graph (a second run on the same graph
+    and device finds it there) unless vertex weights are given."""
+    if vertex_weights is not None:
+        return first_level(xp, g, weighted, vertex_weights)
+    where = device.name if device.name == "cpu" else f"{device.name}:{device.device.id}"
+    return g.cache(("leiden level", where, weighted), lambda: first_level(xp, g, weighted))
+
+
 def initial_labels(initial, n: int) -> np.ndarray:
     """A starting membership as labels 0..k-1 (any integer labels accepted)."""
     if initial is None:
@@ -124,7 +133,7 @@ def run(g, *, algorithm: str, objective: str, resolution: float, weighted, beta:
     xp = prim.xp
     with device.device_scope():
         if lg is None:
-            lg = first_level(xp, g, None if weighted is None else weighted, vertex_weights)
+            lg = level_on(device, xp, g, weighted, vertex_weights)
         membership = xp.asarray(initial_labels(initial, lg.n))
         membership, q = iterate(prim, lg, membership, objective, resolution, beta, n_iterations,
                                 algorithm == "leiden", Stream(seed))

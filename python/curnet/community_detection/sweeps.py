@@ -12,7 +12,7 @@ from ..backends import get_backend
 from ..backends.partitions import LevelGraph, partition_primitives
 from ..graph import Graph
 from .local_moving import Stream, penalty
-from .partitions import OBJECTIVES, Partition, check_graph, first_level, initial_labels, iterate, run
+from .partitions import OBJECTIVES, Partition, check_graph, initial_labels, iterate, level_on, run
 
 
 @dataclass
@@ -150,7 +150,7 @@ def sweep(g, *, algorithm: str, resolutions, seeds, objective: str, weighted, be
     seed_of = [s for _ in resolutions for s in seeds]
     objective = objective.lower() if isinstance(objective, str) else objective
     with device.device_scope():
-        lg = first_level(prim.xp, g, weighted, vertex_weights)       # once for every run
+        lg = level_on(device, prim.xp, g, weighted, vertex_weights)       # once for every run
         if objective in OBJECTIVES and len(g) and lg.twice_m > 0 and bool(np.isfinite(resolutions).all()) \
                 and resolutions.min() >= 0 and float(beta) > 0 and int(n_iterations) == n_iterations:
             memberships, quality = batched_runs(prim, lg, algorithm=algorithm, objective=objective,
