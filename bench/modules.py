@@ -1,20 +1,22 @@
 """WGCNA's module detection, timed: curnet.hclust (average linkage) on the GPU and the CPU
-against SciPy's linkage and the fastcluster package, and blockwise_modules' steps, on planted
-modules of N genes x 100 samples, side by side in one run.
+against fastcluster's and SciPy's linkage, and blockwise_modules end to end, on planted
+modules of N genes x 100 samples.
 
-    python -m bench.modules --genes 2000 5000 --out bench/results/modules_cpu.json
-    python -m bench.modules --genes 2000 5000 10000 20000 40000 --backend cuda --out ...
+    python -m bench.modules --stage hclust --genes 5000 10000 20000 40000 --backend cuda --out H.json
+    python -m bench.modules --stage modules --genes 5000 10000 20000 40000 --backend cuda --out M.json
+    python -m bench.modules --plot PNG REPORT.json ...
 
-Each size: 1 - TOM of the planted data (curnet's TOM, float64), then
-  hclust:    curnet.hclust on the backend (the first GPU call apart: the kernel's compile),
-             SciPy's linkage and fastcluster's (where installed) on the host, one thread;
-             the merges compared (heights to 1e-10, merges equal);
-  modules:   blockwise_modules' steps on the backend: the block's TOM, 1 - TOM and tree
-             (block_tree, the dissimilarity copied to the host for the cut), the Dynamic
-             Tree Cut (the dynamicTreeCut port; skipped where it is not installed), and the
-             eigengenes, kME checks and merging (finish); peak GPU memory.
-Comparators slower than --max-comparator seconds at a size, or past --comparator-max-genes,
-are not run."""
+Stage hclust, each size: 1 - TOM of the planted data (curnet's, float64, on the backend), then
+  each GPU kernel of the clustering (--kernels) alone on a copy, synchronised, their merges
+  compared; curnet.hclust whole (checks, kernel, R's encoding); fastcluster's and SciPy's
+  linkage on the host, one thread, up to --fastcluster-max-genes / --scipy-max-genes, their
+  trees compared (merges equal, heights to 1e-10).
+Stage modules: first a run of --first-call-genes genes (the kernels' compiles, the solver's
+  start: the first call), then each size: blockwise_modules' steps in one block, each timed
+  and printed as it ends: the start (checks, good genes, the device's copies), the block's
+  TOM, 1 - TOM and tree with 1 - TOM copied to the host for the cut, the Dynamic Tree Cut
+  (the dynamicTreeCut port), the kME checks, and the merging (finish); their sum is the end
+  to end time; peak bytes of CuPy's memory pool."""
 from __future__ import annotations
 
 import argparse
@@ -40,8 +42,11 @@ def timed(fn):
     return value, time.perf_counter() - t0
 
 
-def bench_size(n: int, backend: str, args, slow: set) -> dict:
-    from scipy.cluster.hierarchy import linkage
+def say(*parts) -> None:
+    print(*parts, flush=True)
+
+
+def bench_hclust(n: int, backend: str, args) -> dict:
     from scipy.spatial.distance import squareform
     from curnet.linkage import hclust
     from curnet import wgcna_modules as wm
@@ -49,63 +54,88 @@ def bench_size(n: int, backend: str, args, slow: set) -> dict:
     x = planted(n)
     be = wm.get_backend(backend).members[0]
     gpu = be.xp is not np
+    sync = be.xp.cuda.Device().synchronize if gpu else (lambda: None)
+
     def tom():
         d = wm.block_dissimilarity(x, "pearson", "unsigned", 6, "signed", "min", 1.0, backend)
-        if gpu:
-            be.xp.cuda.Device().synchronize()          # the launches are asynchronous
+        sync()                                   # the launches are asynchronous
         return d
     diss, row["tom_s"] = timed(tom)
-    host = diss if not gpu else diss.get()
-    # hclust on the backend (a device matrix clustered where it lies)
     if gpu:
-        import cupy as cp
-        _, row["hclust_first_call_s"] = timed(lambda: hclust(cp.asarray(host[:64, :64]), backend=backend))
-        work = cp.asarray(host)
+        from curnet.backends.cuda import hclust as kernels
+        made = {}
+        for name in args.kernels:
+            hclust(be.xp.asarray(np.ones((64, 64)) - np.eye(64)), backend=backend)   # compiled
+            work = diss.copy()
+            sync()
+
+            def run():
+                out = kernels.nn_chain(work, "average", name)
+                sync()
+                return out
+            made[name], row[f"kernel_{name}_s"] = timed(run)
+            del work
+            say(n, f"kernel {name}", round(row[f"kernel_{name}_s"], 3))
+        first = made[args.kernels[0]]
+        row["kernels_same_merges"] = all(all(bool((u == v).all()) for u, v in zip(first, m)) for m in made.values())
+        work = diss.copy()
         tree, row["hclust_curnet_s"] = timed(lambda: hclust(work, backend=backend, overwrite=True))
         del work
     else:
-        tree, row["hclust_curnet_s"] = timed(lambda: hclust(host, backend=backend))
-    condensed = squareform(host.T, checks=False)
-    compare = n <= args.comparator_max_genes
-    if compare and "scipy" not in slow:
-        z, row["hclust_scipy_s"] = timed(lambda: linkage(condensed, "average"))
-        row["heights_match_scipy"] = bool(np.allclose(tree.height, z[:, 2], rtol=1e-10, atol=0))
-        row["merges_match_scipy"] = bool((tree.scipy_linkage()[:, :2] == np.sort(z[:, :2], axis=1)).all())
-        if row["hclust_scipy_s"] > args.max_comparator:
-            slow.add("scipy")
-    try:
-        import fastcluster
-        if compare and "fastcluster" not in slow:
-            z, row["hclust_fastcluster_s"] = timed(lambda: fastcluster.linkage(condensed, "average"))
-            row["merges_match_fastcluster"] = bool((tree.scipy_linkage()[:, :2] == z[:, :2]).all())
-            row["heights_match_fastcluster"] = bool(np.allclose(tree.height, z[:, 2], rtol=1e-10, atol=0))
-            if row["hclust_fastcluster_s"] > args.max_comparator:
-                slow.add("fastcluster")
-    except ImportError:
-        row["hclust_fastcluster_s"] = None
-    del diss, condensed
-    # blockwise_modules, step by step (one block)
+        tree, row["hclust_curnet_s"] = timed(lambda: hclust(diss, backend=backend))
+    say(n, "curnet.hclust", round(row["hclust_curnet_s"], 3))
+    if n <= max(args.fastcluster_max_genes, args.scipy_max_genes):
+        host = diss if not gpu else diss.get()
+        del diss
+        condensed = squareform(host.T, checks=False)      # the lower triangle, as R's as.dist
+        del host
+        comparators = []
+        try:
+            import fastcluster
+            if n <= args.fastcluster_max_genes:
+                comparators.append(("fastcluster", fastcluster.linkage))
+        except ImportError:
+            row["fastcluster_missing"] = True
+        if n <= args.scipy_max_genes:
+            from scipy.cluster.hierarchy import linkage
+            comparators.append(("scipy", linkage))
+        for name, linkage in comparators:
+            z, row[f"hclust_{name}_s"] = timed(lambda: linkage(condensed, "average"))
+            row[f"heights_match_{name}"] = bool(np.allclose(tree.height, z[:, 2], rtol=1e-10, atol=0))
+            row[f"merges_match_{name}"] = bool((tree.scipy_linkage()[:, :2] == np.sort(z[:, :2], axis=1)).all())
+            say(n, name, round(row[f"hclust_{name}_s"], 3))
+    return row
+
+
+def bench_modules(n: int, backend: str, first_call: bool = False) -> dict:
+    from curnet import wgcna_modules as wm
+    from curnet.tree_cut import cutree_hybrid
+    row: dict = {"genes": n, "samples": 100, "backend": backend, "first_call": first_call}
+    x = planted(n)
+    be = wm.get_backend(backend).members[0]
+    gpu = be.xp is not np
     if gpu:
-        be.xp.get_default_memory_pool().free_all_blocks()
-    t_all = time.perf_counter()
-    run, row["modules_start_s"] = timed(lambda: wm.ModuleDetection(x, backend=backend, max_block_size=n))
-    tree, row["modules_block_tree_s"] = timed(lambda: run.block_tree(0))
-    if gpu:
-        row["gpu_pool_peak_bytes"] = int(be.xp.get_default_memory_pool().total_bytes())
-    try:
-        from curnet.tree_cut import cutree_hybrid
-        labels, row["modules_tree_cut_s"] = timed(lambda: cutree_hybrid(tree, run.dissimilarity,
-                                                                        min_cluster_size=run.min_module_size))
-    except ImportError as e:
-        row["modules_tree_cut_s"] = None
-        row["tree_cut_missing"] = str(e).split(";")[0]
-        # for the remaining steps' time only: the tree cut at the height leaving 20 clusters
-        labels = tree.cutree(20)
-        labels[np.isin(labels, np.flatnonzero(np.bincount(labels) < 30))] = 0
-    _, row["modules_labels_s"] = timed(lambda: run.set_block_labels(0, labels))
-    result, row["modules_finish_s"] = timed(run.finish)
-    row["modules_total_s"] = time.perf_counter() - t_all
+        pool = be.xp.get_default_memory_pool()
+        pool.free_all_blocks()
+    peak = 0
+
+    def step(name, fn):
+        nonlocal peak
+        value, row[f"{name}_s"] = timed(fn)
+        if gpu:
+            peak = max(peak, int(pool.total_bytes()))
+        say(n, name, round(row[f"{name}_s"], 3))
+        return value
+    run = step("start", lambda: wm.ModuleDetection(x, backend=backend, max_block_size=n))
+    tree = step("block_tree", lambda: run.block_tree(0))
+    labels = step("tree_cut", lambda: cutree_hybrid(tree, run.dissimilarity, min_cluster_size=run.min_module_size))
+    step("labels", lambda: run.set_block_labels(0, labels))
+    result = step("finish", run.finish)
+    row["total_s"] = sum(row[f"{k}_s"] for k in ("start", "block_tree", "tree_cut", "labels", "finish"))
     row["modules_found"] = len(set(result["colors"].tolist()) - {"grey"})
+    if gpu:
+        row["gpu_pool_peak_bytes"] = peak
+    say(n, "total", round(row["total_s"], 3), "modules", row["modules_found"], "peak GB", round(peak / 1e9, 2))
     return row
 
 
@@ -142,30 +172,37 @@ def plot(report_path: str, png: str) -> None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--stage", choices=("hclust", "modules"), default="hclust")
     p.add_argument("--genes", type=int, nargs="+", default=[1000, 2000])
     p.add_argument("--backend", default="cpu")
-    p.add_argument("--max-comparator", type=float, default=60.0)
-    p.add_argument("--comparator-max-genes", type=int, default=20000,
-                   help="run the host comparators up to this many genes")
+    p.add_argument("--kernels", nargs="+", default=["nn_chain_live", "nn_chain"],
+                   help="the GPU clustering's kernels to time (the first is compared with the others)")
+    p.add_argument("--fastcluster-max-genes", type=int, default=20000)
+    p.add_argument("--scipy-max-genes", type=int, default=10000)
+    p.add_argument("--first-call-genes", type=int, default=1000)
     p.add_argument("--out")
-    p.add_argument("--plot", nargs=2, metavar=("REPORT.json", "OUT.png"),
-                   help="only draw time against genes from a report")
+    p.add_argument("--plot", nargs="+", metavar="PNG REPORT.json",
+                   help="only draw time against genes from reports (see plot())")
     args = p.parse_args(argv)
     if args.plot:
-        plot(*args.plot)
+        plot(args.plot[0], args.plot[1:])
         return 0
     from curnet.backends import get_backend
-    rows, slow = [], set()
-    for n in args.genes:
-        row = bench_size(n, args.backend, args, slow)
-        print(json.dumps(row), flush=True)
-        rows.append(row)
-    report = {"machine": platform.node(), "cpu": platform.processor() or platform.machine(),
+    report = {"stage": args.stage, "machine": platform.node(), "cpu": platform.processor() or platform.machine(),
               "backend": get_backend(args.backend).describe(),
-              "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "rows": rows}
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(report, f, indent=1)
+              "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "rows": []}
+
+    def save():
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(report, f, indent=1)
+    if args.stage == "modules" and args.first_call_genes:
+        report["rows"].append(bench_modules(args.first_call_genes, args.backend, first_call=True))
+        save()
+    for n in args.genes:
+        row = bench_hclust(n, args.backend, args) if args.stage == "hclust" else bench_modules(n, args.backend)
+        report["rows"].append(row)
+        save()                                    # a size at a time: a stopped run keeps its rows
     return 0
 
 

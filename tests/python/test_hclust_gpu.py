@@ -3,6 +3,8 @@
 Marked `gpu` and skipped when CuPy or a CUDA device is missing."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from scipy.spatial.distance import pdist, squareform
@@ -12,6 +14,12 @@ from curnet.linkage import METHODS, hclust, nn_chain_twin, r_encoding
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]
+
+
+@functools.lru_cache(maxsize=None)
+def twin_of(n, tied, method):
+    """The twin's merges on dissimilarity(n, n, tied) (each kernel is compared with them)."""
+    return nn_chain_twin(dissimilarity(n, n, tied), method)
 
 
 def dissimilarity(seed, n, tied):
@@ -33,10 +41,23 @@ def test_kernel_equals_its_twin(kernel_name, method, tied, n):
     from curnet.backends.cuda.hclust import nn_chain
     d = dissimilarity(n, n, tied)
     a, b, h = nn_chain(cp.asarray(d), method, kernel_name)
-    ta, tb, th = nn_chain_twin(d, method)
+    ta, tb, th = twin_of(n, tied, method)
     np.testing.assert_array_equal(cp.asnumpy(a), ta)
     np.testing.assert_array_equal(cp.asnumpy(b), tb)
     np.testing.assert_array_equal(cp.asnumpy(h), th)     # bit for bit: no fused multiply-add
+
+
+@pytest.mark.parametrize("kernel_name", KERNELS)
+def test_kernel_equals_its_twin_past_one_pass(kernel_name):
+    # more objects than a block's threads load in one pass (1024 x 8): rows scanned in several
+    import cupy as cp
+    from curnet.backends.cuda.hclust import nn_chain
+    n = 8300
+    a, b, h = nn_chain(cp.asarray(dissimilarity(n, n, False)), "average", kernel_name)
+    ta, tb, th = twin_of(n, False, "average")
+    np.testing.assert_array_equal(cp.asnumpy(a), ta)
+    np.testing.assert_array_equal(cp.asnumpy(b), tb)
+    np.testing.assert_array_equal(cp.asnumpy(h), th)
 
 
 def fastcluster_route() -> bool:

@@ -50,3 +50,15 @@ def test_several_blocks_on_the_device():
         tree = r.block_tree(b)
         assert tree.size == len(r.block_members[b])
         assert (np.diff(tree.height) >= -1e-12).all()
+
+
+def test_batched_eigengenes_on_the_device_equal_the_host():
+    import cupy as cp
+    x = planted(3, genes=700, samples=50)
+    codes = np.random.default_rng(3).integers(-1, 12, 700)
+    codes[codes == 11] = 3                              # module 11 empty, module 3 large
+    s = wm.scale_rows(np, x)
+    host = wm.eigengenes(np, s, codes, 12)
+    device = wm.eigengenes(cp, cp.asarray(s), codes, 12)
+    np.testing.assert_allclose(device.get(), host, atol=1e-10)
+    assert not host[:, 11].any()
