@@ -8,8 +8,16 @@ an R-MAT graph of about its size): one personalized PageRank (cuRnet and igraph'
 largest difference between them), 10,000 seed sets at once, a 1,000-draw degree-matched null of
 a 200-gene set, the dense regularized-Laplacian kernel; then PageRank on R-MAT (scale
 --rmat-scale, directed) in edges per second per iteration. Each time is the best of --repeat
-warm calls, after one call that builds the graph's device copy and compiles CuPy's kernels
-(timed apart: "first"). Results are written to --out after every measurement."""
+warm calls, after one call that builds the graph's device copy and compiles the kernels
+(timed apart: "first"). Results are written to --out after every measurement. --rows picks
+rows (one, null, kernel, rmat, sets), so that each can run as a command of its own.
+
+On a GPU each walk row also times its parts: the solver alone on a block already on the device
+(`kernel_s`: the fused kernel, one launch and one wait), the step-by-step route it replaced
+(`step_route_s`: cuSPARSE's SpMM and CuPy's elementwise kernels a step, the stopping test on
+the host every step), and the bytes a step must move (`step_bytes`: W's arrays once for each
+group of 32 columns, x read twice and the start read and the result written once; the
+gathers of x's rows, which L2 serves in part, apart as `gather_bytes`)."""
 from __future__ import annotations
 
 import argparse
@@ -26,8 +34,10 @@ from scipy import sparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 import curnet  # noqa: E402
+from curnet.propagation.nulls import draw_block, vertex_bins  # noqa: E402
 from curnet.propagation.operators import open_device, walk  # noqa: E402
 from curnet.propagation.solvers import WalkSolver  # noqa: E402
+from curnet.network_proximity import reference_sets  # noqa: E402
 
 
 def timed(fn, repeat, sync):
@@ -78,6 +88,35 @@ def rmat_on_device(scale, edge_factor, seed, xp):
     return to_host(perm[src]).astype(np.int32), to_host(perm[dst]).astype(np.int32), n
 
 
+def step_bytes(w, k):
+    """(bytes a fused step moves at least, bytes of its gathers of x's rows) for k columns."""
+    n, nnz = w.n, w.w.nnz
+    groups = -(-k // 32)
+    return groups * nnz * 12 + 4 * n * k * 8, nnz * k * 8
+
+
+def walk_parts(dev, w, restart, redistribute, block, repeat, sync):
+    """The fused solver alone on a device block, and the step-by-step route, timed warm."""
+    parts = {}
+    for fused, key in ((True, "kernel_s"), (False, "step_route_s")):
+        solver = WalkSolver(dev, w, restart, redistribute=redistribute, fused=fused)
+
+        def run():
+            with dev.scope():
+                return solver.solve(dev.contiguous(block) if not fused else block)
+        _, first, best = timed(run, repeat, sync)
+        parts[key] = best
+        parts[key.replace("_s", "_first_s")] = first
+        parts["iterations" if fused else "step_route_iterations"] = solver.iterations
+    k = block.shape[1]
+    moved, gathered = step_bytes(w, k)
+    parts["per_step_us"] = 1e6 * parts["kernel_s"] / max(parts["iterations"], 1)
+    parts["step_bytes"] = moved
+    parts["gather_bytes"] = gathered
+    parts["step_bytes_at_4_8_TBps_us"] = 1e6 * moved / 4.8e12
+    return parts
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--backend", default="auto")
@@ -90,10 +129,11 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     ap.add_argument("--no-igraph", action="store_true")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--skip", default="", help="comma-separated: kernel, rmat, sets")
+    ap.add_argument("--rows", default="one,null,kernel,rmat,sets", help="of: one,null,kernel,rmat,sets")
     args = ap.parse_args(argv)
     if args.quick:
         args.string_scale, args.rmat_scale, args.sets, args.null, args.repeat = 10, 12, 200, 100, 1
+    rows = set(args.rows.split(","))
 
     dev = open_device(args.backend)
     sync = (lambda: dev.xp.cuda.Device().synchronize()) if dev.on_gpu else (lambda: None)
@@ -124,38 +164,58 @@ def main(argv=None):
     pers = np.zeros(n)
     pers[rng.choice(n, 50, replace=False)] = 1.0
     w = walk(g, dev)
-    solver = WalkSolver(dev, w, 0.15, redistribute=True, tol=1e-10)
-    ours, first, best = timed(lambda: curnet.pagerank(g, pers, backend=args.backend), args.repeat, sync)
-    curnet.pagerank(g, pers, backend=args.backend)
-    with dev.scope():
-        solver.solve(dev.to_device(np.asfortranarray((pers / pers.sum())[:, None])))
-    row = dict(net, what="one personalized PageRank", tool="cuRnet", first_s=first, seconds=best,
-               iterations=solver.iterations)
-    if not args.no_igraph:
-        try:
-            h = igraph_graph(g)
-            want, _, ig_best = timed(lambda: h.personalized_pagerank(reset=pers.tolist()), args.repeat, lambda: None)
-            row["max_abs_diff_vs_igraph"] = float(np.abs(ours - np.array(want)).max())
-            record(**dict(net, what="one personalized PageRank", tool="python-igraph (PRPACK, CPU)",
-                          seconds=ig_best))
-            row["speedup_vs_igraph"] = ig_best / best
-        except ImportError:
-            row["igraph"] = "python-igraph not installed"
-    record(**row)
 
-    seeds = rng.choice(n, 200, replace=False)
-    _, first, best = timed(lambda: curnet.propagation_null(g, seeds, n=args.null, backend=args.backend),
-                           args.repeat, sync)
-    record(**dict(net, what=f"{args.null:,}-draw degree-matched null, 200-gene set (RWR)", tool="cuRnet",
-                  first_s=first, seconds=best))
+    if "one" in rows:
+        ours, first, best = timed(lambda: curnet.pagerank(g, pers, backend=args.backend), args.repeat, sync)
+        row = dict(net, what="one personalized PageRank", tool="cuRnet", first_s=first, seconds=best)
+        if dev.on_gpu:
+            with dev.scope():
+                block = dev.xp.asarray((pers / pers.sum())[:, None])
+            row.update(walk_parts(dev, w, 0.15, True, block, args.repeat, sync))
+        if not args.no_igraph:
+            try:
+                h = igraph_graph(g)
+                want, _, ig_best = timed(lambda: h.personalized_pagerank(reset=pers.tolist()), args.repeat,
+                                         lambda: None)
+                row["max_abs_diff_vs_igraph"] = float(np.abs(ours - np.array(want)).max())
+                record(**dict(net, what="one personalized PageRank", tool="python-igraph (PRPACK, CPU)",
+                              seconds=ig_best))
+                row["speedup_vs_igraph"] = ig_best / best
+            except ImportError:
+                row["igraph"] = "python-igraph not installed"
+        record(**row)
 
-    if "kernel" not in args.skip:
+    if "null" in rows:
+        seeds = rng.choice(n, 200, replace=False)
+        _, first, best = timed(lambda: curnet.propagation_null(g, seeds, n=args.null, backend=args.backend),
+                               args.repeat, sync)
+        row = dict(net, what=f"{args.null:,}-draw degree-matched null, 200-gene set (RWR)", tool="cuRnet",
+                   first_s=first, seconds=best)
+        if dev.on_gpu:
+            draws = reference_sets(np.sort(seeds), vertex_bins(g, 100), args.null, np.random.default_rng(0))
+            with dev.scope():
+                block = draw_block(dev, draws, n, 1.0 / len(seeds), "C")
+            row.update(walk_parts(dev, w, 0.3, False, block, args.repeat, sync))
+        record(**row)
+
+    if "kernel" in rows:
         _, first, best = timed(lambda: curnet.diffusion_kernel(g, "regularized_laplacian", backend=args.backend),
                                1, sync)
         record(**dict(net, what="dense regularized Laplacian kernel", tool="cuRnet", first_s=first, seconds=best))
+        if dev.on_gpu and n < 20_000:
+            big = curnet.generators.rmat(15, 8, seed=3, dtype=np.float64)
+            keep = np.arange(20_000)
+            src, dst, _ = big.edges()
+            inside = (src < 20_000) & (dst < 20_000)
+            g20 = curnet.Graph.from_edges(src[inside], dst[inside], directed=False, num_vertices=len(keep),
+                                          dtype=np.float64)
+            _, first, best = timed(lambda: curnet.diffusion_kernel(g20, "regularized_laplacian",
+                                                                   backend=args.backend), 1, sync)
+            record(network="R-MAT 15 cut to 20,000 vertices", vertices=len(g20), edges=g20.num_edges,
+                   what="dense regularized Laplacian kernel", tool="cuRnet", first_s=first, seconds=best)
 
     # -- R-MAT PageRank, edges per second per iteration --------------------------------------
-    if "rmat" not in args.skip:
+    if "rmat" in rows:
         src, dst, nr = rmat_on_device(args.rmat_scale, 16, 2, dev.xp)
         big = curnet.Graph.from_edges(src, dst, directed=True, num_vertices=nr)
         del src, dst
@@ -163,25 +223,46 @@ def main(argv=None):
         wb = walk(big, dev)
         sync()
         build = time.perf_counter() - t0
-        sb = WalkSolver(dev, wb, 0.15, redistribute=True, tol=1e-10)
-        start = np.full((nr, 1), 1.0 / nr)
-
-        def run_big():
-            with dev.scope():
-                return sb.solve(dev.to_device(start))
-        _, first, best = timed(run_big, args.repeat, sync)
-        record(network=f"R-MAT {args.rmat_scale} (directed)", vertices=nr, edges=big.num_edges,
-               what="PageRank (tol 1e-10)", tool="cuRnet", build_s=build, first_s=first, seconds=best,
-               iterations=sb.iterations, edges_per_s_per_iteration=big.num_arcs * sb.iterations / best)
+        row = dict(network=f"R-MAT {args.rmat_scale} (directed)", vertices=nr, edges=big.num_edges,
+                   what="PageRank (tol 1e-10)", tool="cuRnet", build_s=build)
+        with dev.scope():
+            start = dev.xp.asarray(np.full((nr, 1), 1.0 / nr))
+        if dev.on_gpu:
+            row.update(walk_parts(dev, wb, 0.15, True, start, args.repeat, sync))
+            row["edges_per_s_per_iteration"] = big.num_arcs * row["iterations"] / row["kernel_s"]
+            row["step_route_edges_per_s_per_iteration"] = (big.num_arcs * row["step_route_iterations"]
+                                                           / row["step_route_s"])
+        else:
+            sb = WalkSolver(dev, wb, 0.15, redistribute=True, tol=1e-10)
+            _, first, best = timed(lambda: sb.solve(start), args.repeat, sync)
+            row.update(first_s=first, seconds=best, iterations=sb.iterations,
+                       edges_per_s_per_iteration=big.num_arcs * sb.iterations / best)
+        record(**row)
 
     # -- many seed sets at once (last: the longest) --------------------------------------------
-    if "sets" not in args.skip:
+    if "sets" in rows:
         many = sparse.csc_matrix((np.ones(args.sets * 20), (rng.integers(0, n, args.sets * 20),
                                                             np.repeat(np.arange(args.sets), 20))),
                                  shape=(n, args.sets))
         _, first, best = timed(lambda: curnet.pagerank(g, many, backend=args.backend), 1, sync)
-        record(**dict(net, what=f"{args.sets:,} personalized PageRanks (20 seeds each)", tool="cuRnet",
-                      first_s=first, seconds=best, per_set_ms=1e3 * best / args.sets))
+        row = dict(net, what=f"{args.sets:,} personalized PageRanks (20 seeds each)", tool="cuRnet",
+                   first_s=first, seconds=best, per_set_ms=1e3 * best / args.sets)
+        if dev.on_gpu:
+            solver = WalkSolver(dev, w, 0.15, redistribute=True)
+            scaled = many @ sparse.diags(1.0 / np.asarray(many.sum(axis=0)).ravel())
+            with dev.scope():
+                from curnet.propagation.inputs import Columns
+                block = Columns(sparse.csc_matrix(scaled), False).on_device(dev, 0, args.sets, "C")
+
+                def run():
+                    with dev.scope():
+                        return solver.solve(block)
+                _, kfirst, kbest = timed(run, 1, sync)
+            moved, gathered = step_bytes(w, args.sets)
+            row.update(kernel_s=kbest, kernel_first_s=kfirst, iterations=solver.iterations,
+                       per_step_us=1e6 * kbest / solver.iterations, step_bytes=moved, gather_bytes=gathered,
+                       step_bytes_at_4_8_TBps_us=1e6 * moved / 4.8e12)
+        record(**row)
     return results
 
 

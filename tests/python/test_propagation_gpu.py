@@ -2,6 +2,8 @@
 the CPU (SciPy), on random graphs. Marked `gpu`; skipped without CuPy and a CUDA device."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import sparse
@@ -78,3 +80,46 @@ def assert_counts_close(gpu, cpu, n_perm, raw=False):
     off = np.abs(gpu - cpu) > 1e-12
     assert off.mean() < 0.01, f"{int(off.sum())} of {off.size} entries differ"
     assert np.abs(gpu - cpu).max(initial=0) <= 2.5 / (n_perm + 1)
+
+
+@pytest.mark.parametrize("k", [1, 3, 40, 130])
+def test_walk_loop_matches_its_twin(k):
+    """kernels/propagation.cu's walk_loop (the fused route, every step in one launch) against its
+    NumPy twin, the host solver's power iteration, on random graphs with dangling and isolated
+    vertices: every column's values, the steps taken, the columns that met max_iter (a warning
+    alike); and against the GPU's step-by-step route (cuSPARSE)."""
+    import cupy as cp
+    from curnet.propagation.operators import open_device, walk
+    from curnet.propagation.solvers import WalkSolver
+    rng = np.random.default_rng(k)
+    gpu, cpu = open_device("cuda"), open_device("cpu")
+    for trial in range(4):
+        n = int(rng.integers(20, 400))
+        m = int(rng.integers(n, 8 * n))
+        e = rng.integers(0, n, (m, 2))
+        directed = trial % 2 == 0
+        g = curnet.Graph.from_edges(e[:, 0], e[:, 1], rng.uniform(0.1, 2.0, m), directed=directed,
+                                    num_vertices=n + 5, dtype=np.float64)
+        normalize = "symmetric" if trial == 3 else "walk"
+        redistribute = normalize == "walk" and trial < 2
+        s = rng.random((n + 5, k)) * (rng.random((n + 5, k)) < 0.2)
+        s[rng.integers(0, n + 5, k), np.arange(k)] += 1.0
+        if redistribute:
+            s /= s.sum(axis=0)
+        restart = float(rng.choice([0.15, 0.3, 0.7]))
+        max_iter = 6 if trial == 1 else 10_000
+        results = []
+        for dev, fused in ((gpu, True), (gpu, False), (cpu, False)):
+            solver = WalkSolver(dev, walk(g, dev, normalize=normalize), restart, redistribute=redistribute,
+                                max_iter=max_iter, fused=fused)
+            with dev.scope(), warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                x = solver.solve(dev.to_device(np.asarray(s, order=solver.order)))
+                x = x.get() if isinstance(x, cp.ndarray) else x
+            results.append((x, solver.iterations, [str(w.message) for w in caught]))
+        (fused_x, fused_steps, fused_warned), (step_x, _, _), (twin_x, twin_steps, twin_warned) = results
+        np.testing.assert_allclose(fused_x, twin_x, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(fused_x, step_x, rtol=0, atol=1e-13)
+        assert fused_steps == twin_steps
+        assert fused_warned == twin_warned
+        assert bool(twin_warned) == (max_iter == 6)
