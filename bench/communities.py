@@ -4,14 +4,19 @@
         --backends cpu --igraph --out bench/results/communities_cpu.json
 
 A graph is a dataset name (curnet.datasets), `rmatNN` (curnet.generators.rmat, undirected),
+`string_pcsf` (PCSF's STRING interactome, shared/pcsf/string_pcsf.tsv.gz, simplified),
 or NAME=PATH of an .npz with arrays src and dst (a copy for a machine without network).
-Each timed call is a warm one: a first call (compiling the GPU's kernels) is timed apart as
-`first_s`. Times are medians over --repeats; qualities are each call's modularity.
+Each timed call is a warm one, the graph already on the device: a first call (compiling the
+GPU's kernels, sending the graph) is timed apart as `first_s`. Times are medians over
+--repeats; qualities are each call's modularity. --phases adds, for one warm Leiden run
+a backend, the time in each phase (local moving, refinement, aggregation; the rest is host
+work and the final split), the device synchronised around each phase.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import time
 
@@ -29,7 +34,27 @@ def load(spec: str):
         return name, curnet.Graph.from_edges(src, dst, directed=False, num_vertices=int(max(src.max(), dst.max())) + 1)
     if spec.startswith("rmat"):
         return spec, generators.rmat(int(spec[4:]), directed=False)
+    if spec == "string_pcsf":
+        return spec, string_pcsf()
     return spec, datasets.load(spec, weights=None, directed=False)
+
+
+def string_pcsf():
+    """PCSF's STRING as its construct_interactome builds it: undirected, one edge a pair, no
+    self-loops (15,405 vertices, 175,821 edges); unweighted here."""
+    import pandas as pd
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for base in (os.path.join(root, "shared"), os.path.join(root, "..", "shared"), "/work/shared"):
+        path = os.path.join(base, "pcsf", "string_pcsf.tsv.gz")
+        if os.path.exists(path):
+            break
+    t = pd.read_csv(path, sep="\t")
+    names, ids = np.unique(np.r_[t["from"].astype(str), t["to"].astype(str)], return_inverse=True)
+    m = len(t)
+    a, b = np.minimum(ids[:m], ids[m:]), np.maximum(ids[:m], ids[m:])
+    pairs = np.unique(np.c_[a, b][a != b], axis=0)
+    return curnet.Graph.from_edges(pairs[:, 0], pairs[:, 1], directed=False, num_vertices=len(names),
+                                   names=names)
 
 
 def timed(fn, repeats):
@@ -47,18 +72,21 @@ def sync(backend):
         cupy.cuda.Device().synchronize()
 
 
-def curnet_rows(name, g, backend, repeats, sweep):
+CALLS = ("leiden_2", "leiden_stable", "louvain")
+
+
+def curnet_rows(name, g, backend, repeats, sweep, calls=CALLS):
     rows = []
     t = time.perf_counter()
     curnet.leiden(g, seed=0, backend=backend)
     sync(backend)
     first = time.perf_counter() - t
-    calls = {"leiden_2": lambda s: curnet.leiden(g, seed=s, backend=backend),
-             "leiden_stable": lambda s: curnet.leiden(g, seed=s, n_iterations=-1, backend=backend),
-             "louvain": lambda s: curnet.louvain(g, seed=s, backend=backend)}
-    for call, fn in calls.items():
-        counter = iter(range(1000))
-        secs, p = timed(lambda: fn(next(counter)), repeats)
+    run = {"leiden_2": lambda s: curnet.leiden(g, seed=s, backend=backend),
+           "leiden_stable": lambda s: curnet.leiden(g, seed=s, n_iterations=-1, backend=backend),
+           "louvain": lambda s: curnet.louvain(g, seed=s, backend=backend)}
+    for call in calls:
+        counter = iter(range(1, 1000))
+        secs, p = timed(lambda: run[call](next(counter)), repeats)
         rows.append({"graph": name, "tool": f"curnet-{backend}", "call": call, "seconds": secs,
                      "first_s": first if call == "leiden_2" else None, "quality": p.quality,
                      "communities": p.n_communities})
@@ -66,20 +94,60 @@ def curnet_rows(name, g, backend, repeats, sweep):
         res, seeds = np.linspace(0.2, 2.0, sweep[0]), list(range(sweep[1]))
         secs, s = timed(lambda: curnet.leiden(g, resolutions=res, seeds=seeds, backend=backend), 1)
         rows.append({"graph": name, "tool": f"curnet-{backend}", "call": f"sweep_{sweep[0]}x{sweep[1]}",
-                     "seconds": secs, "quality": float(np.median(s.quality)), "communities": None})
+                     "seconds": secs, "quality": float(np.median(s.quality[np.isclose(s.resolution, 1.0)]))
+                     if np.isclose(s.resolution, 1.0).any() else float(np.median(s.quality)),
+                     "communities": None, "runs": len(s.quality)})
     return rows
 
 
-def igraph_rows(name, g, repeats):
+def phase_rows(name, g, backend):
+    """One warm Leiden run (2 iterations) with the time of each phase: the driver's
+    move_nodes, refine and aggregate wrapped, the device synchronised around each."""
+    from curnet.community_detection import local_moving as lm
+    spent = {"local_moving": 0.0, "refinement": 0.0, "aggregation": 0.0}
+    calls = {k: 0 for k in spent}
+    originals = {"local_moving": lm.move_nodes, "refinement": lm.refine, "aggregation": lm.aggregate}
+
+    def wrap(phase, fn):
+        def timed_phase(*args, **kw):
+            sync(backend)
+            t = time.perf_counter()
+            out = fn(*args, **kw)
+            sync(backend)
+            spent[phase] += time.perf_counter() - t
+            calls[phase] += 1
+            return out
+        return timed_phase
+    lm.move_nodes, lm.refine, lm.aggregate = (wrap(k, f) for k, f in originals.items())
+    try:
+        curnet.leiden(g, seed=1, backend=backend)          # warm (compiled, graph on the device)
+        for k in spent:
+            spent[k], calls[k] = 0.0, 0
+        sync(backend)
+        t = time.perf_counter()
+        p = curnet.leiden(g, seed=2, backend=backend)
+        sync(backend)
+        total = time.perf_counter() - t
+    finally:
+        lm.move_nodes, lm.refine, lm.aggregate = originals.values()
+    row = {"graph": name, "tool": f"curnet-{backend}", "call": "leiden_2_phases", "seconds": total,
+           "quality": p.quality, "communities": p.n_communities}
+    row.update({f"{k}_s": v for k, v in spent.items()})
+    row.update({f"{k}_calls": v for k, v in calls.items()})
+    row["other_s"] = total - sum(spent.values())
+    return [row]
+
+
+def igraph_rows(name, g, repeats, calls=CALLS):
     import igraph as ig
     src, dst, _ = g.edges()
-    G = ig.Graph(n=len(g), edges=np.c_[src, dst].tolist())
-    calls = {"leiden_2": lambda: G.community_leiden(objective_function="modularity", n_iterations=2),
-             "leiden_stable": lambda: G.community_leiden(objective_function="modularity", n_iterations=-1),
-             "louvain": lambda: G.community_multilevel()}
+    G = ig.Graph(n=len(g), edges=np.c_[src, dst])
+    run = {"leiden_2": lambda: G.community_leiden(objective_function="modularity", n_iterations=2),
+           "leiden_stable": lambda: G.community_leiden(objective_function="modularity", n_iterations=-1),
+           "louvain": lambda: G.community_multilevel()}
     rows = []
-    for call, fn in calls.items():
-        secs, r = timed(fn, repeats)
+    for call in calls:
+        secs, r = timed(run[call], repeats)
         rows.append({"graph": name, "tool": f"igraph-{ig.__version__}", "call": call, "seconds": secs,
                      "quality": G.modularity(r.membership), "communities": len(r)})
     return rows
@@ -89,30 +157,43 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--graphs", default="string_sample")
     ap.add_argument("--backends", default="cpu")
+    ap.add_argument("--calls", default=",".join(CALLS), help="of " + ", ".join(CALLS))
     ap.add_argument("--igraph", action="store_true", help="time python-igraph beside")
+    ap.add_argument("--igraph-calls", default=None, help="igraph's calls (default: --calls)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--sweep", default="", help="RESxSEEDS, e.g. 10x10: one batched call")
+    ap.add_argument("--phases", action="store_true", help="time each phase of one Leiden run")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
     sweep = tuple(int(x) for x in a.sweep.split("x")) if a.sweep else None
+    calls = [c for c in a.calls.split(",") if c]
     rows = []
+    meta = {"machine": platform.node(), "python": platform.python_version(),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "info": curnet.info(),
+            "argv": argv}
+
+    def save():
+        if a.out:
+            with open(a.out, "w") as f:
+                json.dump({"meta": meta, "rows": rows}, f, indent=1, default=str)
     for spec in a.graphs.split(","):
         name, g = load(spec)
         print(f"# {name}: {len(g):,} vertices, {g.num_edges:,} edges", flush=True)
         for backend in a.backends.split(","):
-            rows += curnet_rows(name, g, backend, a.repeats, sweep)
-            print(*(json.dumps(r) for r in rows[-4:]), sep="\n", flush=True)
+            got = curnet_rows(name, g, backend, a.repeats, sweep, calls)
+            if a.phases:
+                got += phase_rows(name, g, backend)
+            rows += got
+            print(*(json.dumps(r) for r in got), sep="\n", flush=True)
+            save()
         if a.igraph:
-            rows += igraph_rows(name, g, a.repeats)
-            print(*(json.dumps(r) for r in rows[-3:]), sep="\n", flush=True)
+            got = igraph_rows(name, g, a.repeats, [c for c in (a.igraph_calls or a.calls).split(",") if c])
+            rows += got
+            print(*(json.dumps(r) for r in got), sep="\n", flush=True)
         for r in rows:
-            if r["graph"] == name and not r["call"].startswith("sweep") and r.get("seconds"):
+            if r["graph"] == name and r["call"] in CALLS and r.get("seconds"):
                 r["edges_per_s"] = g.num_edges / r["seconds"]
-    meta = {"machine": platform.node(), "python": platform.python_version(),
-            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "info": curnet.info()}
-    if a.out:
-        with open(a.out, "w") as f:
-            json.dump({"meta": meta, "rows": rows}, f, indent=1, default=str)
+        save()
     return rows
 
 
