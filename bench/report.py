@@ -23,7 +23,7 @@ GPU_COMMAND = "python -m bench --gpu --data-dir .data"
 
 
 # -- loading and lookup ----------------------------------------------------------------------
-# scripts/gpu_bench.py's results (the GPU check's engine rows, the several-GPUs row)
+# the GPU check's results (`python -m bench gpu-check`, bench/gpu_check.py: its engine rows, the several-GPUs row)
 GPU_BENCH_FILES = {"gpu_check": "gpu_check_h100.json", "gpu_multi": "gpu_multi_h200x2.json"}
 
 
@@ -40,7 +40,7 @@ def load_docs(folder: Path) -> dict:
 
 
 def bench_rows(doc) -> list:
-    """The rows of a scripts/gpu_bench.py result, each with the doc's provenance ("where")."""
+    """The rows of a GPU check result (bench/gpu_check.py), each with the doc's provenance ("where")."""
     if not doc:
         return []
     where = f"{doc['info']['device'].split(' (')[0]}, {doc['date']}, commit {doc.get('commit', '?')}"
@@ -252,7 +252,7 @@ def targets(docs) -> str:
                      status(ratio, goal, "higher"),
                      f"PERFORMANCE.md's igraph: {ref:g} s" + ("; igraph has no many-source "
                                                                "predecessors: distances()" if alg == "sssp" else "")))
-    # the GPU check (scripts/gpu_bench.py: the engine primitive alone, no driver around it)
+    # the GPU check (bench/gpu_check.py: the engine primitive alone, no driver around it)
     for name, layer, goal in (("BFS R-MAT20 x1024 sources", "engine", None),
                               ("BFS R-MAT22 1 source", "engine", 1.5e-3),
                               ("SSSP R-MAT22 1 source", "engine, no classes", 25e-3)):
@@ -266,7 +266,7 @@ def targets(docs) -> str:
                     shown, goal_text, ok = f"{gteps:,.0f} GTEPS ({fmt_t(r['median_ms'] / 1e3)})", \
                         "≥ 2,000 GTEPS", status(gteps, 2000, "higher")
                 rows.append((f"GPU check, engine primitive alone: {name}", goal_text, shown, ok,
-                             f"{r['note']}; {r['where']}; scripts/gpu_bench.py"))
+                             f"{r['note']}; {r['where']}; python -m bench gpu-check"))
     multi = bench_rows(docs.get("gpu_multi"))
     one_gpu = {r["row"]: r["median_ms"] for r in multi if r["layer"].startswith("1 GPU")}
     multi = [r for r in multi if "GPUs" in r["layer"] and r["row"] in one_gpu]

@@ -245,8 +245,22 @@ def benchmarks_page(suite_report: str) -> str:
              "each number came about: [notes/performance-log.md](notes/performance-log.md) and "
              "[gpu-notes.md](gpu-notes.md).", "",
              "## Summary (the README's table)", "", summary_table(to_repo="../"), "",
-             pcsf_long(), "", coexpression_long(), "", peers_long(), "", suite]
+             pcsf_long(), "", coexpression_long(), "", peers_long(), "", suite, "", commands()]
     return "\n".join(parts).rstrip() + "\n"
+
+
+def commands() -> str:
+    """How to run each analysis (bench/cli.py's list; bench/README.md says what moved where)."""
+    from .cli import ANALYSES
+    out = ["## Running the benchmarks", "",
+           "From the repository's root: `python -m bench` runs the suite (`--gpu` its GPU half), "
+           "`python -m bench report` regenerates this page, and `python -m bench NAME` one analysis "
+           "(`python -m bench NAME --help` gives its options). Each writes JSON rows with the date, "
+           "machine and commit (bench/rows.py); [bench/README.md](../bench/README.md) lists each "
+           "analysis' results and what moved where from `scripts/`.", "",
+           "| command | measures |", "|---|---|"]
+    out += [f"| `python -m bench {name}` | {what} |" for name, (_, what) in ANALYSES.items()]
+    return "\n".join(out)
 
 
 def pcsf_long() -> str:
