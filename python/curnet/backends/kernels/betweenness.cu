@@ -517,7 +517,7 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
 #define TASKS const unsigned int* tasks, const unsigned int* ntasks
 // The level sweeps take 60-64 registers a thread (50% occupancy). Bounded to 40 (75%, a few
 // registers spilled) they ran 6.5% faster on an H200 and 9% slower on the H100 (a 1,024-source
-// R-MAT 20 batch at three places of the exact order, scripts/betweenness_profile.py
+// R-MAT 20 batch at three places of the exact order, python -m bench betweenness-profile
 // --kernel-files; bench/results/betweenness_sweeps_launch_bounds_*.txt): left unbounded.
 #define BC_DAG_KERNELS(SUFFIX, D)                                                                   \
 extern "C" __global__ void bc_dag_in_arcs##SUFFIX(PIECES, const i64* in_ptr, const int* in_src,     \
