@@ -96,6 +96,16 @@ class Device(Backend, Protocol):
     def depth_stats(self, block, upto=None, mindist=0, want=None) -> dict: ...
     def depth_histogram(self, block) -> tuple: ...
 
+    # dense all-pairs products (coexpression): square tiles of pairs reduced where computed,
+    # each allocation refused first when it cannot fit (memory.check_fits(..., device=))
+    @property
+    def pair_tile(self) -> int: ...          # a tile's side: rows (and columns) of pairs at most
+    @property
+    def memory_name(self) -> str: ...        # where the device's arrays live ("GPU memory"), in messages
+    def free_memory(self) -> int: ...        # bytes the device's next allocations may use
+    def pool_bytes(self) -> int | None: ...  # bytes its memory pool holds (a call's peak); None: no pool
+    def stable_argsort(self, a, axis: int = -1) -> Any: ...   # ties keep their order
+
     # betweenness (algorithms.brandes): Brandes' sweeps over a batch's shortest-path DAGs,
     # (n, kb) blocks of levels, distances (weighted; else None), path counts (then the
     # dependencies) and shares (weight[v] + delta) / sigma

@@ -18,6 +18,7 @@ import os
 import numpy as np
 import scipy
 
+from ... import memory
 from .. import brandes, host_routes
 from ..arrays import canonical_labels, depth_histogram, depth_stats, padding_bits, pred_has_cycle
 from ..contract import SccMethod, SsspMethod
@@ -32,6 +33,9 @@ class CPUBackend:
     # A joint BFS batch that has run this many levels switches to per-source
     # traversal: on long-diameter graphs the per-level cost is mostly overhead.
     max_joint_levels = 256
+    # co-expression's tiles: 2048 x 2048 pairs (32 MiB of doubles) stay in the caches' reach
+    pair_tile = 2048
+    memory_name = "host memory"
 
     def __init__(self, workers: int | None = None):
         self.plan = ThreadPlan(workers or int(os.environ.get("CURNET_THREADS", 0)) or os.cpu_count() or 1)
@@ -59,6 +63,17 @@ class CPUBackend:
 
     def device_scope(self):
         return contextlib.nullcontext()
+
+    def free_memory(self) -> int:
+        """The CPU's arrays are the host's: its available memory."""
+        return memory.available_host_memory()
+
+    def pool_bytes(self) -> None:
+        """NumPy keeps no pool of its own."""
+        return None
+
+    def stable_argsort(self, a: np.ndarray, axis: int = -1) -> np.ndarray:
+        return np.argsort(a, axis=axis, kind="stable")
 
     # -- data movement --------------------------------------------------------
     def device_graph(self, g) -> HostGraph:

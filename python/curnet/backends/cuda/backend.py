@@ -32,6 +32,9 @@ class CUDABackend:
     # The bit traversal's levels are cheap on the GPU; a batch past this many levels is a
     # long-diameter graph and is finished per source by `bfs_one` (which goes to the host).
     max_joint_levels = 256
+    # co-expression's tiles: 8192 x 8192 pairs (512 MiB of doubles) keep the GPU busy a product
+    pair_tile = 8192
+    memory_name = "GPU memory"
 
     def __init__(self, device: int | None = None, tuning: CudaTuning | None = None):
         self.launcher = Launcher(device if device is not None else cp.cuda.runtime.getDevice())
@@ -87,6 +90,13 @@ class CUDABackend:
 
     def free_memory(self) -> int:
         return self.launcher.free_memory()
+
+    def pool_bytes(self) -> int:
+        """What CuPy's pool holds: every block it has handed out, so a call's peak."""
+        return int(cp.get_default_memory_pool().total_bytes())
+
+    def stable_argsort(self, a, axis: int = -1):
+        return cp.argsort(a, axis=axis)          # CuPy's sort is always stable (and takes no kind)
 
     def cpu(self) -> HostRoutes:
         """The host's routes for long-diameter graphs (SciPy over the graph's host copy)."""
