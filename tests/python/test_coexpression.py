@@ -286,6 +286,24 @@ def test_dense_results_too_large_are_refused_but_the_network_is_tiled(monkeypatc
     assert len(e["source"]) > 0
 
 
+def test_the_device_memory_check_is_the_backends(monkeypatch):
+    """The TOM's device arrays are checked against the device's free memory, named as the
+    device names it: on the CPU, the host's (the caller's `out` needs no check of its own)."""
+    import curnet.memory
+    from curnet.backends import get_backend
+    x = random_expression(11, 300, 10)
+    a = ce.adjacency(x, backend="cpu")
+    device = get_backend("cpu").members[0]
+    assert device.pair_tile >= 1 and device.free_memory() > 0 and device.pool_bytes() is None
+    monkeypatch.setattr(curnet.memory, "available_host_memory", lambda: 300 * 300 * 8 - 1)
+    out = np.empty((300, 300))
+    with pytest.raises(OutputTooLargeError, match=r"the TOM of 300 genes .* GiB of host memory.*dtype=float32"):
+        ce.tom_similarity(a, backend="cpu", out=out)
+    monkeypatch.setattr(curnet.memory, "available_host_memory", lambda: 2 * 300 * 300 * 8)   # the adjacency fits
+    np.testing.assert_allclose(ce.tom_similarity(a, backend="cpu", out=out, tile=10),
+                               ce.tom_similarity(a, backend="cpu", tile=10))
+
+
 def test_tiles_do_not_change_results():
     x = random_expression(12, 50, 9, missing=5)
     ref = ce.pick_soft_threshold(x, backend="cpu", tile=1000)["fitIndices"]

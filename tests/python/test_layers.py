@@ -181,3 +181,21 @@ def test_every_module_imports_alone():
         elif error:
             failed.append(f"{name}: {error}")
     assert failed == []
+
+
+def test_coexpression_reaches_the_devices_only_through_the_contract():
+    """curnet.coexpression takes its device, tile side and free memory from the backend
+    contract: it imports `curnet.backends` (get_backend) and nothing inside it, no driver, and
+    branches on no device kind."""
+    import re
+    known = modules()
+    names = [n for n in known if n == "curnet.coexpression" or n.startswith("curnet.coexpression.")]
+    assert {"curnet.coexpression.expression", "curnet.coexpression.correlations", "curnet.coexpression.edges",
+            "curnet.coexpression.wgcna", "curnet.coexpression.tom"} <= set(names)
+    reached = {t for n in names for t in imports_of(n, known[n], known)}
+    assert "curnet.backends" in reached
+    assert [t for t in reached if t.startswith(("curnet.backends.", "curnet.algorithms", "curnet.community_detection"))] == []
+    branches = [f"{n}: {m.group(0)}" for n in names
+                for m in re.finditer(r"xp is (not )?np|\.name ?[!=]= ?[\"']|hasattr\(\w+, \"free_memory\"\)",
+                                     known[n].read_text())]
+    assert branches == []
