@@ -13,15 +13,20 @@ THREADS = 256
 # Blocks launched: about this many tasks a warp and step, so that on a small block of columns
 # fewer blocks meet at each grid barrier (at most what the GPU holds at once: a cooperative launch)
 TASKS_A_WARP = 2
+# A warp's tasks are taken this many at a time (up to), where there are tasks enough to keep
+# every warp busy for RUN_WAVES runs: the per-column sums are added once a run, and the warps
+# running together still share a few groups' slices of x in L2
+RUN_MAX = 16
+RUN_WAVES = 8
 _resident: dict = {}            # device id -> blocks of walk_loop resident at once
 
 
 def lane_shape(k: int, mean_row: float) -> tuple[int, int]:
     """log2 of (C, Z): a warp's 32 lanes as C adjacent columns (up to 32) times Z lanes a row's
-    arcs are split over (up to the row's mean length), the rest rows side by side."""
+    arcs are split over (the power of 2 at or below the rows' mean length: a lane walks one
+    arc or more), the rest rows side by side."""
     c_log = min(5, max(0, int(np.ceil(np.log2(max(k, 1))))))
-    z_room = 5 - c_log
-    z_log = min(z_room, max(0, int(np.ceil(np.log2(max(mean_row, 1.0))))))
+    z_log = min(5 - c_log, max(0, int(np.floor(np.log2(max(mean_row, 1.0))))))
     return c_log, z_log
 
 
@@ -42,8 +47,11 @@ def walk_loop(ptr, idx, val, dangling, s, restart: float, *, redistribute: bool,
     max_iter before tol."""
     n, k = s.shape
     ld = leading_dimension(k)
-    start = cp.zeros((n, ld), np.float64)             # s, padded to ld (read only)
-    start[:, :k] = s
+    if ld == k and s.dtype == np.float64 and s.flags.c_contiguous:
+        start = s                                      # read only: the kernel never writes s
+    else:
+        start = cp.zeros((n, ld), np.float64)         # s, padded to ld
+        start[:, :k] = s
     x0 = start.copy()                                  # x_0 = s; the result at the end
     x1 = cp.empty_like(x0)
     if ord2:
@@ -63,10 +71,12 @@ def walk_loop(ptr, idx, val, dangling, s, restart: float, *, redistribute: bool,
         sms = int(cp.cuda.runtime.getDeviceProperties(dev.id)["multiProcessorCount"])
         resident = _resident[dev.id] = resident_blocks(fn, THREADS, sms)
     blocks = max(1, min(resident, -(-tasks // (THREADS // 32 * TASKS_A_WARP))))
+    run = max(1, min(RUN_MAX, tasks // (blocks * THREADS // 32 * RUN_WAVES)))
     r = float(restart)
     args = (ptr, idx, val, dangling, start, x0, x1, scale, sums[:3 * k], sums[3 * k:], counts[:3], stop,
-            counts[3:5], i64(n), i32(k), i64(ld), i32(c_log), i32(z_log), np.float64(1 - r), np.float64(r),
-            np.float64((1 - r) / r), np.float64(tol), i32(int(ord2)), i32(int(redistribute)), i32(max_iter))
+            counts[3:5], i64(n), i32(k), i64(ld), i32(c_log), i32(z_log), i32(run), np.float64(1 - r),
+            np.float64(r), np.float64((1 - r) / r), np.float64(tol), i32(int(ord2)), i32(int(redistribute)),
+            i32(max_iter))
     try:
         fn((blocks,), (THREADS,), args)
     except cp.cuda.memory.OutOfMemoryError:

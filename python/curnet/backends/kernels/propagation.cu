@@ -9,7 +9,9 @@
 //
 // A warp takes a task: R rows x C columns of one group of C adjacent columns, each row's
 // arcs split over Z lanes (R * Z * C = 32; lane = (row * Z + z) * C + column). Tasks are
-// numbered group-major, so the warps running together read one group's slice of x (L2).
+// numbered group-major, so the warps running together read one group's slice of x (L2), and
+// a warp takes `run` consecutive tasks at a time (one group's rows), so that it adds its
+// per-column sums once a run rather than once a task.
 //
 // A step's per-column sums live in three slots used in turn (common.cuh's slot_of): the
 // change of step t in err[t % 3], the dangling mass of x_t in dsum[t % 3], the columns
@@ -38,7 +40,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
     const unsigned char* __restrict__ dangling, const double* __restrict__ s,
     double* x0, double* x1, const double* __restrict__ scale,
     double* err, double* dsum, unsigned int* retired, int* stop, unsigned int* bar,
-    i64 n, int k, i64 ld, int c_log, int z_log, double damp, double r, double factor, double tol,
+    i64 n, int k, i64 ld, int c_log, int z_log, int run, double damp, double r, double factor, double tol,
     int ord2, int redistribute, int max_iter)
 {
     const int C = 1 << c_log, Z = 1 << z_log, rows_a_task = 32 >> (c_log + z_log);
@@ -62,17 +64,25 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
         acc = 0.0;
     };
 
+    // every task of this warp, in order: body(t)
+    auto each_task = [&](auto body) {
+        for (i64 first = warp * run; first < tasks; first += warps * run) {
+            i64 last = first + run < tasks ? first + run : tasks;
+            for (i64 t = first; t < last; ++t) body(t);
+        }
+    };
+
     // x_0 = s: its mass on the dangling rows, for step 0's jumps
     if (redistribute) {
         double ds = 0.0;
         i64 group = -1;
-        for (i64 t = warp; t < tasks; t += warps) {
+        each_task([&](i64 t) {
             i64 g = t / row_blocks;
             if (g != group) { if (group >= 0) flush(ds, dsum, group); group = g; }
             i64 row = (t - g * row_blocks) * rows_a_task + my_row;
             i64 col = g * C + my_col;
             if (finisher && row < n && col < k && dangling[row]) ds += s[row * ld + col];
-        }
+        });
         if (group >= 0) flush(ds, dsum, group);
     }
     grid_barrier(bar);
@@ -92,7 +102,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
 
         double e = 0.0, ds = 0.0;
         i64 group = -1;
-        for (i64 t = warp; t < tasks; t += warps) {
+        each_task([&](i64 t) {
             i64 g = t / row_blocks;
             if (g != group) {
                 if (group >= 0) { flush(e, err_now, group); flush(ds, ds_next, group); }
@@ -131,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
                 e += ord2 ? d * d : fabs(d);
                 if (redistribute && dangling[row]) ds += now;
             }
-        }
+        });
         if (group >= 0) { flush(e, err_now, group); flush(ds, ds_next, group); }
         grid_barrier(bar);
         active -= (int)retired[slot_of(step)];
