@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import curnet
-from curnet.backends import brandes as twins
+from curnet.backends import brandes as shared
 from curnet.work import count_work
 
 ig = pytest.importorskip("igraph")
@@ -178,7 +178,7 @@ def test_float32_ties_within_float32_rounding():
     g64 = curnet.Graph.from_edges([0, 1, 0], [1, 2, 2], [0.1, 0.2, 0.3], directed=True, dtype=np.float64)
     G = ig.Graph(n=3, edges=[(0, 1), (1, 2), (0, 2)], directed=True)
     same(curnet.betweenness(g64, backend="cpu"), G.betweenness(weights=[0.1, 0.2, 0.3]))
-    assert twins.on_path(np, np.float64(0.1) + np.float64(0.2), np.float64(0.3))
+    assert shared.on_path(np, np.float64(0.1) + np.float64(0.2), np.float64(0.3))
 
 
 def test_work_bound_levels_per_batch():
@@ -215,7 +215,7 @@ def test_networkx_backend_functions_match_networkx(case, multi, weighted, normal
     neighbour once, as NetworkX counts paths), against NetworkX."""
     import random
 
-    from curnet.nx import algorithms as A
+    from curnet.nx import betweenness as A
     from curnet.nx.graph import from_networkx
     n, src, dst, w, directed = case
     G = {(False, False): nx.Graph, (True, False): nx.DiGraph, (False, True): nx.MultiGraph,
@@ -259,7 +259,7 @@ def test_arc_pieces_cover_each_list_once(degrees, size):
     """The GPU sweeps' pieces: every arc of every row in exactly one piece of its own row, at
     most `size` arcs a piece, the pieces in row order."""
     ptr = np.r_[0, np.cumsum(degrees)].astype(np.int64)
-    row, start = twins.arc_pieces(ptr, size)
+    row, start = shared.arc_pieces(ptr, size)
     end = np.minimum(start + size, ptr[row.astype(np.int64) + 1])
     assert (end > start).all() and (np.diff(row) >= 0).all()
     covered = np.zeros(ptr[-1], np.int64)
@@ -273,7 +273,8 @@ def test_arc_pieces_cover_each_list_once(degrees, size):
 def test_sources_reordered_near_each_other_same_sums():
     """Many sources are put in breadth-first order (a permutation, repeats kept); the sums do
     not change."""
-    from curnet.algorithms.brandes import brandes_sums, near_sources_together
+    from curnet.algorithms.betweenness.driver import brandes_sums
+    from curnet.algorithms.betweenness.source_order import near_sources_together
     rng = np.random.default_rng(3)
     g = curnet.Graph.from_edges(rng.integers(0, 300, 900), rng.integers(0, 300, 900), directed=True,
                                 num_vertices=300)
@@ -313,24 +314,28 @@ def assert_search_order(rank, g, src, dst):
 
 @settings(max_examples=60, deadline=None)
 @given(edge_lists(max_vertices=40, max_edges=90))
-def test_level_search_rank_is_scipys_order(case):
-    """search_rank (the GPU's route, here on NumPy over the host's in-arcs) is a breadth-first
-    order of the graph, and on undirected graphs (rows sorted by id, both directions in the
-    CSR) exactly SciPy's: each level's vertices by their first-ranked parent, then by id."""
-    from curnet.algorithms.brandes import _breadth_first_rank, busiest_vertex, search_rank
+def test_breadth_first_rank_is_scipys_order(case):
+    """The batch order's ranks (algorithms.order.bfs_order from the busiest vertex, arcs taken
+    both ways, each vertex's out-neighbours by id then its in-neighbours by id) are a
+    breadth-first order of the graph, exactly SciPy's breadth_first_order (arcs taken both
+    ways), then the vertices it does not reach in id order."""
+    from scipy.sparse.csgraph import breadth_first_order
+
+    from curnet.algorithms.betweenness.source_order import breadth_first_rank, busiest_vertex
+    from curnet.algorithms.common import adjacency
     n, src, dst, _, directed = case
     g = curnet.Graph.from_edges(src, dst, directed=directed, num_vertices=n)
-    hg = curnet.backends.get_backend("cpu").device_graph(g)
-    rank = search_rank(np, hg.in_src, hg.in_dst, n, busiest_vertex(g), directed)
+    rank = breadth_first_rank(g)
     assert_search_order(rank, g, src, dst)
-    if not directed:
-        assert np.array_equal(rank, _breadth_first_rank(g))
+    if n:
+        order = breadth_first_order(adjacency(g), busiest_vertex(g), directed=not directed, return_predecessors=False)
+        assert np.array_equal(np.argsort(rank), np.r_[order, np.setdiff1d(np.arange(n), order)])
 
 
 @pytest.mark.parametrize("directed", [True, False])
 def test_breadth_first_rank_is_a_search_order(directed):
     """The batch order's ranks (SciPy's search on the host) are a breadth-first order."""
-    from curnet.algorithms.brandes import breadth_first_rank
+    from curnet.algorithms.betweenness.source_order import breadth_first_rank
     rng = np.random.default_rng(4)
     src, dst = rng.integers(0, 150, 200), rng.integers(0, 150, 200)
     g = curnet.Graph.from_edges(src, dst, directed=directed, num_vertices=160)     # 150..159 isolated
@@ -357,7 +362,7 @@ def test_sources_without_out_arcs_are_skipped():
 def test_bfs_levels_narrowed_below_127_only():
     """The BFS level block is int8 when its deepest level is below 127, else int32; either way
     a path's betweenness is NetworkX's."""
-    from curnet.algorithms.brandes import shortest_path_dag
+    from curnet.algorithms.betweenness.sweeps import shortest_path_dag
     from curnet.backends import get_backend
     cpu = get_backend("cpu")
     for length, dtype in ((100, np.int8), (200, np.int32)):
@@ -400,7 +405,7 @@ def test_isolated_vertices_leave_the_blocks(directed):
     same order, weights too; a vertex with in-arcs only stays). The sums run on it equal
     igraph's on the whole graph (0 at the isolated vertices), and, for every option that
     changes the driver's path (endpoints, a cutoff, subsets, edges), the sums over every row."""
-    from curnet.algorithms.brandes import with_arcs_only
+    from curnet.algorithms.betweenness.graph_reductions import with_arcs_only
     rng = np.random.default_rng(12)
     n = 90
     src, dst = rng.integers(0, 30, 120) * 3, rng.integers(0, 30, 120) * 3 + 1    # 2 mod 3 isolated; 1 mod 3 heads

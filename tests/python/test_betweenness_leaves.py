@@ -1,4 +1,4 @@
-"""Leaf sources folded into their neighbour's column (algorithms/brandes.py, LeafFold), and
+"""Leaf sources folded into their neighbour's column (algorithms/betweenness/graph_reductions.py, LeafFold), and
 leaf targets left out of the traversals (their weight carried by their anchor), on
 undirected graphs: betweenness against python-igraph and NetworkX on random graphs with many
 leaves (parallel edges and self-loops at the leaves, integer weights with ties, several
@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import curnet
-from curnet.algorithms.brandes import brandes_sums, busiest_first, induced, leaf_anchors, without_leaves
+from curnet.algorithms.betweenness.driver import brandes_sums
+from curnet.algorithms.betweenness.graph_reductions import busiest_first, induced, leaf_anchors, without_leaves
 from curnet.work import count_work
 
 ig = pytest.importorskip("igraph")
@@ -237,7 +238,8 @@ def test_chunks_in_chunk_order_fold_their_own_leaves(size):
     and the sources that reach nothing (isolated vertices here) are left out. Chunks in id
     order traverse neighbours again for leaves another chunk holds."""
     from curnet import generators
-    from curnet.algorithms.brandes import breadth_first_rank, chunk_order, fold_leaf_sources
+    from curnet.algorithms.betweenness.graph_reductions import fold_leaf_sources
+    from curnet.algorithms.betweenness.source_order import breadth_first_rank, chunk_order
     g = generators.rmat(9, edge_factor=2, seed=3)
     ids = np.arange(len(g), dtype=np.int32)
     ordered = chunk_order(g, ids, fold=True)

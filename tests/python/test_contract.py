@@ -22,16 +22,18 @@ def test_cpu_backend_has_the_whole_contract():
 def attributes_read(*owners: str) -> set:
     """The attributes the drivers read off the names `owners` (`be.xp`, `hg.n`, ...)."""
     used = set()
-    for fname in os.listdir(ALGORITHMS):
-        if not fname.endswith(".py"):
-            continue
-        with open(os.path.join(ALGORITHMS, fname)) as f:
-            tree = ast.parse(f.read())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                    and node.value.id in owners:
-                used.add(node.attr)
+    for folder, _, files in os.walk(ALGORITHMS):          # betweenness/ and any other package too
+        for fname in files:
+            if fname.endswith(".py"):
+                used |= _attributes_in(os.path.join(folder, fname), owners)
     return used
+
+
+def _attributes_in(path: str, owners) -> set:
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    return {node.attr for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in owners}
 
 
 def test_drivers_call_only_the_contract():

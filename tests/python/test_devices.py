@@ -33,7 +33,7 @@ class TwoCPUs:
 def two(monkeypatch):
     be = TwoCPUs()
     for mod in (sys.modules["curnet.algorithms.bfs"], sys.modules["curnet.algorithms.sssp"],
-                sys.modules["curnet.algorithms.brandes"]):
+                sys.modules["curnet.algorithms.betweenness.driver"]):
         monkeypatch.setattr(mod, "get_backend", lambda name: be if name == "two" else get_backend(name))
     return be
 

@@ -19,7 +19,7 @@ pytest.importorskip("distributed")
 
 import curnet
 from curnet import distributed as cd
-from curnet.algorithms.brandes import chunk_order
+from curnet.algorithms.betweenness.source_order import chunk_order
 from curnet.errors import BackendUnavailableError, NegativeCycleError
 
 HANG_GUARD_S = 300
@@ -553,7 +553,7 @@ def test_betweenness_partials_summed_on_the_caller(engine):
                                curnet.edge_betweenness(g, normalized=True), rtol=1e-9)
     np.testing.assert_allclose(engine.reduce(g, np.arange(0, 200, 3), cd.betweenness(), chunk_size=16),
                                curnet.betweenness(g, sources=np.arange(0, 200, 3)), rtol=1e-9)
-    # the chunks take the sources in algorithms.brandes.chunk_order (tests in
+    # the chunks take the sources in algorithms.betweenness.source_order.chunk_order (tests in
     # test_betweenness_leaves.py), other reductions as given
     ids = np.arange(200, dtype=np.int32)
     ordered = cd.betweenness().order(g, ids)
@@ -568,7 +568,7 @@ def test_betweenness_partials_summed_on_the_caller(engine):
     assert threads > 1 and len(job.bounds) == 2 * threads
     # ... cut to equal numbers of columns (a leaf source folds into its anchor's), never
     # parting a leaf from its anchor's column
-    from curnet.algorithms.brandes import opens_column
+    from curnet.algorithms.betweenness.graph_reductions import opens_column
     cost = opens_column(big, job.ids)
     assert 0 < cost.sum() < len(job.ids)
     per_chunk = [cost[a:b].sum() for a, b in job.bounds]

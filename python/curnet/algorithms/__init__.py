@@ -3,7 +3,7 @@
     bfs.py     bfs, bfs_blocks: many-source BFS (joint bit traversal)
     sssp.py    sssp, sssp_dists, sssp_blocks: shortest paths (Dijkstra, near-far, Bellman-Ford)
     scc.py     scc: strongly connected components
-    brandes.py brandes_sums: betweenness by Brandes' algorithm over batches of sources
+    betweenness/  brandes_sums (betweenness/driver.py): Brandes' algorithm over batches of sources
     sinks.py, reductions.py, common.py, order.py, supersource.py: what they share
 
 Import a driver by its module's path (`from curnet.algorithms.bfs import bfs`; the public

@@ -3,7 +3,7 @@ edge betweenness, rescore, repeat until no edge is left.
 
 Removing an edge changes only the shortest paths inside its weak component, so each step
 rescores that component alone (igraph does the same), as a graph of its own: its vertices
-renumbered 0..c-1, all its sources in one Brandes job on the device (`brandes.dependencies`
+renumbered 0..c-1, all its sources in one Brandes job on the device (`betweenness.sweeps`
 over batches of the device's size), so a step's work and its blocks are the component's size,
 not the whole graph's. A removal that splits the component rescores it as one graph (no path
 crosses between its halves), whose weak components then give the halves their labels. The
@@ -27,7 +27,8 @@ from ..backends import get_backend
 from ..graph import Graph
 from ..progress import Progress
 from ..work import tally
-from .brandes import dependencies, near_sources_together, shortest_path_dag
+from .betweenness.source_order import near_sources_together
+from .betweenness.sweeps import dependencies, shortest_path_dag
 from .common import adjacency, batches_of, primary, weak_components
 
 # A component of up to this many sources is one batch: its levels use every CPU thread, and a

@@ -106,17 +106,18 @@ class Device(Backend, Protocol):
     def pool_bytes(self) -> int | None: ...  # bytes its memory pool holds (a call's peak); None: no pool
     def stable_argsort(self, a, axis: int = -1) -> Any: ...   # ties keep their order
 
-    # betweenness (algorithms.brandes): Brandes' sweeps over a batch's shortest-path DAGs,
+    # betweenness (algorithms.betweenness): Brandes' sweeps over a batch's shortest-path DAGs,
     # (n, kb) blocks of levels, distances (weighted; else None), path counts (then the
-    # dependencies) and shares (weight[v] + delta) / sigma
+    # dependencies) and shares (weight[v] + delta) / sigma (backends/brandes.py)
     def bc_batch_size(self, n: int, k: int, weighted: bool, edges: bool = False) -> int: ...
-    # index: what a batch's level sweeps take, found once a batch, or None. Weighted:
-    # bc_levels gives (the DAG levels of a distance block, its index: the CPU's DagArcs; the
-    # GPU's None). BFS levels: bc_level_index (the GPU's LevelIndex, backends.brandes: it lets
-    # a sweep visit only the tasks it has at its level; the CPU's None). push: sweep BFS level
-    # `at` from the neighbouring level's end (same values; where the index is a LevelIndex)
+    # index: the device's own account of a batch's DAGs, found once a batch, which the driver
+    # only hands back to the sweeps (opaque; None where the device keeps none). Weighted:
+    # bc_levels gives (the DAG levels of a distance block, its index); BFS levels:
+    # bc_level_index. bc_pushes: whether BFS level `at` is swept from level `other`'s end
+    # (`push`: the same values, another direction), the device's choice from its index
     def bc_levels(self, hg, dist) -> tuple: ...
     def bc_level_index(self, hg, level) -> Any: ...
+    def bc_pushes(self, index, at: int, other: int) -> bool: ...
     def bc_sigma_level(self, hg, level, dist, sigma, at: int, push: bool = False, index=None) -> None: ...
     def bc_delta_level(self, hg, level, dist, sigma, share, weight, at: int, push: bool = False,
                        index=None) -> None: ...

@@ -112,21 +112,21 @@ class betweenness(Reduction):
         self.options = dict(directed=directed, weighted=weighted, cutoff=cutoff, targets=targets)
 
     def order(self, g, ids):
-        # the sums do not depend on the order (algorithms.brandes.chunk_order says which one)
-        from ..algorithms.brandes import chunk_order
+        # the sums do not depend on the order (algorithms.betweenness.source_order.chunk_order says which)
+        from ..algorithms.betweenness.source_order import chunk_order
         job, fold = self._job(g, ids)
         return chunk_order(job.graph, job.sources, fold)
 
     def costs(self, g, ids):
         # where leaves fold, a chunk traverses a column for each vertex its sources fold into:
         # R-MAT 20's 65,536 sampled sources in two halves hold 27,774 and 32,618 columns
-        from ..algorithms.brandes import opens_column
+        from ..algorithms.betweenness.graph_reductions import opens_column
         job, fold = self._job(g, ids)
         return opens_column(job.graph, ids) if fold else None
 
     def _job(self, g, ids):
         """(the BetweennessJob of sources `ids`, whether its traversals fold leaves)."""
-        from ..algorithms.brandes import folds_leaves
+        from ..algorithms.betweenness.graph_reductions import folds_leaves
         from ..betweenness_centrality import BetweennessJob
         job = BetweennessJob(g, sources=ids, **self.options)
         return job, folds_leaves(job.graph, job.cutoff, self.edges, False)

@@ -3,9 +3,9 @@
 Each primitive here is the reference contract its CUDA kernel must match. `CPUBackend`
 delegates each concern to the modules of this package, as `cuda.CUDABackend` does to its
 strategies: the thread plan (`batches`), BFS (`bfs`), Bellman-Ford (`sssp`), strong
-components (`scc`); and to the modules shared with the CUDA backend's host route: the graph's
+components (`scc`), betweenness's sweeps (`brandes`); and to the modules shared with the CUDA backend's host route: the graph's
 host copy and cached SciPy views (`hostgraph`), the whole-source routes of long-diameter
-graphs (`host_routes`), betweenness's twins (`brandes`). Where SciPy's `csgraph` is faster for
+graphs (`host_routes`). Where SciPy's `csgraph` is faster for
 a whole algorithm (Dijkstra for non-negative SSSP, Pearce's SCC, one-source BFS on
 long-diameter graphs), `CPUBackend` routes there; the choice was measured (see PERFORMANCE
 notes in the README) and the NumPy twins stay exercised by the tests.
@@ -19,11 +19,11 @@ import numpy as np
 import scipy
 
 from ... import memory
-from .. import brandes, host_routes
+from .. import host_routes
 from ..arrays import canonical_labels, depth_histogram, depth_stats, padding_bits, pred_has_cycle
 from ..contract import SccMethod, SsspMethod
 from ..hostgraph import HostGraph, host_graph
-from . import bfs, scc, sssp
+from . import bfs, brandes, scc, sssp
 from .batches import ThreadPlan
 
 
@@ -206,7 +206,7 @@ class CPUBackend:
                       colors: np.ndarray | None = None, backward: bool = False) -> np.ndarray:
         return scc.propagate_max(hg, values, alive, colors, backward)
 
-    # -- betweenness (algorithms.brandes): the NumPy twins of kernels/betweenness.cu ----------
+    # -- betweenness (algorithms.betweenness): the NumPy twins of kernels/betweenness.cu ------
     def bc_batch_size(self, n: int, k: int, weighted: bool, edges: bool = False) -> int:
         # sigma and delta are float64 (n, kb) blocks: 64 sources keep them cache-friendly on
         # small networks and leave batches for the worker threads
@@ -219,6 +219,10 @@ class CPUBackend:
     def bc_level_index(self, hg: HostGraph, level) -> None:
         # BFS levels: SciPy's products sweep a level whole (no direction, no task lists)
         return None
+
+    def bc_pushes(self, index, at: int, other: int) -> bool:
+        # a product has no direction to choose
+        return False
 
     def bc_sigma_level(self, hg: HostGraph, level, dist, sigma, at: int, push: bool = False,
                        index=None) -> None:

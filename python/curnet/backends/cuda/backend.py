@@ -219,7 +219,7 @@ class CUDABackend:
     def depth_histogram(self, block) -> tuple:
         return self.reductions.histogram(block)
 
-    # -- betweenness (algorithms.brandes): kernels/betweenness.cu ---------------------------
+    # -- betweenness (algorithms.betweenness): kernels/betweenness.cu -----------------------
     def bc_batch_size(self, n: int, k: int, weighted: bool, edges: bool = False) -> int:
         traversal = self.sssp_batch_size(n, k, False) if weighted else self.bfs_batch_size(n, k)
         return self.brandes.batch_size(n, k, weighted, traversal, edges)
@@ -229,6 +229,9 @@ class CUDABackend:
 
     def bc_level_index(self, hg: DeviceGraph, level):
         return self.brandes.level_index(hg, level)
+
+    def bc_pushes(self, index, at: int, other: int) -> bool:
+        return self.brandes.pushes(index, at, other)
 
     def bc_sigma_level(self, hg: DeviceGraph, level, dist, sigma, at: int, push: bool = False,
                        index=None) -> None:

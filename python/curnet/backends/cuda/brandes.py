@@ -1,13 +1,17 @@
 """Brandes' sweeps on the GPU (kernels/betweenness.cu): the weighted DAG levels, the path
 counts and dependencies a level at a time, and the arcs' dependencies; each with the contract
-of its NumPy twin in backends/brandes.py."""
+of its NumPy twin in backends/cpu/brandes.py. A batch of BFS levels is indexed once
+(`LevelIndex`), which says where a level is pushed (`BrandesSweeps.pushes`) and which tasks
+each sweep visits."""
 from __future__ import annotations
+
+from typing import Any, NamedTuple
 
 import numpy as np
 import cupy as cp
 
 from ...work import tally
-from ..brandes import ARC_PIECE, LISTED_LEVELS, LevelIndex, arc_pieces, tie_epsilon
+from ..brandes import ARC_PIECE, arc_pieces, tie_epsilon
 from .launch import NULL, THREADS, i32, i64
 
 # The weighted levels' Kahn rounds between two reads of the `placed` flag (host syncs): rounds
@@ -46,6 +50,28 @@ TILE_ARCS = 1 << 28
 # estimate's 28; betweenness_chunks_h100.txt). Weighted: a third, as the SSSP's own (kb, n)
 # distances and their transposed copy, beyond the estimate, are alive together.
 BATCH_MEMORY_SHARE = {False: 1 / 2, True: 1 / 3}
+# A pushed arc (an atomic add) costs more than a pulled one (a load): on one H200, R-MAT 20's
+# level 3 pushed from level 2, whose entries have 0.58 of the arcs, took 106 ms against 74 ms
+# pulled (about 2.4x a pushed arc; scripts/betweenness_profile.py --account). With the sweeps
+# a tile of sources at a time, pushing only below a sixth is a little faster: R-MAT 20 exact on
+# the H100, 59.01 s at 4 and 58.46 s at 6 in one process (61.66 s at 3 against 62.81 s at 4 in
+# another; betweenness_rmat20_exact_knobs*_h100.txt).
+PUSH_RATIO = 6
+LISTED_LEVELS = 64        # a uint64 bit a level; deeper levels' sweeps visit every task
+
+
+class LevelIndex(NamedTuple):
+    """A batch's int8 BFS levels indexed once (bc_level_index; the driver only hands it back):
+    `arcs`, host int64 (128,), the arcs each level's entries have to walk (each level's
+    direction is chosen from it, BrandesSweeps.pushes); `entries`, host int64 (128,), each
+    level's entries; `levels`, on the device, uint64 (n, groups of 32 sources), the bits
+    1 << l of the levels l < LISTED_LEVELS each group holds, from which a sweep lists the
+    (piece, group) tasks with a lane at its level instead of visiting every task; `narrow`,
+    the batch's float32 path counts (NarrowCounts)."""
+    arcs: np.ndarray
+    levels: Any
+    entries: np.ndarray
+    narrow: Any
 
 
 class NarrowCounts:
@@ -82,6 +108,7 @@ class BrandesSweeps:
         self.lane_sources = LANE_SOURCES
         self.tile_sources = dict(TILE_SOURCES)
         self.tile_arcs = TILE_ARCS
+        self.push_ratio = PUSH_RATIO
 
     def batch_size(self, n: int, k: int, weighted: bool, traversal_size: int, edges: bool = False) -> int:
         """Sources a batch: the blocks of one (level 4 bytes, sigma and share 8 each, distances
@@ -236,6 +263,14 @@ class BrandesSweeps:
                              max_blocks=self.launcher.max_blocks)
         arcs, entries = cp.asnumpy(counted).astype(np.int64)
         return LevelIndex(arcs, levels, entries, NarrowCounts(level.shape))
+
+    def pushes(self, index, at: int, other: int) -> bool:
+        """Whether BFS level `at` is swept from level `other`'s end (BFS levels join consecutive
+        levels only): the batch's index is a LevelIndex (weighted and int32 levels have none)
+        that gives `other` under 1/push_ratio of `at`'s arcs. The index counts out-degrees and
+        the shares' push walks in-arcs, so on directed graphs the count is an estimate: the
+        choice moves the time, never the values."""
+        return index is not None and index.arcs[other] * self.push_ratio < index.arcs[at]
 
     def _push(self, hg, level, value, out, source_level: int, at: int, out_arcs: bool, index) -> None:
         """The entries at `source_level` add `value` into `out` at their neighbours on level
