@@ -47,9 +47,15 @@ class CpuMoves:
             keep = keep[bound[lg.src[keep]] == bound[lg.idx[keep]]]
         if not len(keep):
             return target, gain
-        # k_uc for every (vertex, neighbouring community): one sparse sum, rows sorted by c
-        kuc = sp.csr_matrix((lg.w[keep], (lg.src[keep], comm[lg.idx[keep]])), shape=(n, k))
-        kuc.sum_duplicates()
+        # k_uc for every (vertex, neighbouring community): the movers' rows of the adjacency
+        # times the membership's indicator matrix (SciPy sums each row's communities in a
+        # dense accumulator: no sort; a row's columns come unsorted)
+        counts = np.bincount(lg.src[keep], minlength=n)
+        indptr = np.zeros(n + 1, np.int64)
+        np.cumsum(counts, out=indptr[1:])
+        adjacency = sp.csr_matrix((lg.w[keep], lg.idx[keep], indptr), shape=(n, n))
+        indicator = sp.csr_matrix((np.ones(n), comm, np.arange(n + 1)), shape=(n, k))
+        kuc = adjacency @ indicator
         us = np.repeat(np.arange(n, dtype=np.int64), np.diff(kuc.indptr))
         cs = kuc.indices.astype(np.int64)
         a = comm[us].astype(np.int64)
@@ -70,8 +76,9 @@ class CpuMoves:
         first = kuc.indptr[starts]
         best = np.maximum.reduceat(score, first)
         row = np.repeat(np.arange(len(starts)), np.diff(np.append(first, len(score))))
-        pos = np.where(score == best[row], np.arange(len(score)), len(score))
-        pick = np.minimum.reduceat(pos, first)               # the smallest c among the best
+        top = score == best[row]
+        pick_c = np.minimum.reduceat(np.where(top, cs, k), first)     # the smallest c among the best
+        pick = np.minimum.reduceat(np.where(top & (cs == pick_c[row]), np.arange(len(score)), len(score)), first)
         u = starts
         if beta > 0:
             stay = gumbel(np, seed, u.astype(np.int64), comm[u].astype(np.int64))
