@@ -41,11 +41,7 @@ cuRnet_bfs <- function(graph, sources, integer = FALSE, format = c("matrix", "lo
                        backend = getOption("cuRnet.backend", "auto"),
                        progress = getOption("cuRnet.progress", interactive())) {
   q <- many_source_query(graph, sources, to, format, mode)
-  depth <- result_matrix(if (check_flag(integer, "integer")) "integer" else "double", length(q$ids), q$graph, q$targets)
-  with_prefault(list(depth),
-    engine_call(bridge()$bfs_into(q$graph$py, as_arrow(q$ids), data_address(depth), typeof(depth),
-                                  progress_hook(progress, "BFS"), backend, q$mode, arrow_ids(q$targets))))
-  shape_result(depth, q$graph, q$ids, q$format, "depth", q$targets)
+  run_bfs(q, if (check_flag(integer, "integer")) "integer" else "double", backend, progress)
 }
 
 #' Shortest paths from many sources: distances and predecessors
@@ -132,10 +128,7 @@ cuRnet_sssp_dists <- function(graph, from, format = c("matrix", "long"),
                               mode = c("out", "in", "all"), to = NULL,
                               backend = getOption("cuRnet.backend", "auto"),
                               progress = getOption("cuRnet.progress", interactive())) {
-  q <- many_source_query(graph, from, to, format, mode)
-  dist <- result_matrix("double", length(q$ids), q$graph, q$targets)
-  run_sssp(q$graph, q$ids, dist, NULL, progress, backend, q$mode, q$targets)
-  shape_result(dist, q$graph, q$ids, q$format, "distance", q$targets)
+  run_sssp_dists(many_source_query(graph, from, to, format, mode), backend, progress)
 }
 
 #' Strongly (or weakly) connected components
@@ -161,7 +154,7 @@ cuRnet_scc <- function(graph, integer = FALSE, mode = c("strong", "weak"),
   graph <- check_graph(graph)
   mode <- match.arg(mode)
   labels <- new_result(if (integer) "integer" else "double", 1L, graph$n)
-  engine_call(bridge()$scc_into(graph$py, data_address(labels), typeof(labels), base = 1L,
+  engine_call(engine_module("traversals")$scc_into(graph$py, data_address(labels), typeof(labels), base = 1L,
                                 backend = backend, mode = mode))
   if (!is.null(graph$names)) dimnames(labels) <- list(NULL, graph$names)
   labels
@@ -242,13 +235,12 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
   precision <- match_precision(precision)
   algorithm <- match.arg(algorithm)
   if (!igraph::is_igraph(graph)) {
-    g <- paths_graph(graph, weights)
-    weighted <- g$weighted && !identical(measure_weighted(weights), FALSE)
+    g <- weighted_graph(graph, weights)
+    weighted <- g$use_weights
     lowest <- if (weighted) reticulate::py_to_r(g$py$min_weight) else 1
     v <- if (missing(v)) seq_len(g$n) else vertex_ids(g, v) + 1L
     to <- if (missing(to)) seq_len(g$n) else vertex_ids(g, to, "target") + 1L
     names <- g$names
-    g$ids_are_names <- FALSE        # v and to are 1-based indices from here on
   } else {
     v <- as.integer(igraph::V(graph)[v])
     to <- as.integer(igraph::V(graph)[to])
@@ -270,21 +262,40 @@ cuRnet_distances <- function(graph, v = igraph::V(graph), to = igraph::V(graph),
                   dimnames = if (!is.null(names)) list(character(0), names[to])))
   }
   if (igraph::is_igraph(graph)) g <- igraph_engine_graph(graph, if (weighted) w, precision = precision)
-  all_to <- identical(to, seq_len(g$n))
-  if (!weighted) {
-    cuRnet_bfs(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)
-  } else {
-    cuRnet_sssp_dists(g, v, mode = mode, to = if (!all_to) to, backend = backend, progress = progress)
-  }
+  # v and to are checked 1-based indices: the query is made here, not by cuRnet_bfs() again
+  q <- list(graph = check_graph(g), ids = v - 1L, targets = if (!identical(to, seq_len(g$n))) to - 1L,
+            format = "matrix", mode = mode)
+  if (weighted) run_sssp_dists(q, backend, progress) else run_bfs(q, "double", backend, progress)
+}
+
+# A many-source query's matrix (many_source_query()): allocated for the engine, filled by
+# `fill(m)`, then named or made long; `value` names the long form's column.
+many_source_result <- function(q, type, value, fill) {
+  m <- result_matrix(type, length(q$ids), q$graph, q$targets)
+  fill(m)
+  shape_result(m, q$graph, q$ids, q$format, value, q$targets)
+}
+
+run_bfs <- function(q, type, backend, progress) {
+  many_source_result(q, type, "depth", function(depth) with_prefault(list(depth),
+    engine_call(engine_module("traversals")$bfs_into(
+      q$graph$py, as_arrow(q$ids), data_address(depth), typeof(depth), progress_hook(progress, "BFS"),
+      backend, q$mode, arrow_ids(q$targets)))))
+}
+
+run_sssp_dists <- function(q, backend, progress) {
+  many_source_result(q, "double", "distance", function(dist) {
+    run_sssp(q$graph, q$ids, dist, NULL, progress, backend, q$mode, q$targets)
+  })
 }
 
 run_sssp <- function(graph, ids, dist, pred, progress, backend, mode, targets,
                      pred_none = NA_integer_, source_self = FALSE) {
   with_prefault(list(dist, pred),
-    engine_call(bridge()$sssp_into(graph$py, as_arrow(ids), data_address(dist),
-                                   if (!is.null(pred)) data_address(pred),
-                                   progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets),
-                                   pred_none = pred_none, source_self = source_self),
+    engine_call(engine_module("traversals")$sssp_into(
+      graph$py, as_arrow(ids), data_address(dist), if (!is.null(pred)) data_address(pred),
+      progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets),
+      pred_none = pred_none, source_self = source_self),
                 graph$names))
 }
 
@@ -339,7 +350,7 @@ target_ids <- function(graph, to) if (!is.null(to)) vertex_ids(graph, to, "targe
 # memory check (bytes_per_cell covers what the call allocates for each cell, in all).
 result_matrix <- function(type, k, graph, targets, bytes_per_cell = if (type == "integer") 4 else 8) {
   n <- if (is.null(targets)) graph$n else length(targets)
-  if (bytes_per_cell > 0) engine_call(bridge()$check_result_fits(k, n, bytes_per_cell))
+  if (bytes_per_cell > 0) engine_call(engine_module("handoff")$check_result_fits(k, n, bytes_per_cell))
   new_result(type, k, n)
 }
 

@@ -38,12 +38,11 @@ cuRnet_betweenness <- function(graph, v = igraph::V(graph), directed = TRUE, wei
                                normalized = FALSE, cutoff = -1, ...,
                                backend = getOption("cuRnet.backend", "auto"),
                                progress = getOption("cuRnet.progress", interactive())) {
-  g <- paths_graph(graph, weights)
+  g <- weighted_graph(graph, weights)
   ids <- if (missing(v)) NULL else if (igraph::is_igraph(graph)) vertex_selection(graph, v) else
     vertex_ids(g, v, "vertex")
   res <- if (length(ids) || is.null(ids)) {
-    as.numeric(run_betweenness(g, "vertex", ids, directed, weights, normalized, cutoff,
-                               progress, backend, "betweenness"))
+    run_betweenness(g, "vertex", ids, directed, normalized, cutoff, progress, backend, "betweenness")
   } else numeric(0)                                   # no vertex asked for, as igraph
   if (isTRUE(normalized) && g$n < 3) res[] <- NaN     # igraph's 0 / 0: no pair of other vertices
   if (!is.null(g$names)) names(res) <- g$names[if (is.null(ids)) seq_len(g$n) else ids + 1L]
@@ -56,27 +55,29 @@ cuRnet_edge_betweenness <- function(graph, e = igraph::E(graph), directed = TRUE
                                     cutoff = -1, ...,
                                     backend = getOption("cuRnet.backend", "auto"),
                                     progress = getOption("cuRnet.progress", interactive())) {
-  g <- paths_graph(graph, weights)
+  g <- weighted_graph(graph, weights)
   ids <- NULL
   if (!missing(e)) {
     ids <- if (igraph::is_igraph(graph)) as.integer(igraph::E(graph)[e]) - 1L else as.integer(e) - 1L
     if (!length(ids)) return(numeric(0))                # no edge asked for, as igraph
   }
-  as.numeric(run_betweenness(g, "edge", ids, directed, weights, FALSE, cutoff, progress, backend,
-                             "edge betweenness"))
+  run_betweenness(g, "edge", ids, directed, FALSE, cutoff, progress, backend, "edge betweenness")
 }
 
-run_betweenness <- function(g, kind, ids, directed, weights, normalized, cutoff, progress, backend, what) {
+# The values of vertex or edge (`kind`) betweenness of the 0-based `ids` (NULL: all), written
+# by the engine into the vector allocated here; `g$use_weights` says whether they are weighted.
+run_betweenness <- function(g, kind, ids, directed, normalized, cutoff, progress, backend, what) {
   cutoff <- check_number(cutoff, "cutoff", finite = FALSE)
   if (cutoff == 0 && utils::packageVersion("igraph") < "1.4") {
     warning("`cutoff' == 0 will be treated literally from igraph 1.4. If you want unrestricted ",
             what, ", set it to -1", call. = FALSE)
     cutoff <- -1
   }
-  weighted <- isTRUE(g$weighted) && !(length(weights) == 1 && is.na(weights))
-  engine_call(reticulate::py_to_r(bridge()$betweenness_for_r(
-    g$py, kind, if (!is.null(ids)) as_arrow(ids), isTRUE(directed), weighted, isTRUE(normalized),
-    cutoff, progress_hook(progress, what), backend)))
+  values <- double(if (!is.null(ids)) length(ids) else if (kind == "vertex") g$n else g$m)
+  engine_call(engine_module("betweenness")$betweenness_into(
+    g$py, kind, data_address(values), if (!is.null(ids)) as_arrow(ids), isTRUE(directed), g$use_weights,
+    isTRUE(normalized), cutoff, progress_hook(progress, what), backend))
+  values
 }
 
 #' Communities by edge betweenness (Girvan-Newman)
@@ -143,17 +144,16 @@ cuRnet_cluster_edge_betweenness <- function(graph, weights = NULL, directed = TR
             "make sense -- modularity treats edge weights as similarities while edge betwenness ",
             "treats them as distances.", call. = FALSE)
   }
-  g <- paths_graph(graph, if (is.null(weights)) NA else weights)
-  res <- engine_call(reticulate::py_to_r(bridge()$girvan_newman_for_r(
-    g$py, isTRUE(directed), !is.null(weights), progress_hook(progress, "edge removals"), backend)))
-  field <- function(i) as.numeric(unlist(res[[i]]))
+  g <- weighted_graph(graph, if (is.null(weights)) NA else weights)
+  res <- engine_call(held_result(engine_module("betweenness")$girvan_newman_for_r(
+    g$py, isTRUE(directed), g$use_weights, progress_hook(progress, "edge removals"), backend)))
   # igraph's shapes: a field not asked for is NULL, and NULL + 1 (igraph's 1-basing) numeric(0)
-  out <- list(removed.edges = field(1) + 1,
-              edge.betweenness = if (edge.betweenness) field(2),
-              merges = if (merges) matrix(field(3) + 1, ncol = 2, byrow = TRUE) else numeric(0),
-              bridges = if (bridges) field(4) + 1 else numeric(0),
-              modularity = if (modularity) field(5),
-              membership = if (membership) field(6) + 1 else numeric(0))
+  out <- list(removed.edges = res$removed + 1,
+              edge.betweenness = if (edge.betweenness) res$edge_betweenness,
+              merges = if (merges) matrix(res$merges + 1, ncol = 2, byrow = TRUE) else numeric(0),
+              bridges = if (bridges) res$bridges + 1 else numeric(0),
+              modularity = if (modularity) res$modularity,
+              membership = if (membership) res$membership + 1 else numeric(0))
   if (igraph::igraph_opt("add.vertex.names") && igraph::is_named(graph)) out$names <- igraph::V(graph)$name
   out$vcount <- igraph::vcount(graph)
   out$algorithm <- "edge betweenness"

@@ -76,21 +76,15 @@ cuRnet_coexpression <- function(expr, method = c("pearson", "spearman", "bicor")
                        "(use make.unique() or collapse the probes)"),
                  show_some(unique(names[duplicated(names)]))), call. = FALSE)
   }
-  res <- reticulate::py_to_r(engine_call(bridge()$coexpression_edges_for_r(
+  res <- engine_call(held_result(engine_module("coexpression")$coexpression_edges_for_r(
     as_arrow(as.double(x$m)), nrow(x$m), ncol(x$m), x$genes_in_rows, method,
     if (is.null(threshold)) NULL else as.numeric(threshold),
     if (is.null(top_k)) NULL else as.integer(top_k), isTRUE(signed), isTRUE(pvalues),
     as.numeric(maxPOutliers), backend = backend, names = as.list(names))))
   for (w in res$warnings) warning(w, call. = FALSE)
-  m <- as.integer(res$m)
-  from <- integer(m)
-  to <- integer(m)
-  r <- double(m)
-  p <- if (isTRUE(pvalues)) double(m)
-  engine_call(bridge()$coexpression_edges_into(data_address(from), data_address(to), data_address(r),
-                                               if (!is.null(p)) data_address(p)))
-  edges <- data.frame(from = names[from], to = names[to], r = r, stringsAsFactors = FALSE)
-  if (!is.null(p)) edges$p <- p
+  r <- res$r
+  edges <- data.frame(from = names[res$from], to = names[res$to], r = r, stringsAsFactors = FALSE)
+  if (isTRUE(pvalues)) edges$p <- res$p
   if (weight == "r" && any(r < 0)) {
     stop("weight = \"r\" needs non-negative correlations (signed = TRUE, threshold >= 0)", call. = FALSE)
   }
@@ -143,7 +137,7 @@ expression_matrix <- function(expr, genes = "rows", layout = NULL, what = "expr"
   names <- if (in_rows) rownames(m) else colnames(m)
   n <- if (in_rows) nrow(m) else ncol(m)
   if (!bioconductor && !is.null(layout)) {
-    why <- reticulate::py_to_r(bridge()$looks_transposed_for_r(
+    why <- reticulate::py_to_r(engine_module("coexpression")$looks_transposed_for_r(
       n, if (in_rows) ncol(m) else nrow(m), if (!is.null(names)) as.list(names),
       if (!is.null(dimnames(m)[[if (in_rows) 2 else 1]])) as.list(dimnames(m)[[if (in_rows) 2 else 1]])))
     if (!is.null(why)) warning(sprintf("%s looks transposed: %s. %s", what, why, layout), call. = FALSE)
@@ -235,7 +229,7 @@ refuse <- function(wgcna, ...) {
 
 # A dense genes x genes result of the engine, allocated by R after the memory check.
 dense_result <- function(n, names, fill) {
-  engine_call(bridge()$check_result_fits(n, n, 8L))
+  engine_call(engine_module("handoff")$check_result_fits(n, n, 8L))
   out <- new_result("double", n, n)
   fill(data_address(out))
   if (!is.null(names)) dimnames(out) <- list(names, names)
@@ -315,7 +309,7 @@ cuRnet_adjacency <- function(datExpr, selectCols = NULL, type = "unsigned", powe
   x <- expression_matrix(datExpr, "columns", wgcna_layout, "datExpr")
   cm <- cor_method(corFnc, corOptions, x)
   dense_result(length(x$labels), x$names, function(address) {
-    engine_call(bridge()$wgcna_dense_into("adjacency", address, as_arrow(as.double(cm$x$m)), nrow(cm$x$m),
+    engine_call(engine_module("coexpression")$wgcna_dense_into("adjacency", address, as_arrow(as.double(cm$x$m)), nrow(cm$x$m),
                                           ncol(cm$x$m), cm$x$genes_in_rows, backend = backend, type = type,
                                           power = as.numeric(power), method = cm$method,
                                           max_p_outliers = as.numeric(cm$maxPOutliers)))
@@ -338,7 +332,7 @@ cuRnet_pickSoftThreshold <- function(data, dataIsExpr = TRUE, weights = NULL, Rs
   check_number(nBreaks, "nBreaks", 2, whole = TRUE)
   x <- expression_matrix(data, "columns", wgcna_layout, "data")
   cm <- cor_method(corFnc, corOptions, x)
-  res <- reticulate::py_to_r(engine_call(bridge()$pick_soft_threshold_for_r(
+  res <- engine_call(held_result(engine_module("coexpression")$pick_soft_threshold_for_r(
     as_arrow(as.double(cm$x$m)), nrow(cm$x$m), ncol(cm$x$m), cm$x$genes_in_rows, backend = backend,
     powers = as.numeric(powerVector), network_type = networkType, method = cm$method,
     rsquared_cut = as.numeric(RsquaredCut), remove_first = isTRUE(removeFirst), n_breaks = as.integer(nBreaks),
@@ -359,7 +353,7 @@ cuRnet_TOM <- function(adjMat, TOMType = "unsigned", TOMDenom = "min", suppressT
   n <- nrow(adjMat)
   if (n != ncol(adjMat)) stop("adjMat must be a square matrix", call. = FALSE)
   tom <- dense_result(n, NULL, function(address) {
-    engine_call(bridge()$tom_into(address, as_arrow(as.double(adjMat)), n, backend = backend,
+    engine_call(engine_module("coexpression")$tom_into(address, as_arrow(as.double(adjMat)), n, backend = backend,
                                   tom_type = TOMType, tom_denom = TOMDenom))
   })
   if (isTRUE(suppressNegativeTOM)) tom[tom < 0] <- 0
@@ -382,7 +376,7 @@ cuRnet_TOMsimilarityFromExpr <- function(datExpr, weights = NULL, corType = "pea
   check_number(maxPOutliers, "maxPOutliers", 0, 1)
   x <- expression_matrix(datExpr, "columns", wgcna_layout, "datExpr")
   tom <- dense_result(length(x$labels), NULL, function(address) {
-    engine_call(bridge()$wgcna_dense_into("tom_from_expr", address, as_arrow(as.double(x$m)), nrow(x$m),
+    engine_call(engine_module("coexpression")$wgcna_dense_into("tom_from_expr", address, as_arrow(as.double(x$m)), nrow(x$m),
                                           ncol(x$m), x$genes_in_rows, backend = backend, cor_type = corType,
                                           network_type = networkType, power = as.numeric(power),
                                           tom_type = TOMType, tom_denom = TOMDenom,

@@ -183,14 +183,14 @@ cuRnet_graph.character <- function(x, directed = TRUE, ..., weights = NULL, vert
   options <- reader_options(...)
   if (length(x) != 1 || !file.exists(x)) stop("not a file: ", x[1], call. = FALSE)
   # igraph's convention: NA means unweighted (the reader's False); NULL detects them
-  if (length(weights) == 1 && is.na(weights)) weights <- FALSE
+  if (no_weights(weights)) weights <- FALSE
   if (is.data.frame(vertices)) vertices <- vertices[[1]]   # as igraph: names in the first column
   if (!is.null(vertices)) {
     if (ids != "names") stop("`vertices` names the vertices: it needs ids = \"names\"", call. = FALSE)
     options$names <- as.list(as_label(vertices))
   }
-  b <- bridge()
-  read <- engine_call(do.call(b$read_graph_warned, c(list(normalizePath(x), directed = directed,
+  graphs <- engine_module("graphs")
+  read <- engine_call(do.call(graphs$read_graph_warned, c(list(normalizePath(x), directed = directed,
                                                           weights = weights, ids = ids,
                                                           double = precision == "double"), options)))
   py <- reticulate::py_get_item(read, 0L)
@@ -199,7 +199,7 @@ cuRnet_graph.character <- function(x, directed = TRUE, ..., weights = NULL, vert
     third <- regmatches(said, regexec("^column (['\"])(.*)\\1 read as the weights", said))[[1]]
     if (length(third)) weight_column_message(third[3]) else warning(said, call. = FALSE)
   }
-  names <- reticulate::py_to_r(b$names(py))
+  names <- reticulate::py_to_r(graphs$names(py))
   # Matrix Market, DIMACS and METIS name no vertex: numbers are 1-based indices, as in igraph
   wrap_graph(py, names, ids_are_names = ids == "names" && !is.null(names))
 }
@@ -212,15 +212,16 @@ cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., weights = NULL,
   precision <- match_precision(precision)
   if (is.null(weights)) {
     weights <- default_weight_column(names(x), ncol(x) >= 3 && arrow_type_is_numeric(x$schema[[3]]$type))
-  } else if (length(weights) == 1 && is.na(weights)) {
+  } else if (no_weights(weights)) {
     weights <- NULL
   } else if (!(is.character(weights) && length(weights) == 1 && weights %in% names(x))) {
     stop("for an Arrow table, `weights` is NULL (detected as for a data frame), NA (none) or ",
          "the name of a column", call. = FALSE)
   }
-  py <- engine_call(bridge()$graph_from_table(reticulate::r_to_py(x), directed, weights,
-                                              double = precision == "double", id_names = TRUE))
-  wrap_graph(py, reticulate::py_to_r(bridge()$names(py)), ids_are_names = TRUE)
+  graphs <- engine_module("graphs")
+  py <- engine_call(graphs$graph_from_table(reticulate::r_to_py(x), directed, weights,
+                                            double = precision == "double", id_names = TRUE))
+  wrap_graph(py, reticulate::py_to_r(graphs$names(py)), ids_are_names = TRUE)
 }
 
 #' @rdname cuRnet_graph
@@ -316,13 +317,13 @@ engine_graph <- function(src, dst, weights, directed, names, n = length(names), 
     }
     weights <- as_arrow(as.double(weights))
   }
-  py <- engine_call(bridge()$graph_from_arrow(as_arrow(as.integer(src)), as_arrow(as.integer(dst)),
-                                              weights, directed, n, double = precision == "double"))
+  py <- engine_call(engine_module("graphs")$graph_from_arrow(
+    as_arrow(as.integer(src)), as_arrow(as.integer(dst)), weights, directed, n, double = precision == "double"))
   wrap_graph(py, names, ids_are_names)
 }
 
 wrap_graph <- function(py, names, ids_are_names) {
-  s <- reticulate::py_to_r(bridge()$summary(py))
+  s <- reticulate::py_to_r(engine_module("graphs")$summary(py))
   structure(list(py = py, names = names, n = s$n, m = s$m, directed = s$directed,
                  weighted = s$weighted, precision = if (s$weighted) s$precision else NA_character_,
                  backend = s$backend, ids_are_names = ids_are_names),
@@ -352,11 +353,35 @@ weight_column <- function(w, column) {
 # list over as it is.
 igraph_edge_weights <- function(g) igraph::edge_attr(g)[["weight"]]
 
+# igraph's `weights = NA`: no weights, count hops (the one place R reads it).
+no_weights <- function(weights) length(weights) == 1 && is.na(weights)
+
 # igraph's convention: NULL takes the weight attribute, NA means unweighted.
 igraph_weights <- function(g, weights) {
   if (is.null(weights)) return(if (!is.null(g)) igraph_edge_weights(g))
-  if (length(weights) == 1 && is.na(weights)) return(NULL)
+  if (no_weights(weights)) return(NULL)
   weights
+}
+
+# The front door of the functions that take igraph's `weights` (paths, measures, betweenness,
+# distances): the engine graph, and in its `use_weights` whether the call uses its weights,
+# decided once here and passed down with the graph (no layer below reads `weights` again).
+# igraph objects keep their edge order (edge ids), directions and weights (igraph_weights();
+# `refuse_negative`: the caller's name, whose weights must not be negative); anything else
+# goes through cuRnet_graph() with its own weights.
+weighted_graph <- function(graph, weights, refuse_negative = NULL) {
+  if (igraph::is_igraph(graph)) {
+    w <- igraph_weights(graph, weights)
+    if (!is.null(refuse_negative)) negative_weights_refused(w, refuse_negative)
+    g <- igraph_engine_graph(graph, w)
+  } else {
+    if (is.numeric(weights)) {
+      stop("weights as a vector need an igraph object; build the cuRnet graph with them", call. = FALSE)
+    }
+    g <- check_graph(graph)
+  }
+  g$use_weights <- g$weighted && !no_weights(weights)
+  g
 }
 
 # Vertex labels as character; whole numbers without exponents (1e5 is "100000").

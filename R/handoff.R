@@ -1,10 +1,10 @@
 # Data to and from the engine without reticulate's element-by-element conversion
-# (see src/handoff.c and python/curnet/bridge.py).
+# (see src/handoff.c and python/curnet/r_bridge/handoff.py).
 
 # An R integer or double vector as a pyarrow array over R's own memory; NA become nulls.
 as_arrow <- function(x) {
   exported <- .Call(C_curnet_arrow_export, x)
-  bridge()$import_arrow(exported[[2]], exported[[3]])
+  engine_module("handoff")$import_arrow(exported[[2]], exported[[3]])
 }
 
 # Address of a vector's data and its length (for the engine to write into it: the engine
@@ -13,6 +13,21 @@ data_address <- function(x) c(.Call(C_curnet_data_address, x), length(x))
 
 # A k x n "integer" or "double" matrix, left uninitialised: the engine fills it.
 new_result <- function(type, k, n) .Call(C_curnet_alloc_matrix, type, as.integer(k), as.integer(n))
+
+# A result whose sizes R learns only after the run (the engine's r_bridge.handoff.Held): its
+# plain values as a list, each array written by the engine into a vector allocated here and
+# put in its place (a nested list's keys).
+held_result <- function(held) {
+  out <- reticulate::py_to_r(held$values())
+  arrays <- reticulate::py_to_r(held$arrays())
+  for (i in seq_along(arrays)) {
+    a <- arrays[[i]]
+    v <- vector(a[[2]], a[[3]])
+    held$into(i - 1L, data_address(v))
+    out[[unlist(a[[1]])]] <- v
+  }
+  out
+}
 
 # Evaluate `expr` (the engine filling `results`, fresh matrices) while background threads
 # touch the results' pages (src/handoff.c: a value-preserving atomic add a page), so the
@@ -60,14 +75,11 @@ cuRnet_error <- function(message, class = NULL, ...) {
 }
 
 # The engine's NegativeCycleError as a condition that carries its source (1-based, and its name).
-# The engine counts vertices from 0 and may not know R's names, so the R vertex is added.
+# The engine's message names the source, counted from 0; it may not know R's names, so the R
+# vertex is added.
 negative_cycle <- function(message, graph_names) {
-  source <- reticulate::py_to_r(bridge()$last_run)$negative_cycle_source
-  if (is.null(source)) {   # calls other than sssp_into (paths): the engine's message names it
-    found <- regmatches(message, regexec("reachable from source ([0-9]+)", message))[[1]]
-    source <- if (length(found) == 2) as.integer(found[2]) else NA_integer_
-  }
-  source <- source + 1L
+  found <- regmatches(message, regexec("reachable from source ([0-9]+)", message))[[1]]
+  source <- if (length(found) == 2) as.integer(found[2]) + 1L else NA_integer_
   name <- if (!is.null(graph_names) && !is.na(source)) graph_names[source]
   label <- if (is.na(source)) "a source" else if (is.null(name)) sprintf("source vertex %d", source) else
     sprintf("source '%s' (vertex %d)", name, source)

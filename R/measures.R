@@ -38,10 +38,8 @@ cuRnet_closeness <- function(graph, vids = igraph::V(graph), mode = c("out", "in
                              weights = NULL, normalized = FALSE, cutoff = -1,
                              progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
-  mode <- engine_mode(match.arg(mode))
-  per_vertex(graph, "closeness", if (!missing(vids)) vids, weights, progress, mode = mode,
-             normalized = isTRUE(normalized), cutoff = check_number(cutoff, "cutoff", finite = FALSE),
-             backend = backend)
+  centrality(graph, "closeness", if (!missing(vids)) vids, match.arg(mode), weights, normalized, cutoff,
+             progress, backend)
 }
 
 #' @rdname cuRnet_closeness
@@ -51,10 +49,15 @@ cuRnet_harmonic_centrality <- function(graph, vids = igraph::V(graph),
                                        normalized = FALSE, cutoff = -1,
                                        progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
-  mode <- engine_mode(match.arg(mode))
-  per_vertex(graph, "harmonic_centrality", if (!missing(vids)) vids, weights, progress, mode = mode,
-             normalized = isTRUE(normalized), cutoff = check_number(cutoff, "cutoff", finite = FALSE),
-             backend = backend)
+  centrality(graph, "harmonic_centrality", if (!missing(vids)) vids, match.arg(mode), weights, normalized,
+             cutoff, progress, backend)
+}
+
+# Closeness and harmonic centrality: igraph's arguments, the same for both (`mode` matched).
+centrality <- function(graph, name, vids, mode, weights, normalized, cutoff, progress, backend) {
+  mode <- engine_mode(mode)
+  per_vertex(graph, name, vids, weights, progress, mode = mode, normalized = isTRUE(normalized),
+             cutoff = check_number(cutoff, "cutoff", finite = FALSE), backend = backend)
 }
 
 #' Eccentricity and radius
@@ -95,8 +98,8 @@ cuRnet_radius <- function(graph, mode = c("all", "out", "in", "total"),
                           progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- engine_mode(match.arg(mode))
-  run_measure(measure_graph(graph, weights, "cuRnet_radius"), "radius", progress = progress, mode = mode,
-              weighted = measure_weighted(weights), backend = backend)
+  g <- weighted_graph(graph, weights, "cuRnet_radius")
+  run_measure(g, "radius", progress = progress, mode = mode, weighted = g$use_weights, backend = backend)
 }
 
 #' Diameter, and two vertices that attain it
@@ -130,10 +133,9 @@ cuRnet_diameter <- function(graph, directed = TRUE, unconnected = TRUE, weights 
 cuRnet_farthest_vertices <- function(graph, directed = TRUE, unconnected = TRUE, weights = NULL,
                                      progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
-  g <- measure_graph(graph, weights, "cuRnet_farthest_vertices")
+  g <- weighted_graph(graph, weights, "cuRnet_farthest_vertices")
   res <- run_measure(g, "farthest_points", progress = progress, directed = isTRUE(directed),
-                     unconnected = isTRUE(unconnected), weighted = measure_weighted(weights),
-                     backend = backend)
+                     unconnected = isTRUE(unconnected), weighted = g$use_weights, backend = backend)
   ends <- if (is.null(res[[1]])) integer() else as.integer(c(res[[1]], res[[2]])) + 1L
   vertices <- if (igraph::is_igraph(graph)) igraph::V(graph)[ends] else if (!is.null(g$names)) g$names[ends] else ends
   list(vertices = vertices, distance = res[[3]])
@@ -163,9 +165,10 @@ cuRnet_farthest_vertices <- function(graph, directed = TRUE, unconnected = TRUE,
 cuRnet_mean_distance <- function(graph, weights = NULL, directed = TRUE, unconnected = TRUE,
                                  details = FALSE, progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
-  res <- run_measure(measure_graph(graph, weights, "cuRnet_mean_distance"), "mean_distance", progress = progress,
-                     directed = isTRUE(directed), unconnected = isTRUE(unconnected), details = TRUE,
-                     weighted = measure_weighted(weights), backend = backend)
+  g <- weighted_graph(graph, weights, "cuRnet_mean_distance")
+  res <- run_measure(g, "mean_distance", progress = progress, directed = isTRUE(directed),
+                     unconnected = isTRUE(unconnected), details = TRUE, weighted = g$use_weights,
+                     backend = backend)
   if (isTRUE(details)) list(res = res[[1]], unconnected = res[[2]]) else res[[1]]
 }
 
@@ -174,7 +177,7 @@ cuRnet_mean_distance <- function(graph, weights = NULL, directed = TRUE, unconne
 cuRnet_distance_table <- function(graph, directed = TRUE,
                                   progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
-  res <- run_measure(measure_graph(graph, NA), "distance_table", progress = progress,
+  res <- run_measure(weighted_graph(graph, NA), "distance_table", progress = progress,
                      directed = isTRUE(directed), backend = backend)
   list(res = as.numeric(res[[1]]), unconnected = res[[2]])
 }
@@ -200,32 +203,22 @@ cuRnet_ego_size <- function(graph, order = 1, nodes = igraph::V(graph), mode = c
                             mindist = 0, progress = getOption("cuRnet.progress", interactive()),
                 backend = getOption("cuRnet.backend", "auto")) {
   mode <- match.arg(mode)
-  g <- measure_graph(graph, NA)
+  g <- weighted_graph(graph, NA)
   as.numeric(run_measure(g, "ego_size", measure_vertices(graph, g, if (!missing(nodes)) nodes), progress,
                          order = check_number(order, "order", lower = 0, whole = TRUE), mode = mode,
                          mindist = check_number(mindist, "mindist", lower = 0, whole = TRUE), backend = backend))
 }
 
-# The engine graph a measure runs on: an igraph object converted by paths_graph() (igraph's
-# weights convention, see igraph_weights), or a cuRnet graph with its own weights. Weighted
-# measures refuse negative weights, as igraph's do (`measure` names the caller; a cuRnet
-# graph's are refused by the engine with the same words).
-measure_graph <- function(graph, weights, measure = NULL) {
-  if (igraph::is_igraph(graph)) {
-    w <- igraph_weights(graph, weights)
-    if (!is.null(measure) && is.numeric(w) && length(w) && any(w < 0, na.rm = TRUE)) {
-      stop(sprintf(paste0("%s needs non-negative weights, as igraph's measures do (the smallest ",
-                          "weight here is %g); count hops instead (weights = NA), or use ",
-                          "cuRnet_distances(), which takes negative weights on a directed graph"),
-                   measure, min(w, na.rm = TRUE)), call. = FALSE)
-    }
+# Weighted measures refuse an igraph object's negative weights, as igraph's do (`measure` names
+# the caller; a cuRnet graph's are refused by the engine with the same words).
+negative_weights_refused <- function(w, measure) {
+  if (is.numeric(w) && length(w) && any(w < 0, na.rm = TRUE)) {
+    stop(sprintf(paste0("%s needs non-negative weights, as igraph's measures do (the smallest ",
+                        "weight here is %g); count hops instead (weights = NA), or use ",
+                        "cuRnet_distances(), which takes negative weights on a directed graph"),
+                 measure, min(w, na.rm = TRUE)), call. = FALSE)
   }
-  paths_graph(graph, weights)
 }
-
-# The engine's `weighted` option for `weights`: NA counts hops (a cuRnet graph keeps its
-# weights, so the engine is told); otherwise NULL, the weights of the graph measured.
-measure_weighted <- function(weights) if (length(weights) == 1 && is.na(weights)) FALSE
 
 # The default `weights` of igraph function `f`, for the cuRnet functions that mirror one whose
 # default changed: igraph 1.x's eccentricity() and radius() take no weights (they count hops,
@@ -250,16 +243,18 @@ measure_vertices <- function(graph, g, vids) {
   if (igraph::is_igraph(graph)) vertex_selection(graph, vids) else vertex_ids(g, vids, "vertex")
 }
 
+# The engine's measure `name`: its value, or its values (a list) where it gives several.
 run_measure <- function(g, name, vertices = NULL, progress = FALSE, ...) {
-  engine_call(reticulate::py_to_r(bridge()$measure(
+  res <- engine_call(held_result(engine_module("measures")$measure(
     g$py, name, if (!is.null(vertices)) as_arrow(vertices), progress_hook(progress, name), ...)))
+  if ("values" %in% names(res)) unname(res$values) else res$value
 }
 
 # A per-vertex measure of the vertices `vids` (NULL: all), named as igraph names them.
 per_vertex <- function(graph, name, vids, weights, progress, ...) {
-  g <- measure_graph(graph, weights, paste0("cuRnet_", name))
+  g <- weighted_graph(graph, weights, paste0("cuRnet_", name))
   ids <- measure_vertices(graph, g, vids)
-  res <- as.numeric(run_measure(g, name, ids, progress, weighted = measure_weighted(weights), ...))
+  res <- as.numeric(run_measure(g, name, ids, progress, weighted = g$use_weights, ...))
   if (!is.null(g$names)) names(res) <- g$names[if (is.null(ids)) seq_len(g$n) else ids + 1L]
   res
 }

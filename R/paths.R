@@ -46,24 +46,21 @@ cuRnet_shortest_paths <- function(graph, from, to = NULL, mode = c("out", "all",
   output <- match.arg(output)
   algorithm <- match.arg(algorithm)
   ig <- if (igraph::is_igraph(graph)) graph
-  g <- paths_graph(graph, weights)
+  g <- weighted_graph(graph, weights)
   if (length(from) != 1) stop("`from` must be one vertex", call. = FALSE)
   source <- vertex_ids(g, if (!is.null(ig)) as.integer(igraph::V(ig)[from]) else from)
   targets <- if (is.null(to)) NULL else vertex_ids(g, if (!is.null(ig)) as.integer(igraph::V(ig)[to]) else to)
-  weighted <- g$weighted && algorithm != "unweighted" && !(length(weights) == 1 && is.na(weights))
-  res <- engine_call(reticulate::py_to_r(bridge()$shortest_paths_for_r(
-    g$py, source, if (!is.null(targets)) as_arrow(targets), mode, weighted, output,
-    isTRUE(predecessors), isTRUE(inbound.edges), backend)))
-  split_paths <- function(x) {
-    if (is.null(x)) return(NULL)
-    flat <- as.numeric(unlist(x[[1]])) + 1      # unlist: an empty Python list arrives as list()
-    len <- as.integer(unlist(x[[2]]))
+  res <- engine_call(held_result(engine_module("paths")$shortest_paths_for_r(
+    g$py, source, if (!is.null(targets)) as_arrow(targets), mode, g$use_weights && algorithm != "unweighted",
+    output, isTRUE(predecessors), isTRUE(inbound.edges), backend)))
+  split_paths <- function(flat, len) {
+    if (is.null(flat)) return(NULL)
     ends <- cumsum(len)
-    lapply(seq_along(ends), function(i) flat[seq_len(len[i]) + ends[i] - len[i]])
+    lapply(seq_along(ends), function(i) flat[seq_len(len[i]) + ends[i] - len[i]] + 1)
   }
-  vpath <- split_paths(res$vpath)
-  epath <- split_paths(res$epath)
-  lengths <- if (!is.null(res$vpath)) as.integer(unlist(res$vpath[[2]]))
+  vpath <- split_paths(res$vpath, res$vpath_lengths)
+  epath <- split_paths(res$epath, res$epath_lengths)
+  lengths <- res$vpath_lengths
   if (!is.null(lengths) && any(lengths == 0)) warning("Couldn't reach some vertices", call. = FALSE)
   as_seq <- !is.null(ig) && isTRUE(igraph::igraph_opt("return.vs.es"))
   if (as_seq) {
@@ -76,7 +73,7 @@ cuRnet_shortest_paths <- function(graph, from, to = NULL, mode = c("out", "all",
   }
   tree <- function(x, self) {
     if (is.null(x)) return(NULL)
-    x <- as.numeric(unlist(x)) + 1   # engine's -1 (none) becomes igraph's 0
+    x <- x + 1   # engine's -1 (none) becomes igraph's 0
     x[source + 1L] <- self
     x
   }
@@ -84,19 +81,6 @@ cuRnet_shortest_paths <- function(graph, from, to = NULL, mode = c("out", "all",
        epath = if (output != "vpath") epath,
        predecessors = tree(res$predecessors, source + 1),
        inbound_edges = tree(res$inbound_edges, 0))
-}
-
-# The engine graph for paths, betweenness and the measures: igraph objects keep their edge
-# order (edge ids), directions and weights (igraph's convention); anything else goes through
-# cuRnet_graph().
-paths_graph <- function(graph, weights) {
-  if (igraph::is_igraph(graph)) {
-    return(igraph_engine_graph(graph, igraph_weights(graph, weights)))
-  }
-  if (is.numeric(weights)) {
-    stop("weights as a vector need an igraph object; build the cuRnet graph with them", call. = FALSE)
-  }
-  check_graph(graph)
 }
 
 #' Network proximity of gene sets to a disease module, with z-scores
@@ -147,11 +131,11 @@ cuRnet_proximity <- function(graph, sets, module, measures = "closest", n_random
   n_random <- check_number(n_random, "n_random", lower = 0, whole = TRUE)   # 0: no reference sets
   bin_size <- check_number(bin_size, "bin_size", lower = 1, whole = TRUE)
   seed <- check_number(seed, "seed", lower = 0, whole = TRUE)
-  graph <- if (igraph::is_igraph(graph)) paths_graph(graph, NULL) else check_graph(graph)
+  graph <- weighted_graph(graph, NULL)
   if (!is.list(sets)) sets <- list(sets)
   if (identical(measures, "all")) measures <- c("closest", "shortest", "kernel", "centre", "separation")
   ids <- lapply(sets, function(s) vertex_ids(graph, s))
-  res <- engine_call(reticulate::py_to_r(bridge()$proximity_for_r(
+  res <- engine_call(held_result(engine_module("paths")$proximity_for_r(
     graph$py, unname(ids), vertex_ids(graph, module), as.list(measures), n_random, bin_size, seed,
     weighted, backend)))
   out <- as.data.frame(lapply(res, unlist), stringsAsFactors = FALSE)

@@ -91,13 +91,8 @@ cuRnet_pcsf <- function(ppi, terminals, w = 2, b = 1, mu = 0.0005, dummies, impr
                         progress = getOption("cuRnet.progress", interactive())) {
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, NULL, NULL, NULL,
                    improve, match.arg(precision), backend, progress)
-  t <- pcsf_tables(res, "prize", "cost")
-  alone <- !t$vertices$name %in% c(t$edges$from, t$edges$to)
-  g <- pcsf_result(t$edges, t$vertices[!alone, ],
-                   list(objective = res$objective, objective_terms = unlist(res$objective_terms),
-                        trees = res$trees, singletons = t$vertices$name[alone]),
-                   empty_ok = res$trees > 0)
-  pcsf_timed(g, res)
+  pcsf_result(res, "prize", "cost", list(objective = res$objective, objective_terms = unlist(res$objective_terms),
+                                         trees = res$trees), singletons = TRUE, empty_ok = res$trees > 0)
 }
 
 #' Prize-collecting Steiner forests on noisy costs: PCSF_rand() on cuRnet
@@ -139,10 +134,7 @@ cuRnet_pcsf_rand <- function(ppi, terminals, n = 10, r = 0.1, w = 2, b = 1, mu =
     check_number(seed, "seed", lower = 0, whole = TRUE)
   res <- pcsf_call(ppi, terminals, w, b, mu, if (!missing(dummies)) dummies, as.integer(n), r, seed,
                    improve, match.arg(precision), backend, progress)
-  t <- pcsf_tables(res, "count", "count")
-  vertices <- t$vertices[t$vertices$name %in% c(t$edges$from, t$edges$to), ]
-  g <- pcsf_result(t$edges, vertices, list(runs = res$runs, objectives = as.numeric(unlist(res$objectives))))
-  pcsf_timed(g, res)
+  pcsf_result(res, "count", "count", list(runs = res$runs, objectives = as.numeric(res$objectives)))
 }
 
 #' An interaction network from a table of edges: construct_interactome() for cuRnet
@@ -242,10 +234,10 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
   message(sprintf("  %d of %d terminals (%s%%) are in the interactome%s", sum(found), length(terminals),
                   signif(100 * mean(found), 4),
                   if (any(!found)) paste0("; not found: ", show_some(names(terminals)[!found])) else ""))
+  g <- igraph_engine_graph(ppi, as.double(cost))    # converted once, kept with ppi (R/igraph.R)
   started <- proc.time()[["elapsed"]]
-  res <- engine_call(reticulate::py_to_r(bridge()$pcsf_for_r(
-    as_arrow(as.integer(el[, 1]) - 1L), as_arrow(as.integer(el[, 2]) - 1L), as_arrow(as.double(cost)), vertex_names,
-    names(terminals), as.double(unname(terminals)), w, b, mu,
+  res <- engine_call(held_result(engine_module("pcsf")$pcsf_for_r(
+    g$py, vertex_names, names(terminals), as.double(unname(terminals)), w, b, mu,
     if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
     progress_hook(progress, "PCSF"), backend, improve, precision)))
   res$started <- started
@@ -254,16 +246,31 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
   res
 }
 
-# The engine's result as two data frames: vertices (name, prize, type), edges (from, to,
-# weight); `value` and `edge_value` name the engine's columns for prize and weight
-# ("prize" and "cost" for a forest, "count" and "count" for a union of runs).
-pcsf_tables <- function(res, value, edge_value) {
+# The engine's result as the PCSF package's igraph of class c("PCSF", "igraph"): vertices
+# (name, prize, type) by name, those of no edge left out (with `singletons`, named in that
+# graph attribute), edges (from, to, weight); `value` and `edge_value` name the engine's
+# columns for prize and weight ("prize" and "cost" for a forest, "count" and "count" for a
+# union of runs); graph attributes `attributes`, seconds and work. A forest of trees of one
+# vertex only (empty_ok) is an empty graph, as PCSF() returns it.
+pcsf_result <- function(res, value, edge_value, attributes, singletons = FALSE, empty_ok = FALSE) {
   v <- res$vertices
   e <- res$edges
-  list(vertices = data.frame(name = as.character(unlist(v$name)), prize = as.numeric(unlist(v[[value]])),
-                             type = as.character(unlist(v$type)), stringsAsFactors = FALSE),
-       edges = data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
-                          weight = as.numeric(unlist(e[[edge_value]])), stringsAsFactors = FALSE))
+  vertices <- data.frame(name = as.character(unlist(v$name)), prize = as.numeric(v[[value]]),
+                         type = as.character(unlist(v$type)), stringsAsFactors = FALSE)
+  edges <- data.frame(from = as.character(unlist(e$from)), to = as.character(unlist(e$to)),
+                      weight = as.numeric(e[[edge_value]]), stringsAsFactors = FALSE)
+  if (nrow(edges) == 0 && !empty_ok) {
+    stop("no sub-network for these parameters (the forest has no edge): raise b or lower mu or w",
+         call. = FALSE)
+  }
+  on_edges <- vertices$name %in% c(edges$from, edges$to)
+  if (singletons) attributes$singletons <- vertices$name[!on_edges]
+  vertices <- vertices[on_edges, ]
+  vertices <- vertices[order(vertices$name, method = "radix"), ]
+  g <- igraph::graph_from_data_frame(edges, directed = FALSE, vertices = vertices)
+  for (a in names(attributes)) g <- igraph::set_graph_attr(g, a, attributes[[a]])
+  class(g) <- c("PCSF", "igraph")
+  pcsf_timed(g, res)
 }
 
 # The graph attributes seconds (pcsf_seconds) and work: the engine's counted work (curnet.work:
@@ -274,25 +281,11 @@ pcsf_timed <- function(g, res) {
 }
 
 # Where a call's time went, seconds: R before the engine (checks, the network's arrays),
-# the engine's own split (setup, paths, host: see curnet.pcsf.Forest), the rest of the
+# the engine's own split (setup, paths, host: see curnet.steiner_forest.Forest), the rest of the
 # engine call (the hand-over both ways), R after it (the igraph result).
 pcsf_seconds <- function(res) {
   engine <- vapply(res$seconds, as.numeric, numeric(1))
   now <- proc.time()[["elapsed"]]
   c(r_before = res$started - res$r_entry, engine, handover = res$returned - res$started - sum(engine),
     r_after = now - res$returned)
-}
-
-# The PCSF package's result: an igraph of class c("PCSF", "igraph"), vertices by name. A
-# forest of trees of one vertex only (empty_ok) is an empty graph, as PCSF() returns it.
-pcsf_result <- function(edges, vertices, attributes, empty_ok = FALSE) {
-  if (nrow(edges) == 0 && !empty_ok) {
-    stop("no sub-network for these parameters (the forest has no edge): raise b or lower mu or w",
-         call. = FALSE)
-  }
-  vertices <- vertices[order(vertices$name, method = "radix"), ]
-  g <- igraph::graph_from_data_frame(edges, directed = FALSE, vertices = vertices)
-  for (a in names(attributes)) g <- igraph::set_graph_attr(g, a, attributes[[a]])
-  class(g) <- c("PCSF", "igraph")
-  g
 }

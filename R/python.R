@@ -102,7 +102,7 @@ no_engine_message <- function(python, why) {
     "where `import curnet` works, then restart R.")
 }
 
-# The engine's R bridge (python/curnet/bridge.py), imported once per session.
+# The engine, started once per session: its R session module (python/curnet/r_bridge/session.py).
 bridge <- function() {
   if (!is.null(the$bridge)) return(the$bridge)
   python <- cuRnet_python()
@@ -120,11 +120,11 @@ bridge <- function() {
   # NumPy 2 needs no check: the package never asks reticulate to convert arrays (Arrow C data
   # in, results written into R's memory), the one thing reticulate 1.28 cannot do under NumPy 2
   if (!reticulate::py_module_available("curnet")) add_bundled_engine()
-  if (!reticulate::py_module_available("curnet.bridge")) {
-    stop(no_engine_message(python, "the module `curnet` (with curnet.bridge) is not importable."),
+  if (!reticulate::py_module_available("curnet.r_bridge.session")) {
+    stop(no_engine_message(python, "the module `curnet` (with curnet.r_bridge) is not importable."),
          call. = FALSE)
   }
-  the$bridge <- reticulate::import("curnet.bridge", convert = FALSE)
+  the$bridge <- reticulate::import("curnet.r_bridge.session", convert = FALSE)
   mismatch <- engine_version_mismatch(reticulate::import("curnet")$`__version__`, python)
   if (!is.null(mismatch)) warning(mismatch, call. = FALSE)
   the$bridge

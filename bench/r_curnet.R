@@ -36,7 +36,7 @@ g_single <- if (single) cuRnet_graph(edges, directed = head[3] == 1L, vertices =
 graph_for <- function(t) if (endsWith(t$variant, "_single")) g_single else g
 base_variant <- function(t) sub("_single$", "", t$variant)
 backend <- if (nzchar(Sys.getenv("CURNET_DISABLE_CUDA"))) "cpu" else "auto"
-bridge <- cuRnet:::bridge()
+bridge <- cuRnet:::engine_module("traversals")   # the adapters of bfs_into, sssp_into
 runner <- tryCatch(reticulate::import_from_path("bench.runner", path = Sys.getenv("CURNET_BENCH_REPO", "."),
                                                 convert = FALSE),
                    error = function(e) { message("engine layer unavailable: ", conditionMessage(e)); NULL })

@@ -45,11 +45,16 @@ def resolve_sources(g, sources) -> np.ndarray:
         raise ValueError("no sources given: pass at least one vertex id or name")
     if len(g) == 0:
         raise ValueError("the graph has no vertices, so no source can be in it")
+    return check_ids(g, ids).astype(np.int32)
+
+
+def check_ids(g, ids: np.ndarray, what: str = "source") -> np.ndarray:
+    """`ids` (an integer array), refused if any is not a vertex of `g`; `what` names them."""
     bad = (ids < 0) | (ids >= len(g))
     if bad.any():
-        raise ValueError(f"source id {int(ids[bad][0])} is out of range: the graph has "
+        raise ValueError(f"{what} id {int(ids[bad][0])} is out of range: the graph has "
                          f"{len(g)} vertices (ids 0..{len(g) - 1})")
-    return ids.astype(np.int32)
+    return ids
 
 
 def sample_sources(g, k: int, seed: int = 0) -> np.ndarray:

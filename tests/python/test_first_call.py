@@ -58,7 +58,8 @@ def test_r_s_first_bfs_on_the_cpu_loads_no_gpu_cluster_or_pandas_module():
     """R's path: the bridge, a graph from Arrow columns (as R hands them over), one BFS."""
     loaded = loaded_after("""
 import numpy as np, pyarrow as pa
-import curnet.bridge as b
+import curnet.r_bridge.session
+import curnet.r_bridge.graphs as b
 n = 2000
 ids = lambda a: pa.Array.from_buffers(pa.int32(), n, [None, pa.py_buffer(a.astype(np.int32))])
 g = b.graph_from_arrow(ids(np.arange(n)), ids((np.arange(n) + 1) % n), None, False, n)

@@ -25,12 +25,12 @@ def test_float64_non_negative_takes_near_far(with_pred):
 
 
 def test_float64_from_r_takes_near_far():
-    """The graphs R hands over (bridge.graph_from_arrow, double precision by default)."""
+    """The graphs R hands over (r_bridge.graphs.graph_from_arrow, double precision by default)."""
     pa = pytest.importorskip("pyarrow")
-    from curnet import bridge
+    from curnet.r_bridge import graphs
     rng = np.random.default_rng(3)
     s, d = pa.array(rng.integers(0, 50, 400).astype(np.int32)), pa.array(rng.integers(0, 50, 400).astype(np.int32))
-    g = bridge.graph_from_arrow(s, d, pa.array(rng.uniform(0.1, 1.0, 400)), False, 50)
+    g = graphs.graph_from_arrow(s, d, pa.array(rng.uniform(0.1, 1.0, 400)), False, 50)
     assert g.weight_dtype == np.float64 and suits(g, kb=10)
 
 

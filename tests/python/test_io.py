@@ -479,11 +479,11 @@ def test_ids_as_names_with_header_and_in_numbered_formats(tmp_path):
 
 
 def test_bridge_arrow_table_ids_as_names():
-    from curnet import bridge
+    from curnet.r_bridge import graphs
     t = pa.table({"from": [7157, 4193], "to": [4193, 10], "weight": [1.0, 2.0]})
-    g = bridge.graph_from_table(t, True, "weight", id_names=True)
+    g = graphs.graph_from_table(t, True, "weight", id_names=True)
     assert g.names.tolist() == ["7157", "4193", "10"] and g.weighted
-    assert bridge.graph_from_table(t, True, "weight").names is None
+    assert graphs.graph_from_table(t, True, "weight").names is None
 
 
 def test_ids_in_files_are_names_by_default(tmp_path):

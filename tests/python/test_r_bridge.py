@@ -1,5 +1,5 @@
-"""The R bridge's own logic, without R: modes (views kept on the graph), targets, weak
-components, the record of the last call's backend, and negative cycles."""
+"""The R adapters' own logic (curnet.r_bridge), without R: modes (views kept on the graph),
+targets, weak components, the session's record of the last call's backend, and negative cycles."""
 import ctypes
 
 import numpy as np
@@ -8,7 +8,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components, shortest_path
 
-from curnet import bridge
+from curnet.r_bridge import graphs, handoff, session, traversals
 from curnet.errors import NegativeCycleError
 from curnet.graph import Graph
 
@@ -40,85 +40,85 @@ def test_modes_and_targets_agree_with_scipy(mode):
     targets = np.array([5, 0, 59, 5])
     dist = np.empty((3, len(targets)), order="F")
     pred = np.empty((3, len(targets)), np.int32, order="F")
-    bridge.sssp_into(g, pa.array(src), address(dist), address(pred), backend="cpu", mode=mode,
+    traversals.sssp_into(g, pa.array(src), address(dist), address(pred), backend="cpu", mode=mode,
                      targets=pa.array(targets.astype(np.int32)))
     want = scipy_dist(60, s, d, w, mode, src)[:, targets]
     np.testing.assert_allclose(dist, want)
     depth = np.empty((3, 60), np.int32, order="F")
-    bridge.bfs_into(g, pa.array(src), address(depth), "integer", backend="cpu", mode=mode)
+    traversals.bfs_into(g, pa.array(src), address(depth), "integer", backend="cpu", mode=mode)
     hops = scipy_dist(60, s, d, None, mode, src)
-    np.testing.assert_array_equal(np.where(depth == bridge.R_NA_INTEGER, np.inf, depth), hops)
+    np.testing.assert_array_equal(np.where(depth == handoff.R_NA_INTEGER, np.inf, depth), hops)
 
 
 def test_views_are_built_once_and_keep_names():
     g = Graph.from_edges(["a", "b"], ["b", "c"], directed=True)
-    assert bridge.view(g, "out") is g
-    assert bridge.view(g, "in") is bridge.view(g, "in")
-    assert bridge.view(g, "all") is bridge.view(g, "all")
-    assert list(bridge.view(g, "in").names) == ["a", "b", "c"]
-    assert not bridge.view(g, "all").directed
+    assert graphs.view(g, "out") is g
+    assert graphs.view(g, "in") is graphs.view(g, "in")
+    assert graphs.view(g, "all") is graphs.view(g, "all")
+    assert list(graphs.view(g, "in").names) == ["a", "b", "c"]
+    assert not graphs.view(g, "all").directed
     u = Graph.from_edges([0], [1], directed=False)
-    assert bridge.view(u, "in") is u
+    assert graphs.view(u, "in") is u
     with pytest.raises(ValueError, match="mode must be 'out', 'in' or 'all'"):
-        bridge.view(g, "both")
+        graphs.view(g, "both")
 
 
 def test_bad_targets_are_refused():
     g, *_ = random_graph()
     out = np.empty((1, 1), order="F")
     with pytest.raises(ValueError, match="target id 60 is out of range"):
-        bridge.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", targets=pa.array([60], pa.int32()))
+        traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", targets=pa.array([60], pa.int32()))
     with pytest.raises(ValueError, match="targets has 1 missing value"):
-        bridge.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", targets=pa.array([None], pa.int32()))
+        traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", targets=pa.array([None], pa.int32()))
 
 
 def test_weak_components_agree_with_scipy():
     g, s, d, _ = random_graph(200, 150, seed=7, weighted=False)
     labels = np.empty((1, 200), np.int32, order="F")
-    bridge.scc_into(g, address(labels), "integer", mode="weak", backend="cpu")
+    traversals.scc_into(g, address(labels), "integer", mode="weak", backend="cpu")
     a = sp.coo_matrix((np.ones(len(s)), (s, d)), shape=(200, 200))
     k, want = connected_components(a, directed=True, connection="weak")
     assert labels.max() == k
     assert len(set(zip(labels[0].tolist(), want.tolist()))) == k     # the same partition
     strong = np.empty((1, 200), np.int32, order="F")
-    bridge.scc_into(g, address(strong), "integer", backend="cpu")
+    traversals.scc_into(g, address(strong), "integer", backend="cpu")
     assert strong.max() == connected_components(a, directed=True, connection="strong")[0]
     # weights play no part: negative ones (refused on an undirected view) are fine here
     neg = Graph.from_edges([0, 1, 3], [1, 0, 2], [-1.0, 2.0, -5.0], directed=True, num_vertices=5)
     five = np.empty((1, 5), np.int32, order="F")
-    bridge.scc_into(neg, address(five), "integer", mode="weak", backend="cpu")
+    traversals.scc_into(neg, address(five), "integer", mode="weak", backend="cpu")
     np.testing.assert_array_equal(five, [[1, 1, 2, 2, 3]])
 
 
 def test_last_run_records_backend_and_why():
     g, *_ = random_graph()
     out = np.empty((1, 60), order="F")
-    bridge.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", backend="cpu")
-    assert {k: bridge.last_run[k] for k in ("algorithm", "asked", "backend")} == \
+    traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", backend="cpu")
+    assert {k: session.SESSION.last_run[k] for k in ("algorithm", "asked", "backend")} == \
         {"algorithm": "bfs", "asked": "cpu", "backend": "cpu"}
-    assert "why" not in bridge.last_run
-    bridge.bfs_into(g, pa.array([0], pa.int32()), address(out), "double")
-    assert bridge.last_run["asked"] == "auto"
-    assert ("runs on CUDA" if bridge.last_run["backend"] == "cuda" else "runs on the CPU") in bridge.last_run["why"]
-    assert bridge.info()["last_run"] == bridge.last_run
+    assert "why" not in session.SESSION.last_run
+    traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double")
+    assert session.SESSION.last_run["asked"] == "auto"
+    assert ("runs on CUDA" if session.SESSION.last_run["backend"] == "cuda" else "runs on the CPU") in session.SESSION.last_run["why"]
+    assert session.info()["last_run"] == session.SESSION.last_run
 
 
-def test_negative_cycle_raises_and_leaves_its_source():
+def test_negative_cycle_raises_and_names_its_source():
     g = Graph.from_edges([0, 1, 2], [1, 2, 1], [1.0, -3.0, 1.0], directed=True, dtype=np.float64)
     dist = np.empty((1, 3), order="F")
     with pytest.raises(NegativeCycleError) as e:
-        bridge.sssp_into(g, pa.array([0], pa.int32()), address(dist), backend="cpu")
-    assert e.value.source == 0 == bridge.last_run["negative_cycle_source"]
+        traversals.sssp_into(g, pa.array([0], pa.int32()), address(dist), backend="cpu")
+    assert e.value.source == 0 and "reachable from source 0:" in str(e.value)   # R reads it there
     # reversed, vertex 0 reaches nothing
-    bridge.sssp_into(g, pa.array([0], pa.int32()), address(dist), backend="cpu", mode="in")
+    traversals.sssp_into(g, pa.array([0], pa.int32()), address(dist), backend="cpu", mode="in")
     np.testing.assert_array_equal(dist, [[0, np.inf, np.inf]])
 
 
 def test_check_result_fits_is_the_engines():
     from curnet.errors import OutputTooLargeError
     with pytest.raises(OutputTooLargeError, match="1,000,000 sources x 1,000,000 vertices needs"):
-        bridge.check_result_fits(10**6, 10**6, 8)
-    bridge.check_result_fits(10, 10, 8)
+        handoff.check_result_fits(10**6, 10**6, 8)
+    handoff.check_result_fits(10, 10, 8)
 
 
 @pytest.mark.gpu
@@ -133,18 +133,18 @@ def test_cuda_backend_matches_cpu_through_the_bridge(mode):
     got = {}
     for backend in ("cpu", "cuda"):
         depth = np.empty((len(src), 3000), np.int32, order="F")
-        bridge.bfs_into(g, src, address(depth), "integer", backend=backend, mode=mode)
-        assert bridge.last_run["backend"] == backend
+        traversals.bfs_into(g, src, address(depth), "integer", backend=backend, mode=mode)
+        assert session.SESSION.last_run["backend"] == backend
         dist = np.empty((len(src), len(targets)), order="F")
         pred = np.empty((len(src), len(targets)), np.int32, order="F")
-        bridge.sssp_into(g, src, address(dist), address(pred), backend=backend, mode=mode, targets=targets)
+        traversals.sssp_into(g, src, address(dist), address(pred), backend=backend, mode=mode, targets=targets)
         weak = np.empty((1, 3000), np.int32, order="F")
-        bridge.scc_into(g, address(weak), "integer", backend=backend, mode="weak")
+        traversals.scc_into(g, address(weak), "integer", backend=backend, mode="weak")
         got[backend] = depth, dist, weak
     for a, b in zip(got["cpu"], got["cuda"]):
         np.testing.assert_allclose(a, b)
-    bridge.bfs_into(g, src, address(depth), "integer")
-    assert bridge.last_run["backend"] == "cuda" and "runs on CUDA" in bridge.last_run["why"]
+    traversals.bfs_into(g, src, address(depth), "integer")
+    assert session.SESSION.last_run["backend"] == "cuda" and "runs on CUDA" in session.SESSION.last_run["why"]
 
 
 def r_form_is_valid(pred, dist, sources, arcs, none, targets=None):
@@ -161,7 +161,7 @@ def r_form_is_valid(pred, dist, sources, arcs, none, targets=None):
             np.testing.assert_allclose(dist[i, p - 1] + arcs[p - 1, v], dist[i, v], rtol=1e-6)
 
 
-@pytest.mark.parametrize("none", [bridge.R_NA_INTEGER, 61])
+@pytest.mark.parametrize("none", [handoff.R_NA_INTEGER, 61])
 @pytest.mark.parametrize("backend", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
 def test_predecessors_reach_r_one_based(none, backend):
     from curnet.backends import cuda_available
@@ -173,14 +173,14 @@ def test_predecessors_reach_r_one_based(none, backend):
     ref = scipy_dist(60, s, d, w, "out", src)
     dist = np.empty((4, 60), order="F")
     pred = np.empty((4, 60), np.int32, order="F")
-    bridge.sssp_into(g, pa.array(src), address(dist), address(pred), backend=backend, pred_none=none)
+    traversals.sssp_into(g, pa.array(src), address(dist), address(pred), backend=backend, pred_none=none)
     np.testing.assert_allclose(dist, ref)
     r_form_is_valid(pred, ref, src, arcs, none)
     # igraph's form: the source is its own predecessor; with targets, every column of it
     targets = np.array([3, 5, 3, 0], np.int32)
     tpred = np.empty((4, 4), np.int32, order="F")
     tdist = np.empty((4, 4), order="F")
-    bridge.sssp_into(g, pa.array(src), address(tdist), address(tpred), backend=backend, pred_none=none,
+    traversals.sssp_into(g, pa.array(src), address(tdist), address(tpred), backend=backend, pred_none=none,
                      targets=pa.array(targets), source_self=True)
     for i, v in enumerate(src):
         for j, t in enumerate(targets):
@@ -193,20 +193,20 @@ def test_predecessors_reach_r_one_based(none, backend):
 def test_precision_choice_reaches_the_engine(tmp_path):
     src, dst = pa.array([0, 1], pa.int32()), pa.array([1, 2], pa.int32())
     w = pa.array([0.1, 0.2])
-    assert bridge.graph_from_arrow(src, dst, w, True, 3).weights.dtype == np.float64
-    single = bridge.graph_from_arrow(src, dst, w, True, 3, double=False)
+    assert graphs.graph_from_arrow(src, dst, w, True, 3).weights.dtype == np.float64
+    single = graphs.graph_from_arrow(src, dst, w, True, 3, double=False)
     assert single.weights.dtype == np.float32
-    assert bridge.summary(single)["precision"] == "single"
-    assert bridge.summary(bridge.graph_from_arrow(src, dst, w, True, 3))["precision"] == "double"
+    assert graphs.summary(single)["precision"] == "single"
+    assert graphs.summary(graphs.graph_from_arrow(src, dst, w, True, 3))["precision"] == "double"
     table = pa.table({"from": ["a", "b"], "to": ["b", "c"], "weight": [0.1, 0.2]})
-    assert bridge.graph_from_table(table, True, "weight").weights.dtype == np.float64
-    assert bridge.graph_from_table(table, True, "weight", double=False).weights.dtype == np.float32
+    assert graphs.graph_from_table(table, True, "weight").weights.dtype == np.float64
+    assert graphs.graph_from_table(table, True, "weight", double=False).weights.dtype == np.float32
     path = tmp_path / "g.tsv"
     path.write_text("a\tb\t0.1\nb\tc\t0.2\n")
-    assert bridge.read_graph(str(path)).weights.dtype == np.float64
-    assert bridge.read_graph(str(path), double=False).weights.dtype == np.float32
+    assert graphs.read_graph(str(path)).weights.dtype == np.float64
+    assert graphs.read_graph(str(path), double=False).weights.dtype == np.float32
     with pytest.raises(ValueError, match="beyond the float32 range"):
-        bridge.graph_from_arrow(src, dst, pa.array([1.0, 1e39]), True, 3, double=False)
+        graphs.graph_from_arrow(src, dst, pa.array([1.0, 1e39]), True, 3, double=False)
 
 
 @pytest.mark.gpu
@@ -226,15 +226,52 @@ def test_both_precisions_from_r_take_near_far_on_the_gpu():
     be = get_backend("cuda")
     got = {}
     for double in (True, False):
-        g = bridge.graph_from_arrow(s, d, w, False, n, double=double)
+        g = graphs.graph_from_arrow(s, d, w, False, n, double=double)
         with be.device_scope():
             method = be.sssp_method(be.device_graph(g), len(src), True)
         assert method == "near_far"
         dist = np.empty((len(src), n), order="F")
         pred = np.empty((len(src), n), np.int32, order="F")
         with count_work() as work:
-            bridge.sssp_into(g, src, address(dist), address(pred), backend="cuda")
+            traversals.sssp_into(g, src, address(dist), address(pred), backend="cuda")
         assert work["sssp rounds"] == 0
         got[double] = dist, pred
     np.testing.assert_allclose(got[False][0], got[True][0], rtol=1e-6)
-    assert ((got[False][1] == bridge.R_NA_INTEGER) == (got[True][1] == bridge.R_NA_INTEGER)).all()
+    assert ((got[False][1] == handoff.R_NA_INTEGER) == (got[True][1] == handoff.R_NA_INTEGER)).all()
+
+
+def test_held_hands_arrays_to_r_and_keeps_the_rest_plain():
+    """A Held: its arrays' places, R types and lengths, each written into the buffer R gives;
+    everything else plain (None where an array goes)."""
+    held = handoff.Held({"a": np.array([3, 1], np.int32), "t": {"x": np.arange(3, dtype=np.int64), "name": "s"},
+                         "names": np.array(["u", "v"]), "k": np.float64(2.5)})
+    assert held.arrays() == [[["a"], "integer", 2], [["t", "x"], "double", 3]]
+    assert held.values() == {"a": None, "t": {"x": None, "name": "s"}, "names": ["u", "v"], "k": 2.5}
+    ints, doubles = np.zeros(2, np.int32), np.zeros(3)
+    held.into(0, [address(ints), 2])
+    held.into(1, [address(doubles), 3])
+    assert ints.tolist() == [3, 1] and doubles.tolist() == [0.0, 1.0, 2.0]
+
+
+def test_pcsf_names_the_r_graph_once():
+    """The interactome's engine graph (R's igraph conversion, no names) gets R's names once,
+    kept with it: the same names give the same named graph (and its device copies)."""
+    from curnet.r_bridge.pcsf import with_names
+    g, *_ = random_graph(n=4, m=6)
+    names = np.array(["a", "b", "c", "d"])
+    named = with_names(g, names)
+    assert named is with_names(g, names.copy()) and named.indices is g.indices
+    assert named.name_index() == {"a": 0, "b": 1, "c": 2, "d": 3}
+    assert with_names(g, np.array(["a", "b", "c", "e"])) is not named
+
+
+def test_betweenness_is_written_into_r_s_vector():
+    from curnet.betweenness_centrality import betweenness
+    from curnet.r_bridge.betweenness import betweenness_into
+    g, *_ = random_graph()
+    out = np.zeros(len(g))
+    betweenness_into(g, "vertex", address(out), backend="cpu", weighted=True)
+    np.testing.assert_allclose(out, betweenness(g, weighted=True, backend="cpu"), rtol=1e-12)
+    some = np.zeros(2)
+    betweenness_into(g, "vertex", [address(some), 2], pa.array([5, 0], pa.int32()), backend="cpu")
+    np.testing.assert_allclose(some, betweenness(g, [5, 0], weighted=False, backend="cpu"), rtol=1e-12)

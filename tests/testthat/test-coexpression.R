@@ -157,12 +157,12 @@ test_that("a result of the wrong size is refused before the engine writes into i
   d <- random_expr(20, 8)
   small <- cuRnet:::new_result("double", 5, 5)
   small[] <- -7
-  expect_error(cuRnet:::engine_call(cuRnet:::bridge()$wgcna_dense_into(
+  expect_error(cuRnet:::engine_call(cuRnet:::engine_module("coexpression")$wgcna_dense_into(
     "adjacency", cuRnet:::data_address(small), cuRnet:::as_arrow(as.double(d)), nrow(d), ncol(d), FALSE,
     backend = "cpu")), "allocated holds 25 values where 64")
   expect_true(all(small == -7))
   a <- cuRnet:::new_result("double", 3, 3)
-  expect_error(cuRnet:::engine_call(cuRnet:::bridge()$tom_into(
+  expect_error(cuRnet:::engine_call(cuRnet:::engine_module("coexpression")$tom_into(
     cuRnet:::data_address(a), cuRnet:::as_arrow(as.double(diag(4))), 4L, backend = "cpu")),
     "allocated holds 9 values where 16")
 })

@@ -37,9 +37,9 @@ test_that("results are written into R's matrix, not converted from NumPy", {
                    cuRnet_sssp_dists(g, "b"), cuRnet_scc(g))) {
     expect_true(cuRnet:::data_address(res)[1] %in% handed)
   }
-  # the bridge returns nothing to convert
+  # the adapter returns nothing to convert
   m <- cuRnet:::new_result("double", 1, 3)
-  out <- cuRnet:::bridge()$bfs_into(g$py, cuRnet:::as_arrow(0L), cuRnet:::data_address(m), "double", FALSE)
+  out <- cuRnet:::engine_module("traversals")$bfs_into(g$py, cuRnet:::as_arrow(0L), cuRnet:::data_address(m), "double", FALSE)
   expect_true(inherits(out, "python.builtin.NoneType"))
   expect_equal(as.vector(m), c(0, 1, 2))
 })
