@@ -35,35 +35,9 @@ from curnet import generators
 from curnet.graph import Graph
 
 from . import rows as results
-from .measures import ROOT, agree, component_arcs, load_scnet, row, rows, undirected_edges
+from .measures import agree, component_arcs, row, rows, undirected_edges
+from .networks import load_scnet, load_string, string_file
 from .timing import once
-
-def string_file() -> str:
-    """PCSF's STRING: shared/ in the checkout (a GPU machine's copy) or beside it."""
-    for base in (os.path.join(ROOT, "shared"), os.path.join(ROOT, "..", "shared"), "/work/shared"):
-        path = os.path.join(base, "pcsf", "string_pcsf.tsv.gz")
-        if os.path.exists(path):
-            return path
-    return os.path.join(ROOT, "..", "shared", "pcsf", "string_pcsf.tsv.gz")
-
-
-def load_string(path: str):
-    """STRING as PCSF's construct_interactome builds it (undirected, simplified, the smallest
-    cost of repeated pairs): (python-igraph Graph with a `cost` edge attribute, curnet Graph)."""
-    import igraph as ig
-    import pandas as pd
-    t = pd.read_csv(path, sep="\t")
-    names, ids = np.unique(np.r_[t["from"].astype(str), t["to"].astype(str)], return_inverse=True)
-    m = len(t)
-    G = ig.Graph(n=len(names), edges=np.c_[ids[:m], ids[m:]].tolist(), directed=False)
-    G.es["cost"] = t["cost"].astype(float).tolist()
-    G.simplify(multiple=True, loops=True, combine_edges="min")
-    G.vs["name"] = names.tolist()
-    e = np.array(G.get_edgelist())
-    g = Graph.from_edges(e[:, 0], e[:, 1], G.es["cost"], directed=False, num_vertices=G.vcount(),
-                         names=names, dtype=np.float64)
-    return G, g
-
 
 # R's side of a comparison: args edge file (int32 pairs, 0-based), n, m, output file
 R_READ_GRAPH = r"""

@@ -35,7 +35,7 @@ from curnet.backends.brandes import ARC_PIECE
 from curnet.backends.cuda.brandes import LANE_SOURCES, NARROW_RATIO, TILE_SOURCES
 from curnet.work import count_work
 
-from .betweenness import load_string, string_file
+from .networks import load_string, string_file
 from .timing import cuda_sync, timed
 
 NO_SPLIT = 1 << 30

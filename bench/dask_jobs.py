@@ -17,7 +17,6 @@ Every distributed result is checked equal to the direct call's. Writes JSON to -
 from __future__ import annotations
 
 import argparse
-import os
 
 import numpy as np
 
@@ -26,23 +25,9 @@ from curnet import distributed, generators
 from curnet.sources import sample_sources
 
 from . import rows as results
+from .networks import load_scnet
 from .timing import timed
 
-ROOT = str(results.REPO)
-SCNET_FILE = os.path.join(ROOT, ".data", "H_sapiens.net")   # where gpu_check.py reads it on the GPU machine
-
-
-def load_scnet():
-    """scNET with distance = 1 - score: from .data/H_sapiens.net, else the datasets cache."""
-    if os.path.exists(SCNET_FILE):
-        import pyarrow.csv as pv
-        t = pv.read_csv(SCNET_FILE, read_options=pv.ReadOptions(column_names=["a", "b", "s", "z"]),
-                        parse_options=pv.ParseOptions(delimiter="\t"))
-        w = (1.0 - t["s"].to_numpy() + 1e-6).astype(np.float32)
-        return curnet.Graph.from_edges(t["a"].to_numpy().astype(str), t["b"].to_numpy().astype(str), w,
-                                       directed=False)
-    from curnet import datasets
-    return datasets.load("scnet", weights="distance")
 
 
 def row(name, layer, times, note="", target=None):
@@ -70,7 +55,7 @@ def load() -> str:
 def cpu_rows(fraction):
     """One run each: wall time, and CPU seconds (the caller's process for the direct call, the
     workers' for a cluster), which a busy shared machine stretches less than the wall time."""
-    g = load_scnet()
+    g = load_scnet(dtype=np.float32)
     sources = sample_sources(g, int(round(fraction * len(g))), seed=1)
     name = f"SSSP dists scNET {fraction:.0%} ({len(sources):,} sources)"
     print(f"{name}: {g}", flush=True)
@@ -100,7 +85,7 @@ def cpu_rows(fraction):
 
 def gpu_rows(reps, rmat_scale, rmat_sources):
     jobs = []
-    scnet = load_scnet()
+    scnet = load_scnet(dtype=np.float32)
     jobs.append((f"BFS scNET 20% ({int(round(0.2 * len(scnet))):,} sources)", scnet,
                  sample_sources(scnet, int(round(0.2 * len(scnet))), seed=1), None))
     g = generators.rmat(rmat_scale, seed=1)

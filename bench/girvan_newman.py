@@ -34,7 +34,8 @@ from curnet.communities import girvan_newman
 from curnet.graph import Graph
 
 from . import rows as results
-from .betweenness import R_READ_GRAPH, load_string, string_file
+from .betweenness import R_READ_GRAPH
+from .networks import load_string, string_file
 from .timing import once
 
 R_SCRIPT = R_READ_GRAPH + r"""t <- proc.time()[["elapsed"]]

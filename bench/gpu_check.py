@@ -36,11 +36,11 @@ from curnet.algorithms.sssp import bellman_ford, solve_batch, sssp_blocks
 from curnet.backends import get_backend
 from curnet.graph import Graph
 
+from . import networks
 from . import rows as results
 from .timing import Times, timed
 
-ROOT = str(results.REPO)
-SCNET = os.path.join(ROOT, ".data", "H_sapiens.net")
+SCNET = networks.SCNET_FILE       # the scNET rows run where the checkout carries it
 rows = []
 
 
@@ -226,11 +226,7 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
 
 
 def load_scnet():
-    import pyarrow.csv as pv
-    t = pv.read_csv(SCNET, read_options=pv.ReadOptions(column_names=["a", "b", "s", "z"]),
-                    parse_options=pv.ParseOptions(delimiter="\t"))
-    w = (1.0 - t["s"].to_numpy() + 1e-6).astype(np.float32)
-    return Graph.from_edges(t["a"].to_numpy().astype(str), t["b"].to_numpy().astype(str), w, directed=False)
+    return networks.load_scnet(dtype=np.float32)
 
 
 def bench_scnet(be, reps, cpu_reps):

@@ -21,7 +21,7 @@ import curnet
 from curnet.backends import kernel_cache
 from curnet.backends.cuda.launch import KERNEL_DIR, compiled_module, counting_compiles
 
-from .betweenness import load_string, string_file
+from .networks import load_string, string_file
 from .timing import cuda_sync, once
 
 MODULES = sorted(f[:-3] for f in os.listdir(KERNEL_DIR) if f.endswith(".cu"))

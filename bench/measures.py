@@ -28,13 +28,11 @@ import numpy as np
 
 import curnet
 from curnet import generators
-from curnet.graph import Graph
 
 from . import rows as results
+from .networks import load_scnet
 from .timing import once
 
-ROOT = str(results.REPO)
-SCNET_FILE = os.path.join(ROOT, ".data", "H_sapiens.net")
 rows: list = []
 
 
@@ -47,19 +45,6 @@ def row(name, tool, seconds, check, **extra):
                  "peak_rss_mib": peak_rss_mib(), **extra})
     more = " ".join(f"{k}={v}" for k, v in extra.items())
     print(f"  {name:44s} {tool:22s} {seconds:9.2f} s  {check}  {more}", flush=True)
-
-
-def load_scnet(weighted: bool) -> Graph:
-    """scNET from .data/H_sapiens.net if it is there (no network needed), else the cache."""
-    if os.path.exists(SCNET_FILE):
-        import pyarrow.csv as pv
-        t = pv.read_csv(SCNET_FILE, read_options=pv.ReadOptions(column_names=["a", "b", "s", "z"]),
-                        parse_options=pv.ParseOptions(delimiter="\t"))
-        w = 1.0 - t["s"].to_numpy() + 1e-6 if weighted else None
-        return Graph.from_edges(t["a"].to_numpy().astype(str), t["b"].to_numpy().astype(str), w,
-                                directed=False, dtype=np.float64)
-    from curnet import datasets
-    return datasets.load("scnet", weights="distance" if weighted else None, dtype=np.float64)
 
 
 def cpu_check(g, ours, vertices, args, **kw) -> str:

@@ -23,20 +23,16 @@ import curnet
 from curnet.graph import Graph
 
 from . import rows as results
+from .networks import string_file
 from .timing import once
 
-ROOT = str(results.REPO)
 
 
 def string_network() -> Graph:
     """STRING as construct_interactome builds it: undirected, self-loops dropped, the costs of
     a repeated pair summed; vertices in order of first appearance."""
     import pandas as pd
-    for base in (os.path.join(ROOT, "shared"), os.path.join(ROOT, "..", "shared"), "/work/shared"):
-        path = os.path.join(base, "pcsf", "string_pcsf.tsv.gz")
-        if os.path.exists(path):
-            break
-    t = pd.read_csv(path, sep="\t")
+    t = pd.read_csv(string_file(), sep="\t")
     a, b = t["from"].astype(str).to_numpy(), t["to"].astype(str).to_numpy()
     names, ids = np.unique(np.r_[a, b], return_inverse=True)
     u, v = ids[:len(t)], ids[len(t):]
