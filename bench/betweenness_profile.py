@@ -2,7 +2,7 @@
 around each), and whole runs, on PCSF's STRING (and R-MAT with --rmat-scale), each with the
 level sweeps' arc pieces (backends.brandes.ARC_PIECE) and without (a thread walks a hub's
 whole list, as before), and with the sources in id order and in breadth-first order
-(algorithms.brandes.near_sources_together). Needs CuPy and a GPU; warms up first.
+(algorithms/betweenness/source_order.py). Needs CuPy and a GPU; warms up first.
 
     python -m bench betweenness-profile                     # STRING, hops and weighted
     python -m bench betweenness-profile --rmat-scale 20     # R-MAT too (generation ~1.5 min)
@@ -25,10 +25,11 @@ import cupy as cp
 
 import curnet
 from curnet import generators
-from curnet.algorithms import brandes
-from curnet.algorithms.brandes import (breadth_first_rank, busiest_first, dependencies,
-                                       fold_leaf_sources, induced, near_sources_together, pushes, renumbering,
-                                       Dag, shortest_path_dag, with_arcs_only, without_leaves)
+from curnet.algorithms.betweenness import driver
+from curnet.algorithms.betweenness.graph_reductions import (busiest_first, fold_leaf_sources, induced, renumbering,
+                                                            with_arcs_only, without_leaves)
+from curnet.algorithms.betweenness.source_order import breadth_first_rank, near_sources_together
+from curnet.algorithms.betweenness.sweeps import Dag, dependencies, shortest_path_dag
 from curnet.algorithms.sssp import solve_batch
 from curnet.backends import get_backend
 from curnet.backends.brandes import ARC_PIECE
@@ -157,8 +158,8 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     index_ms = event_ms(lambda: made.append(gpu.bc_level_index(hg, level)))
     index = made[0]
 
-    def pushed(at, other):      # the driver's choice (algorithms.brandes.dependencies)
-        return push and pushes(index, at, other)
+    def pushed(at, other):      # the device's choice (BrandesSweeps.pushes, as the sweeps ask it)
+        return push and gpu.brandes.pushes(index, at, other)
 
     if profile_sweeps:
         cp.cuda.profiler.start()
@@ -175,7 +176,7 @@ def sweep_account(gpu, g, label, kb, profile_sweeps=False, order="bfs", push=Tru
     how = ("push where cheaper" if push else "pull") + (", listed tasks" if lists else ", every task") \
         + f", {lanes} source{'s' if lanes > 1 else ''} a lane" \
         + ", tiles " + "/".join(f"{k} {v}" for k, v in gpu.brandes.tile_sources.items()) \
-        + f", rows in {rows_in} order, push ratio {brandes.PUSH_RATIO:g}" \
+        + f", rows in {rows_in} order, push ratio {gpu.brandes.push_ratio:g}" \
         + (f", counts narrowed at levels {sorted(index.narrow.levels)}" if index is not None and index.narrow.levels
            else "")
     where = f"at {position:g} of the order" if order != "random" else "random"
@@ -201,7 +202,6 @@ def exact_phases(gpu, scale: int) -> None:
     device sync around them (a little slower than an untimed run): the traversal
     (shortest_path_dag), the level index, the sigma and delta sweeps, the rest of
     dependencies(), and what lies outside both (the host's share of the run)."""
-    from curnet.algorithms import brandes
     spent: dict = collections.defaultdict(float)
     calls: collections.Counter = collections.Counter()
 
@@ -216,9 +216,9 @@ def exact_phases(gpu, scale: int) -> None:
             return out
         return run
 
-    saved = brandes.shortest_path_dag, brandes.dependencies
-    brandes.shortest_path_dag = phase("traversal", brandes.shortest_path_dag)
-    brandes.dependencies = phase("dependencies", brandes.dependencies)
+    saved = driver.shortest_path_dag, driver.dependencies         # as the driver calls them
+    driver.shortest_path_dag = phase("traversal", driver.shortest_path_dag)
+    driver.dependencies = phase("dependencies", driver.dependencies)
     for name in ("bc_level_index", "bc_sigma_level", "bc_delta_level"):
         setattr(gpu, name, phase(name, getattr(gpu, name)))
     try:
@@ -230,7 +230,7 @@ def exact_phases(gpu, scale: int) -> None:
         with count_work() as work:
             _, total = clock(lambda: curnet.betweenness(g, backend="cuda"))
     finally:
-        brandes.shortest_path_dag, brandes.dependencies = saved
+        driver.shortest_path_dag, driver.dependencies = saved
         for name in ("bc_level_index", "bc_sigma_level", "bc_delta_level"):
             delattr(gpu, name)
     total /= 1e3
@@ -283,10 +283,10 @@ def main(argv=None):
     ap.add_argument("--tiles", default="", help="with --account: comma-separated sigma/delta/push sources a "
                     "tile of the sweeps' task lists (e.g. 0/0/0,256/64/0; default cuda.brandes.TILE_SOURCES)")
     ap.add_argument("--rows", default="id", help="with --account: id, bfs and/or degree (comma-separated): the "
-                    "blocks' rows as the driver numbers them (busiest first: algorithms.brandes.busiest_first), "
+                    "blocks' rows as the driver numbers them (busiest first: betweenness.graph_reductions.busiest_first), "
                     "renumbered in breadth-first order, or by degree again")
     ap.add_argument("--push-ratio", default="", help="with --account: comma-separated values of "
-                    "algorithms.brandes.PUSH_RATIO to try (default its own)")
+                    "the GPU's push ratio (BrandesSweeps.push_ratio) to try (default its own)")
     ap.add_argument("--pull-too", action="store_true", help="with --account: also every level pulled")
     ap.add_argument("--phases", action="store_true",
                     help="only an exact R-MAT run (--rmat-scale, 20 by default) with each batch's phases timed")
@@ -319,11 +319,11 @@ def main(argv=None):
                                             args.tiles.split(",") if args.tiles else [""], args.rows.split(","),
                                             args.push_ratio.split(",") if args.push_ratio else [""]):
                                         tile = dict(zip(TILE_SOURCES, map(int, tiles.split("/")))) if tiles else None
-                                        saved, brandes.PUSH_RATIO = brandes.PUSH_RATIO, float(ratio or brandes.PUSH_RATIO)
+                                        saved, gpu.brandes.push_ratio = gpu.brandes.push_ratio, float(ratio or gpu.brandes.push_ratio)
                                         sweep_account(gpu, r, label, args.account, args.profile_sweeps, order, push,
                                                       position, lists == "on", narrow == "on", int(lanes), tile,
                                                       rows_in)
-                                        brandes.PUSH_RATIO = saved
+                                        gpu.brandes.push_ratio = saved
         return
     _, g = load_string(args.string_file)
     few = np.arange(64)

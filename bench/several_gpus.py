@@ -209,7 +209,7 @@ HALF_PROCESS = """
 import sys, time, numpy as np
 sys.path.insert(0, sys.argv[1])
 from curnet import generators
-from curnet.algorithms.brandes import brandes_sums
+from curnet.algorithms.betweenness.driver import brandes_sums
 g = generators.rmat(int(sys.argv[2]), seed=1)
 ids = np.load(sys.argv[3])
 brandes_sums(g, ids[:64], weighted=False, backend="cuda")
@@ -226,7 +226,8 @@ def process_rows(gpus: int, scale: int, base: float) -> list:
     shared interpreter (beside the in-process row, whose threads share one) and without Dask."""
     import subprocess
     import tempfile
-    from curnet.algorithms.brandes import brandes_sums, chunk_order
+    from curnet.algorithms.betweenness.driver import brandes_sums
+    from curnet.algorithms.betweenness.source_order import chunk_order
     g = generators.rmat(scale, seed=1)
     ids = chunk_order(g, np.arange(len(g), dtype=np.int32), fold=True)
     work = tempfile.mkdtemp()

@@ -18,7 +18,7 @@ def near_sources_together(g, sources: np.ndarray, dev=None) -> np.ndarray:
     the vertex's arcs at every level any of them puts it on: sources near each other put it on
     fewer levels (a batch of 4,096 STRING sources in id order walks 2.7x the arcs its lanes
     need, in the order of a breadth-first search from the busiest vertex 1.4x; 1,024 sampled
-    sources 2.8x and 1.7x: scripts/betweenness_counts.py). The order is found once a graph and
+    sources 2.8x and 1.7x: docs/gpu-notes.md, issue 25). The order is found once a graph and
     kept with it (breadth_first_rank), on GPU `dev` when given. On the host, a large graph's
     search (over 2^22 arcs; R-MAT 20's takes ~2 s) is made only for many sources (a 32nd of
     the vertices: R-MAT 20's 65,536 sampled sources took 17.5 s in the sample's order, 16.3 s

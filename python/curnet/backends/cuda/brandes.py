@@ -52,7 +52,7 @@ TILE_ARCS = 1 << 28
 BATCH_MEMORY_SHARE = {False: 1 / 2, True: 1 / 3}
 # A pushed arc (an atomic add) costs more than a pulled one (a load): on one H200, R-MAT 20's
 # level 3 pushed from level 2, whose entries have 0.58 of the arcs, took 106 ms against 74 ms
-# pulled (about 2.4x a pushed arc; scripts/betweenness_profile.py --account). With the sweeps
+# pulled (about 2.4x a pushed arc; python -m bench betweenness-profile --account). With the sweeps
 # a tile of sources at a time, pushing only below a sixth is a little faster: R-MAT 20 exact on
 # the H100, 59.01 s at 4 and 58.46 s at 6 in one process (61.66 s at 3 against 62.81 s at 4 in
 # another; betweenness_rmat20_exact_knobs*_h100.txt).
