@@ -1,15 +1,26 @@
 """A user's first call, in a fresh process: where the engine's start goes (each import and the
-CUDA context, in ms), and the first call's wall time from Python and from R, on the CPU and
-on a GPU; on a GPU with an empty kernel cache ("never ran cuRnet") and after `curnet
-warm-up` ("ran before"), with the kernels each first call compiled.
+CUDA context, in ms), and the first call's wall and CPU time from Python and from R, on the CPU
+and on a GPU; on a GPU with an empty kernel cache ("never ran cuRnet") and after `curnet
+warm-up` ("ran before"), with the kernels each first call compiled and the seconds spent
+compiling them.
 
-    PYTHONPATH=python python bench/first_call.py [--backend cpu|cuda] [--repeat 3] [--r] [--out FILE]
+    PYTHONPATH=python python bench/first_call.py [--backend cpu|cuda] [--repeat 3] [--r] [--igraph]
+        [--floors] [--out FILE]
+    PYTHONPATH=python python bench/first_call.py --row NAME --backend cuda --cache DIR --out rows.jsonl
 
-Every row is a new process (python3 -c, or Rscript for R), so nothing is cached in memory;
-the disk caches (the OS's page cache, Python's .pyc files, the kernel cache) are what a
-machine that has run cuRnet before keeps. The timed code is the one a user types; R's rows
-time `Rscript` from its start (R itself included) as igraph's row does. Results:
-docs/first-call.md.
+The first form gives the whole table; `--floors` adds, on the CPU, what a bare R and a bare
+Python cost on the same machine in the same run (R alone, R loading Matrix, R loading
+reticulate, reticulate's probe of the Python, Python with NumPy), so that a row can be read
+against what no package can remove. The second runs one row into a JSON-lines file (the GPU
+script, bench/first_call_gpu.sh, runs its rows one by one so that one failing leaves the
+others).
+
+Every timed run is a new process (python -c, or Rscript for R), so nothing is cached in memory;
+the disk caches (the OS's page cache, Python's .pyc files, the kernel cache) are what a machine
+that has run cuRnet before keeps. The timed code is the one a user types; R's rows time
+`Rscript` from its start (R itself included) as igraph's row does. Repeats of several rows are
+interleaved (one run of each, then again), so a shared machine's load falls on all alike.
+Results: docs/first-call.md.
 """
 from __future__ import annotations
 
@@ -35,7 +46,9 @@ def step(label, code):
     t = time.perf_counter(); exec(code, globals()); rows.append((label, (time.perf_counter() - t) * 1e3))
 step("import numpy", "import numpy")
 step("import curnet (the package: NumPy and the graph)", "import curnet")
-step("import curnet.bridge (R's entry: drivers, backends' resolution, pyarrow)", "import curnet.bridge")
+step("import curnet.r_bridge.session (R's entry: drivers, backends' resolution)", "import curnet.r_bridge.session")
+step("import curnet.r_bridge.graphs (R's graphs, from Arrow columns: pyarrow)", "import curnet.r_bridge.graphs")
+step("import curnet.r_bridge.traversals (R's cuRnet_bfs)", "import curnet.r_bridge.traversals")
 step("import scipy.sparse.csgraph (the CPU backend's routes)", "import scipy.sparse.csgraph")
 if sys.argv[1] == "cuda":
     step("import cupy", "import cupy")
@@ -49,18 +62,18 @@ for optional in ("dask.distributed", "networkx"):   # where installed (the GPU m
 print(json.dumps(rows))
 """
 
-# The first calls, as a user types them; each prints its own seconds and the kernels it compiled.
+# The first calls, as a user types them; each prints its own seconds, the kernels it compiled
+# and the seconds spent compiling them.
 PYTHON_CALL = r"""
 import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
 import curnet
 backend, what = sys.argv[1], sys.argv[2]
-count = files = None
+count = seconds = None
 if backend == "cuda":
-    from curnet.backends import get_backend, kernel_cache
+    from curnet.backends import get_backend
     get_backend("cuda")
-    files = kernel_cache.cached_kernels()
     from curnet.backends.cuda.launch import counting_compiles
     counting = counting_compiles()
     tally = counting.__enter__()
@@ -81,56 +94,102 @@ if backend == "cuda":
     import cupy
     cupy.cuda.Device().synchronize()
     counting.__exit__(None, None, None)
-    count, files = tally.count, kernel_cache.cached_kernels() - files
-print(json.dumps({"seconds": time.perf_counter() - t0, "compiled": count, "cache_files_written": files}))
+    count, seconds = tally.count, tally.seconds
+print(json.dumps({"seconds": time.perf_counter() - t0, "compiled": count, "compile_seconds": seconds}))
 """
 
+# What a bare R and a bare Python cost here (--floors): no package can make a row cheaper.
+R_FLOORS = {
+    "R alone (Rscript -e 0)": "0",
+    "R loads Matrix (reticulate's import)": "invisible(loadNamespace('Matrix'))",
+    "R loads reticulate (Matrix with it)": "invisible(loadNamespace('reticulate'))",
+    "R starts Python through reticulate (its probe, then NumPy)": "invisible(reticulate::py_config())",
+}
 
-def fresh(cmd, env=None, check=True) -> tuple[float, str]:
-    """Run `cmd` in a new process: its wall seconds and stdout (its CPU seconds, user + system,
-    in FRESH_CPU: on a shared machine they move less than the wall time)."""
+
+def fresh(cmd, env=None, check=True) -> tuple[float, float, str]:
+    """Run `cmd` in a new process: its wall seconds, its CPU seconds (user + system, children
+    included: on a shared machine they move less than the wall time) and its stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     took = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    FRESH_CPU[0] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if check and out.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd[:3])}... failed:\n{out.stderr[-3000:]}")
-    return took, out.stdout
-
-
-FRESH_CPU = [0.0]
+    return took, cpu, out.stdout
 
 
 def environment(cache: str | None) -> dict:
     env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.setdefault("RETICULATE_PYTHON", sys.executable)
     if cache is not None:
         env["CURNET_KERNEL_CACHE"] = cache
     return env
 
 
 def start_table(backend: str, env) -> list:
-    _, out = fresh([sys.executable, "-c", START, backend], env)
+    _, _, out = fresh([sys.executable, "-c", START, backend], env)
     return json.loads(out.strip().splitlines()[-1])
 
 
-def python_row(backend, what, env, repeat) -> dict:
-    runs = []
-    for _ in range(repeat):
-        wall, out = fresh([sys.executable, "-c", PYTHON_CALL, backend, what], env)
-        runs.append({"wall": wall, "cpu": FRESH_CPU[0], **json.loads(out.strip().splitlines()[-1])})
+def cached_kernels(cache: str | None) -> int | None:
+    if cache is None:
+        return None
+    return sum(1 for f in os.listdir(cache) if f.endswith(".cubin")) if os.path.isdir(cache) else 0
+
+
+def python_cmd(backend, what):
+    return [sys.executable, "-c", PYTHON_CALL, backend, what]
+
+
+def r_cmd(*script_args):
+    return ["Rscript", os.path.join(HERE, "first_call.R"), *script_args]
+
+
+def run_once(cmd, env, cache) -> dict:
+    """One fresh run of `cmd`: wall, CPU, what it said (Python's JSON line; R's seconds and, when
+    counted, its compiles), and the kernel files it added to the cache folder."""
+    files = cached_kernels(cache)
+    wall, cpu, out = fresh(cmd, env)
+    run = {"wall": wall, "cpu": cpu}
+    lines = out.strip().splitlines()
+    if cmd[0] == sys.executable and lines and lines[-1].startswith("{"):
+        run.update(json.loads(lines[-1]))
+    for line in lines:
+        if cmd[0] == "Rscript" and line.startswith("in R: "):              # "in R: 1.234 s"
+            run["seconds"] = float(line.split()[2])
+        if cmd[0] == "Rscript" and line.startswith("compiled: "):          # "compiled: 8 kernels in 1.2 s"
+            words = line.split()
+            run["compiled"], run["compile_seconds"] = int(words[1]), float(words[4])
+    if files is not None:
+        run["cache_files_written"] = cached_kernels(cache) - files
+    return run
+
+
+def summary(runs) -> dict:
     return {"wall_median": statistics.median(r["wall"] for r in runs),
             "cpu_median": statistics.median(r["cpu"] for r in runs), "runs": runs}
 
 
-def r_row(script_args, env, repeat) -> dict:
-    runs = []
+def interleaved(cmds: dict, env, repeat, cache=None) -> dict:
+    """Each command `repeat` times, one run of each in turn; a summary a command."""
+    runs = {label: [] for label in cmds}
     for _ in range(repeat):
-        wall, out = fresh(["Rscript", os.path.join(HERE, "first_call.R"), *script_args], env)
-        runs.append({"wall": wall, "cpu": FRESH_CPU[0], "said": out.strip().splitlines()[-1:]})
-    return {"wall_median": statistics.median(r["wall"] for r in runs),
-            "cpu_median": statistics.median(r["cpu"] for r in runs), "runs": runs}
+        for label, cmd in cmds.items():
+            runs[label].append(run_once(cmd, env, cache))
+    return {label: summary(r) for label, r in runs.items()}
+
+
+def floor_cmds() -> dict:
+    cmds = {label: ["Rscript", "-e", code] for label, code in R_FLOORS.items()}
+    _, _, config = fresh(["Rscript", "-e", "cat(system.file('config', 'config.py', package = 'reticulate'))"])
+    if config.strip():
+        cmds["reticulate's probe alone (its config.py in a Python: imports NumPy)"] = [sys.executable,
+                                                                                      config.strip()]
+    cmds["Python alone (python -c 'import numpy')"] = [sys.executable, "-c", "import numpy"]
+    return cmds
 
 
 class Rows(dict):
@@ -141,24 +200,122 @@ class Rows(dict):
         print(f"row {key}: {json.dumps(value)}", flush=True)
 
 
+#: --row NAME: the rows bench/first_call_gpu.sh runs one at a time (each a command and the
+#: languages' arguments; the graph: the 2,000-vertex ring on the CPU, else 20,000 vertices).
+def row_cmds(name: str, backend: str) -> dict:
+    shape = "ring" if backend == "cpu" else "random"
+    return {
+        "python-bfs": {"python bfs": python_cmd(backend, "bfs")},
+        "python-betweenness": {"python betweenness": python_cmd(backend, "betweenness")},
+        "r-bfs": {"R bfs": r_cmd(backend, "bfs", shape)},
+        "r-betweenness": {"R betweenness": r_cmd(backend, "betweenness")},
+        "igraph-bfs": {"R igraph distances": r_cmd("igraph", "bfs", shape)},
+        "igraph-betweenness": {"R igraph betweenness": r_cmd("igraph", "betweenness")},
+        "floors": floor_cmds(),
+    }[name]
+
+
+ROWS = ("start", "warm-up", "python-bfs", "python-betweenness", "r-bfs", "r-betweenness", "igraph-bfs",
+        "igraph-betweenness", "floors")
+
+
+def one_row(args) -> dict:
+    """--row: one row, appended as a JSON line to --out."""
+    env = environment(args.cache)
+    if args.cache and args.empty_cache:
+        shutil.rmtree(args.cache, ignore_errors=True)
+    if args.cache:
+        os.makedirs(args.cache, exist_ok=True)
+    if args.row == "start":
+        result = {"start_ms": start_table(args.backend, env)}
+    elif args.row == "warm-up":
+        t = time.perf_counter()
+        _, cpu, out = fresh([sys.executable, "-m", "curnet.cli", "warm-up", "--backend", args.backend], env,
+                            check=False)
+        result = {"wall": time.perf_counter() - t, "cpu": cpu, "kernels_in_cache": cached_kernels(args.cache)}
+        try:
+            result["report"] = json.loads(out)
+        except ValueError:
+            result["output"] = out[-2000:]
+    else:
+        if args.count_compiles:
+            env["CURNET_BENCH_COMPILES"] = "1"
+        result = interleaved(row_cmds(args.row, args.backend), env, args.repeat, args.cache)
+    return {"row": args.label or args.row, "backend": args.backend, "cache": args.cache,
+            "when": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), **result}
+
+
+def summary_lines(path: str) -> list:
+    """One line a row of a JSON-lines file of --row results (what bench/first_call_gpu.sh prints)."""
+    lines = []
+    for text in open(path):
+        row = json.loads(text)
+        head = f"{row['row']} [{row['backend']}]"
+        if "start_ms" in row:
+            lines.append(head + ": " + "; ".join(f"{label} {ms:.0f} ms" for label, ms in row["start_ms"]))
+            continue
+        if "wall" in row:      # the warm-up
+            report = row.get("report", {})
+            steps = ", ".join(f"{k} {v:.1f} s" for k, v in report.get("steps", {}).items())
+            lines.append(f"{head}: wall {row['wall']:.1f} s, {report.get('compiled')} kernels compiled in "
+                         f"{report.get('compile_seconds')} s, {row['kernels_in_cache']} in the cache; {steps}; "
+                         f"failed: {report.get('failed') or 'none'}")
+            continue
+        for label, result in row.items():
+            if not isinstance(result, dict) or "runs" not in result:
+                continue
+            runs = result["runs"]
+            extra = ""
+            if any(r.get("compiled") is not None for r in runs):
+                extra += ", compiled " + "/".join(str(r.get("compiled")) for r in runs) + " kernels in " + "/".join(
+                    f"{r.get('compile_seconds') or 0:.2f}" for r in runs) + " s"
+            if runs and "cache_files_written" in runs[0]:
+                extra += ", cache files written " + "/".join(str(r["cache_files_written"]) for r in runs)
+            lines.append(f"{head} {label}: wall {result['wall_median']:.3f} s, cpu {result['cpu_median']:.3f} s "
+                         f"(median of {len(runs)}: " + ", ".join(f"{r['wall']:.2f}" for r in runs) + f"){extra}")
+    return lines
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--backend", default="cpu", choices=["cpu", "cuda"])
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--r", action="store_true", help="also R's rows (Rscript, cuRnet installed)")
     p.add_argument("--igraph", action="store_true", help="also R igraph's row (the same question)")
-    p.add_argument("--out", help="write the rows as JSON here too")
+    p.add_argument("--floors", action="store_true", help="also bare R's and bare Python's costs (CPU)")
+    p.add_argument("--out", help="write the rows as JSON here too (with --row: append a JSON line)")
+    p.add_argument("--row", choices=ROWS, help="run this one row only")
+    p.add_argument("--cache", help="--row: the kernel cache folder (CURNET_KERNEL_CACHE)")
+    p.add_argument("--empty-cache", action="store_true", help="--row: empty the cache folder first")
+    p.add_argument("--count-compiles", action="store_true",
+                   help="--row: R's runs count their compiles too (starts the engine before the call)")
+    p.add_argument("--label", help="--row: the row's name in the output")
+    p.add_argument("--summarize", metavar="ROWS", help="print one line a row of a --row JSON-lines file")
     args = p.parse_args()
+    if args.summarize:
+        print("\n".join(summary_lines(args.summarize)))
+        return
+    if args.row:
+        row = one_row(args)
+        print(json.dumps(row), flush=True)
+        if args.out:
+            with open(args.out, "a") as f:
+                f.write(json.dumps(row) + "\n")
+        return
     rows = Rows(backend=args.backend, when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                 cores=os.cpu_count())
     if args.backend == "cpu":
         env = environment(None)
         rows["start_ms"] = start_table("cpu", env)
-        rows["python bfs ring 2000"] = python_row("cpu", "bfs", env, args.repeat)
+        cmds = {"python bfs ring 2000": python_cmd("cpu", "bfs")}
         if args.r:
-            rows["R bfs ring 2000"] = r_row(["cpu", "bfs"], env, args.repeat)
+            cmds["R bfs ring 2000"] = r_cmd("cpu", "bfs", "ring")
         if args.igraph:
-            rows["R igraph distances ring 2000"] = r_row(["igraph", "bfs"], env, args.repeat)
+            cmds["R igraph distances ring 2000"] = r_cmd("igraph", "bfs", "ring")
+        if args.floors:
+            cmds.update(floor_cmds())
+        for label, result in interleaved(cmds, env, args.repeat).items():
+            rows[label] = result
     else:
         never = tempfile.mkdtemp(prefix="curnet-never-")
         warmed = tempfile.mkdtemp(prefix="curnet-warmed-")
@@ -167,17 +324,22 @@ def main():
             # never ran cuRnet: an empty kernel cache for each first call
             for what in ("bfs", "betweenness"):
                 shutil.rmtree(never, ignore_errors=True)
-                rows[f"python {what}, never ran (empty kernel cache)"] = python_row("cuda", what, env_never, 1)
+                os.makedirs(never)
+                rows[f"python {what}, never ran (empty kernel cache)"] = summary(
+                    [run_once(python_cmd("cuda", what), env_never, never)])
             t = time.perf_counter()
-            _, out = fresh([sys.executable, "-m", "curnet.cli", "warm-up"], env_warm, check=False)
+            _, _, out = fresh([sys.executable, "-m", "curnet.cli", "warm-up"], env_warm, check=False)
             rows["curnet warm-up"] = {"wall": time.perf_counter() - t, "report": json.loads(out)}
             rows["start_ms"] = start_table("cuda", env_warm)
             for what in ("bfs", "betweenness"):
-                rows[f"python {what}, ran before (warmed cache)"] = python_row("cuda", what, env_warm, args.repeat)
+                cmds = {f"python {what}, ran before (warmed cache)": python_cmd("cuda", what)}
                 if args.r:
-                    rows[f"R {what}, ran before (warmed cache)"] = r_row(["cuda", what], env_warm, args.repeat)
+                    cmds[f"R {what}, ran before (warmed cache)"] = r_cmd("cuda", what)
+                for label, result in interleaved(cmds, env_warm, args.repeat, warmed).items():
+                    rows[label] = result
             if args.igraph:
-                rows["R igraph betweenness 7.7k"] = r_row(["igraph", "betweenness"], env_warm, 1)
+                rows["R igraph betweenness 7.7k"] = summary([run_once(r_cmd("igraph", "betweenness"),
+                                                                      env_warm, None)])
         finally:
             shutil.rmtree(never, ignore_errors=True)
             shutil.rmtree(warmed, ignore_errors=True)

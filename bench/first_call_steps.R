@@ -1,9 +1,11 @@
 # R's first call, step by step (wall and CPU seconds of each), in a fresh process:
 #   Rscript bench/first_call_steps.R [cpu|cuda]
 # The steps are those of library(cuRnet) and a first cuRnet_bfs on a 2,000-vertex ring, taken
-# one at a time: reticulate (with the Matrix package it imports), the probe of the engine's
-# Python, Python's start (with NumPy), the bridge (the engine's modules, pyarrow, SciPy), the
-# graph, the BFS. Results: docs/first-call.md.
+# one at a time: reticulate (with the Matrix package its NAMESPACE imports), the probe of the
+# engine's Python (reticulate runs its config.py in a Python of its own, which imports NumPy),
+# Python's start in R (with NumPy), the engine's R entry (its modules, SciPy's sparse matrices),
+# the graph (pyarrow, the engine's reader module for the weight-column names), the BFS (SciPy's
+# csgraph, which imports scipy.linalg). Results: docs/first-call.md.
 backend <- commandArgs(trailingOnly = TRUE)[1]
 if (is.na(backend)) backend <- "cpu"
 cpu <- function() { p <- proc.time(); sum(p[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE) }
@@ -18,8 +20,8 @@ library(cuRnet); mark("library(cuRnet)")
 invisible(loadNamespace("Matrix")); mark("Matrix (imported by reticulate)")
 invisible(loadNamespace("reticulate")); mark("reticulate")
 python <- cuRnet_python(); invisible(cuRnet:::reticulate_cannot_start(python)); mark("the engine's Python chosen")
-invisible(reticulate::py_config()); mark("Python probed and started (NumPy with it)")
-invisible(cuRnet:::bridge()); mark("the bridge (engine modules, pyarrow, SciPy)")
+invisible(reticulate::py_config()); mark("Python probed, then started (NumPy with it)")
+invisible(cuRnet:::bridge()); mark("the engine's R entry (its modules, scipy.sparse)")
 n <- 2000
 g <- cuRnet_graph(data.frame(from = 1:n, to = c(2:n, 1)), directed = FALSE); mark("cuRnet_graph (ring of 2,000)")
 d <- cuRnet_bfs(g, 1, backend = backend); mark(sprintf("first cuRnet_bfs (%s)", backend))
