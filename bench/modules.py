@@ -7,8 +7,8 @@ modules of N genes x 100 samples.
     python -m bench.modules --plot PNG REPORT.json ...
 
 Stage hclust, each size: 1 - TOM of the planted data (curnet's, float64, on the backend), then
-  each GPU kernel of the clustering (--kernels) alone on a copy, synchronised, their merges
-  compared; curnet.hclust whole (checks, kernel, R's encoding); fastcluster's and SciPy's
+  the GPU kernel of the clustering alone on a copy, synchronised; curnet.hclust whole
+  (checks, kernel, R's encoding; twice, the first apart); fastcluster's and SciPy's
   linkage on the host, one thread, up to --fastcluster-max-genes / --scipy-max-genes, their
   trees compared (merges equal, heights to 1e-10).
 Stage modules: first a run of --first-call-genes genes (the kernels' compiles, the solver's
@@ -62,25 +62,23 @@ def bench_hclust(n: int, backend: str, args) -> dict:
         return d
     diss, row["tom_s"] = timed(tom)
     if gpu:
-        from curnet.backends.cuda import hclust as kernels
-        made = {}
-        for name in args.kernels:
-            hclust(be.xp.asarray(np.ones((64, 64)) - np.eye(64)), backend=backend)   # compiled
-            work = diss.copy()
-            sync()
-
-            def run():
-                out = kernels.nn_chain(work, "average", name)
-                sync()
-                return out
-            made[name], row[f"kernel_{name}_s"] = timed(run)
-            del work
-            say(n, f"kernel {name}", round(row[f"kernel_{name}_s"], 3))
-        first = made[args.kernels[0]]
-        row["kernels_same_merges"] = all(all(bool((u == v).all()) for u, v in zip(first, m)) for m in made.values())
+        from curnet.backends.cuda.hclust import nn_chain
+        hclust(be.xp.asarray(np.ones((64, 64)) - np.eye(64)), backend=backend)      # compiled
         work = diss.copy()
-        tree, row["hclust_curnet_s"] = timed(lambda: hclust(work, backend=backend, overwrite=True))
-        del work
+        sync()
+
+        def kernel_alone():
+            out = nn_chain(work, "average")
+            sync()
+            return out
+        _, row["kernel_s"] = timed(kernel_alone)
+        say(n, "kernel", round(row["kernel_s"], 3))
+        # curnet.hclust whole (checks, kernel, R's encoding), twice: the first call of a
+        # process compiles the checks' CuPy kernels
+        for key in ("hclust_curnet_first_s", "hclust_curnet_s"):
+            work = diss.copy()
+            tree, row[key] = timed(lambda: hclust(work, backend=backend, overwrite=True))
+            del work
     else:
         tree, row["hclust_curnet_s"] = timed(lambda: hclust(diss, backend=backend))
     say(n, "curnet.hclust", round(row["hclust_curnet_s"], 3))
@@ -175,8 +173,6 @@ def main(argv=None) -> int:
     p.add_argument("--stage", choices=("hclust", "modules"), default="hclust")
     p.add_argument("--genes", type=int, nargs="+", default=[1000, 2000])
     p.add_argument("--backend", default="cpu")
-    p.add_argument("--kernels", nargs="+", default=["nn_chain_live", "nn_chain"],
-                   help="the GPU clustering's kernels to time (the first is compared with the others)")
     p.add_argument("--fastcluster-max-genes", type=int, default=20000)
     p.add_argument("--scipy-max-genes", type=int, default=10000)
     p.add_argument("--first-call-genes", type=int, default=1000)

@@ -12,6 +12,20 @@ import numpy as np
 from .linkage import Dendrogram
 
 
+def _port_cutree_hybrid():
+    """The port's cutreeHybrid, its ordinal ranks made integers: the port indexes arrays with
+    SciPy's rankdata(method="ordinal"), which newer SciPy returns as floats (an IndexError on
+    SciPy 1.18, seen on the GPU machine); integers are the same ranks."""
+    import scipy.stats
+    import dynamicTreeCut.dynamicTreeCut as port
+
+    def rankdata(a, method="average", **options):
+        ranks = scipy.stats.rankdata(a, method=method, **options)
+        return ranks.astype(np.int64) if method == "ordinal" else ranks
+    port.rankdata = rankdata
+    return port.cutreeHybrid
+
+
 def cutree_hybrid(tree: Dendrogram, dissimilarity: np.ndarray, *, cut_height: float = 0.995,
                   min_cluster_size: float = 20, deep_split: int = 2, pam_stage: bool = True,
                   pam_respects_dendro: bool = True) -> np.ndarray:
@@ -19,7 +33,7 @@ def cutree_hybrid(tree: Dendrogram, dissimilarity: np.ndarray, *, cut_height: fl
     genes and their n x n dissimilarity, as WGCNA's blockwiseModules asks
     cutreeDynamic(method = "hybrid") for them."""
     try:
-        from dynamicTreeCut import cutreeHybrid
+        cutreeHybrid = _port_cutree_hybrid()
     except ImportError as e:
         raise ImportError("the Dynamic Tree Cut in Python needs the dynamicTreeCut package "
                           "(pip install dynamicTreeCut); from R, cuRnet uses R's dynamicTreeCut") from e

@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.gpu,
 
 @functools.lru_cache(maxsize=None)
 def twin_of(n, tied, method):
-    """The twin's merges on dissimilarity(n, n, tied) (each kernel is compared with them)."""
+    """The twin's merges on dissimilarity(n, n, tied)."""
     return nn_chain_twin(dissimilarity(n, n, tied), method)
 
 
@@ -29,31 +29,26 @@ def dissimilarity(seed, n, tied):
     return squareform(pdist(rng.normal(size=(n, 5))))
 
 
-KERNELS = ("nn_chain_live", "nn_chain")
-
-
-@pytest.mark.parametrize("kernel_name", KERNELS)
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("tied", [False, True])
 @pytest.mark.parametrize("n", [2, 3, 31, 33, 700, 2100])
-def test_kernel_equals_its_twin(kernel_name, method, tied, n):
+def test_kernel_equals_its_twin(method, tied, n):
     import cupy as cp
     from curnet.backends.cuda.hclust import nn_chain
     d = dissimilarity(n, n, tied)
-    a, b, h = nn_chain(cp.asarray(d), method, kernel_name)
+    a, b, h = nn_chain(cp.asarray(d), method)
     ta, tb, th = twin_of(n, tied, method)
     np.testing.assert_array_equal(cp.asnumpy(a), ta)
     np.testing.assert_array_equal(cp.asnumpy(b), tb)
     np.testing.assert_array_equal(cp.asnumpy(h), th)     # bit for bit: no fused multiply-add
 
 
-@pytest.mark.parametrize("kernel_name", KERNELS)
-def test_kernel_equals_its_twin_past_one_pass(kernel_name):
+def test_kernel_equals_its_twin_past_one_pass():
     # more objects than a block's threads load in one pass (1024 x 8): rows scanned in several
     import cupy as cp
     from curnet.backends.cuda.hclust import nn_chain
     n = 8300
-    a, b, h = nn_chain(cp.asarray(dissimilarity(n, n, False)), "average", kernel_name)
+    a, b, h = nn_chain(cp.asarray(dissimilarity(n, n, False)), "average")
     ta, tb, th = twin_of(n, False, "average")
     np.testing.assert_array_equal(cp.asnumpy(a), ta)
     np.testing.assert_array_equal(cp.asnumpy(b), tb)

@@ -147,6 +147,26 @@ def test_tree_cut_equals_r_cutree_hybrid(tmp_path, seed):
         np.testing.assert_array_equal(got, want)
 
 
+def test_tree_cut_with_float_ordinal_ranks(monkeypatch):
+    # SciPy 1.18's rankdata gives floats for method="ordinal", which the port uses as indices
+    import scipy.stats
+    from curnet.tree_cut import cutree_hybrid
+    x = planted(4, genes=200)
+    d = wm.block_dissimilarity(x, "pearson", "unsigned", 6, "signed", "min", 1.0, "cpu")
+    tree = hclust(d, backend="cpu")
+    want = cutree_hybrid(tree, d, min_cluster_size=15)
+    import dynamicTreeCut.dynamicTreeCut as port
+    rankdata = scipy.stats.rankdata
+
+    def float_ranks(a, method="average", **options):
+        return rankdata(a, method=method, **options).astype(float)
+    monkeypatch.setattr(scipy.stats, "rankdata", float_ranks)
+    monkeypatch.setattr(port, "rankdata", float_ranks)        # as the port binds it under SciPy 1.18
+    got = cutree_hybrid(tree, d, min_cluster_size=15)
+    np.testing.assert_array_equal(got, want)
+    assert len(set(got.tolist()) - {0}) >= 2
+
+
 WGCNA_SCRIPT = """
 suppressMessages(library(WGCNA))
 x <- t(as.matrix(read.table("{x}")))

@@ -9,23 +9,15 @@ from .launch import i64, i32, kernel, launch, KernelError
 
 LINKS = {"average": 0, "complete": 1, "single": 2}
 THREADS = 1024
-#: the kernels of the same clustering: "nn_chain_live" (the live clusters a bitset in shared
-#: memory, loads issued in batches) and "nn_chain" (the first, a float64 size read a distance)
-KERNELS = ("nn_chain_live", "nn_chain")
-KERNEL = "nn_chain_live"
 #: dynamic shared memory a block may take without opting in: the live bitset's limit
 SHARED_LIMIT = 48 * 1024
 
 
-def nn_chain(d, method: str, kernel_name: str | None = None):
+def nn_chain(d, method: str):
     """The n - 1 merges of a square float64 CuPy matrix `d` (overwritten), as made: (a, b,
-    height) on the device, a < b the merged clusters' indices (the union keeps b).
-    `kernel_name`: one of KERNELS (default KERNEL)."""
-    name = KERNEL if kernel_name is None else kernel_name
-    if name not in KERNELS:
-        raise ValueError(f"kernel_name must be one of {KERNELS}, got {name!r}")
+    height) on the device, a < b the merged clusters' indices (the union keeps b)."""
     n = d.shape[0]
-    shared = 4 * ((n + 31) // 32) if name == "nn_chain_live" else 0
+    shared = 4 * ((n + 31) // 32)                  # the live clusters' bitset
     if shared > SHARED_LIMIT:
         raise ValueError(f"{n:,} objects are more than the GPU clustering's {8 * SHARED_LIMIT:,}")
     size = cp.ones(n, dtype=np.float64)
@@ -35,12 +27,12 @@ def nn_chain(d, method: str, kernel_name: str | None = None):
     h = cp.empty(max(n - 1, 0), dtype=np.float64)
     if n > 1:
         try:
-            kernel("hclust", name)((1,), (THREADS,), (d, i64(n), i32(LINKS[method]), size, chain, a, b, h),
+            kernel("hclust", "nn_chain")((1,), (THREADS,), (d, i64(n), i32(LINKS[method]), size, chain, a, b, h),
                                    shared_mem=shared)
         except cp.cuda.memory.OutOfMemoryError:
             raise
         except Exception as e:
-            raise KernelError(f"curnet: CUDA kernel hclust.{name} failed ({n} items): "
+            raise KernelError(f"curnet: CUDA kernel hclust.nn_chain failed ({n} items): "
                               f"{type(e).__name__}: {e}") from e
     return a, b, h
 
