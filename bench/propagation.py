@@ -27,6 +27,7 @@ import os
 import platform
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -107,9 +108,16 @@ def walk_parts(dev, w, restart, redistribute, block, repeat, sync):
         parts[key] = best
         parts[key.replace("_s", "_first_s")] = first
         parts["iterations" if fused else "step_route_iterations"] = solver.iterations
+    # the fixed part of a fused call (allocations, the launch, the prologue, the wait): one step
+    one = WalkSolver(dev, w, restart, redistribute=redistribute, max_iter=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, _, parts["one_step_s"] = timed(lambda: one.solve(block), repeat, sync)
     k = block.shape[1]
     moved, gathered = step_bytes(w, k)
     parts["per_step_us"] = 1e6 * parts["kernel_s"] / max(parts["iterations"], 1)
+    parts["per_further_step_us"] = (1e6 * (parts["kernel_s"] - parts["one_step_s"])
+                                    / max(parts["iterations"] - 1, 1))
     parts["step_bytes"] = moved
     parts["gather_bytes"] = gathered
     parts["step_bytes_at_4_8_TBps_us"] = 1e6 * moved / 4.8e12
