@@ -41,7 +41,7 @@ def rmat_on_gpu(scale: int, edge_factor: int = 16, seed: int = 0):
         jj = rng.random(m) > cp.where(ii, c_norm, a_norm)
         src |= ii.astype(cp.int64) << bit
         dst |= jj.astype(cp.int64) << bit
-    perm = rng.permutation(n)
+    perm = cp.argsort(rng.random(n))                 # (CuPy's Generator has no permutation)
     return curnet.Graph.from_edges(cp.asnumpy(perm[src]).astype(np.int32), cp.asnumpy(perm[dst]).astype(np.int32),
                                    directed=False, num_vertices=n)
 

@@ -30,13 +30,12 @@ class CudaMoves:
         """See CpuMoves.pieces: here each vertex takes the smallest label among its neighbours
         in its community, then its label's label (pointer jumping), until no label changes;
         a piece ends labelled by its smallest vertex id."""
-        import cupyx
         inside = labels[lg.src] == labels[lg.idx]
         u, v = lg.src[inside], lg.idx[inside]
         lab = cp.arange(lg.n, dtype=np.int32)
         while True:
             new = lab.copy()
-            cupyx.scatter_min(new, u, lab[v])
+            cp.minimum.at(new, u, lab[v])
             new = new[new]
             new = new[new]
             if not bool((new != lab).any()):
