@@ -35,8 +35,8 @@ from .edges import EDGE_WEIGHTS, coexpression, coexpression_edges, fisher_pvalue
 from .expression import (TRANSPOSED_MIN_SAMPLES, TRANSPOSED_RATIO, Expression, as_expression,
                          check_unique_names, looks_transposed)
 from .tom import TOM_DENOMS, TOM_TYPES, tom_similarity, tom_similarity_from_expr
-from .wgcna import (DEFAULT_POWERS, NETWORK_TYPES, adjacency, blockwise_modules, connectivity_by_power,
-                    intramodular_connectivity, pick_soft_threshold, scale_free_fit, soft_connectivity)
+from .wgcna import (DEFAULT_POWERS, NETWORK_TYPES, adjacency, connectivity_by_power, intramodular_connectivity,
+                    pick_soft_threshold, scale_free_fit, soft_connectivity)
 
 # for wgcna_modules, which builds a block's TOM from the same tiles
 from .tom import _tom_rows  # noqa: F401
@@ -48,3 +48,11 @@ __all__ = ["CoexpressionWarning", "Correlations", "DEFAULT_POWERS", "EDGE_WEIGHT
            "check_unique_names", "coexpression", "coexpression_edges", "connectivity_by_power", "cor",
            "fisher_pvalues", "intramodular_connectivity", "looks_transposed", "pick_soft_threshold",
            "prepare", "scale_free_fit", "soft_connectivity", "tom_similarity", "tom_similarity_from_expr"]
+
+
+def blockwise_modules(expr, **options) -> dict:
+    """WGCNA's blockwiseModules: co-expression modules, their eigengenes and dendrograms
+    (curnet.wgcna_modules.blockwise_modules, where the steps and options are described; it
+    builds on this package, so it is imported at the call)."""
+    from ..wgcna_modules import blockwise_modules as detect
+    return detect(expr, **options)

@@ -1,6 +1,6 @@
 """WGCNA 1.72's network quantities from the correlation tiles: adjacency, the connectivity of
 every soft power in one pass, the scale-free fit and pickSoftThreshold, soft and intramodular
-connectivity (and the entry to module detection, `blockwise_modules`)."""
+connectivity."""
 from __future__ import annotations
 
 import numpy as np
@@ -208,10 +208,3 @@ def intramodular_connectivity(adj, colors, scale_by_max: bool = False) -> dict:
     k_total = a.sum(axis=0)
     k_out = np.full(len(colors), np.nan) if scale_by_max else k_total - k_within
     return {"kTotal": k_total, "kWithin": k_within, "kOut": k_out, "kDiff": k_within - k_out}
-
-
-def blockwise_modules(expr, **options) -> dict:
-    """WGCNA's blockwiseModules: co-expression modules, their eigengenes and dendrograms
-    (curnet.wgcna_modules.blockwise_modules, where the steps and options are described)."""
-    from ..wgcna_modules import blockwise_modules as detect
-    return detect(expr, **options)
