@@ -15,7 +15,7 @@ import numpy as np
 
 from . import comparators as C
 from .rows import cpu_model, git_commit
-from .timing import summary, timed
+from .timing import Times, once, summary, timed
 from .matrix import NETWORKX, PY_IGRAPH, R_IGRAPH, SCIPY, Case
 
 REPO = Path(__file__).resolve().parent.parent
@@ -206,31 +206,24 @@ def time_comparator(comp, algorithm, sources, single: bool, max_runs: int):
     """Times a comparator; slow ones run once (their first run, noted)."""
     if single:
         comp.call(algorithm, sources[:1])            # warm-up
-        raws, times = [], []
+        raws, times = [], Times()
         for s in sources:
-            t = time.perf_counter()
-            raws.append(comp.call(algorithm, [s]))
-            times.append(time.perf_counter() - t)
+            raw, t = timed(lambda: comp.call(algorithm, [s]))
+            raws.append(raw)
+            times += t
         res = [comp.convert(algorithm, r) for r in raws]
         if algorithm == "sssp":
             d = np.vstack([r[0] for r in res])
             p = None if res[0][1] is None else np.vstack([r[1] for r in res])
             return times, (d, p), "each source alone"
         return times, np.vstack(res), "each source alone"
-    t = time.perf_counter()
-    raw = comp.call(algorithm, sources)
-    first = time.perf_counter() - t
+    raw, first = once(lambda: comp.call(algorithm, sources))
     if first > SLOW_S:
         return [first], comp.convert(algorithm, raw), "slow: 1 run, no separate warm-up"
     runs = 2 if first > SLOW_S / 4 else max_runs
-    times = []
-    for _ in range(runs):
-        del raw
-        gc.collect()
-        t = time.perf_counter()
-        raw = comp.call(algorithm, sources)
-        times.append(time.perf_counter() - t)
-    return times, comp.convert(algorithm, raw), f"{runs} runs after a warm-up"
+    del raw
+    raw, times = timed(lambda: comp.call(algorithm, sources), runs, keep=False, collect=True)
+    return list(times), comp.convert(algorithm, raw), f"{runs} runs after a warm-up"
 
 
 # -- cuRnet calls by layer ------------------------------------------------------------------
@@ -477,12 +470,9 @@ class Runner:
                             if layer == "engine" else (lambda s: curnet_call(alg, g, np.array([s], np.int32), backend))
                         fns = [call(s) for s in src]
                         fns[0]()
-                        sync()
                         for f in fns:
-                            t = time.perf_counter()
-                            r = f()
-                            sync()
-                            times.append(time.perf_counter() - t)
+                            r, t = timed(f, sync=sync)
+                            times += t
                             parts.append(to_host(r) if to_host else r)
                         result = (np.vstack([p[0] for p in parts]), np.vstack([p[1] for p in parts])) \
                             if alg == "sssp" else np.vstack(parts)

@@ -58,8 +58,8 @@ def timed(fn: Callable[[], Any], repeat: int = 1, warm: int = 0, sync: Callable[
           keep: bool = True, collect: bool = False) -> tuple[Any, Times]:
     """Call fn `warm` times untimed, then `repeat` times timed; returns (the last call's result,
     Times). `sync` runs before each clock read (a GPU's calls return before their work ends);
-    `keep=False` drops each result before the next call (large results: one alive at a time);
-    `collect` runs the garbage collector before each timed call."""
+    `keep=False` drops each result before the next call (large results: one alive at a time,
+    the last one returned); `collect` runs the garbage collector before each timed call."""
     out = None
     for _ in range(warm):
         out = fn()
@@ -78,7 +78,7 @@ def timed(fn: Callable[[], Any], repeat: int = 1, warm: int = 0, sync: Callable[
         if sync is not None:
             sync()
         times.append(time.perf_counter() - t)
-    return (out if keep else None), times
+    return out, times
 
 
 def once(fn: Callable[[], Any], sync: Callable[[], None] | None = None) -> tuple[Any, float]:
