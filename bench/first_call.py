@@ -173,12 +173,18 @@ def summary(runs) -> dict:
             "cpu_median": statistics.median(r["cpu"] for r in runs), "runs": runs}
 
 
-def interleaved(cmds: dict, env, repeat, cache=None) -> dict:
-    """Each command `repeat` times, one run of each in turn; a summary a command."""
+def interleaved(cmds: dict, env, repeat, cache=None, within=None) -> dict:
+    """Each command `repeat` times, one run of each in turn; a summary a command. `within`
+    (seconds): no further round starts that the slowest round so far says would end after it."""
     runs = {label: [] for label in cmds}
+    t0, slowest = time.perf_counter(), 0.0
     for _ in range(repeat):
+        if within is not None and slowest and time.perf_counter() - t0 + slowest > within:
+            break
+        t = time.perf_counter()
         for label, cmd in cmds.items():
             runs[label].append(run_once(cmd, env, cache))
+        slowest = max(slowest, time.perf_counter() - t)
     return {label: summary(r) for label, r in runs.items()}
 
 
@@ -240,7 +246,7 @@ def one_row(args) -> dict:
     else:
         if args.count_compiles:
             env["CURNET_BENCH_COMPILES"] = "1"
-        result = interleaved(row_cmds(args.row, args.backend), env, args.repeat, args.cache)
+        result = interleaved(row_cmds(args.row, args.backend), env, args.repeat, args.cache, args.within)
     return {"row": args.label or args.row, "backend": args.backend, "cache": args.cache,
             "when": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), **result}
 
@@ -290,6 +296,7 @@ def main():
     p.add_argument("--count-compiles", action="store_true",
                    help="--row: R's runs count their compiles too (starts the engine before the call)")
     p.add_argument("--label", help="--row: the row's name in the output")
+    p.add_argument("--within", type=float, help="--row: start no repeat that would end after these seconds")
     p.add_argument("--summarize", metavar="ROWS", help="print one line a row of a --row JSON-lines file")
     args = p.parse_args()
     if args.summarize:

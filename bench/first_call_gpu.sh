@@ -40,7 +40,8 @@ row() {
   ((left < limit)) && limit=$left
   if ((limit < 3)); then say "skipped (budget spent): $*"; return; fi
   say "row: $* (at most $limit s)"
-  timeout "$limit" "$PY" bench/first_call.py --backend "$BACKEND" --out "$ROWS" "$@" >> "$LOG" 2>&1
+  timeout "$limit" "$PY" bench/first_call.py --backend "$BACKEND" --out "$ROWS" --within $((limit - 2)) "$@" \
+    >> "$LOG" 2>&1
   local rc=$?
   ((rc != 0)) && say "row failed (exit $rc$( ((rc == 124)) && echo ': cut at the time limit')): $*"
   return 0
@@ -78,12 +79,13 @@ wait $WARM_UP $R_LANE
 [ "$R_SETUP" = 1 ] && [ -f /tmp/rroot/env.sh ] && source /tmp/rroot/env.sh
 export RETICULATE_PYTHON=${RETICULATE_PYTHON:-$PY}
 row 15 --row start --cache "$WARM" --label "start (warmed cache)"
-row 15 --row python-bfs --repeat 2 --cache "$WARM" --label "python bfs, ran before (warmed cache)"
+# the targets' rows first: what is left of the budget goes to them
 row 20 --row r-bfs --repeat 3 --cache "$WARM" --label "R bfs, ran before (warmed cache)"
-row 10 --row igraph-bfs --repeat 1 --label "R igraph distances, same graph"
-row 15 --row python-betweenness --repeat 2 --cache "$WARM" --label "python betweenness, ran before (warmed cache)"
 row 20 --row r-betweenness --repeat 3 --cache "$WARM" --label "R betweenness, ran before (warmed cache)"
 row 25 --row igraph-betweenness --repeat 1 --label "R igraph betweenness, same graph"
+row 10 --row igraph-bfs --repeat 1 --label "R igraph distances, same graph"
+row 15 --row python-bfs --repeat 2 --cache "$WARM" --label "python bfs, ran before (warmed cache)"
+row 15 --row python-betweenness --repeat 2 --cache "$WARM" --label "python betweenness, ran before (warmed cache)"
 
 say "done"
 [ -s "$ROWS" ] && "$PY" bench/first_call.py --summarize "$ROWS" | tee "$OUT/first_call_summary.txt"
