@@ -4,7 +4,7 @@ modules of N genes x 100 samples.
 
     python -m bench.modules --stage hclust --genes 5000 10000 20000 40000 --backend cuda --out H.json
     python -m bench.modules --stage modules --genes 5000 10000 20000 40000 --backend cuda --out M.json
-    python -m bench.modules --plot PNG REPORT.json ...
+    python -m bench.modules --plot PNG REPORT.json:LABEL ...
 
 Stage hclust, each size: 1 - TOM of the planted data (curnet's, float64, on the backend), then
   the GPU kernel of the clustering alone on a copy, synchronised; curnet.hclust whole
@@ -137,33 +137,44 @@ def bench_modules(n: int, backend: str, first_call: bool = False) -> dict:
     return row
 
 
-def plot(report_path: str, png: str) -> None:
-    """Time against genes (log-log) of a report's rows: hclust on the backend and SciPy's,
-    and the block's TOM, tree and host copy."""
+#: the timed quantities a report's rows may hold, as the plot names them (hclust: dashed)
+SERIES = (("modules_wgcna_s", "WGCNA::blockwiseModules"),
+          ("modules_curnet_s", "cuRnet_blockwiseModules"),
+          ("total_s", "blockwise_modules end to end"),
+          ("modules_block_tree_s", "TOM + tree + 1 - TOM to host"),
+          ("hclust_fastcluster_s", "fastcluster average linkage"),
+          ("hclust_scipy_s", "SciPy average linkage"),
+          ("hclust_curnet_s", "curnet.hclust average"))
+
+
+def plot(png: str, reports: list) -> None:
+    """Time against genes (log-log) from reports given as PATH:LABEL (LABEL names the machine
+    and engine); each series a quantity of SERIES the report's rows hold (first calls left out)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    with open(report_path) as f:
-        report = json.load(f)
-    rows = report["rows"]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for key, label in (("hclust_curnet_s", f"curnet.hclust ({rows[0]['backend']})"),
-                       ("hclust_scipy_s", "SciPy linkage (host, 1 core)"),
-                       ("hclust_fastcluster_s", "fastcluster (host, 1 core)"),
-                       ("modules_block_tree_s", "TOM + 1 - TOM + hclust + copy to host")):
-        pts = [(r["genes"], r[key]) for r in rows if r.get(key)]
-        if pts:
-            ax.plot(*zip(*pts), marker="o", label=label)
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    genes: set = set()
+    for spec in reports:
+        path, _, label = spec.partition(":")
+        with open(path) as f:
+            rows = [r for r in json.load(f)["rows"] if not r.get("first_call")]
+        for key, name in SERIES:
+            pts = sorted((r["genes"], r[key]) for r in rows if r.get(key))
+            if pts:
+                genes.update(g for g, _ in pts)
+                ax.plot(*zip(*pts), marker="o", linestyle="--" if key.startswith("hclust") else "-",
+                        label=f"{name} ({label})")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    genes = [r["genes"] for r in rows]
-    ax.set_xticks(genes)
-    ax.set_xticklabels([f"{g:,}" for g in genes])
+    ticks = sorted(genes)
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([f"{g:,}" for g in ticks], rotation=45)
     ax.minorticks_off()
     ax.set_xlabel("genes (100 samples)")
     ax.set_ylabel("seconds")
-    ax.set_title("Average-linkage clustering of 1 - TOM")
-    ax.legend(fontsize=8)
+    ax.set_title("WGCNA's modules and their average-linkage clustering")
+    ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(png, dpi=120)
 
@@ -177,7 +188,7 @@ def main(argv=None) -> int:
     p.add_argument("--scipy-max-genes", type=int, default=10000)
     p.add_argument("--first-call-genes", type=int, default=1000)
     p.add_argument("--out")
-    p.add_argument("--plot", nargs="+", metavar="PNG REPORT.json",
+    p.add_argument("--plot", nargs="+", metavar="PNG REPORT.json:LABEL",
                    help="only draw time against genes from reports (see plot())")
     args = p.parse_args(argv)
     if args.plot:
