@@ -3,8 +3,8 @@
 # The steps are those of library(cuRnet) and a first cuRnet_bfs on a 2,000-vertex ring, taken
 # one at a time: reticulate (with the Matrix package its NAMESPACE imports), the probe of the
 # engine's Python (reticulate runs its config.py in a Python of its own, which imports NumPy),
-# Python's start in R (with NumPy), the engine's R entry (its modules, SciPy's sparse matrices),
-# the graph (pyarrow, the engine's reader module for the weight-column names), the BFS (SciPy's
+# Python's start in R (with NumPy), the engine's R entry (its modules, pyarrow, SciPy's sparse
+# matrices), the graph (the engine's reader package for the weight-column names), the BFS (SciPy's
 # csgraph, which imports scipy.linalg). Results: docs/first-call.md.
 backend <- commandArgs(trailingOnly = TRUE)[1]
 if (is.na(backend)) backend <- "cpu"
@@ -21,7 +21,7 @@ invisible(loadNamespace("Matrix")); mark("Matrix (imported by reticulate)")
 invisible(loadNamespace("reticulate")); mark("reticulate")
 python <- cuRnet_python(); invisible(cuRnet:::reticulate_cannot_start(python)); mark("the engine's Python chosen")
 invisible(reticulate::py_config()); mark("Python probed, then started (NumPy with it)")
-invisible(cuRnet:::bridge()); mark("the engine's R entry (its modules, scipy.sparse)")
+invisible(cuRnet:::bridge()); mark("the engine's R entry (modules, pyarrow, scipy.sparse)")
 n <- 2000
 g <- cuRnet_graph(data.frame(from = 1:n, to = c(2:n, 1)), directed = FALSE); mark("cuRnet_graph (ring of 2,000)")
 d <- cuRnet_bfs(g, 1, backend = backend); mark(sprintf("first cuRnet_bfs (%s)", backend))
