@@ -18,7 +18,8 @@ arcs (parallel arcs and self-loops kept), its in-arcs built before timing. Rows:
     StronglyConnectedComponents.run() (a peer, not a dependency: install it apart, e.g.
     `pip install --target DIR networkit` and PYTHONPATH=DIR), each on its own graph
     built before timing.
-Times are host-clock medians (min-max) in ms; prints one line a row and the machine.
+Times are host-clock medians (min-max) in ms; prints one line a row and the machine, and
+writes the rows to --json (default $OUT/cpu_scc.json when OUT is set).
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ from curnet.backends import get_backend
 from curnet.generators import rmat_edges
 from curnet.graph import Graph
 
+from . import rows as results
 from .timing import Times, timed
 
 
@@ -51,7 +53,9 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", type=int, default=20)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--no-peers", action="store_true", help="leave out python-igraph and networkit")
+    ap.add_argument("--json", default=results.default_out("cpu_scc.json"), help="the rows as JSON (bench/rows.py)")
     a = ap.parse_args(argv)
+    rows: list = []
     from scipy.sparse import csgraph
 
     def ms(t: Times) -> float:
@@ -61,6 +65,8 @@ def main(argv=None) -> int:
         med, lo, hi = t.ms() if isinstance(t, Times) else (t, t, t)
         spread = f" ({lo:.0f}-{hi:.0f})" if hi > lo else ""
         print(f"{name:58s} {med:9.1f} ms{spread}  {note}", flush=True)
+        rows.append({"row": name.strip(), "median_ms": med, "min_ms": lo, "max_ms": hi, "note": note})
+        results.write(a.json, rows, quiet=True, graph=f"R-MAT {a.scale} directed (seed 1)")
 
     src, dst, n = rmat_edges(a.scale, seed=1)
     g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
