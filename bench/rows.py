@@ -5,9 +5,11 @@ holding where and when it was measured and a list of rows, one object a measurem
      "cpus": 2, "curnet": "2.0.0", ...what the analysis adds..., "rows": [{"row": ..., ...}, ...]}
 
 A row names its work ("row") and carries its times (seconds, or the suite's median_s, or
-median_ms where the times are milliseconds) and its check against the comparator. Every
-analysis writes through `write`, so the provenance fields are the same in every file; the
-suite (`python -m bench`, runner.py) writes the same fields under "environment".
+median_ms where the times are milliseconds) and its check against the comparator. The
+Python analyses write through `write`, so the provenance fields are the same in every file;
+the suite (`python -m bench`, runner.py) writes the same fields under "environment".
+betweenness-profile prints its account (a profiler's log), and the R sides (r_pcsf.R,
+r_several_gpus.R) write JSON from R with the date and machine.
 """
 from __future__ import annotations
 
