@@ -309,10 +309,10 @@ cuRnet_adjacency <- function(datExpr, selectCols = NULL, type = "unsigned", powe
   x <- expression_matrix(datExpr, "columns", wgcna_layout, "datExpr")
   cm <- cor_method(corFnc, corOptions, x)
   dense_result(length(x$labels), x$names, function(address) {
-    engine_call(engine_module("coexpression")$wgcna_dense_into("adjacency", address, as_arrow(as.double(cm$x$m)), nrow(cm$x$m),
-                                          ncol(cm$x$m), cm$x$genes_in_rows, backend = backend, type = type,
-                                          power = as.numeric(power), method = cm$method,
-                                          max_p_outliers = as.numeric(cm$maxPOutliers)))
+    engine_call(engine_module("coexpression")$wgcna_dense_into(
+      "adjacency", address, as_arrow(as.double(cm$x$m)), nrow(cm$x$m), ncol(cm$x$m), cm$x$genes_in_rows,
+      backend = backend, type = type, power = as.numeric(power), method = cm$method,
+      max_p_outliers = as.numeric(cm$maxPOutliers)))
   })
 }
 
@@ -376,11 +376,10 @@ cuRnet_TOMsimilarityFromExpr <- function(datExpr, weights = NULL, corType = "pea
   check_number(maxPOutliers, "maxPOutliers", 0, 1)
   x <- expression_matrix(datExpr, "columns", wgcna_layout, "datExpr")
   tom <- dense_result(length(x$labels), NULL, function(address) {
-    engine_call(engine_module("coexpression")$wgcna_dense_into("tom_from_expr", address, as_arrow(as.double(x$m)), nrow(x$m),
-                                          ncol(x$m), x$genes_in_rows, backend = backend, cor_type = corType,
-                                          network_type = networkType, power = as.numeric(power),
-                                          tom_type = TOMType, tom_denom = TOMDenom,
-                                          max_p_outliers = as.numeric(maxPOutliers)))
+    engine_call(engine_module("coexpression")$wgcna_dense_into(
+      "tom_from_expr", address, as_arrow(as.double(x$m)), nrow(x$m), ncol(x$m), x$genes_in_rows,
+      backend = backend, cor_type = corType, network_type = networkType, power = as.numeric(power),
+      tom_type = TOMType, tom_denom = TOMDenom, max_p_outliers = as.numeric(maxPOutliers)))
   })
   if (isTRUE(suppressNegativeTOM)) tom[tom < 0] <- 0
   tom

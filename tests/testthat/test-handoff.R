@@ -39,7 +39,8 @@ test_that("results are written into R's matrix, not converted from NumPy", {
   }
   # the adapter returns nothing to convert
   m <- cuRnet:::new_result("double", 1, 3)
-  out <- cuRnet:::engine_module("traversals")$bfs_into(g$py, cuRnet:::as_arrow(0L), cuRnet:::data_address(m), "double", FALSE)
+  out <- cuRnet:::engine_module("traversals")$bfs_into(g$py, cuRnet:::as_arrow(0L), cuRnet:::data_address(m),
+                                                       "double", FALSE)
   expect_true(inherits(out, "python.builtin.NoneType"))
   expect_equal(as.vector(m), c(0, 1, 2))
 })

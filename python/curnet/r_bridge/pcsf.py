@@ -4,6 +4,7 @@ uses, R/igraph.R), the forest's tables as a Held."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import numpy as np
 
@@ -39,6 +40,7 @@ def pcsf_for_r(g, vertex_names, terminals, prizes, w, b, mu, dummies=None, runs=
                    dummies=None if dummies is None else _strings(dummies).tolist(),
                    improve=bool(improve), precision=str(precision), backend=run_on(backend, "pcsf"),
                    progress=progress_hook(progress), duplicates="last")
+    done: Any
     if runs is None:
         done = f = pcsf(g, prizes, **options)
         out = {"vertices": f.vertex_table(), "edges": f.edge_table(), "objective": f.objective,
