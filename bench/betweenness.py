@@ -25,8 +25,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import subprocess
-import tempfile
 
 import numpy as np
 
@@ -35,19 +33,12 @@ from curnet import generators
 from curnet.graph import Graph
 
 from . import rows as results
+from .comparators import r_igraph_on_edges
 from .measures import agree, component_arcs, row, rows, undirected_edges
 from .networks import load_scnet, load_string, string_file
 from .timing import once
 
-# R's side of a comparison: args edge file (int32 pairs, 0-based), n, m, output file
-R_READ_GRAPH = r"""
-suppressPackageStartupMessages(library(igraph))
-a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
-con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
-g <- add_edges(make_empty_graph(n, directed = FALSE), e + 1L)
-"""
-
-R_BETWEENNESS = R_READ_GRAPH + r"""t <- proc.time()[["elapsed"]]
+R_BETWEENNESS = r"""t <- proc.time()[["elapsed"]]
 b <- betweenness(g, weights = NA)
 t <- proc.time()[["elapsed"]] - t
 con <- file(a[4], "wb"); writeBin(as.double(b), con); close(con)
@@ -58,14 +49,8 @@ cat(t, "\n")
 def r_igraph_betweenness(g):
     """Exact unweighted betweenness in R igraph, timed inside R (graph building excluded)."""
     src, dst, _ = undirected_edges(g)
-    with tempfile.TemporaryDirectory() as tmp:
-        edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "b.bin", "b.R"))
-        np.c_[src, dst].astype(np.int32).tofile(edges)
-        with open(script, "w") as f:
-            f.write(R_BETWEENNESS)
-        out = subprocess.run(["Rscript", script, edges, str(len(g)), str(len(src)), result],
-                             check=True, capture_output=True, text=True)
-        return np.fromfile(result, np.float64), float(out.stdout.split()[-1])
+    values, printed = r_igraph_on_edges(R_BETWEENNESS, np.c_[src, dst], len(g))
+    return values, float(printed[-1])
 
 
 def networkit_betweenness(g):
@@ -164,7 +149,7 @@ def bench_networkx(args):
     row(name, f"cuRnet {args.backend} (dispatch)", t, agreed + " with NetworkX", speedup=round(t_nx / t, 1))
 
 
-R_GIRVAN_NEWMAN = R_READ_GRAPH + r"""t <- proc.time()[["elapsed"]]
+R_GIRVAN_NEWMAN = r"""t <- proc.time()[["elapsed"]]
 c <- cluster_edge_betweenness(g, weights = NA)
 t <- proc.time()[["elapsed"]] - t
 con <- file(a[4], "wb"); writeBin(c(as.double(c$removed.edges - 1), c$edge.betweenness), con); close(con)
@@ -183,15 +168,8 @@ def bench_girvan_newman(args):
     gs = Graph.from_edges(e[:, 0], e[:, 1], directed=False, num_vertices=sub.vcount())
     name = f"Girvan-Newman, STRING {sub.vcount():,} vertices, {sub.ecount():,} edges"
     (removed, values), t = once(lambda: edge_betweenness_removals(gs, weighted=False, backend=args.backend))
-    with tempfile.TemporaryDirectory() as tmp:
-        edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "gn.bin", "gn.R"))
-        e.tofile(edges)
-        with open(script, "w") as f:
-            f.write(R_GIRVAN_NEWMAN)
-        out = subprocess.run(["Rscript", script, edges, str(sub.vcount()), str(len(e)), result],
-                             check=True, capture_output=True, text=True)
-        got = np.fromfile(result, np.float64)
-        theirs, their_values, t_r = got[:len(e)].astype(np.int64), got[len(e):], float(out.stdout.split()[-1])
+    got, printed = r_igraph_on_edges(R_GIRVAN_NEWMAN, e, sub.vcount())
+    theirs, their_values, t_r = got[:len(e)].astype(np.int64), got[len(e):], float(printed[-1])
     if np.array_equal(theirs, removed):
         check = "same removal order as R igraph"
     elif np.allclose(values, their_values, rtol=1e-9):

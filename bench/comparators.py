@@ -279,6 +279,29 @@ def run_r(script: str, g, tasks: list, *, workdir: Path, timeout: int = 1800,
     return json.loads(out_path.read_text())
 
 
+# R igraph on an undirected edge list: the script's arguments are the edge file (int32 pairs,
+# 0-based), n, m and the output file; the analysis' code follows with the graph in `g`
+R_READ_GRAPH = r"""
+suppressPackageStartupMessages(library(igraph))
+a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
+con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
+g <- add_edges(make_empty_graph(n, directed = FALSE), e + 1L)
+"""
+
+
+def r_igraph_on_edges(r_code: str, edges: np.ndarray, n: int) -> tuple[np.ndarray, list[str]]:
+    """Run R_READ_GRAPH + r_code in Rscript on `edges` ((m, 2), 0-based): the doubles the code
+    wrote to its output file (a[4]) and the words it printed last (its own timing, say)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        edge_file, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "result.bin", "igraph.R"))
+        np.ascontiguousarray(edges, np.int32).tofile(edge_file)
+        with open(script, "w") as f:
+            f.write(R_READ_GRAPH + r_code)
+        out = subprocess.run(["Rscript", script, edge_file, str(n), str(len(edges)), result],
+                             check=True, capture_output=True, text=True)
+        return np.fromfile(result, np.float64), out.stdout.split()
+
+
 def checksum(algorithm, result) -> list:
     """What R reports for its results, computed the same way here: [sum of finite, count non-finite]."""
     if algorithm == "scc":

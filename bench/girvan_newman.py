@@ -22,7 +22,6 @@ import argparse
 import os
 import platform
 import subprocess
-import tempfile
 from collections import deque
 from fractions import Fraction
 
@@ -34,11 +33,11 @@ from curnet.communities import girvan_newman
 from curnet.graph import Graph
 
 from . import rows as results
-from .betweenness import R_READ_GRAPH
+from .comparators import r_igraph_on_edges
 from .networks import load_string, string_file
 from .timing import once
 
-R_SCRIPT = R_READ_GRAPH + r"""t <- proc.time()[["elapsed"]]
+R_SCRIPT = r"""t <- proc.time()[["elapsed"]]
 c <- cluster_edge_betweenness(g, weights = NA)
 t <- proc.time()[["elapsed"]] - t
 con <- file(a[4], "wb")
@@ -94,21 +93,14 @@ def same_partition(a, b) -> bool:
 
 def r_igraph(e: np.ndarray, n: int):
     """R igraph's (seconds, version, removed, betweenness, membership) or None without R."""
-    with tempfile.TemporaryDirectory() as tmp:
-        edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "gn.bin", "gn.R"))
-        e.astype(np.int32).tofile(edges)
-        with open(script, "w") as f:
-            f.write(R_SCRIPT)
-        try:
-            out = subprocess.run(["Rscript", script, edges, str(n), str(len(e)), result],
-                                 check=True, capture_output=True, text=True)
-        except (OSError, subprocess.CalledProcessError) as err:
-            print(f"  R igraph not run: {err}", flush=True)
-            return None
-        got = np.fromfile(result, np.float64)
-        m = len(e)
-        seconds, version = out.stdout.split()[-2:]
-        return float(seconds), version, got[:m].astype(np.int64), got[m:2 * m], got[2 * m:].astype(np.int64)
+    try:
+        got, printed = r_igraph_on_edges(R_SCRIPT, e, n)
+    except (OSError, subprocess.CalledProcessError) as err:
+        print(f"  R igraph not run: {err}", flush=True)
+        return None
+    m = len(e)
+    seconds, version = printed[-2:]
+    return float(seconds), version, got[:m].astype(np.int64), got[m:2 * m], got[2 * m:].astype(np.int64)
 
 
 def bench(G, size: int, args) -> dict:

@@ -19,10 +19,7 @@ bench/rows.py's format) and prints one line a row.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
-import subprocess
-import tempfile
 
 import numpy as np
 
@@ -30,6 +27,7 @@ import curnet
 from curnet import generators
 
 from . import rows as results
+from .comparators import r_igraph_on_edges
 from .networks import load_scnet
 from .timing import once
 
@@ -77,13 +75,7 @@ def python_igraph_closeness(g, vertices, weighted):
                                               normalized=False), float))
 
 
-R_CLOSENESS = r"""
-suppressPackageStartupMessages(library(igraph))
-a <- commandArgs(TRUE); n <- as.integer(a[2]); m <- as.integer(a[3])
-con <- file(a[1], "rb"); e <- readBin(con, "integer", 2 * m); close(con)
-g <- make_empty_graph(n, directed = FALSE)
-g <- add_edges(g, e + 1L)
-t <- proc.time()[["elapsed"]]
+R_CLOSENESS = r"""t <- proc.time()[["elapsed"]]
 c <- closeness(g, mode = "all", weights = NA)
 t <- proc.time()[["elapsed"]] - t
 con <- file(a[4], "wb"); writeBin(as.double(c), con); close(con)
@@ -94,14 +86,8 @@ cat(t, "\n")
 def r_igraph_closeness(g):
     """All-vertex closeness (hops) in R igraph, timed inside R (graph building excluded)."""
     src, dst, _ = undirected_edges(g)
-    with tempfile.TemporaryDirectory() as tmp:
-        edges, result, script = (os.path.join(tmp, x) for x in ("edges.bin", "closeness.bin", "c.R"))
-        np.c_[src, dst].astype(np.int32).tofile(edges)
-        with open(script, "w") as f:
-            f.write(R_CLOSENESS)
-        out = subprocess.run(["Rscript", script, edges, str(len(g)), str(len(src)), result],
-                             check=True, capture_output=True, text=True)
-        return np.fromfile(result, np.float64), float(out.stdout.split()[-1])
+    values, printed = r_igraph_on_edges(R_CLOSENESS, np.c_[src, dst], len(g))
+    return values, float(printed[-1])
 
 
 def bench_scnet(args):
