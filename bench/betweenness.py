@@ -33,24 +33,14 @@ from curnet import generators
 from curnet.graph import Graph
 
 from . import rows as results
-from .comparators import r_igraph_on_edges
+from .comparators import r_igraph_on_edges, r_igraph_vertex_values
 from .measures import agree, component_arcs, row, rows, undirected_edges
 from .networks import load_scnet, load_string, string_file
 from .timing import once
 
-R_BETWEENNESS = r"""t <- proc.time()[["elapsed"]]
-b <- betweenness(g, weights = NA)
-t <- proc.time()[["elapsed"]] - t
-con <- file(a[4], "wb"); writeBin(as.double(b), con); close(con)
-cat(t, "\n")
-"""
-
-
 def r_igraph_betweenness(g):
     """Exact unweighted betweenness in R igraph, timed inside R (graph building excluded)."""
-    src, dst, _ = undirected_edges(g)
-    values, printed = r_igraph_on_edges(R_BETWEENNESS, np.c_[src, dst], len(g))
-    return values, float(printed[-1])
+    return r_igraph_vertex_values(g, "betweenness(g, weights = NA)")
 
 
 def networkit_betweenness(g):

@@ -302,6 +302,16 @@ def r_igraph_on_edges(r_code: str, edges: np.ndarray, n: int) -> tuple[np.ndarra
         return np.fromfile(result, np.float64), out.stdout.split()
 
 
+def r_igraph_vertex_values(g, r_call: str) -> tuple[np.ndarray, float]:
+    """A value a vertex from R igraph's `r_call` on the undirected graph `g`'s edges (its
+    weights left out), and the call's seconds timed inside R (the graph's building left out)."""
+    src, dst, _ = edge_arrays(g)
+    code = (f't <- proc.time()[["elapsed"]]\nv <- {r_call}\nt <- proc.time()[["elapsed"]] - t\n'
+            'con <- file(a[4], "wb"); writeBin(as.double(v), con); close(con)\ncat(t, "\\n")\n')
+    values, printed = r_igraph_on_edges(code, np.c_[src, dst], len(g))
+    return values, float(printed[-1])
+
+
 def checksum(algorithm, result) -> list:
     """What R reports for its results, computed the same way here: [sum of finite, count non-finite]."""
     if algorithm == "scc":

@@ -27,7 +27,7 @@ import curnet
 from curnet import generators
 
 from . import rows as results
-from .comparators import r_igraph_on_edges
+from .comparators import r_igraph_vertex_values
 from .networks import load_scnet
 from .timing import once
 
@@ -75,19 +75,9 @@ def python_igraph_closeness(g, vertices, weighted):
                                               normalized=False), float))
 
 
-R_CLOSENESS = r"""t <- proc.time()[["elapsed"]]
-c <- closeness(g, mode = "all", weights = NA)
-t <- proc.time()[["elapsed"]] - t
-con <- file(a[4], "wb"); writeBin(as.double(c), con); close(con)
-cat(t, "\n")
-"""
-
-
 def r_igraph_closeness(g):
     """All-vertex closeness (hops) in R igraph, timed inside R (graph building excluded)."""
-    src, dst, _ = undirected_edges(g)
-    values, printed = r_igraph_on_edges(R_CLOSENESS, np.c_[src, dst], len(g))
-    return values, float(printed[-1])
+    return r_igraph_vertex_values(g, 'closeness(g, mode = "all", weights = NA)')
 
 
 def bench_scnet(args):
