@@ -1,7 +1,7 @@
 """Betweenness centrality of vertices and edges: exact, range-limited (igraph's `cutoff`),
 over source/target subsets (NetworkX's `betweenness_centrality_subset`) or estimated from
 `k` sampled sources (NetworkX's `k`), by Brandes' algorithm over batches of sources
-(:func:`curnet.algorithms.brandes.brandes_sums`).
+(:func:`curnet.algorithms.betweenness.driver.brandes_sums`).
 
 Conventions:
 
@@ -21,9 +21,9 @@ import math
 
 import numpy as np
 
-from .algorithms.brandes import brandes_sums
+from .algorithms.betweenness.driver import brandes_sums
 from .graph import Graph
-from .measures import _cutoff, _uses_weights, _vertex_ids
+from .options import igraph_cutoff, uses_positive_weights, vertex_ids
 from .sources import resolve_sources
 
 __all__ = ["betweenness", "edge_betweenness"]
@@ -71,7 +71,7 @@ def betweenness(g: Graph, vertices=None, *, directed=True, weighted=None, normal
     job = BetweennessJob(g, directed, weighted, cutoff, sources, targets, _sampled(g, k, seed, sources, targets))
     raw, _ = job.sums(edges=False, endpoints=endpoints, backend=backend, progress=progress)
     N = job.n if endpoints else job.n - 1
-    return job.rescale(raw, N, normalized, sampled_apart=not endpoints)[_vertex_ids(g, vertices)]
+    return job.rescale(raw, N, normalized, sampled_apart=not endpoints)[vertex_ids(g, vertices)]
 
 
 def edge_betweenness(g: Graph, edges=None, *, directed=True, weighted=None, normalized=False,
@@ -119,11 +119,8 @@ class BetweennessJob:
         self.undirected = not (g.directed and directed)
         self.graph = g.oriented("out" if directed else "all")
         self.n = len(g)
-        self.weighted = _uses_weights(g, weighted)
-        if self.weighted and g.num_edges and g.min_weight <= 0:
-            raise ValueError(f"betweenness needs positive weights; the smallest is {g.min_weight} "
-                             "(use weighted=False to count hops)")
-        self.cutoff = _cutoff(cutoff)
+        self.weighted = uses_positive_weights(g, weighted, "betweenness")
+        self.cutoff = igraph_cutoff(cutoff)
         self.sampled = None if sampled is None else np.asarray(sampled, np.int32)
         self.sources: np.ndarray
         if self.sampled is not None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from .algorithms.girvan_newman import edge_removals
 from .graph import Graph
-from .measures import _uses_weights
+from .options import uses_positive_weights, uses_weights
 
 
 def edge_betweenness_removals(g: Graph, *, directed=True, weighted=None, backend="auto", progress=None):
@@ -27,10 +27,7 @@ def edge_betweenness_removals(g: Graph, *, directed=True, weighted=None, backend
     `weighted` None uses the graph's weights if it has any (lengths: they must be positive)."""
     if not isinstance(g, Graph):
         raise TypeError(f"g must be a curnet.Graph, got {type(g).__name__}")
-    use_weights = _uses_weights(g, weighted)
-    if use_weights and g.num_edges and g.min_weight <= 0:
-        raise ValueError(f"edge betweenness needs positive weights; the smallest is {g.min_weight} "
-                         "(use weighted=False to count hops)")
+    use_weights = uses_positive_weights(g, weighted, "edge betweenness")
     return edge_removals(g, paths_directed=g.directed and bool(directed), weighted=use_weights,
                          backend=backend, progress=progress)
 
@@ -71,7 +68,7 @@ def girvan_newman(g: Graph, *, directed=True, weighted=None, backend="auto", pro
     """
     removed, values = edge_betweenness_removals(g, directed=directed, weighted=weighted, backend=backend,
                                                 progress=progress)
-    weights = g.edges()[2] if _uses_weights(g, weighted) else None
+    weights = g.edges()[2] if uses_weights(g, weighted) else None
     merges, bridges, modularity, membership = replay_removals(g, removed, weights, g.directed and bool(directed))
     return GirvanNewman(removed, values, merges, bridges, modularity, membership)
 

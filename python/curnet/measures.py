@@ -20,34 +20,10 @@ from .algorithms.reductions import DepthHistogram, SourceStats
 from .algorithms.sssp import sssp_blocks
 from .backends import get_backend
 from .graph import Graph
-from .sources import resolve_sources
+from .options import igraph_cutoff, uses_weights, vertex_ids
 
 __all__ = ["closeness", "harmonic_centrality", "eccentricity", "radius", "diameter",
            "farthest_points", "mean_distance", "distance_table", "ego_size"]
-
-
-def _uses_weights(g: Graph, weighted) -> bool:
-    if weighted is None:
-        return g.weighted
-    if weighted and not g.weighted:
-        raise ValueError("weighted=True, but the graph has no weights")
-    return bool(weighted)
-
-
-def _vertex_ids(g: Graph, vertices) -> np.ndarray:
-    if vertices is None:
-        return np.arange(len(g), dtype=np.int32)
-    return resolve_sources(g, vertices)
-
-
-def _cutoff(cutoff):
-    """igraph's rule: None or a negative cutoff means no cutoff."""
-    if cutoff is None:
-        return None
-    cutoff = float(cutoff)
-    if np.isnan(cutoff):
-        raise ValueError("cutoff is NaN")
-    return None if cutoff < 0 else cutoff
 
 
 def _nonnegative(g: Graph, measure: str) -> None:
@@ -65,11 +41,11 @@ def _stats(g, mode, vertices, weighted, backend, progress, *, measure: str, max_
            **kwargs) -> SourceStats:
     """Per-source statistics of the distances from `vertices` (None: all) in `g` along `mode`
     (hops: a traversal may stop after `max_depth` levels when the statistics look no farther)."""
-    weighted = _uses_weights(g, weighted)
+    weighted = uses_weights(g, weighted)
     if weighted:
         _nonnegative(g, measure)
     g = (g if weighted else g.without_weights()).oriented(mode)
-    ids = _vertex_ids(g, vertices)
+    ids = vertex_ids(g, vertices)
     sink = SourceStats(len(ids), **kwargs)
     if len(ids):
         if weighted:
@@ -113,7 +89,7 @@ def closeness(g: Graph, vertices=None, *, mode="all", cutoff=None, weighted=None
     [0.667, 1.0, 0.667, 1.0, 1.0, nan]
     """
     s = _stats(g, mode, vertices, weighted, backend, progress,
-               measure="closeness", upto=_cutoff(cutoff), want=("count", "total"))
+               measure="closeness", upto=igraph_cutoff(cutoff), want=("count", "total"))
     reached = s.count - 1                          # the vertex itself is at distance 0
     with np.errstate(divide="ignore", invalid="ignore"):
         score = (reached if normalized else 1.0) / s.total
@@ -139,7 +115,7 @@ def harmonic_centrality(g: Graph, vertices=None, *, mode="all", cutoff=None, wei
     [1.5, 2.0, 1.5, 1.0, 1.0, 0.0]
     """
     s = _stats(g, mode, vertices, weighted, backend, progress,
-               measure="harmonic_centrality", upto=_cutoff(cutoff), want=("inverse",))
+               measure="harmonic_centrality", upto=igraph_cutoff(cutoff), want=("inverse",))
     return s.inverse / max(len(g) - 1, 1) if normalized else s.inverse   # igraph: 0 on one vertex
 
 
@@ -299,7 +275,7 @@ def distance_table(g: Graph, *, directed=True, backend="auto", progress=None) ->
     view = g.oriented("out" if directed else "all")
     sink = DepthHistogram()
     if len(view):
-        bfs_blocks(view, _vertex_ids(view, None), sink, backend=backend, progress=progress)
+        bfs_blocks(view, vertex_ids(view, None), sink, backend=backend, progress=progress)
     if view.directed:
         return sink.counts, sink.unreachable
     return sink.counts // 2, sink.unreachable // 2      # each unordered pair was seen twice
@@ -342,7 +318,7 @@ def ego_size(g: Graph, vertices=None, *, order=1, mode="all", mindist=0, backend
     if order <= 1:
         # the vertex itself, and its distinct neighbours other than itself: counted from the
         # arcs, O(edges), where a traversal from every vertex is O(vertices^2)
-        ids = _vertex_ids(g, vertices)
+        ids = vertex_ids(g, vertices)
         size = np.full(len(ids), 1 if mindist == 0 else 0, dtype=np.int64)
         if order == 1:
             size += _distinct_neighbours(g.oriented(mode))[ids]

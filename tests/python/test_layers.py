@@ -16,7 +16,7 @@ PYTHON = Path(__file__).resolve().parents[2] / "python"
 LAYERS = [
     ("the graph and what all share",
      {"curnet._version", "curnet.errors", "curnet.columns", "curnet.memory", "curnet.progress",
-      "curnet.work", "curnet.sources", "curnet.graph", "curnet.io", "curnet.datasets", "curnet.generators"}),
+      "curnet.work", "curnet.sources", "curnet.options", "curnet.graph", "curnet.io", "curnet.datasets", "curnet.generators"}),
     ("backends", {"curnet.backends"}),
     ("drivers", {"curnet.algorithms", "curnet.community_detection"}),
     ("above the drivers",

@@ -17,8 +17,12 @@ from types import SimpleNamespace
 
 from _curnet_nx import FUNCTIONS, WEIGHTED
 
-from . import algorithms
+from . import algorithms, betweenness, communities, propagation
 from .graph import CurnetGraph, from_networkx, to_networkx
+
+# Each function NetworkX may dispatch here, found in the module that implements it.
+IMPLEMENTATIONS = {name: getattr(module, name) for module in (algorithms, betweenness, communities, propagation)
+                   for name in FUNCTIONS if hasattr(module, name)}
 
 # Calls that run one traversal: converting the graph costs about what NetworkX's own search
 # costs, so under automatic dispatch they go to cuRnet only once the graph is converted.
@@ -66,7 +70,7 @@ def convert_to_nx(obj, *, name=None):
 
 def _arguments(name, args, kwargs):
     try:
-        bound = inspect.signature(getattr(algorithms, name)).bind(*args, **kwargs)
+        bound = inspect.signature(IMPLEMENTATIONS[name]).bind(*args, **kwargs)
     except TypeError:
         return None
     bound.apply_defaults()
@@ -130,5 +134,5 @@ def on_start_tests(items):
 backend = SimpleNamespace(
     convert_from_nx=convert_from_nx, convert_to_nx=convert_to_nx, can_run=can_run,
     should_run=should_run, on_start_tests=on_start_tests,
-    **{name: getattr(algorithms, name) for name in FUNCTIONS},
+    **IMPLEMENTATIONS,
 )

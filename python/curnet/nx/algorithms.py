@@ -1,4 +1,6 @@
 """NetworkX's functions on a CurnetGraph: same signatures, same return types, same errors.
+The traversals' and distances' are here; betweenness, PageRank and communities have modules
+of their own beside it (which read the engine backend here: `engine_backend`).
 
 Each takes the graph NetworkX's dispatcher converted (`G` is a CurnetGraph) and returns what
 NetworkX returns: dicts keyed by node objects (in node order),
@@ -383,13 +385,3 @@ def closeness_centrality(G, u=None, distance=None, wf_improved=True):
     out = dict(zip(G.node_array[ids].tolist(), c.tolist()))
     return out[u] if u is not None else out
 
-
-# -- betweenness (its own module; listed here, where the backend looks functions up) ----
-from .betweenness import (betweenness_centrality, betweenness_centrality_subset,  # noqa: E402,F401
-                          edge_betweenness_centrality)
-
-# -- pagerank (curnet.nx.propagation) --------------------------------------------------------
-from .propagation import pagerank  # noqa: E402,F401
-
-# -- communities (curnet.nx.communities) -------------------------------------------------------
-from .communities import leiden_communities, louvain_communities, modularity  # noqa: E402,F401
