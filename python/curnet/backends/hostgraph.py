@@ -48,7 +48,7 @@ class HostGraph:
 
     def arc_count_matrices(self) -> tuple[sp.csr_matrix, sp.csr_matrix]:
         """(A, A^T) with A[u, v] the number of arcs u -> v (parallel arcs are distinct paths):
-        the SciPy route of the BFS-level Brandes sweeps (backends/brandes.py)."""
+        the SciPy route of the BFS-level Brandes sweeps (backends/cpu/brandes.py)."""
         if self._arc_counts is None:
             # copies: summing duplicates sorts the rows in place, and the graph's arrays are shared
             forward = sp.csr_matrix((np.ones(len(self.out_idx)), self.out_idx, self.out_ptr),

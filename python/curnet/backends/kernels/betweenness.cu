@@ -1,5 +1,5 @@
-// Brandes' sweeps over a batch's shortest-path DAGs (algorithms/brandes.py). Their NumPy twins
-// are curnet.backends.brandes (dag_levels, sigma_level, delta_level, edge_dependency).
+// Brandes' sweeps over a batch's shortest-path DAGs (algorithms/betweenness/sweeps.py). Their NumPy
+// twins are curnet.backends.cpu.brandes (dag_levels, sigma_level, delta_level, edge_dependency).
 // (common.cuh is put in front of this file by the loader.)
 //
 // A batch of kb sources is held in (n, kb) C-ordered blocks, entry v * kb + j for vertex v and
