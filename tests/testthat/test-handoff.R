@@ -44,3 +44,14 @@ test_that("results are written into R's matrix, not converted from NumPy", {
   expect_true(inherits(out, "python.builtin.NoneType"))
   expect_equal(as.vector(m), c(0, 1, 2))
 })
+
+test_that("a result R sizes after the run (a Held) lands in R vectors of its types, at its places", {
+  skip_if_no_engine()
+  handoff <- cuRnet:::engine_module("handoff")
+  held <- handoff$Held(reticulate::py_eval(paste0(
+    "{'a': __import__('numpy').array([3, 1], dtype='int32'), ",
+    "'t': {'x': __import__('numpy').arange(3.0), 'name': 's'}, 'k': 2, 'none': __import__('numpy').zeros(0)}"),
+    convert = FALSE))
+  got <- cuRnet:::held_result(held)
+  expect_identical(got, list(a = c(3L, 1L), t = list(x = c(0, 1, 2), name = "s"), k = 2L, none = numeric(0)))
+})

@@ -47,6 +47,28 @@ test_that("cuRnet_pcsf returns PCSF()'s object with the forest's objective", {
   expect_equal(igraph::graph_attr(f, "objective"), recompute_objective(f, ppi, toy_prizes()))
 })
 
+test_that("cuRnet_pcsf converts the interactome as every cuRnet function does, once", {
+  skip_if_no_engine()
+  ppi <- cuRnet_interactome(toy_edges())
+  count <- new.env()
+  count$n <- 0L
+  trace("engine_graph", function() count$n <- count$n + 1L, print = FALSE, where = asNamespace("cuRnet"))
+  on.exit(untrace("engine_graph", where = asNamespace("cuRnet")))
+  first <- suppressMessages(cuRnet_pcsf(ppi, toy_prizes(), backend = "cpu"))
+  expect_equal(count$n, 1L)                                 # R's igraph conversion, igraph_engine_graph()
+  again <- suppressMessages(cuRnet_pcsf_rand(ppi, toy_prizes(), n = 2, r = 0, seed = 1, backend = "cpu"))
+  d <- cuRnet_distances(ppi, "A", "H", backend = "cpu")     # the costs as weights: the same graph
+  expect_equal(count$n, 1L)                                 # kept with ppi, shared
+  expect_equal(unname(d[1, 1]), 0.5 + 0.2 + 0.3 + 0.4)      # A - B - F - G - H
+  expect_setequal(igraph::V(again)$name, igraph::V(first)$name)
+  # another interactome's names are its own: no answer from a stale graph
+  renamed <- igraph::set_vertex_attr(ppi, "name", value = tolower(igraph::V(ppi)$name))
+  lower <- suppressMessages(cuRnet_pcsf(renamed, stats::setNames(toy_prizes(), tolower(names(toy_prizes()))),
+                                        backend = "cpu"))
+  expect_setequal(igraph::V(lower)$name, tolower(igraph::V(first)$name))
+  expect_equal(igraph::graph_attr(lower, "objective"), igraph::graph_attr(first, "objective"))
+})
+
 test_that("unmatched terminals are reported; too few matched is an error", {
   skip_if_no_engine()
   ppi <- cuRnet_interactome(toy_edges())
