@@ -142,24 +142,28 @@ SERIES = (("modules_wgcna_s", "WGCNA::blockwiseModules"),
           ("modules_curnet_s", "cuRnet_blockwiseModules"),
           ("total_s", "blockwise_modules end to end"),
           ("modules_block_tree_s", "TOM + tree + 1 - TOM to host"),
+          ("tree_cut_r_s", "dynamicTreeCut::cutreeHybrid"),
           ("hclust_fastcluster_s", "fastcluster average linkage"),
           ("hclust_scipy_s", "SciPy average linkage"),
           ("hclust_curnet_s", "curnet.hclust average"))
 
 
 def plot(png: str, reports: list) -> None:
-    """Time against genes (log-log) from reports given as PATH:LABEL (LABEL names the machine
-    and engine); each series a quantity of SERIES the report's rows hold (first calls left out)."""
+    """Time against genes (log-log) from reports given as PATH:LABEL[:KEY,KEY...] (LABEL names
+    the machine and engine); each series a quantity of SERIES the report's rows hold (only the
+    KEYs when given; first calls left out)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 5.5))
+    fig, ax = plt.subplots(figsize=(11, 5.5))
     genes: set = set()
     for spec in reports:
-        path, _, label = spec.partition(":")
+        path, label, *keys = spec.split(":")
         with open(path) as f:
             rows = [r for r in json.load(f)["rows"] if not r.get("first_call")]
         for key, name in SERIES:
+            if keys and key not in keys[0].split(","):
+                continue
             pts = sorted((r["genes"], r[key]) for r in rows if r.get(key))
             if pts:
                 genes.update(g for g, _ in pts)
@@ -174,7 +178,7 @@ def plot(png: str, reports: list) -> None:
     ax.set_xlabel("genes (100 samples)")
     ax.set_ylabel("seconds")
     ax.set_title("WGCNA's modules and their average-linkage clustering")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     fig.savefig(png, dpi=120)
 
