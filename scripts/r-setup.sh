@@ -41,7 +41,7 @@ R CMD INSTALL --no-test-load . >/dev/null
 echo "r-setup: cuRnet $(Rscript -e 'cat(as.character(packageVersion("cuRnet")))') installed"
 
 # The PCSF package, the comparator of cuRnet_pcsf (not on CRAN or Debian), where its tarball is
-# at hand: the PCSF tests and scripts/pcsf_bench.R skip or stop without it.
+# at hand: the PCSF tests and `python -m bench pcsf` (bench/r_pcsf.R) skip or stop without it.
 pcsf_tarball="${CURNET_PCSF_TARBALL:-../shared/pcsf/PCSF_0.99.1.tar.gz}"
 if [ -f "$pcsf_tarball" ] && ! Rscript -e 'quit(status = !requireNamespace("PCSF", quietly = TRUE))' 2>/dev/null; then
   R CMD INSTALL "$pcsf_tarball" >/dev/null 2>&1 && echo "r-setup: PCSF installed (the comparator)" \
