@@ -20,6 +20,7 @@ set -u
 BACKEND=${BACKEND:-cuda}
 BUDGET=${BUDGET:-140}
 R_SETUP=${R_SETUP:-1}
+export RROOT=${RROOT:-/tmp/rroot}                 # where .device-r/setup.sh unpacks R
 PY=${PY:-$(command -v python3)}
 OUT=${OUT:-$(mktemp -d /tmp/first-call-XXXX)}
 mkdir -p "$OUT"
@@ -55,7 +56,7 @@ git log -1 --format='tree at %h (%ci)' 2> /dev/null | tee -a "$LOG"
 (
   if [ "$R_SETUP" = 1 ]; then
     SKIP_SMOKE=1 bash .device-r/setup.sh . "$PY" > "$OUT/r_setup.log" 2>&1 || { say "R setup failed (r_setup.log)"; exit 1; }
-    source /tmp/rroot/env.sh
+    source "$RROOT/env.sh"
   fi
   export RETICULATE_PYTHON=${RETICULATE_PYTHON:-$PY}
   say "R ready: $(Rscript -e 'cat(R.version.string, "cuRnet", as.character(packageVersion("cuRnet")))' 2>&1 | tail -1)"
@@ -76,7 +77,7 @@ RESERVE=45 row 60 --row python-betweenness --repeat 1 --empty-cache --cache "$CA
 wait $WARM_UP $R_LANE
 
 # A machine used before: the warmed cache, fresh processes, nothing else running.
-[ "$R_SETUP" = 1 ] && [ -f /tmp/rroot/env.sh ] && source /tmp/rroot/env.sh
+[ "$R_SETUP" = 1 ] && [ -f "$RROOT/env.sh" ] && source "$RROOT/env.sh"
 export RETICULATE_PYTHON=${RETICULATE_PYTHON:-$PY}
 row 15 --row start --cache "$WARM" --label "start (warmed cache)"
 # the targets' rows first: what is left of the budget goes to them
