@@ -85,6 +85,12 @@ row 20 --row r-bfs --repeat 3 --cache "$WARM" --label "R bfs, ran before (warmed
 row 20 --row r-betweenness --repeat 3 --cache "$WARM" --label "R betweenness, ran before (warmed cache)"
 row 25 --row igraph-betweenness --repeat 1 --label "R igraph betweenness, same graph"
 row 10 --row igraph-bfs --repeat 1 --label "R igraph distances, same graph"
+if ((BUDGET - (SECONDS - T0) > 15)); then    # R's first BFS step by step, and bare R's and Python's costs here
+  say "R's steps (bench/first_call_steps.R $BACKEND random)"
+  CURNET_KERNEL_CACHE=$WARM timeout 15 Rscript bench/first_call_steps.R "$BACKEND" random > "$OUT/first_call_steps.txt" 2>&1
+  cat "$OUT/first_call_steps.txt" >> "$LOG"
+fi
+row 25 --row floors --repeat 1 --label "floors: bare R and Python here"
 row 15 --row python-bfs --repeat 2 --cache "$WARM" --label "python bfs, ran before (warmed cache)"
 row 15 --row python-betweenness --repeat 2 --cache "$WARM" --label "python betweenness, ran before (warmed cache)"
 

@@ -1,13 +1,15 @@
 # R's first call, step by step (wall and CPU seconds of each), in a fresh process:
-#   Rscript bench/first_call_steps.R [cpu|cuda]
-# The steps are those of library(cuRnet) and a first cuRnet_bfs on a 2,000-vertex ring, taken
-# one at a time: reticulate (with the Matrix package its NAMESPACE imports), the probe of the
-# engine's Python (reticulate runs its config.py in a Python of its own, which imports NumPy),
-# Python's start in R (with NumPy), the engine's R entry (its modules, pyarrow, SciPy's sparse
-# matrices), the graph (the engine's reader package for the weight-column names), the BFS (SciPy's
-# csgraph, which imports scipy.linalg). Results: docs/first-call.md.
-backend <- commandArgs(trailingOnly = TRUE)[1]
-if (is.na(backend)) backend <- "cpu"
+#   Rscript bench/first_call_steps.R [cpu|cuda] [ring|random]
+# The steps are those of library(cuRnet) and a first cuRnet_bfs on a 2,000-vertex ring (or the
+# 20,000-vertex random graph of bench/first_call.R), taken one at a time: reticulate (with the
+# Matrix package its NAMESPACE imports), the probe of the engine's Python (reticulate runs its
+# config.py in a Python of its own, which imports NumPy), Python's start in R (with NumPy), the
+# engine's R entry (its modules, pyarrow, SciPy's sparse matrices), the graph (the engine's
+# reader package for the weight-column names), the BFS (on the CPU SciPy's csgraph, which
+# imports scipy.linalg; on a GPU CuPy and the CUDA context). Results: docs/first-call.md.
+args <- commandArgs(trailingOnly = TRUE)
+backend <- if (length(args) >= 1) args[1] else "cpu"
+shape <- if (length(args) >= 2) args[2] else "ring"
 cpu <- function() { p <- proc.time(); sum(p[c("user.self", "sys.self", "user.child", "sys.child")], na.rm = TRUE) }
 W <- proc.time()[["elapsed"]]
 C <- cpu()
@@ -22,6 +24,18 @@ invisible(loadNamespace("reticulate")); mark("reticulate")
 python <- cuRnet_python(); invisible(cuRnet:::reticulate_cannot_start(python)); mark("the engine's Python chosen")
 invisible(reticulate::py_config()); mark("Python probed, then started (NumPy with it)")
 invisible(cuRnet:::bridge()); mark("the engine's R entry (modules, pyarrow, scipy.sparse)")
-n <- 2000
-g <- cuRnet_graph(data.frame(from = 1:n, to = c(2:n, 1)), directed = FALSE); mark("cuRnet_graph (ring of 2,000)")
+if (shape == "ring") {
+  n <- 2000
+  x <- data.frame(from = 1:n, to = c(2:n, 1))
+} else {
+  set.seed(0)
+  n <- 20000
+  x <- data.frame(from = sample.int(n, 5 * n, TRUE), to = sample.int(n, 5 * n, TRUE))
+}
+g <- cuRnet_graph(x, directed = FALSE); mark(sprintf("cuRnet_graph (%s of %d)", shape, n))
+if (backend != "cpu") {   # CuPy, the backend and the CUDA context, apart from the BFS
+  invisible(reticulate::import("curnet.backends", convert = FALSE)$get_backend(backend))
+  invisible(reticulate::import("cupy", convert = FALSE)$zeros(1L))
+  mark("the CUDA backend (CuPy, the CUDA context)")
+}
 d <- cuRnet_bfs(g, 1, backend = backend); mark(sprintf("first cuRnet_bfs (%s)", backend))
