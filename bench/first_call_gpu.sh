@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The first-call rows on a GPU machine (docs/first-call.md, "A first call on a GPU"), from the
+# The first-call rows on a GPU machine (docs/first-call.md, "The GPU rows"), from the
 # repository root, in under BUDGET seconds (140 by default); everything goes under $OUT:
 #
 #   bash bench/first_call_gpu.sh            # the GPU machine, with .device-r (R 4.2.2 + igraph +
