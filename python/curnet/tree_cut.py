@@ -12,10 +12,17 @@ import numpy as np
 from .linkage import Dendrogram
 
 
+def _square_block(index, matrix: np.ndarray) -> np.ndarray:
+    """matrix[index, :][:, index], the port's dist_multi_index on a square matrix, without
+    its copy of whole rows (|index| x n a call, thousands of calls on a large tree)."""
+    return matrix[np.ix_(index, index)]
+
+
 def _port_cutree_hybrid():
-    """The port's cutreeHybrid, its ordinal ranks made integers: the port indexes arrays with
-    SciPy's rankdata(method="ordinal"), which newer SciPy returns as floats (an IndexError on
-    SciPy 1.18, seen on the GPU machine); integers are the same ranks."""
+    """The port's cutreeHybrid with two of its helpers replaced by equal ones: its ordinal
+    ranks made integers (the port indexes arrays with SciPy's rankdata(method="ordinal"),
+    which SciPy 1.18 returns as floats: an IndexError, seen on the GPU machine), and its
+    square-matrix blocks taken without copying whole rows."""
     import scipy.stats
     import dynamicTreeCut.dynamicTreeCut as port
 
@@ -23,6 +30,7 @@ def _port_cutree_hybrid():
         ranks = scipy.stats.rankdata(a, method=method, **options)
         return ranks.astype(np.int64) if method == "ordinal" else ranks
     port.rankdata = rankdata
+    port.dist_multi_index = _square_block       # we always pass the square matrix
     return port.cutreeHybrid
 
 
