@@ -16,7 +16,7 @@ from . import cli_communities
 from . import cli_propagation
 from . import cli_modules
 
-from .cli_input import add_input_options, graph_file, read_input
+from .cli_input import BACKEND_HELP, add_input_options, add_run_options, graph_file, read_input
 from .outputs import check_path
 from .sources import resolve_sources, sample_sources
 
@@ -25,10 +25,6 @@ ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
 
 # --out writes the reachable pairs of about this many (source, vertex) pairs at a time.
 PIECE_PAIRS = 1 << 18
-
-BACKEND_HELP = "auto (GPU if usable), cpu, cuda, cuda:N (GPU N), cuda:0,1 or cuda:all (sources split over GPUs)"
-
-
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,28 +35,28 @@ def _parser() -> argparse.ArgumentParser:
     for name in ALGORITHMS:
         a = sub.add_parser(name, help=f"run {name} on a graph file")
         add_input_options(a)
-        a.add_argument("--backend", default="auto", help=BACKEND_HELP)
-        a.add_argument("--out", help="write results to FILE.tsv or FILE.parquet (long format)")
+        add_run_options(a, out_help="write results to FILE.tsv or FILE.parquet (long format)",
+                        seed=None if name == "scc" else "the seed of --fraction's draw (default 0)")
         if name != "scc":
             src = a.add_mutually_exclusive_group()
             src.add_argument("--sources", help="comma-separated vertex names or ids, or @FILE: "
                              "one or more per line, '#' starts a comment")
             src.add_argument("--fraction", type=float, help="a seeded random fraction of the vertices")
-            a.add_argument("--seed", type=int, default=0)
             a.add_argument("--scheduler", help="run on the Dask cluster at this address (tcp://host:8786); "
                            "see `curnet cluster`")
             a.add_argument("--shared-file", action="store_true",
                            help="with --scheduler: each worker reads FILE itself (the same path on every host) "
                            "instead of receiving the graph")
-    cli_analyses.add_parsers(sub, BACKEND_HELP)
-    cli_coexpression.add_parser(sub, BACKEND_HELP)
-    cli_communities.add_parser(sub, BACKEND_HELP)
-    cli_propagation.add_parser(sub, BACKEND_HELP)
-    cli_modules.add_parser(sub, BACKEND_HELP)
+    cli_analyses.add_parsers(sub)
+    cli_coexpression.add_parser(sub)
+    cli_communities.add_parser(sub)
+    cli_propagation.add_parser(sub)
+    cli_modules.add_parser(sub)
     sub.add_parser("info", help="backend, device and versions")
     w = sub.add_parser("warm-up", help="compile every GPU kernel once, into cuRnet's kernel cache, "
                        "so that no call compiles (docs/first-call.md)")
-    w.add_argument("--backend", default="cuda", help="the GPU(s) to compile for: cuda, cuda:N, cuda:all")
+    w.add_argument("--backend", default="cuda", help="the GPU(s) to compile for: cuda, cuda:N, cuda:all "
+                   "(default cuda: there is nothing to compile for the CPU)")
     c = sub.add_parser("cluster", help="start a local Dask cluster, print its address, run until Ctrl-C")
     c.add_argument("--workers", type=int, help="worker processes (default: one a CPU core; with --gpu one a GPU)")
     c.add_argument("--gpu", action="store_true", help="one worker per GPU (needs dask-cuda)")

@@ -3,14 +3,13 @@
 and set proximity. Each writes a table: TSV on stdout, or --out FILE.tsv / FILE.parquet."""
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from typing import Any
 
 import numpy as np
 
-from .cli_input import add_input_options, read_input
+from .cli_input import Renamed, Retired, add_input_options, add_run_options, read_input
 
 VERTEX_MEASURES = ("closeness", "harmonic", "eccentricity", "ego-size")
 COMMANDS = VERTEX_MEASURES + ("distance-table", "paths", "proximity", "pcsf")
@@ -20,34 +19,19 @@ def _names(text):
     return [s.strip() for s in text.split(",") if s.strip()]
 
 
-class _Renamed(argparse.Action):
-    """An option's earlier spelling, kept for scripts and hidden from --help: it sets what the
-    option of the new name sets (`const` for a flag, else the value) and says the new name on
-    stderr, once a use."""
-
-    def __init__(self, option_strings, dest, new, flag=False, const=None, type=None, **kw):
-        super().__init__(option_strings, dest, nargs=0 if flag else None, const=const, type=type,
-                         help=argparse.SUPPRESS, **kw)
-        self.new = new
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(f"curnet: {option_string} is deprecated; use {self.new}", file=sys.stderr)
-        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+def _retired_hops_flag(a) -> None:
+    """The earlier flag `--hops` (count hops on a weighted graph, deprecated 2026-11-25): --hops
+    is now only a number of hops (ego-size), so the flag is an error that names --unweighted."""
+    a.add_argument("--hops", dest="unweighted", action=Retired,
+                   instead="count hops on a weighted file with --unweighted (--hops N is ego-size's number of hops)")
 
 
-def _weights_flag(a) -> None:
-    """The earlier `--hops` flag (count hops on a weighted graph): the input option
-    --unweighted does that, and --hops now names a number of hops (ego-size)."""
-    a.add_argument("--hops", dest="unweighted", action=_Renamed, new="--unweighted", flag=True, const=True)
-
-
-def add_parsers(sub, backend_help: str) -> None:
+def add_parsers(sub) -> None:
     """The subcommands, on the `curnet` parser's subparsers."""
-    def command(name, help):
+    def command(name, help, **run_options):
         a = sub.add_parser(name, help=help)
         add_input_options(a)
-        a.add_argument("--backend", default="auto", help=backend_help)
-        a.add_argument("--out", help="write the table to FILE.tsv or FILE.parquet (default: TSV on stdout)")
+        add_run_options(a, **run_options)
         return a
 
     for name in VERTEX_MEASURES:
@@ -58,11 +42,11 @@ def add_parsers(sub, backend_help: str) -> None:
         if name == "ego-size":
             a.add_argument("--hops", type=int, default=1, metavar="N",
                            help="the largest number of hops (igraph's order; default 1)")
-            a.add_argument("--order", dest="hops", action=_Renamed, new="--hops", type=int)
+            a.add_argument("--order", dest="hops", action=Renamed, new="--hops", type=int)
             a.add_argument("--mindist", type=int, default=0,
                            help="leave out vertices fewer hops away than this (1: the vertex itself)")
         else:
-            _weights_flag(a)
+            _retired_hops_flag(a)
         if name in ("closeness", "harmonic"):
             a.add_argument("--cutoff", type=float, help="only paths up to this length")
     a = command("distance-table", "how many vertex pairs lie at each hop distance")
@@ -70,11 +54,12 @@ def add_parsers(sub, backend_help: str) -> None:
     a = command("paths", "shortest paths (vertices and edges) from sources to targets")
     a.add_argument("--sources", help="comma-separated source vertices (required)")
     # --from: this command's earlier spelling, kept for scripts; --sources is the one name.
-    a.add_argument("--from", dest="sources", action=_Renamed, new="--sources")
+    a.add_argument("--from", dest="sources", action=Renamed, new="--sources")
     a.add_argument("--to", dest="targets", help="comma-separated target vertices (default: all)")
     a.add_argument("--mode", choices=("out", "in", "all"), default="out")
-    _weights_flag(a)
-    a = command("proximity", "network proximity of gene sets to a module, with z-scores")
+    _retired_hops_flag(a)
+    a = command("proximity", "network proximity of gene sets to a module, with z-scores",
+                seed="the reference sets' seed (default 0)")
     a.add_argument("--set", dest="sets", action="append", required=True,
                    help="comma-separated vertices of a set (repeat for several sets; NAME=a,b,c names it)")
     a.add_argument("--module", required=True, help="comma-separated vertices of the module")
@@ -82,10 +67,12 @@ def add_parsers(sub, backend_help: str) -> None:
                    help="comma-separated among closest, shortest, kernel, centre, separation, or all")
     a.add_argument("--n-random", type=int, default=1000)
     a.add_argument("--bin-size", type=int, default=100)
-    a.add_argument("--seed", type=int, default=0)
-    a.add_argument("--weighted", action="store_true", help="use the weights as lengths (default: hops)")
+    a.add_argument("--weighted", action="store_true",
+                   help="use the weights as lengths (default: hops, the method's definition)")
     a = command("pcsf", "prize-collecting Steiner forest (the PCSF package's method); the network "
-                        "is undirected, its third column the edge costs")
+                        "is undirected, its third column the edge costs",
+                seed="with --runs: seed of the noise (default: fresh noise each call, as PCSF_rand)",
+                seed_default=None)
     a.add_argument("prizes", help="terminals and prizes: two columns (name, prize), TSV or CSV, header optional")
     a.add_argument("--w", type=float, default=2.0, help="cost of each tree (default 2)")
     a.add_argument("--b", type=float, default=1.0, help="multiplier of the prizes (default 1)")
@@ -93,7 +80,6 @@ def add_parsers(sub, backend_help: str) -> None:
     a.add_argument("--dummies", help="comma-separated vertices the root is joined to (default: the terminals)")
     a.add_argument("--runs", type=int, help="N runs on noisy costs and their union with counts (PCSF_rand)")
     a.add_argument("--noise", type=float, default=0.1, help="with --runs: costs grow by up to this fraction")
-    a.add_argument("--seed", type=int, help="with --runs: seed of the noise")
     a.add_argument("--package-forest", action="store_true",
                    help="the PCSF package's forest, without cuRnet's improving rounds")
     a.add_argument("--duplicates", choices=("error", "last"), default="error",
@@ -109,6 +95,8 @@ def run(args) -> None:
     from .outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
+    if args.command == "proximity" and args.weighted and args.unweighted:
+        raise ValueError("--weighted and --unweighted: give one (proximity counts hops unless --weighted)")
     if args.command == "pcsf":      # undirected, costs in double precision as the package's
         g = read_input(args, directed=False, dtype=np.float64,
                        weights=True if args.weight is None else args.weight)

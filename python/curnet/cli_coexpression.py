@@ -7,8 +7,10 @@ import time
 
 import numpy as np
 
+from .cli_input import Renamed, add_run_options
 
-def add_parser(sub, backend_help: str) -> None:
+
+def add_parser(sub) -> None:
     a = sub.add_parser("coexpression", help="gene co-expression network of an expression table")
     a.add_argument("file", help="expression table: .tsv/.txt (tab), .csv, .parquet; .gz too. Genes are "
                    "rows (first column: gene names; first line: sample names) unless --genes-in columns")
@@ -23,9 +25,10 @@ def add_parser(sub, backend_help: str) -> None:
                    "genes, WGCNA's datExpr). Left to its default, a table that looks transposed "
                    "(far more samples than genes, gene ids as sample names) is a warning")
     a.add_argument("--max-p-outliers", type=float, default=1.0, help="bicor's maxPOutliers (default 1)")
-    a.add_argument("--single", action="store_true", help="compute in single precision (float32)")
-    a.add_argument("--backend", default="auto", help=backend_help)
-    a.add_argument("--out", help="write the edges to FILE.tsv or FILE.parquet (default: TSV on stdout)")
+    a.add_argument("--dtype", choices=("float64", "float32"), default="float64",
+                   help="the correlations' float width (default float64; float32 takes half the memory)")
+    a.add_argument("--single", dest="dtype", action=Renamed, new="--dtype float32", flag=True, const="float32")
+    add_run_options(a, out_help="write the edges to FILE.tsv or FILE.parquet (default: TSV on stdout)")
 
 
 def read_expression(path: str):
@@ -64,7 +67,7 @@ def run(args) -> None:
     e = ce.coexpression_edges(frame, args.method, threshold=args.threshold, top_k=args.top_k,
                               signed=args.signed, pvalues=args.pvalues, axis=axis,
                               max_p_outliers=args.max_p_outliers, backend=args.backend,
-                              dtype=np.float32 if args.single else np.float64)
+                              dtype=np.dtype(args.dtype))
     print(f"coexpression: {len(e['r']):,} edges in {time.perf_counter() - t0:.3f} s", file=sys.stderr)
     names = e["names"]
     cols = {"source": names[e["source"]], "target": names[e["target"]], "r": e["r"]}

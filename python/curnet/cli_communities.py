@@ -8,10 +8,10 @@ import time
 
 import numpy as np
 
-from .cli_input import add_input_options, read_input
+from .cli_input import add_input_options, add_run_options, read_input
 
 
-def add_parser(sub, backend_help: str) -> None:
+def add_parser(sub) -> None:
     a = sub.add_parser("communities", help="Leiden or Louvain communities of an undirected network")
     add_input_options(a)
     a.add_argument("--method", choices=("leiden", "louvain"), default="leiden")
@@ -19,12 +19,11 @@ def add_parser(sub, backend_help: str) -> None:
                    help="Leiden's quality (default modularity; Louvain: modularity)")
     a.add_argument("--resolution", type=float, nargs="+", default=[1.0],
                    help="one or more resolutions (several: every one run, with every seed)")
-    a.add_argument("--seed", type=int, nargs="+", default=[0], help="one or more seeds (default 0)")
     a.add_argument("--n-iterations", type=int, default=2,
                    help="Leiden's iterations (below 1: until an iteration no longer raises the quality)")
     a.add_argument("--beta", type=float, default=0.01, help="Leiden's refinement randomness (default 0.01)")
-    a.add_argument("--backend", default="auto", help=backend_help)
-    a.add_argument("--out", help="write the table to FILE.tsv or FILE.parquet (default: TSV on stdout)")
+    add_run_options(a, seed="one or more seeds (default 0; several: every one run, at every resolution)",
+                    seed_default=[0])
 
 
 def run(args) -> None:

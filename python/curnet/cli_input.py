@@ -12,6 +12,47 @@ import warnings
 from typing import cast
 
 FILE_HELP = "edge list (TSV/CSV/SNAP), .mtx, .gr, .graph, .parquet, .arrow; .gz too"
+BACKEND_HELP = "auto (GPU if usable), cpu, cuda, cuda:N (GPU N), cuda:0,1 or cuda:all (sources split over GPUs)"
+OUT_HELP = "write the table to FILE.tsv or FILE.parquet (default: TSV on stdout)"
+
+
+def add_run_options(a, *, out_help: str = OUT_HELP, seed: str | None = None, seed_default=0,
+                    backend_help: str = BACKEND_HELP) -> None:
+    """The options every analysis subcommand shares, in one place (the names: docs/design.md):
+    --backend, --out, and with `seed` (its help) --seed. `seed_default`: 0 everywhere but where
+    the help says why; a list for a command that takes several seeds."""
+    a.add_argument("--backend", default="auto", help=backend_help)
+    a.add_argument("--out", help=out_help)
+    if seed is not None:
+        several = isinstance(seed_default, list)
+        a.add_argument("--seed", type=int, nargs="+" if several else None, default=seed_default, help=seed)
+
+
+class Renamed(argparse.Action):
+    """An option's earlier spelling, kept for scripts and hidden from --help: it sets what the
+    option of the new name sets (`const` for a flag, else the value) and says the new name on
+    stderr, once a use."""
+
+    def __init__(self, option_strings, dest, new, flag=False, const=None, type=None, **kw):
+        super().__init__(option_strings, dest, nargs=0 if flag else None, const=const, type=type,
+                         help=argparse.SUPPRESS, **kw)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"curnet: {option_string} is deprecated; use {self.new}", file=sys.stderr)
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+
+
+class Retired(argparse.Action):
+    """An earlier flag whose name now means something else on other commands: an error that
+    says what to write instead (hidden from --help)."""
+
+    def __init__(self, option_strings, dest, instead, **kw):
+        super().__init__(option_strings, dest, nargs=0, help=argparse.SUPPRESS, **kw)
+        self.instead = instead
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is no longer a flag here: {self.instead}")
 
 
 def _column_spec(text: str):

@@ -8,8 +8,10 @@ import time
 
 import numpy as np
 
+from .cli_input import add_run_options
 
-def add_parser(sub, backend_help: str) -> None:
+
+def add_parser(sub) -> None:
     a = sub.add_parser("modules", help="WGCNA's co-expression modules of an expression table (blockwiseModules)")
     a.add_argument("file", help="expression table: .tsv/.txt (tab), .csv, .parquet; .gz too. Genes are "
                    "rows (first column: gene names; first line: sample names) unless --genes-in columns")
@@ -26,8 +28,7 @@ def add_parser(sub, backend_help: str) -> None:
     a.add_argument("--merge-cut-height", type=float, default=0.15)
     a.add_argument("--numeric-labels", action="store_true", help="modules numbered (0 unassigned), not coloured")
     a.add_argument("--eigengenes", help="also write the module eigengenes to this TSV file")
-    a.add_argument("--backend", default="auto", help=backend_help)
-    a.add_argument("--out", help="write the modules to FILE.tsv or FILE.parquet (default: TSV on stdout)")
+    add_run_options(a, out_help="write the modules to FILE.tsv or FILE.parquet (default: TSV on stdout)")
 
 
 def run(args) -> None:

@@ -11,11 +11,11 @@ import time
 
 import numpy as np
 
-from .cli_input import add_input_options, read_input
+from .cli_input import add_input_options, add_run_options, read_input
 from .sources import resolve_sources
 
 
-def add_parser(sub, backend_help: str) -> None:
+def add_parser(sub) -> None:
     a = sub.add_parser("propagate", help="propagate seed sets over a network (RWR or diffusion), "
                        "with a permutation null")
     add_input_options(a)
@@ -29,9 +29,8 @@ def add_parser(sub, backend_help: str) -> None:
     a.add_argument("--null", type=int, default=0, metavar="N",
                    help="add z-scores and empirical p-values from N degree-matched random seed sets")
     a.add_argument("--bin-size", type=int, default=100, help="the fewest vertices in a degree bin (default 100)")
-    a.add_argument("--seed", type=int, default=0, help="the random draws' seed (default 0)")
-    a.add_argument("--backend", default="auto", help=backend_help)
-    a.add_argument("--out", help="write the scores to FILE.tsv or FILE.parquet (default: TSV on stdout)")
+    add_run_options(a, out_help="write the scores to FILE.tsv or FILE.parquet (default: TSV on stdout)",
+                    seed="the random draws' seed (default 0)")
 
 
 def read_seed_sets(path: str, g) -> dict:

@@ -188,3 +188,60 @@ def test_one_long_format_on_stdout_in_tsv_and_in_parquet(tmp_path, capsys, comma
     assert table.column_names == stdout.splitlines()[0].split("\t")
     if not named:
         assert table.schema.field("source").type == table.schema.field("target").type == "int32"
+
+
+def _subcommands():
+    from curnet.cli import _parser
+    p = _parser()
+    sub = next(a for a in p._actions if a.dest == "command")
+    return sub.choices
+
+
+def test_every_analysis_takes_the_shared_run_options():
+    """--backend and --out come from one helper on every subcommand that runs an analysis, with
+    the same default; --seed is 0 wherever a command draws at random, but pcsf (unseeded noise,
+    as PCSF_rand) and communities (several seeds)."""
+    from curnet.cli_input import BACKEND_HELP
+    seeds = {}
+    for name, a in _subcommands().items():
+        options = {o: act for act in a._actions for o in act.option_strings}
+        if name in ("info", "cluster"):
+            assert "--backend" not in options
+            continue
+        assert options["--backend"].default == ("cuda" if name == "warm-up" else "auto")
+        if name not in ("warm-up", "demo"):
+            assert options["--backend"].help == BACKEND_HELP
+            assert "--out" in options and options["--out"].default is None
+        if "--seed" in options:
+            seeds[name] = options["--seed"].default
+    assert seeds.pop("pcsf") is None and seeds.pop("communities") == [0]
+    assert set(seeds) == {"bfs", "sssp", "sssp-dists", "proximity", "propagate"}
+    assert set(seeds.values()) == {0}
+
+
+def test_coexpression_single_is_dtype_float32_with_a_note(tmp_path, capsys):
+    """--dtype float32 is the float width's one name; the earlier --single gives the same table
+    and says --dtype on stderr."""
+    import numpy as np
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(6, 12))
+    x[1] = x[0] + 0.1 * rng.normal(size=12)
+    path = tmp_path / "expr.tsv"
+    path.write_text("gene\t" + "\t".join(f"s{j}" for j in range(12)) + "\n" +
+                    "".join(f"g{i}\t" + "\t".join(f"{v:.6f}" for v in row) + "\n" for i, row in enumerate(x)))
+    base = ["coexpression", str(path), "--threshold", "0.3", "--backend", "cpu"]
+    assert main(base + ["--dtype", "float32"]) == 0
+    new = capsys.readouterr()
+    assert main(base + ["--single"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and old.out.count("\n") > 1
+    assert "curnet: --single is deprecated; use --dtype float32" in old.err
+    assert "deprecated" not in new.err
+    from curnet.coexpression import coexpression_edges
+    want = coexpression_edges(x, threshold=0.3, backend="cpu", dtype=np.float32)
+    rows = [line.split("\t") for line in new.out.splitlines()[1:]]
+    assert [(r[0], r[1]) for r in rows] == [(f"g{i}", f"g{j}") for i, j in zip(want["source"], want["target"])]
+    np.testing.assert_allclose([float(r[2]) for r in rows], want["r"], rtol=1e-6)
+    with pytest.raises(SystemExit):
+        main(["coexpression", "--help"])
+    assert "--single" not in capsys.readouterr().out

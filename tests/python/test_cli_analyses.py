@@ -125,14 +125,11 @@ def test_ego_size_takes_hops(tmp_path, capsys):
 @needs_measures
 @pytest.mark.parametrize("old, new", [
     (["ego-size", "--order", "2"], ["ego-size", "--hops", "2"]),
-    (["closeness", "--hops"], ["closeness", "--unweighted"]),
-    (["eccentricity", "--hops"], ["eccentricity", "--unweighted"]),
-    (["paths", "--from", "a", "--hops"], ["paths", "--sources", "a", "--unweighted"]),
+    (["paths", "--from", "a"], ["paths", "--sources", "a"]),
 ])
 def test_earlier_spellings_work_with_a_note(tmp_path, capsys, old, new):
-    """One name for hops: --hops N (ego-size); counting hops on a weighted graph is the input
-    option --unweighted. The earlier spellings still work, say the new one on stderr, and are
-    not in --help."""
+    """One name for hops: --hops N (ego-size). The earlier spellings still work, say the new
+    one on stderr, and are not in --help."""
     f = tmp_path / "w.tsv"
     f.write_text("a\tb\t1\nb\tc\t1\na\tc\t5\nc\td\t2\n")
     assert main([new[0], str(f), *new[1:], "--backend", "cpu"]) == 0
@@ -149,3 +146,26 @@ def test_earlier_spellings_work_with_a_note(tmp_path, capsys, old, new):
         main([old[0], "--help"])
     shown = capsys.readouterr().out
     assert renamed and not any(x in shown for x in renamed)
+
+
+@needs_measures
+@pytest.mark.parametrize("command", [["closeness"], ["eccentricity"], ["harmonic"], ["paths", "--sources", "a"]])
+def test_the_earlier_hops_flag_is_an_error_naming_unweighted(tmp_path, capsys, command):
+    """--hops means a number of hops only: the earlier flag (count hops on a weighted file) is an
+    error that says --unweighted, and it is not in --help."""
+    f = tmp_path / "w.tsv"
+    f.write_text("a\tb\t1\nb\tc\t1\na\tc\t5\nc\td\t2\n")
+    with pytest.raises(SystemExit) as stop:
+        main([command[0], str(f), *command[1:], "--hops", "--backend", "cpu"])
+    assert stop.value.code == 2
+    assert "--unweighted" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([command[0], "--help"])
+    assert "--hops" not in capsys.readouterr().out
+
+
+@needs_measures
+def test_proximity_weighted_and_unweighted_is_an_error(tmp_path, capsys):
+    assert main(["proximity", graph_file(tmp_path), "--set", "a", "--module", "b", "--weighted",
+                 "--unweighted", "--backend", "cpu"]) == 2
+    assert "--weighted and --unweighted" in capsys.readouterr().err
