@@ -26,7 +26,8 @@ def bfs_order(indptr, indices, sources, *, xp: Any = np, also=None, by_id: bool 
     also: a second CSR (indptr, indices) over the same vertices whose arcs are followed after
     each vertex's arcs of the first (a directed graph's in-arcs: its arcs taken both ways, as
     SciPy's `directed=False`). by_id: each vertex's neighbours in id order (in each CSR in
-    turn) rather than CSR order, as SciPy's search visits a graph whose rows are sorted.
+    turn) rather than CSR order, as SciPy's search visits a graph whose rows are sorted (`via`
+    is then one of the parallel arcs from the parent, not necessarily the first).
     """
     csrs = [(indptr, indices)] + ([] if also is None else [also])
     n = len(indptr) - 1
@@ -70,7 +71,13 @@ def _arcs_of(xp, indptr, indices, layer, offset: int):
     deg = indptr[layer + 1].astype(np.int64) - start
     ends = xp.cumsum(deg)
     total = int(ends[-1]) if len(ends) else 0
-    step = xp.arange(total, dtype=np.int64)
-    owner = xp.searchsorted(ends, step, side="right")          # the tail's place in the layer
-    arcs = start[owner] + step - (ends - deg)[owner]
+    # the tail's place in the layer: at the first arc of each tail with arcs, the step from the
+    # tail before it with arcs, summed along the arcs (distinct places: no scatter-add needed)
+    tails = xp.flatnonzero(deg)
+    step = tails.copy()
+    step[1:] -= tails[:-1]
+    owner = xp.zeros(total, np.int64)
+    owner[(ends - deg)[tails]] = step
+    owner = xp.cumsum(owner)
+    arcs = start[owner] + xp.arange(total, dtype=np.int64) - (ends - deg)[owner]
     return owner, arcs + offset, indices[arcs].astype(np.int64)
