@@ -3,10 +3,10 @@
 Each primitive here is the reference contract its CUDA kernel must match. `CPUBackend`
 delegates each concern to the modules of this package, as `cuda.CUDABackend` does to its
 strategies: the thread plan (`batches`), BFS (`bfs`), Bellman-Ford (`sssp`), strong
-components (`scc`), betweenness's sweeps (`brandes`); and to the modules shared with the CUDA backend's host route: the graph's
-host copy and cached SciPy views (`hostgraph`), the whole-source routes of long-diameter
-graphs (`host_routes`). Where SciPy's `csgraph` is faster for
-a whole algorithm (Dijkstra for non-negative SSSP, Pearce's SCC, one-source BFS on
+components (`scc`), betweenness's sweeps (`brandes`); and to the modules shared with the
+CUDA backend's host route: the graph's host copy and cached SciPy views (`hostgraph`), the
+whole-source routes of long-diameter graphs (`host_routes`). Where SciPy's `csgraph` is
+faster for a whole algorithm (Dijkstra for non-negative SSSP, Pearce's SCC, one-source BFS on
 long-diameter graphs), `CPUBackend` routes there; the choice was measured (see PERFORMANCE
 notes in the README) and the NumPy twins stay exercised by the tests.
 """
