@@ -27,7 +27,7 @@ PYTHON_PAGE = DOCS / "reference" / "python.md"
 # Modules of the Python API that are not documented as API: the drivers and backends (the
 # engine's inside), the R adapters and the command line's own modules (cli.md covers them).
 INTERNAL = {"algorithms", "backends", "r_bridge", "bridge", "cli", "cli_analyses", "cli_input",
-            "cli_coexpression", "device_gather", "columns", "memory", "outputs", "sources",
+            "cli_coexpression", "renamed", "columns", "memory", "outputs", "sources",
             "progress", "work", "engine_info"}
 
 

@@ -66,6 +66,7 @@ from .algorithms.sssp import sssp_blocks
 from .backends import get_backend
 from .graph import Graph
 from .progress import Progress
+from .renamed import renamed
 from .work import count_work
 
 TERMINAL, STEINER = "Terminal", "Steiner"
@@ -77,10 +78,11 @@ class PCSFWarning(UserWarning):
 # improve=True: at most this many rounds of re-spanning the forest's vertices (each round
 # must lower the objective to go on; two or three do on STRING)
 IMPROVE_ROUNDS = 10
-# the shortest paths' precision: "double" decides as the package does (its Boost Dijkstra
-# sums doubles); "single" lets a GPU take its near-far search (float32 weights only), the
-# forest and its objective still costed in double
-_DTYPES = {"double": np.float64, "single": np.float32}
+# the shortest paths' float width (`dtype`): float64 decides as the package does (its Boost
+# Dijkstra sums doubles); float32 lets a GPU take its near-far search (float32 weights only),
+# the forest and its objective still costed in double. The earlier precision="double"/"single"
+# (R's words) names the same two.
+_PRECISIONS = {"double": np.float64, "single": np.float32}
 # pcsf_rand on a GPU: the runs of one shortest-path call (see _runs_per_call). 2^27 entries
 # is ~9 runs of 100 terminals on STRING (~1 GiB of near-far keys), 20 runs of 20 terminals.
 RUN_CALL_ENTRIES = 2**27
@@ -433,7 +435,7 @@ class _TerminalPaths(Sink):
         return out
 
 
-def _shortest_paths(P: _Problem, run_costs, backend, progress, precision="double"):
+def _shortest_paths(P: _Problem, run_costs, backend, progress, dtype=np.float64):
     """Distances (runs, T, T + 1) and, for each run, its paths: path(a, b) gives the (L, m)
     paths from terminals a[i] to terminals (or the root, T) b[i] in the run's own vertex
     ids; for the runs whose adjusted costs are `run_costs`, one batched call over a graph
@@ -441,7 +443,7 @@ def _shortest_paths(P: _Problem, run_costs, backend, progress, precision="double
     R, N = len(run_costs), P.n + 1
     T = len(P.terminals)
     offset = (np.arange(R, dtype=np.int64) * N)[:, None]
-    big = P.run_graph(run_costs, _DTYPES[precision])
+    big = P.run_graph(run_costs, dtype)
     local = np.append(P.terminals, P.root)
     targets = (local[None, :] + offset).reshape(R, 1, T + 1).repeat(T, axis=1).reshape(R * T, T + 1)
     sources = (P.terminals[None, :] + offset).ravel()
@@ -792,9 +794,20 @@ def _runs_per_call(backend, n_runs, terminals, n):
     return max(1, min(n_runs, c, RUN_CALL_SOURCES // max(terminals, 1)))
 
 
-def _check_precision(precision):
-    if precision not in _DTYPES:
-        raise ValueError(f"precision must be 'double' or 'single', got {precision!r}")
+def _paths_dtype(dtype, precision) -> np.dtype:
+    """The shortest paths' float width from `dtype`, or from the deprecated `precision`."""
+    if precision is not None:
+        renamed("precision=", "dtype=np.float64 or np.float32", stacklevel=4)
+        if precision not in _PRECISIONS:
+            raise ValueError(f"precision must be 'double' or 'single', got {precision!r}")
+        return np.dtype(_PRECISIONS[precision])
+    try:
+        width = np.dtype(dtype)
+    except TypeError:
+        width = None
+    if width not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
+    return width
 
 
 def _share_of(overall: Progress):
@@ -868,7 +881,7 @@ def interactome(network, *, parallel="sum") -> Graph:
 
 
 def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, backend="auto",
-         progress=None, min_matched=0.05, duplicates="error", precision="double") -> Forest:
+         progress=None, min_matched=0.05, duplicates="error", dtype=np.float64, precision=None) -> Forest:
     """The prize-collecting Steiner forest of `prizes` (terminal name -> value) on the
     undirected network `g` (named vertices, positive costs), by the PCSF package's method
     (see the module's notes). Terminals not in the network are left out (`unmatched`); an
@@ -879,13 +892,14 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
     Edges of cost 0 are taken; dummies outside the network are left out with a PCSFWarning,
     as PCSF() ignores them. A terminal named twice is an error
     unless duplicates="last" (its last prize, as the PCSF package reads them).
-    precision="single" runs the shortest paths in float32 (see _DTYPES)."""
-    _check_precision(precision)
+    dtype=np.float32 runs the shortest paths in float32 (see _PRECISIONS; precision="single",
+    the earlier spelling, is deprecated)."""
+    dtype = _paths_dtype(dtype, precision)
     t0 = time.perf_counter()
     P = _Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     t1 = time.perf_counter()
     with count_work() as work:
-        D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, precision)
+        D, H = _shortest_paths(P, [P.cost + P.penalty], backend, progress, dtype)
     t2 = time.perf_counter()
     vertices, ef, et, ec, trees = _solve_run(P, D[0], H[0], P.cost, improve)
     f = _forest(P, vertices, ef, et, ec, trees)
@@ -896,13 +910,13 @@ def pcsf(g, prizes, *, w=2.0, b=1.0, mu=0.0005, dummies=None, improve=True, back
 
 def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dummies=None,
               improve=True, backend="auto", progress=None, min_matched=0.05,
-              duplicates="error", precision="double", runs_per_call=None) -> ForestUnion:
+              duplicates="error", dtype=np.float64, runs_per_call=None, precision=None) -> ForestUnion:
     """`n` forests, each on costs multiplied by (1 + U(0, r)) edge by edge (root edges keep
     cost w), and their union with each vertex's and edge's count of appearances. The runs'
     shortest paths are batched: on a GPU several runs a call (`runs_per_call`, by default
     from the call's size, see _runs_per_call: the call's graph holds that many copies of the
-    network), on the CPU one a run."""
-    _check_precision(precision)
+    network), on the CPU one a run. `dtype` as pcsf's."""
+    dtype = _paths_dtype(dtype, precision)
     if int(n) != n or n < 1:
         raise ValueError(f"n = {n}: the number of runs must be a positive integer")
     if not np.isfinite(r) or r < 0:
@@ -934,7 +948,7 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
         for start in range(0, n, step):
             chunk = costs[start:start + step]
             t1 = time.perf_counter()
-            D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), precision)
+            D, H = _shortest_paths(P, [c + P.penalty for c in chunk], backend, _share_of(overall), dtype)
             seconds["paths"] += time.perf_counter() - t1
             calls.append(host.submit(solve_call, D, H, chunk))
         t2 = time.perf_counter()

@@ -453,7 +453,7 @@ def test_gpu_workers_results_through_device_memory():
     a caller's float64 `out` (-1 or Inf where unreachable); every chunk released on the workers
     afterwards, and the graph's device arrays once it is released."""
     pytest.importorskip("dask_cuda")
-    from curnet import device_gather
+    from curnet.distributed import device_gather
     g = curnet.generators.rmat(13, seed=5, weighted=True)
     sources = np.arange(0, len(g), 7)
     with cd.local_cluster(gpu=True) as cl:

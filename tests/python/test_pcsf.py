@@ -268,12 +268,35 @@ def test_gpu_runs_per_call_bounds_the_copies_work(monkeypatch):
     assert pcsf_module._runs_per_call("cpu", 100, 100, 15406) == 1
 
 
-def test_single_precision_paths_still_give_a_forest_costed_in_double():
+def test_float32_paths_still_give_a_forest_costed_in_double():
     g, edges, prizes = random_instance(4, n=10, terminals=5)
-    f = pcsf(g, prizes, mu=0.05, precision="single", backend="cpu")
+    f = pcsf(g, prizes, mu=0.05, dtype=np.float32, backend="cpu")
     check_forest(g, edges, f, prizes, 2.0, 1.0, 0.05)
     assert f.objective == pytest.approx(pcsf(g, prizes, mu=0.05, backend="cpu").objective, rel=1e-6)
-    with pytest.raises(ValueError, match="precision"):
+    for bad in (np.float16, "half", np.int32):
+        with pytest.raises(ValueError, match="dtype must be float64 or float32"):
+            pcsf(g, prizes, dtype=bad)
+
+
+def same_tables(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(np.asarray(a[k]), np.asarray(b[k])) for k in a)
+
+
+@pytest.mark.parametrize("precision, dtype", [("single", np.float32), ("double", np.float64)])
+def test_precision_is_a_deprecated_alias_of_dtype(precision, dtype):
+    """The float width's one name is dtype (docs/design.md, "Names"); precision="double"/"single"
+    still works, warns, and gives the same forests as the dtype it names."""
+    g, edges, prizes = random_instance(5, n=12, terminals=5)
+    with pytest.warns(DeprecationWarning, match="precision= is deprecated; use dtype="):
+        old = pcsf(g, prizes, mu=0.05, precision=precision, backend="cpu")
+    new = pcsf(g, prizes, mu=0.05, dtype=dtype, backend="cpu")
+    assert same_tables(old.edge_table(), new.edge_table()) and old.objective == new.objective
+    with pytest.warns(DeprecationWarning, match="precision="):
+        old_u = pcsf_rand(g, prizes, n=3, seed=1, precision=precision, backend="cpu")
+    new_u = pcsf_rand(g, prizes, n=3, seed=1, dtype=dtype, backend="cpu")
+    assert same_tables(old_u.edge_table(), new_u.edge_table())
+    assert np.array_equal(old_u.objectives, new_u.objectives)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="precision"):
         pcsf(g, prizes, precision="half")
 
 
@@ -350,7 +373,7 @@ def test_the_gpu_gives_the_cpu_forest(seed):
     rg = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cuda")   # one call for all 4 runs
     assert np.allclose(rc.objectives, rg.objectives, rtol=1e-9)
     # float32 paths (near-far): still a forest of the network, its objective costed in double
-    single = pcsf(g, prizes, backend="cuda", precision="single")
+    single = pcsf(g, prizes, backend="cuda", dtype=np.float32)
     check_forest(g, g.edges(), single, prizes, 2.0, 1.0, 0.0005)
 
 

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from .. import device_gather
+from . import device_gather
 from ..algorithms.bfs import OUT_DTYPES
 from ..algorithms.common import result_buffer
 from ..outputs import long_columns

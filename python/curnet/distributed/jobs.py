@@ -11,7 +11,7 @@ from concurrent.futures import CancelledError
 
 import numpy as np
 
-from .. import device_gather
+from . import device_gather
 from ..backends import BACKENDS, get_backend
 from ..errors import BackendUnavailableError
 from ..graph import Graph

@@ -6,7 +6,7 @@ import socket
 
 import numpy as np
 
-from .. import device_gather
+from . import device_gather
 from ..algorithms import bfs as bfs_driver, sssp as sssp_driver
 from ..backends import get_backend
 from ..errors import BackendUnavailableError

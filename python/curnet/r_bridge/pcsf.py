@@ -38,7 +38,8 @@ def pcsf_for_r(g, vertex_names, terminals, prizes, w, b, mu, dummies=None, runs=
     prizes = (_strings(terminals).tolist(), np.atleast_1d(np.asarray(prizes, dtype=np.float64)))
     options = dict(w=float(w), b=float(b), mu=float(mu),
                    dummies=None if dummies is None else _strings(dummies).tolist(),
-                   improve=bool(improve), precision=str(precision), backend=run_on(backend, "pcsf"),
+                   improve=bool(improve), dtype={"double": "float64", "single": "float32"}[str(precision)],
+                   backend=run_on(backend, "pcsf"),
                    progress=progress_hook(progress), duplicates="last")
     done: Any
     if runs is None:

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .algorithms.sinks import MatrixSink, Sink
+from ..algorithms.sinks import MatrixSink, Sink
 
 HOLD_SHARE = 0.5          # of a worker GPU's memory, held for the caller at most
 HOLD_WAIT_S = 600         # a caller that never copies: the chunk fails after this long
@@ -140,7 +140,7 @@ class DeviceCopies:
 
     def _copy(self, device: int, first_row: int, blocks) -> None:
         import cupy as cp
-        from .backends import get_backend
+        from ..backends import get_backend
         be = get_backend(f"cuda:{device}")
         with be.device_scope():
             for first, kb, parts in blocks:
