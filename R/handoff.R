@@ -93,6 +93,8 @@ negative_cycle <- function(message, graph_names) {
 # (without reticulate's wrapping), a KeyboardInterrupt an interrupt condition, a
 # NegativeCycleError a cuRnet_negative_cycle condition (names: the graph's vertex names).
 engine_call <- function(expr, names = NULL) {
+  run_record_begin()                           # what the call ran on, for cuRnet_info() (R/info.R)
+  on.exit(run_record_end(), add = TRUE)
   relay <- engine_warnings_begin()             # the engine's warnings become R's (R/messages.R)
   on.exit(engine_warnings_end(relay), add = TRUE)
   tryCatch(expr,

@@ -1,5 +1,7 @@
 # Finding the Python environment that runs the engine, and installing one.
 
+# The R session's state: the engine's modules once imported (bridge(), engine_module()) and
+# what the last engine call ran on (last_run, for cuRnet_info(): R/info.R).
 the <- new.env(parent = emptyenv())
 
 default_venv <- function() file.path(tools::R_user_dir("cuRnet", "data"), "venv")

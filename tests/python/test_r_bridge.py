@@ -90,17 +90,42 @@ def test_weak_components_agree_with_scipy():
     np.testing.assert_array_equal(five, [[1, 1, 2, 2, 3]])
 
 
-def test_last_run_records_backend_and_why():
+def ran_on(call):
+    """What `call` ran on, as R's engine_call takes it (session.begin_call / end_call)."""
+    session.begin_call()
+    try:
+        call()
+    finally:
+        run = session.end_call()
+    return run
+
+
+def test_a_call_records_its_backend_and_why():
     g, *_ = random_graph()
     out = np.empty((1, 60), order="F")
+    run = ran_on(lambda: traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", backend="cpu"))
+    assert {k: run[k] for k in ("algorithm", "asked", "backend")} == {"algorithm": "bfs", "asked": "cpu", "backend": "cpu"}
+    assert "why" not in run
+    run = ran_on(lambda: traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double"))
+    assert run["asked"] == "auto"
+    assert ("runs on CUDA" if run["backend"] == "cuda" else "runs on the CPU") in run["why"]
+    # a call that ran no analysis records nothing; a call inside another keeps its own record
+    assert ran_on(lambda: graphs.summary(g)) == {}
+    inner = {}
+    outer = ran_on(lambda: (inner.update(ran_on(lambda: traversals.scc_into(g, address(out), "double", backend="cpu"))),
+                            traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", backend="cpu")))
+    assert (inner["algorithm"], outer["algorithm"]) == ("scc", "bfs")
+    # outside a call from R (Python's own callers) nothing is kept, and no record stays open
     traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", backend="cpu")
-    assert {k: session.SESSION.last_run[k] for k in ("algorithm", "asked", "backend")} == \
-        {"algorithm": "bfs", "asked": "cpu", "backend": "cpu"}
-    assert "why" not in session.SESSION.last_run
-    traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double")
-    assert session.SESSION.last_run["asked"] == "auto"
-    assert ("runs on CUDA" if session.SESSION.last_run["backend"] == "cuda" else "runs on the CPU") in session.SESSION.last_run["why"]
-    assert session.info()["last_run"] == session.SESSION.last_run
+    assert session.end_call() == {} and session._open_calls == []
+
+
+def test_an_unusable_backend_is_refused_and_the_record_closed():
+    g, *_ = random_graph()
+    out = np.empty((1, 60), order="F")
+    with pytest.raises(ValueError, match="backend must be one of"):
+        ran_on(lambda: traversals.bfs_into(g, pa.array([0], pa.int32()), address(out), "double", backend="gpu"))
+    assert session._open_calls == []
 
 
 def test_negative_cycle_raises_and_names_its_source():
@@ -133,8 +158,8 @@ def test_cuda_backend_matches_cpu_through_the_bridge(mode):
     got = {}
     for backend in ("cpu", "cuda"):
         depth = np.empty((len(src), 3000), np.int32, order="F")
-        traversals.bfs_into(g, src, address(depth), "integer", backend=backend, mode=mode)
-        assert session.SESSION.last_run["backend"] == backend
+        run = ran_on(lambda: traversals.bfs_into(g, src, address(depth), "integer", backend=backend, mode=mode))
+        assert run["backend"] == backend
         dist = np.empty((len(src), len(targets)), order="F")
         pred = np.empty((len(src), len(targets)), np.int32, order="F")
         traversals.sssp_into(g, src, address(dist), address(pred), backend=backend, mode=mode, targets=targets)
@@ -143,8 +168,8 @@ def test_cuda_backend_matches_cpu_through_the_bridge(mode):
         got[backend] = depth, dist, weak
     for a, b in zip(got["cpu"], got["cuda"]):
         np.testing.assert_allclose(a, b)
-    traversals.bfs_into(g, src, address(depth), "integer")
-    assert session.SESSION.last_run["backend"] == "cuda" and "runs on CUDA" in session.SESSION.last_run["why"]
+    run = ran_on(lambda: traversals.bfs_into(g, src, address(depth), "integer"))
+    assert run["backend"] == "cuda" and "runs on CUDA" in run["why"]
 
 
 def r_form_is_valid(pred, dist, sources, arcs, none, targets=None):

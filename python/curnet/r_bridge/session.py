@@ -1,9 +1,12 @@
 """The R session's engine: where the many-source calls run (this process, or a Dask cluster
-after cuRnet_cluster()), and what the last call from R ran on (cuRnet_info() shows it).
+after cuRnet_cluster()), and the backend each call from R resolved, which R keeps for
+cuRnet_info() (R's the$last_run).
 
-This is the one state the R adapters keep, and it belongs to the R session, not to an
+The engine is the one state the R adapters keep, and it belongs to the R session, not to an
 analysis: no adapter keeps a result for a later call (a result R fetches in two steps is an
-object R holds, see the package's docstring)."""
+object R holds, see the package's docstring). What a call ran on lives only while the call
+runs: R's engine_call opens a record (`begin_call`), the adapter's `run_on` fills it, and R
+takes it at the call's end (`end_call`)."""
 from __future__ import annotations
 
 import os
@@ -14,7 +17,6 @@ from typing import Any
 from ..algorithms.bfs import bfs
 from ..algorithms.sssp import sssp, sssp_dists
 from ..backends import auto_reason, get_backend
-from ..engine_info import info as engine_info
 from .handoff import check_result_fits  # noqa: F401  (R's bridge()$check_result_fits: R/modules.R, R/propagation.R)
 
 #: The many-source calls run in this process.
@@ -23,15 +25,18 @@ LOCAL = types.SimpleNamespace(bfs=bfs, sssp=sssp, sssp_dists=sssp_dists)
 
 class Session:
     """`engine`: LOCAL or a distributed.ClusterEngine; `local_cluster`: a cluster
-    use_cluster started, closed when it is left; `last_run`: the last call's backend record."""
+    use_cluster started, closed when it is left."""
 
     def __init__(self):
         self.engine: Any = LOCAL
         self.local_cluster: Any = None
-        self.last_run: dict = {}
 
 
 SESSION = Session()
+
+# The records of the calls from R now running, the innermost last (a call made from an R
+# callback inside another has its own); empty between calls.
+_open_calls: list[dict] = []
 
 
 def engine():
@@ -41,19 +46,26 @@ def engine():
 
 def run_on(backend: str, algorithm: str) -> str:
     """The backend a call from R asked for, resolved (an unusable one is an error here) and
-    recorded as the session's last run (with, for "auto", why it chose what it did); returns
+    written into the open call's record (with, for "auto", why it chose what it did); returns
     the name asked, which the engine's calls take."""
     be = get_backend(backend)
-    record = dict(algorithm=algorithm, asked=backend, backend=be.name, device=be.describe())
-    if backend == "auto":
-        record["why"] = auto_reason()
-    SESSION.last_run = record
+    if _open_calls:
+        record = dict(algorithm=algorithm, asked=backend, backend=be.name, device=be.describe())
+        if backend == "auto":
+            record["why"] = auto_reason()
+        _open_calls[-1] = record
     return backend
 
 
-def info() -> dict:
-    """curnet.info(), and the session's last run."""
-    return dict(engine_info(), last_run=dict(SESSION.last_run))
+def begin_call() -> None:
+    """Open the record of one call from R (R's engine_call, before the call)."""
+    _open_calls.append({})
+
+
+def end_call() -> dict:
+    """Close the innermost record: what its call ran on (algorithm, asked, backend, device,
+    and for "auto" why), or {} for a call that ran no analysis (a graph's construction)."""
+    return _open_calls.pop() if _open_calls else {}
 
 
 def use_cluster(cluster=None, workers=None, gpu=False, timeout=30):
