@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .r_bridge.coexpression import expression_from_r
 from .r_bridge.handoff import R_NA_INTEGER, check_result_fits, import_arrow, plain, r_array
-from .r_bridge.session import info, run_on as _backend, use_cluster  # noqa: F401  (_backend: the older adapters)
+from .r_bridge.session import run_on as _backend, use_cluster  # noqa: F401  (_backend: the older adapters)
 
-__all__ = ["R_NA_INTEGER", "check_result_fits", "expression_from_r", "import_arrow", "info", "plain",
+__all__ = ["R_NA_INTEGER", "check_result_fits", "expression_from_r", "import_arrow", "plain",
            "r_array", "use_cluster"]
