@@ -40,14 +40,14 @@
 cuRnet_page_rank <- function(graph, algo = c("prpack", "arpack"), vids = igraph::V(graph), directed = TRUE,
                              damping = 0.85, personalized = NULL, weights = NULL, options = NULL,
                              tol = 1e-10, max_iter = 10000L, backend = getOption("cuRnet.backend", "auto")) {
-  if (!igraph::is_igraph(graph)) stop("graph must be an igraph object", call. = FALSE)
+  check_igraph(graph)
   match.arg(algo)
   if (!is.null(options)) stop("options (ARPACK's settings) do not apply: leave options = NULL", call. = FALSE)
   damping <- check_number(damping, "damping", lower = 0, upper = 1)
   if (damping == 1) stop("`damping` must be below 1 (at 1 the walk never jumps)", call. = FALSE)
   check_number(tol, "tol", lower = 0, above = TRUE)
   check_number(max_iter, "max_iter", lower = 1, whole = TRUE)
-  g <- igraph_engine_graph(graph, igraph_weights(graph, weights))
+  g <- propagation_graph(graph, weights)
   n <- igraph::vcount(graph)
   p <- if (!is.null(personalized)) propagation_matrix(personalized, graph, "personalized", nonnegative = TRUE)
   k <- if (is.null(p)) 1L else ncol(p)
@@ -109,7 +109,7 @@ cuRnet_page_rank <- function(graph, algo = c("prpack", "arpack"), vids = igraph:
 cuRnet_diffuse <- function(graph, scores, method = "raw", ..., kernel = "regularized_laplacian", sigma2 = 1,
                            add_diag = 1, normalized = NULL, restart = NULL, eps = 1, n.perm = 10000L,
                            seed = 1L, weights = NULL, backend = getOption("cuRnet.backend", "auto")) {
-  if (!igraph::is_igraph(graph)) stop("graph must be an igraph object", call. = FALSE)
+  check_igraph(graph)
   if (...length()) {
     stop("cuRnet_diffuse: argument(s) ", paste(names(list(...)), collapse = ", "),
          " not supported (diffuStats' sample.prob and K are not)", call. = FALSE)
@@ -122,14 +122,11 @@ cuRnet_diffuse <- function(graph, scores, method = "raw", ..., kernel = "regular
   }
   method <- match.arg(method, c("raw", "ml", "gm", "ber_s", "z", "mc", "ber_p"))
   kernel <- match.arg(kernel, c("regularized_laplacian", "diffusion", "pagerank"))
-  check_number(sigma2, "sigma2", lower = 0, above = TRUE)
-  check_number(add_diag, "add_diag", lower = 0, above = TRUE)
+  check_kernel_options(sigma2, add_diag, restart, normalized)
   check_number(eps, "eps")
   check_number(n.perm, "n.perm", lower = 1, whole = TRUE)
   check_number(seed, "seed", whole = TRUE)
-  if (!is.null(restart)) check_number(restart, "restart", lower = 0, upper = 1, above = TRUE)
-  if (!is.null(normalized)) check_flag(normalized, "normalized")
-  g <- igraph_engine_graph(graph, igraph_weights(graph, weights))
+  g <- propagation_graph(graph, weights)
   n <- igraph::vcount(graph)
   input <- diffusion_input(scores, graph)
   k <- ncol(input$y)
@@ -166,15 +163,12 @@ cuRnet_diffusion_kernel <- function(graph, kernel = c("regularized_laplacian", "
                                     sigma2 = 1, add_diag = 1, normalized = NULL, restart = NULL,
                                     directed = TRUE, weights = NULL,
                                     backend = getOption("cuRnet.backend", "auto")) {
-  if (!igraph::is_igraph(graph)) stop("graph must be an igraph object", call. = FALSE)
+  check_igraph(graph)
   kernel <- match.arg(kernel)
-  check_number(sigma2, "sigma2", lower = 0, above = TRUE)
-  check_number(add_diag, "add_diag", lower = 0, above = TRUE)
-  if (!is.null(restart)) check_number(restart, "restart", lower = 0, upper = 1, above = TRUE)
-  if (!is.null(normalized)) check_flag(normalized, "normalized")
-  g <- igraph_engine_graph(graph, igraph_weights(graph, weights))
+  check_kernel_options(sigma2, add_diag, restart, normalized)
+  g <- propagation_graph(graph, weights)
   n <- igraph::vcount(graph)
-  engine_call(bridge()$check_result_fits(n, n, 8L))
+  engine_call(engine_module("handoff")$check_result_fits(n, n, 8L))
   out <- new_result("double", n, n)
   engine_call(engine_module("propagation")$diffusion_kernel_for_r(
     g$py, data_address(out), kernel, as.double(sigma2), as.double(add_diag), normalized,
@@ -234,21 +228,18 @@ cuRnet_propagation_null <- function(graph, seeds, n = 1000, degree_matched = TRU
                                     restart = NULL, sigma2 = 1, add_diag = 1, normalized = NULL,
                                     directed = TRUE, weights = NULL, tol = 1e-10, max_iter = 10000L,
                                     backend = getOption("cuRnet.backend", "auto")) {
-  if (!igraph::is_igraph(graph)) stop("graph must be an igraph object", call. = FALSE)
+  check_igraph(graph)
   kernel <- match.arg(kernel)
   n <- check_number(n, "n", lower = 2, whole = TRUE)
   check_flag(degree_matched, "degree_matched")
   bin_size <- check_number(bin_size, "bin_size", lower = 1, whole = TRUE)
   seed <- check_number(seed, "seed", lower = 0, whole = TRUE)
-  if (!is.null(restart)) check_number(restart, "restart", lower = 0, upper = 1, above = TRUE)
-  check_number(sigma2, "sigma2", lower = 0, above = TRUE)
-  check_number(add_diag, "add_diag", lower = 0, above = TRUE)
-  if (!is.null(normalized)) check_flag(normalized, "normalized")
+  check_kernel_options(sigma2, add_diag, restart, normalized)
   check_flag(directed, "directed")
   check_number(tol, "tol", lower = 0, above = TRUE)
   check_number(max_iter, "max_iter", lower = 1, whole = TRUE)
   if (!length(seeds)) stop("seeds is empty", call. = FALSE)
-  g <- igraph_engine_graph(graph, igraph_weights(graph, weights))
+  g <- propagation_graph(graph, weights)
   ids <- unique(vertex_ids(g, seeds, "seed"))
   nv <- igraph::vcount(graph)
   if (length(ids) >= nv) stop("seeds hold every vertex: no random set can differ from them", call. = FALSE)
@@ -269,9 +260,7 @@ cuRnet_propagation_null <- function(graph, seeds, n = 1000, degree_matched = TRU
 # A vertices x sets matrix from a vector or matrix of one value a vertex: in vertex order,
 # or matched by (row) names to the vertex names.
 propagation_matrix <- function(x, graph, what, nonnegative = FALSE) {
-  m <- if (is.matrix(x)) x else matrix(x, ncol = 1, dimnames = list(names(x), NULL))
-  if (!is.numeric(m)) stop(what, " must be numeric", call. = FALSE)
-  if (anyNA(m)) stop(what, " contains NA", call. = FALSE)
+  m <- score_matrix(x, what)
   if (nonnegative && any(m < 0)) stop(what, " contains negative values", call. = FALSE)
   n <- igraph::vcount(graph)
   vnames <- igraph::V(graph)$name
@@ -291,9 +280,7 @@ propagation_matrix <- function(x, graph, what, nonnegative = FALSE) {
 
 # diffuStats' input: the scores of the named vertices (the background), 0 elsewhere.
 diffusion_input <- function(scores, graph) {
-  m <- if (is.matrix(scores)) scores else matrix(scores, ncol = 1, dimnames = list(names(scores), NULL))
-  if (!is.numeric(m)) stop("scores must be numeric", call. = FALSE)
-  if (anyNA(m)) stop("scores contains NA", call. = FALSE)
+  m <- score_matrix(scores, "scores")
   vnames <- igraph::V(graph)$name
   if (is.null(rownames(m))) {
     if (nrow(m) != igraph::vcount(graph)) {
@@ -310,4 +297,30 @@ diffusion_input <- function(scores, graph) {
   y <- matrix(0, igraph::vcount(graph), ncol(m))
   y[i, ] <- m
   list(y = y, background = i)
+}
+
+# A numeric matrix with a row a vertex and a column a set, from a vector or a matrix (its
+# names, or row names, kept); NA refused.
+score_matrix <- function(x, what) {
+  m <- if (is.matrix(x)) x else matrix(x, ncol = 1, dimnames = list(names(x), NULL))
+  if (!is.numeric(m)) stop(what, " must be numeric", call. = FALSE)
+  if (anyNA(m)) stop(what, " contains NA", call. = FALSE)
+  m
+}
+
+check_igraph <- function(graph) {
+  if (!igraph::is_igraph(graph)) stop("graph must be an igraph object", call. = FALSE)
+}
+
+# The engine graph of an igraph object with igraph's `weights` (NULL: the weight attribute,
+# NA: none), converted once and kept with the object (R/igraph.R).
+propagation_graph <- function(graph, weights) igraph_engine_graph(graph, igraph_weights(graph, weights))
+
+# The kernels' parameters: the Laplacian kernels' sigma2, add_diag and normalized, the random
+# walk's restart (NULL: the kernel's default).
+check_kernel_options <- function(sigma2, add_diag, restart, normalized) {
+  check_number(sigma2, "sigma2", lower = 0, above = TRUE)
+  check_number(add_diag, "add_diag", lower = 0, above = TRUE)
+  if (!is.null(restart)) check_number(restart, "restart", lower = 0, upper = 1, above = TRUE)
+  if (!is.null(normalized)) check_flag(normalized, "normalized")
 }

@@ -1,17 +1,14 @@
-"""R's adapters for network propagation (R/propagation.R): cuRnet_page_rank, cuRnet_diffuse
-and cuRnet_diffusion_kernel over curnet.propagation. R's n x k matrices arrive as Arrow double
-arrays (column-major) and results are written into the n x k matrix R allocated."""
+"""R's adapters for network propagation (R/propagation.R): cuRnet_page_rank, cuRnet_diffuse,
+cuRnet_diffusion_kernel and cuRnet_propagation_null over curnet.propagation. R's n x k
+matrices arrive as Arrow double arrays (column-major); every result's size is known before
+the run, so each is written into the matrix R allocated."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..bridge import _backend, r_array
-
-
-def _columns(values, n: int, k: int):
-    """R's n x k column-major matrix (an Arrow double array) as an (n, k) array."""
-    flat = values.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
-    return flat.reshape(int(k), int(n)).T
+from ..backends import get_backend
+from .handoff import r_array, r_matrix
+from .session import run_on
 
 
 def _fill(address, result) -> None:
@@ -25,9 +22,9 @@ def _fill(address, result) -> None:
 def page_rank_for_r(g, address, values=None, k=1, damping=0.85, directed=True, tol=1e-10,
                     max_iter=10_000, backend="auto") -> None:
     from ..propagation import pagerank
-    p = None if values is None else _columns(values, len(g), k)
+    p = None if values is None else r_matrix(values, len(g), k)
     _fill(address, pagerank(g, p, damping=float(damping), directed=bool(directed), tol=float(tol),
-                            max_iter=int(max_iter), backend=_backend(backend, "page_rank")))
+                            max_iter=int(max_iter), backend=run_on(backend, "page_rank")))
 
 
 def diffuse_for_r(g, address, values, k, background=None, method="raw", kernel="regularized_laplacian",
@@ -36,20 +33,20 @@ def diffuse_for_r(g, address, values, k, background=None, method="raw", kernel="
     from ..propagation import diffuse
     if background is not None:
         background = np.asarray(background.to_numpy(zero_copy_only=False), dtype=np.int64)
-    _fill(address, diffuse(g, _columns(values, len(g), k), method=method, kernel=kernel,
+    _fill(address, diffuse(g, r_matrix(values, len(g), k), method=method, kernel=kernel,
                            background=background, sigma2=float(sigma2), add_diag=float(add_diag),
                            normalized=normalized, restart=restart, eps=float(eps), n_perm=int(n_perm),
                            seed=int(seed), tol=float(tol), max_iter=int(max_iter),
-                           backend=_backend(backend, "diffuse")))
+                           backend=run_on(backend, "diffuse")))
 
 
 def diffusion_kernel_for_r(g, address, kind="regularized_laplacian", sigma2=1.0, add_diag=1.0,
                            normalized=None, restart=None, directed=True, backend="auto") -> None:
     from ..propagation import diffusion_kernel
+    backend = run_on(backend, "diffusion_kernel")
     k = diffusion_kernel(g, kind, sigma2=float(sigma2), add_diag=float(add_diag), normalized=normalized,
-                         restart=restart, directed=bool(directed),
-                         backend=_backend(backend, "diffusion_kernel"))
-    _fill(address, k if isinstance(k, np.ndarray) else k.get())
+                         restart=restart, directed=bool(directed), backend=backend)
+    _fill(address, get_backend(backend).to_host(k))      # the kernel stays on its device until here
 
 
 def propagation_null_for_r(g, seeds, stats_address, draws_address, n=1000, degree_matched=True,
@@ -65,7 +62,7 @@ def propagation_null_for_r(g, seeds, stats_address, draws_address, n=1000, degre
                            seed=int(seed), kernel=kernel, restart=restart, sigma2=float(sigma2),
                            add_diag=float(add_diag), normalized=normalized, directed=bool(directed),
                            tol=float(tol), max_iter=int(max_iter),
-                           backend=_backend(backend, "propagation_null"))
+                           backend=run_on(backend, "propagation_null"))
     bins = vertex_bins(g, int(bin_size)) if degree_matched else np.zeros(len(g))
     _fill(stats_address, np.column_stack([res.observed, res.mean, res.sd, res.z, res.p, bins]))
     r_array(draws_address, res.draws.shape, "integer")[:] = res.draws
