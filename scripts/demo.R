@@ -105,11 +105,13 @@ report("igraph components(mode = \"strong\")", t_ig)
 k <- length(bfs_src)
 rm(bfs_res, sssp_res, t)
 reticulate::py_run_string(sprintf("import numpy as np\nhandoff = np.ones((%d, %d), order='F')", k, n))
-write_into <- sprintf("import curnet.bridge as b\nb.r_array(%%.0f, (%d, %d), 'double')[...] = handoff", k, n)
+write_into <- sprintf(paste0("import curnet.r_bridge.handoff as h\n",
+                             "h.r_array((%%.0f, %%.0f), (%d, %d), 'double')[...] = handoff"), k, n)
 times <- vapply(1:5, function(i) {
   m <- cuRnet:::new_result("double", k, n)
+  at <- cuRnet:::data_address(m)     # the address and the length R allocated
   invisible(gc())
-  system.time(reticulate::py_run_string(sprintf(write_into, cuRnet:::data_address(m))))[["elapsed"]]
+  system.time(reticulate::py_run_string(sprintf(write_into, at[1], at[2])))[["elapsed"]]
 }, 0)
 gb <- 8 * k * n / 1e9
 report(sprintf("handoff into R memory, %d x %d double (%.2f GB)", k, n, gb),

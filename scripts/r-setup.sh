@@ -31,7 +31,7 @@ $system_only && exit 0
 # The Python side: the engine in the project's venv (numpy<2 for Debian's reticulate 1.28) and rpy2.
 PY="${RETICULATE_PYTHON:-$PWD/.venv/bin/python}"
 if [ -x "$PY" ]; then
-  "$PY" -c "import curnet.bridge" 2>/dev/null || "$PY" -m pip install -q -e .
+  "$PY" -c "import curnet.r_bridge.session" 2>/dev/null || "$PY" -m pip install -q -e .
   "$PY" -c "import rpy2.robjects" 2>/dev/null || "$PY" -m pip install -q "rpy2-rinterface<3.6.6" rpy2
 else
   echo "r-setup: no Python at $PY; create .venv (make setup) or set RETICULATE_PYTHON" >&2
