@@ -96,10 +96,10 @@ def test_the_cuda_backend_imports_nothing_of_the_cpu_backend():
 def test_the_scan_sees_an_upward_import(tmp_path):
     """The scan itself: a driver importing a front door, lazily, is caught."""
     fake = tmp_path / "bad.py"
-    fake.write_text("def f():\n    from .. import bridge\n    from ..engine_info import info\n")
+    fake.write_text("def f():\n    from .. import r_bridge\n    from ..engine_info import info\n")
     known = modules()
     got = imports_of("curnet.algorithms.bad", fake, known)
-    assert got == {"curnet.bridge", "curnet.engine_info"}
+    assert got == {"curnet.r_bridge", "curnet.engine_info"}
     assert all(layer_of(t) > layer_of("curnet.algorithms.bad") for t in got)
 
 
