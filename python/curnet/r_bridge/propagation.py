@@ -46,7 +46,7 @@ def diffusion_kernel_for_r(g, address, kind="regularized_laplacian", sigma2=1.0,
     backend = run_on(backend, "diffusion_kernel")
     k = diffusion_kernel(g, kind, sigma2=float(sigma2), add_diag=float(add_diag), normalized=normalized,
                          restart=restart, directed=bool(directed), backend=backend)
-    _fill(address, get_backend(backend).to_host(k))      # the kernel stays on its device until here
+    _fill(address, get_backend(backend).members[0].to_host(k))     # computed on the first device
 
 
 def propagation_null_for_r(g, seeds, stats_address, draws_address, n=1000, degree_matched=True,
