@@ -435,3 +435,29 @@ def test_isolated_vertices_leave_the_blocks(directed):
     for weighted in (False, True):
         np.testing.assert_allclose(curnet.edge_betweenness(g, weighted=weighted, backend="cpu"),
                                    curnet.edge_betweenness(whole, weighted=weighted, backend="cpu"), rtol=1e-12)
+
+
+def test_the_device_chooses_each_levels_direction():
+    """The driver asks the device from which end each BFS level is swept (bc_pushes, with the
+    batch's index, which it only hands back): once a level on the way out (from the level
+    above), once on the way back (from the level below); a path's dependencies follow."""
+    from curnet.algorithms.betweenness.sweeps import dependencies, shortest_path_dag
+    from curnet.backends.cpu import CPUBackend
+
+    class Asked(CPUBackend):
+        def __init__(self):
+            super().__init__()
+            self.asked = []
+
+        def bc_pushes(self, index, at, other):
+            self.asked.append((at, other))
+            return False
+
+    be = Asked()
+    g = curnet.Graph.from_edges(np.arange(5), np.arange(1, 6), directed=False)
+    hg = be.device_graph(g)
+    ids = np.array([0], np.int32)
+    dag = shortest_path_dag(be, hg, ids, False, None)
+    vertex, _ = dependencies(be, hg, ids, dag, np.ones(6), False, False)
+    assert be.asked == [(at, at - 1) for at in range(1, 6)] + [(at, at + 1) for at in range(5, 0, -1)]
+    np.testing.assert_allclose(vertex, [0, 4, 3, 2, 1, 0])     # v lies on the paths from 0 to v + 1 .. 5
