@@ -33,9 +33,14 @@ class CudaMoves:
         inside = labels[lg.src] == labels[lg.idx]
         u, v = lg.src[inside], lg.idx[inside]
         lab = cp.arange(lg.n, dtype=np.int32)
+        if hasattr(cp.minimum, "at"):
+            scatter_min = cp.minimum.at
+        else:                                         # CuPy before ufunc.at
+            import cupyx
+            scatter_min = cupyx.scatter_min
         while True:
             new = lab.copy()
-            cp.minimum.at(new, u, lab[v])
+            scatter_min(new, u, lab[v])
             new = new[new]
             new = new[new]
             if not bool((new != lab).any()):
