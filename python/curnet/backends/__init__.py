@@ -23,6 +23,9 @@ BACKENDS = ("auto", "cpu", "cuda")
 _instances: dict[str, Backend] = {}
 _auto_on_cpu_said = threading.Event()      # the log line of 'auto' falling back, once a process
 _cuda_problem: str | None = None
+# What 'auto' names, found once a process (for each CURNET_DISABLE_CUDA value): asking CuPy
+# again costs ~0.2 ms a call, more than a small graph's whole traversal (NetworkX's calls).
+_auto_names: dict[str | None, str] = {}
 
 
 def cuda_status() -> str | None:
@@ -47,6 +50,15 @@ def cuda_available() -> bool:
         _cuda_problem = "CuPy sees no CUDA device"
         return False
     return True
+
+
+def auto_backend_name() -> str:
+    """The backend 'auto' runs on: "cuda" when a GPU is usable, else "cpu" (the one place it
+    is resolved and kept)."""
+    key = os.environ.get("CURNET_DISABLE_CUDA")
+    if key not in _auto_names:
+        _auto_names[key] = "cuda" if cuda_available() else "cpu"
+    return _auto_names[key]
 
 
 def auto_reason() -> str:
@@ -86,7 +98,7 @@ def get_backend(name: str = "auto") -> Backend:
         raise ValueError(f"backend must be one of {', '.join(map(repr, BACKENDS))} "
                          f"(or 'cuda:N', 'cuda:0,1', 'cuda:all'), got {name!r}")
     if name == "auto":
-        name = "cuda" if cuda_available() else "cpu"
+        name = auto_backend_name()
         if name == "cpu" and not _auto_on_cpu_said.is_set():
             _auto_on_cpu_said.set()
             log.info("curnet: backend 'auto' runs on the CPU (no usable GPU: %s)", _cuda_problem)

@@ -34,20 +34,9 @@ def settings():
 
 
 def engine_backend() -> str:
-    """The engine backend the calls run on: nx.config.backends.curnet.backend ("auto" by default).
-
-    "auto" is resolved once per process: asking for a GPU on every call (an import attempt of
-    CuPy each time) would cost more than a small graph's whole traversal."""
-    name = settings().backend
-    if name == "auto":
-        if "auto" not in _AUTO:
-            from ..backends import cuda_available
-            _AUTO["auto"] = "cuda" if cuda_available() else "cpu"
-        name = _AUTO["auto"]
-    return name
-
-
-_AUTO: dict = {}
+    """The engine backend the calls run on: nx.config.backends.curnet.backend ("auto" by default,
+    resolved and kept once a process by `backends.get_backend`)."""
+    return settings().backend
 
 
 # -- helpers --------------------------------------------------------------------
