@@ -211,7 +211,8 @@ def main(argv=None):
             print(*(json.dumps(r) for r in got), sep="\n", flush=True)
             save()
         if a.igraph:
-            got = igraph_rows(name, g, a.igraph_repeats or a.repeats, [c for c in (a.igraph_calls or a.calls).split(",") if c])
+            igraph_calls = [c for c in (a.igraph_calls or a.calls).split(",") if c]
+            got = igraph_rows(name, g, a.igraph_repeats or a.repeats, igraph_calls)
             rows += got
             print(*(json.dumps(r) for r in got), sep="\n", flush=True)
         for r in rows:
