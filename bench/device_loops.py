@@ -26,6 +26,7 @@ from curnet import datasets, generators
 from curnet.algorithms.scc import canonical_labels, scc_by_reachability
 from curnet.backends import get_backend
 from curnet.graph import Graph
+from curnet.backends.cuda.launch import resident
 
 from . import gpu_accounts      # its timed SCC run
 from . import rows as results
@@ -72,7 +73,7 @@ def bfs_account(be, hg, ids, reps: int) -> dict:
                  if levels else [])
     return {"wall ms": round(float(np.median(walls)), 4), "kernel levels ms": round(float(np.median(spans)), 4),
             "host ms": round(float(np.median(walls) - np.median(spans)), 4), "per level ms": per_level,
-            "resident blocks": be.launcher.resident.get(("bfs", "bfs_one_loop"))}
+            "resident blocks": resident("bfs", "bfs_one_loop")}
 
 
 def scc_account(be, hd, reps: int) -> dict:

@@ -66,6 +66,34 @@ def resident_blocks(fn, threads: int, sms: int) -> int:
     return max(1, int(per_sm)) * sms
 
 
+_resident: dict = {}     # (device id, module, kernel, threads) -> blocks resident at once
+
+
+def resident(module: str, name: str, threads: int = THREADS) -> int:
+    """Blocks of loop kernel `name` the current GPU holds at once (cached a device)."""
+    dev = cp.cuda.Device()
+    key = (dev.id, module, name, threads)
+    if key not in _resident:
+        sms = int(cp.cuda.runtime.getDeviceProperties(dev.id)["multiProcessorCount"])
+        _resident[key] = resident_blocks(kernel(module, name, cooperative=True), threads, sms)
+    return _resident[key]
+
+
+def launch_cooperative(module: str, name: str, blocks: int, args, threads: int = THREADS,
+                       shape: str = "") -> None:
+    """Launch loop kernel `name` (grid barriers inside) on `blocks` blocks, all resident at
+    once; a failure names the kernel and its grid (and `shape`, what it ran over)."""
+    fn = kernel(module, name, cooperative=True)
+    try:
+        fn((blocks,), (threads,), args)
+    except cp.cuda.memory.OutOfMemoryError:
+        raise
+    except Exception as e:
+        raise KernelError(f"curnet: CUDA loop kernel {module}.{name} failed (cooperative grid "
+                          f"{blocks} x {threads}{', ' + shape if shape else ''}): "
+                          f"{type(e).__name__}: {e}") from e
+
+
 class KernelError(RuntimeError):
     """A CUDA kernel launch failed; the message names the kernel and its launch shape."""
 
@@ -105,7 +133,6 @@ class Launcher:
         self.props = cp.cuda.runtime.getDeviceProperties(self.device.id)
         self.sms = int(self.props["multiProcessorCount"])
         self.max_blocks = self.sms * 16       # grid-stride kernels: enough to fill the chip
-        self.resident: dict = {}              # (module, kernel) -> blocks resident at once
 
     def launch(self, module: str, name: str, count: int, args, threads: int = THREADS,
                max_blocks: int | None = None):
@@ -119,20 +146,10 @@ class Launcher:
         GPU holds at once, or, given the graph's `vertices`, on no more than a thread a vertex
         needs (at least a block a multiprocessor): on small graphs fewer blocks meet at each
         grid barrier. The number of blocks."""
-        fn = kernel(module, name, cooperative=True)
-        key = (module, name)
-        blocks = self.resident.get(key)
-        if blocks is None:
-            blocks = self.resident[key] = resident_blocks(fn, THREADS, self.sms)
+        blocks = resident(module, name)
         if vertices is not None:
             blocks = min(blocks, max(self.sms, -(-int(vertices) // THREADS)))
-        try:
-            fn((blocks,), (THREADS,), args)
-        except cp.cuda.memory.OutOfMemoryError:
-            raise
-        except Exception as e:
-            raise KernelError(f"curnet: CUDA loop kernel {module}.{name} failed (cooperative grid "
-                              f"{blocks} x {THREADS}): {type(e).__name__}: {e}") from e
+        launch_cooperative(module, name, blocks, args)
         return blocks
 
     def device_name(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import cupy as cp
 
-from .launch import KernelError, i32, i64, kernel, resident_blocks
+from .launch import i32, i64, launch_cooperative, resident
 
 THREADS = 256
 # Blocks launched: about this many tasks a warp and step, so that on a small block of columns
@@ -18,7 +18,6 @@ TASKS_A_WARP = 2
 # running together still share a few groups' slices of x in L2
 RUN_MAX = 16
 RUN_WAVES = 8
-_resident: dict = {}            # device id -> blocks of walk_loop resident at once
 
 
 def lane_shape(k: int, mean_row: float) -> tuple[int, int]:
@@ -64,25 +63,15 @@ def walk_loop(ptr, idx, val, dangling, s, restart: float, *, redistribute: bool,
     c_log, z_log = lane_shape(k, len(idx) / max(n, 1))
     rows_a_task = 32 >> (c_log + z_log)
     tasks = -(-k // (1 << c_log)) * -(-n // rows_a_task)
-    fn = kernel("propagation", "walk_loop", cooperative=True)
-    dev = cp.cuda.Device()
-    resident = _resident.get(dev.id)
-    if resident is None:
-        sms = int(cp.cuda.runtime.getDeviceProperties(dev.id)["multiProcessorCount"])
-        resident = _resident[dev.id] = resident_blocks(fn, THREADS, sms)
-    blocks = max(1, min(resident, -(-tasks // (THREADS // 32 * TASKS_A_WARP))))
+    wanted = -(-tasks // (THREADS // 32 * TASKS_A_WARP))
+    blocks = max(1, min(resident("propagation", "walk_loop", THREADS), wanted))
     run = max(1, min(RUN_MAX, tasks // (blocks * THREADS // 32 * RUN_WAVES)))
     r = float(restart)
     args = (ptr, idx, val, dangling, start, x0, x1, scale, sums[:3 * k], sums[3 * k:], counts[:3], stop,
             counts[3:5], i64(n), i32(k), i64(ld), i32(c_log), i32(z_log), i32(run), np.float64(1 - r),
             np.float64(r), np.float64((1 - r) / r), np.float64(tol), i32(int(ord2)), i32(int(redistribute)),
             i32(max_iter))
-    try:
-        fn((blocks,), (THREADS,), args)
-    except cp.cuda.memory.OutOfMemoryError:
-        raise
-    except Exception as e:
-        raise KernelError(f"curnet: CUDA loop kernel propagation.walk_loop failed (cooperative grid "
-                          f"{blocks} x {THREADS}, {n} rows x {k} columns): {type(e).__name__}: {e}") from e
+    launch_cooperative("propagation", "walk_loop", blocks, args, THREADS,
+                       shape=f"{n} rows x {k} columns")
     steps = stop.get()
     return (x0 if ld == k else x0[:, :k]), steps
