@@ -105,7 +105,7 @@ def harmonic_centrality(g: Graph, vertices=None, *, mode="all", cutoff=None, wei
 
     Returns
     -------
-    numpy.ndarray of float64.
+    numpy.ndarray of float64, 0 for a vertex that reaches no other.
 
     Examples
     --------
@@ -133,7 +133,7 @@ def eccentricity(g: Graph, vertices=None, *, mode="out", weighted=None, backend=
 
     Returns
     -------
-    numpy.ndarray of float64.
+    numpy.ndarray of float64, in hops or in the weights' units.
 
     Examples
     --------
