@@ -163,10 +163,10 @@ cuRnet_cluster_louvain <- function(graph, weights = NULL, resolution = 1, seed =
 #' Many Leiden or Louvain runs in one call, with their consensus
 #'
 #' Every resolution with every seed, the graph sent to the device once: a membership matrix
-#' (a row a run), each run's quality, a resolution profile, and a consensus partition. The
-#' runs go together, as one run over copies of the graph (each copy its own resolution), so
-#' a sweep is reproducible from its seeds, but a row is not the single run of its seed. The
-#' consensus is Leiden (modularity) on the graph's edges whose two ends share a community in at least
+#' (a row a run), each run's quality, a resolution profile, and a consensus partition. On a
+#' GPU the runs go together, as one run over copies of the graph (each copy its own
+#' resolution): the sweep is reproducible from its seeds, but a row is not the single run of
+#' its seed (on the CPU it is). The consensus is Leiden (modularity) on the graph's edges whose two ends share a community in at least
 #' \code{threshold} of the runs, each weighted by that share (consensus clustering,
 #' Lancichinetti & Fortunato 2012, on the edges as in ECG).
 #'
