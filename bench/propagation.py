@@ -35,7 +35,8 @@ from scipy import sparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 import curnet  # noqa: E402
-from curnet.propagation.nulls import draw_block, matched_draws, vertex_bins  # noqa: E402
+from curnet.network_proximity import reference_sets  # noqa: E402
+from curnet.propagation.nulls import draw_block, vertex_bins  # noqa: E402
 from curnet.propagation.operators import open_device, walk  # noqa: E402
 from curnet.propagation.solvers import WalkSolver  # noqa: E402
 
@@ -199,7 +200,7 @@ def main(argv=None):
         row = dict(net, what=f"{args.null:,}-draw degree-matched null, 200-gene set (RWR)", tool="cuRnet",
                    first_s=first, seconds=best)
         bins = vertex_bins(g, 100)
-        draws, _, row["draws_s"] = timed(lambda: matched_draws(np.sort(seeds), bins, args.null,
+        draws, _, row["draws_s"] = timed(lambda: reference_sets(np.sort(seeds), bins, args.null,
                                                               np.random.default_rng(0)), args.repeat, lambda: None)
         if dev.on_gpu:
             with dev.scope():

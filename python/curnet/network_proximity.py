@@ -86,8 +86,12 @@ def degree_bins(degree: np.ndarray, bin_size: int = 100) -> np.ndarray:
 
 
 def reference_sets(members: np.ndarray, bins: np.ndarray, n_random: int, rng) -> np.ndarray:
-    """(n_random, len(members)) vertex ids: each member replaced by a vertex of its own bin,
-    no vertex twice in one set."""
+    """(n_random, len(members)) vertex ids: each member replaced by a uniform draw of its own
+    bin, no vertex twice in a set (each bin's picks a uniform subset of its vertices). Where a
+    bin's picks are few beside its vertices, a set's picks there are drawn with replacement
+    and the sets with a repeat drawn again (exact: an accepted draw is a uniform draw of
+    distinct vertices); other bins sort a random key for each of their vertices and each set
+    (for every bin, that took ~1 s for 1,000 sets of 200 on STRING; this, ~12 ms)."""
     out = np.empty((n_random, len(members)), dtype=np.int64)
     order = np.argsort(bins, kind="stable")
     starts = np.searchsorted(bins[order], np.arange(bins.max() + 2))
@@ -95,9 +99,25 @@ def reference_sets(members: np.ndarray, bins: np.ndarray, n_random: int, rng) ->
     for b in np.unique(member_bins):
         where = np.flatnonzero(member_bins == b)
         pool = order[starts[b]:starts[b + 1]]
-        picks = np.argsort(rng.random((n_random, len(pool))), axis=1)[:, :len(where)]
+        m = len(where)
+        if m * (m - 1) <= 4 * len(pool):        # a draw has no repeat with chance >= ~e^-2
+            picks = rng.integers(0, len(pool), (n_random, m))
+            again = _with_repeats(picks)
+            while again.size:
+                picks[again] = rng.integers(0, len(pool), (again.size, m))
+                again = again[_with_repeats(picks[again])]
+        else:
+            picks = np.argsort(rng.random((n_random, len(pool))), axis=1)[:, :m]
         out[:, where] = pool[picks]
     return out
+
+
+def _with_repeats(picks: np.ndarray) -> np.ndarray:
+    """The rows of picks that hold a value twice."""
+    if picks.shape[1] < 2:
+        return np.zeros(0, dtype=np.int64)
+    s = np.sort(picks, axis=1)
+    return np.flatnonzero((s[:, 1:] == s[:, :-1]).any(axis=1))
 
 
 def proximity(g, sets, module, *, measures=("closest",), n_random=1000, bin_size=100, seed=0,

@@ -337,16 +337,16 @@ def test_null_is_reproducible_degree_matched_and_equals_a_direct_loop():
     np.testing.assert_allclose(res.p, ((nulls >= obs[:, None] - 1e-15).sum(axis=1) + 1) / 81, atol=1e-12)
 
 
-def test_matched_draws_are_uniform_subsets_of_each_bin():
-    """nulls.matched_draws: every set keeps each member's bin, holds no vertex twice, and each
+def test_reference_sets_are_uniform_subsets_of_each_bin():
+    """network_proximity.reference_sets: every set keeps each member's bin, holds no vertex twice, and each
     bin's picks are a uniform subset of it, by either route (drawn again on a repeat: bins 0
     and 2; a key a vertex, sorted: bin 1, whose 8 picks of 10 vertices would repeat too often).
     The counts of each subset are within 5 standard deviations of uniform."""
-    from curnet.propagation.nulls import matched_draws
+    from curnet.network_proximity import reference_sets
     bins = np.array([0] * 5 + [1] * 10 + [2] * 30 + [3] * 2)
     members = np.array([0, 1, *range(5, 13), 15, 16, 45])   # 2 of bin 0, 8 of bin 1, 2 of bin 2, 1 of bin 3
     n = 60_000
-    d = matched_draws(members, bins, n, np.random.default_rng(3))
+    d = reference_sets(members, bins, n, np.random.default_rng(3))
     assert d.shape == (n, len(members))
     np.testing.assert_array_equal(bins[d], np.broadcast_to(bins[members], d.shape))
     s = np.sort(d, axis=1)
@@ -356,8 +356,8 @@ def test_matched_draws_are_uniform_subsets_of_each_bin():
         assert len(counts) == subsets
         expect = n / subsets
         assert np.abs(counts - expect).max() < 5 * np.sqrt(expect)
-    again = matched_draws(members, bins, 100, np.random.default_rng(3))
-    np.testing.assert_array_equal(again, matched_draws(members, bins, 100, np.random.default_rng(3)))
+    again = reference_sets(members, bins, 100, np.random.default_rng(3))
+    np.testing.assert_array_equal(again, reference_sets(members, bins, 100, np.random.default_rng(3)))
 
 
 def test_null_uniform_draws_other_kernels_and_errors():

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..network_proximity import degree_bins
+from ..network_proximity import degree_bins, reference_sets
 from .inputs import Columns, seed_sets
 from .kernels import kernel_solver
 from .operators import open_device
@@ -59,7 +59,7 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
         raise ValueError("the seed set holds every vertex: no random set can differ from it")
     rng = np.random.default_rng(seed)
     bin_of = vertex_bins(g, bins) if degree_matched else np.zeros(nv, dtype=np.int64)
-    draws = matched_draws(members, bin_of, n, rng)
+    draws = reference_sets(members, bin_of, n, rng)
     weight = 1.0 / len(members) if kernel == "pagerank" else 1.0
     dev = open_device(backend)
     solver = kernel_solver(g, dev, kernel, sigma2=sigma2, add_diag=add_diag, normalized=normalized,
@@ -88,43 +88,6 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
     with np.errstate(invalid="ignore", divide="ignore"):
         z = np.where(sd > 0, (observed - mean) / np.where(sd > 0, sd, 1), np.nan)
     return PropagationNull(observed, z, (above + 1) / (n + 1), mean, sd, draws)
-
-
-def matched_draws(members: np.ndarray, bins: np.ndarray, n_random: int, rng) -> np.ndarray:
-    """(n_random, len(members)) vertex ids: each member replaced by a uniform draw of its own
-    bin, no vertex twice in a set (as network_proximity.reference_sets: each bin's picks a
-    uniform subset of its vertices). Drawn fast where a bin's picks are few beside its
-    vertices: a set's picks in the bin with replacement, and the sets with a repeat drawn
-    again (exact: an accepted draw is a uniform draw of distinct vertices); other bins as
-    reference_sets does, a random key for each of their vertices and each set, sorted (for
-    every bin, that took ~1 s for 1,000 sets of 200 on STRING, most of a null's time on a GPU;
-    this, ~12 ms of CPU)."""
-    out = np.empty((n_random, len(members)), dtype=np.int64)
-    order = np.argsort(bins, kind="stable")
-    starts = np.searchsorted(bins[order], np.arange(bins.max() + 2))
-    member_bins = bins[members]
-    for b in np.unique(member_bins):
-        where = np.flatnonzero(member_bins == b)
-        pool = order[starts[b]:starts[b + 1]]
-        m = len(where)
-        if m * (m - 1) <= 4 * len(pool):        # a draw has no repeat with chance >= ~e^-2
-            picks = rng.integers(0, len(pool), (n_random, m))
-            again = _with_repeats(picks)
-            while again.size:
-                picks[again] = rng.integers(0, len(pool), (again.size, m))
-                again = again[_with_repeats(picks[again])]
-        else:
-            picks = np.argsort(rng.random((n_random, len(pool))), axis=1)[:, :m]
-        out[:, where] = pool[picks]
-    return out
-
-
-def _with_repeats(picks: np.ndarray) -> np.ndarray:
-    """The rows of picks that hold a value twice."""
-    if picks.shape[1] < 2:
-        return np.zeros(0, dtype=np.int64)
-    s = np.sort(picks, axis=1)
-    return np.flatnonzero((s[:, 1:] == s[:, :-1]).any(axis=1))
 
 
 def draw_block(dev, draws: np.ndarray, n: int, weight: float, order: str):
