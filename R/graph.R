@@ -192,7 +192,7 @@ cuRnet_graph.character <- function(x, directed = TRUE, ..., weights = NULL, vert
   graphs <- engine_module("graphs")
   read <- engine_call(do.call(graphs$read_graph_warned, c(list(normalizePath(x), directed = directed,
                                                           weights = weights, ids = ids,
-                                                          double = precision == "double"), options)))
+                                                          dtype = engine_dtype(precision)), options)))
   py <- reticulate::py_get_item(read, 0L)
   for (said in unlist(reticulate::py_to_r(reticulate::py_get_item(read, 1L)))) {
     # the reader's note on a third column read as the weights (WeightColumnNote), in R's words
@@ -220,7 +220,7 @@ cuRnet_graph.ArrowTabular <- function(x, directed = TRUE, ..., weights = NULL,
   }
   graphs <- engine_module("graphs")
   py <- engine_call(graphs$graph_from_table(reticulate::r_to_py(x), directed, weights,
-                                            double = precision == "double", id_names = TRUE))
+                                            dtype = engine_dtype(precision), id_names = TRUE))
   wrap_graph(py, reticulate::py_to_r(graphs$names(py)), ids_are_names = TRUE)
 }
 
@@ -318,7 +318,7 @@ engine_graph <- function(src, dst, weights, directed, names, n = length(names), 
     weights <- as_arrow(as.double(weights))
   }
   py <- engine_call(engine_module("graphs")$graph_from_arrow(
-    as_arrow(as.integer(src)), as_arrow(as.integer(dst)), weights, directed, n, double = precision == "double"))
+    as_arrow(as.integer(src)), as_arrow(as.integer(dst)), weights, directed, n, dtype = engine_dtype(precision)))
   wrap_graph(py, names, ids_are_names)
 }
 
@@ -332,6 +332,10 @@ wrap_graph <- function(py, names, ids_are_names) {
 
 # "double" or "single" (the weights' precision in the engine).
 match_precision <- function(precision) match.arg(precision, c("double", "single"))
+
+# R's precision as the engine's float width, its `dtype` (R has no float32 type, so R keeps
+# its own words).
+engine_dtype <- function(precision) if (precision == "double") "float64" else "float32"
 
 # A data-frame column meant as weights: numbers, or an error that says why not
 # (a column of text such as c("0.5", "x") is never dropped quietly).

@@ -239,7 +239,7 @@ pcsf_call <- function(ppi, terminals, w, b, mu, dummies, runs, noise, seed, impr
   res <- engine_call(held_result(engine_module("pcsf")$pcsf_for_r(
     g$py, vertex_names, names(terminals), as.double(unname(terminals)), w, b, mu,
     if (!is.null(dummies)) as.character(dummies), runs, noise, seed,
-    progress_hook(progress, "PCSF"), backend, improve, precision)))
+    progress_hook(progress, "PCSF"), backend, improve, engine_dtype(precision))))
   res$started <- started
   res$r_entry <- entry
   res$returned <- proc.time()[["elapsed"]]

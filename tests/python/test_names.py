@@ -48,3 +48,13 @@ def test_the_public_functions_name_float_width_dtype():
             continue
         for word in FLOAT_WIDTH_WORDS & set(params):
             assert params[word].default is None and "dtype" in params, (name, word)
+
+
+def test_the_r_bridge_takes_float_width_as_dtype():
+    """R keeps its words (precision = "double"/"single") and maps them (R/graph.R's
+    engine_dtype): the bridge's functions that build or run on a graph take the engine's dtype."""
+    from curnet.r_bridge import graphs, pcsf
+    for f in (graphs.graph_from_arrow, graphs.graph_from_table, graphs.read_graph, graphs.read_graph_warned,
+              pcsf.pcsf_for_r):
+        params = inspect.signature(f).parameters
+        assert "dtype" in params and not FLOAT_WIDTH_WORDS & set(params), f.__name__

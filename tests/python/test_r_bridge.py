@@ -219,19 +219,19 @@ def test_precision_choice_reaches_the_engine(tmp_path):
     src, dst = pa.array([0, 1], pa.int32()), pa.array([1, 2], pa.int32())
     w = pa.array([0.1, 0.2])
     assert graphs.graph_from_arrow(src, dst, w, True, 3).weights.dtype == np.float64
-    single = graphs.graph_from_arrow(src, dst, w, True, 3, double=False)
+    single = graphs.graph_from_arrow(src, dst, w, True, 3, dtype="float32")
     assert single.weights.dtype == np.float32
     assert graphs.summary(single)["precision"] == "single"
     assert graphs.summary(graphs.graph_from_arrow(src, dst, w, True, 3))["precision"] == "double"
     table = pa.table({"from": ["a", "b"], "to": ["b", "c"], "weight": [0.1, 0.2]})
     assert graphs.graph_from_table(table, True, "weight").weights.dtype == np.float64
-    assert graphs.graph_from_table(table, True, "weight", double=False).weights.dtype == np.float32
+    assert graphs.graph_from_table(table, True, "weight", dtype="float32").weights.dtype == np.float32
     path = tmp_path / "g.tsv"
     path.write_text("a\tb\t0.1\nb\tc\t0.2\n")
     assert graphs.read_graph(str(path)).weights.dtype == np.float64
-    assert graphs.read_graph(str(path), double=False).weights.dtype == np.float32
+    assert graphs.read_graph(str(path), dtype="float32").weights.dtype == np.float32
     with pytest.raises(ValueError, match="beyond the float32 range"):
-        graphs.graph_from_arrow(src, dst, pa.array([1.0, 1e39]), True, 3, double=False)
+        graphs.graph_from_arrow(src, dst, pa.array([1.0, 1e39]), True, 3, dtype="float32")
 
 
 @pytest.mark.gpu
@@ -250,8 +250,8 @@ def test_both_precisions_from_r_take_near_far_on_the_gpu():
     src = pa.array(np.arange(0, n, 40, dtype=np.int32))
     be = get_backend("cuda")
     got = {}
-    for double in (True, False):
-        g = graphs.graph_from_arrow(s, d, w, False, n, double=double)
+    for dtype in ("float64", "float32"):
+        g = graphs.graph_from_arrow(s, d, w, False, n, dtype=dtype)
         with be.device_scope():
             method = be.sssp_method(be.device_graph(g), len(src), True)
         assert method == "near_far"
@@ -260,9 +260,9 @@ def test_both_precisions_from_r_take_near_far_on_the_gpu():
         with count_work() as work:
             traversals.sssp_into(g, src, address(dist), address(pred), backend="cuda")
         assert work["sssp rounds"] == 0
-        got[double] = dist, pred
-    np.testing.assert_allclose(got[False][0], got[True][0], rtol=1e-6)
-    assert ((got[False][1] == handoff.R_NA_INTEGER) == (got[True][1] == handoff.R_NA_INTEGER)).all()
+        got[dtype] = dist, pred
+    np.testing.assert_allclose(got["float32"][0], got["float64"][0], rtol=1e-6)
+    assert ((got["float32"][1] == handoff.R_NA_INTEGER) == (got["float64"][1] == handoff.R_NA_INTEGER)).all()
 
 
 def test_held_hands_arrays_to_r_and_keeps_the_rest_plain():
@@ -291,7 +291,7 @@ def test_pcsf_names_the_r_graph_once():
 
 
 def test_betweenness_is_written_into_r_s_vector():
-    from curnet.betweenness_centrality import betweenness
+    from curnet.analyses.betweenness_centrality import betweenness
     from curnet.r_bridge.betweenness import betweenness_into
     g, *_ = random_graph()
     out = np.zeros(len(g))

@@ -11,17 +11,16 @@ from ..backends import get_backend
 from ..graph import Graph
 
 
-def _dtype(double: bool):
-    return np.float64 if double else np.float32
+# The weights' float width is `dtype` (NumPy's name, the engine's); R says `precision =
+# "double"/"single"` and maps it (R/graph.R, engine_dtype()).
 
-
-def graph_from_arrow(src, dst, weights, directed, num_vertices, double=True) -> Graph:
+def graph_from_arrow(src, dst, weights, directed, num_vertices, dtype="float64") -> Graph:
     """A Graph from 0-based Arrow id columns (and optional weights) that R exported."""
     return Graph.from_edges(src, dst, weights, directed=bool(directed),
-                            num_vertices=int(num_vertices), dtype=_dtype(double))
+                            num_vertices=int(num_vertices), dtype=dtype)
 
 
-def graph_from_table(table, directed, weights=None, double=True, id_names=False) -> Graph:
+def graph_from_table(table, directed, weights=None, dtype="float64", id_names=False) -> Graph:
     """A Graph from an Arrow table (R's arrow package): columns 1 and 2 are the endpoints
     (with id_names, numeric ids too are vertex names, as in R's data frames), `weights`
     names the weight column (None: unweighted)."""
@@ -29,22 +28,22 @@ def graph_from_table(table, directed, weights=None, double=True, id_names=False)
     if id_names:
         table = table.set_column(0, table.column_names[0], as_names(table.column(0)))
         table = table.set_column(1, table.column_names[1], as_names(table.column(1)))
-    return from_arrow(table, weight=weights, directed=bool(directed), dtype=_dtype(double))
+    return from_arrow(table, weight=weights, directed=bool(directed), dtype=dtype)
 
 
-def read_graph(path, double=True, **kwargs) -> Graph:
-    """A graph file read by the engine; weights in double precision, as R's numbers (single
-    with double=False)."""
+def read_graph(path, dtype="float64", **kwargs) -> Graph:
+    """A graph file read by the engine; weights as float64, R's numbers (float32 with
+    dtype="float32")."""
     from ..io import read_graph as read
-    return read(path, dtype=_dtype(double), **kwargs)
+    return read(path, dtype=dtype, **kwargs)
 
 
-def read_graph_warned(path, double=True, **kwargs) -> list:
+def read_graph_warned(path, dtype="float64", **kwargs) -> list:
     """read_graph, and what the reader warned (a line taken as a header, a column not taken
     as weights) as a list of messages, for R to raise as its own warnings."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        g = read_graph(path, double, **kwargs)
+        g = read_graph(path, dtype, **kwargs)
     return [g, [str(w.message) for w in caught]]
 
 

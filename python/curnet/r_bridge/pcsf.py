@@ -29,7 +29,7 @@ def with_names(g: Graph, names: np.ndarray) -> Graph:
 
 
 def pcsf_for_r(g, vertex_names, terminals, prizes, w, b, mu, dummies=None, runs=None, noise=0.1,
-               seed=None, progress=None, backend="auto", improve=True, precision="double") -> Held:
+               seed=None, progress=None, backend="auto", improve=True, dtype="float64") -> Held:
     """The interactome's engine graph and its vertex names, the terminals' names and prizes;
     runs=None is one forest (vertex name, prize, type; edges from, to, cost; objective,
     trees), else `runs` noisy runs' union (vertex and edge counts) with each run's objective."""
@@ -38,7 +38,7 @@ def pcsf_for_r(g, vertex_names, terminals, prizes, w, b, mu, dummies=None, runs=
     prizes = (_strings(terminals).tolist(), np.atleast_1d(np.asarray(prizes, dtype=np.float64)))
     options = dict(w=float(w), b=float(b), mu=float(mu),
                    dummies=None if dummies is None else _strings(dummies).tolist(),
-                   improve=bool(improve), dtype={"double": "float64", "single": "float32"}[str(precision)],
+                   improve=bool(improve), dtype=dtype,
                    backend=run_on(backend, "pcsf"),
                    progress=progress_hook(progress), duplicates="last")
     done: Any
