@@ -136,15 +136,16 @@ cuRnet_cluster_edge_betweenness <- function(graph, weights = NULL, directed = TR
                                             backend = getOption("cuRnet.backend", "auto"),
                                             progress = getOption("cuRnet.progress", interactive())) {
   if (!igraph::is_igraph(graph)) stop("cuRnet_cluster_edge_betweenness() takes an igraph object", call. = FALSE)
-  if (is.null(weights) && "weight" %in% igraph::edge_attr_names(graph)) weights <- igraph_edge_weights(graph)
-  weights <- if (!is.null(weights) && any(!is.na(weights))) as.numeric(weights) else NULL
-  if (!is.null(weights) && (membership || modularity)) {       # igraph's own two warnings
+  # `weights` read once: igraph's NULL (the attribute) and NA, and this function's own rule of
+  # igraph's, weights that are all NA count hops; the decision then travels as g$use_weights
+  w <- igraph_weights(graph, weights)
+  g <- weighted_graph(graph, if (is.null(w) || all(is.na(w))) NA else as.numeric(w))
+  if (g$use_weights && (membership || modularity)) {       # igraph's own two warnings
     warning("Membership vector will be selected based on the highest modularity score.", call. = FALSE)
     warning("Modularity calculation with weighted edge betweenness community detection might not ",
             "make sense -- modularity treats edge weights as similarities while edge betwenness ",
             "treats them as distances.", call. = FALSE)
   }
-  g <- weighted_graph(graph, if (is.null(weights)) NA else weights)
   res <- engine_call(held_result(engine_module("betweenness")$girvan_newman_for_r(
     g$py, isTRUE(directed), g$use_weights, progress_hook(progress, "edge removals"), backend)))
   # igraph's shapes: a field not asked for is NULL, and NULL + 1 (igraph's 1-basing) numeric(0)
