@@ -13,7 +13,9 @@ from scipy.sparse import csgraph
 
 import curnet
 from curnet.backends import cuda_available
-import curnet.steiner_forest as pcsf_module
+import curnet.steiner_forest.problem as problem_module
+import curnet.steiner_forest.random_runs as runs_module
+import curnet.steiner_forest.terminal_paths as paths_module
 from curnet.steiner_forest import pcsf, pcsf_rand
 
 
@@ -226,10 +228,10 @@ def test_pcsf_rand_runs_batched_in_one_call_equal_runs_one_by_one(monkeypatch):
     on the CPU, gives the runs' forests one call each gives."""
     g, _, prizes = random_instance(9, n=12, terminals=5)
     one = pcsf_rand(g, prizes, n=5, r=0.3, seed=4, backend="cpu")
-    monkeypatch.setattr(pcsf_module, "_runs_per_call", lambda backend, n, *size: n)
+    monkeypatch.setattr(runs_module, "_runs_per_call", lambda backend, n, *size: n)
     calls = []
-    real = pcsf_module.sssp_blocks
-    monkeypatch.setattr(pcsf_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = paths_module.sssp_blocks
+    monkeypatch.setattr(paths_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
     joint = pcsf_rand(g, prizes, n=5, r=0.3, seed=4, backend="cpu")
     assert len(calls) == 1
     assert union_key(one) == union_key(joint)
@@ -239,8 +241,8 @@ def test_pcsf_rand_runs_batched_in_one_call_equal_runs_one_by_one(monkeypatch):
 def test_runs_per_call_caps_the_batched_copies(monkeypatch):
     g, _, prizes = random_instance(10, n=12, terminals=5)
     calls = []
-    real = pcsf_module.sssp_blocks
-    monkeypatch.setattr(pcsf_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = paths_module.sssp_blocks
+    monkeypatch.setattr(paths_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
     a = pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu", runs_per_call=2)
     assert len(calls) == 3
     assert union_key(a) == union_key(pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu"))
@@ -252,20 +254,20 @@ def test_gpu_runs_per_call_bounds_the_copies_work(monkeypatch):
     near-far batch, and never exceed the runs asked for."""
     class Gpu:
         name = "cuda"
-    monkeypatch.setattr(pcsf_module, "get_backend", lambda backend: Gpu())
+    monkeypatch.setattr(runs_module, "get_backend", lambda backend: Gpu())
     for runs, terminals, n in [(100, 100, 15406), (20, 20, 15406), (100, 1000, 15406), (3, 5, 100),
                                (100, 4000, 50)]:
-        c = pcsf_module._runs_per_call("cuda", runs, terminals, n)
+        c = runs_module._runs_per_call("cuda", runs, terminals, n)
         assert 1 <= c <= runs
-        assert c == 1 or (c * c * terminals * n <= pcsf_module.RUN_CALL_ENTRIES
-                          and c * terminals <= pcsf_module.RUN_CALL_SOURCES)
+        assert c == 1 or (c * c * terminals * n <= runs_module.RUN_CALL_ENTRIES
+                          and c * terminals <= runs_module.RUN_CALL_SOURCES)
         # the largest such count: one more run would pass a bound
         more = c + 1
-        assert more > runs or more * more * terminals * n > pcsf_module.RUN_CALL_ENTRIES \
-            or more * terminals > pcsf_module.RUN_CALL_SOURCES
-    assert pcsf_module._runs_per_call("cuda", 100, 100, 15406) == 9
-    monkeypatch.setattr(pcsf_module, "get_backend", lambda backend: type("Cpu", (), {"name": "cpu"})())
-    assert pcsf_module._runs_per_call("cpu", 100, 100, 15406) == 1
+        assert more > runs or more * more * terminals * n > runs_module.RUN_CALL_ENTRIES \
+            or more * terminals > runs_module.RUN_CALL_SOURCES
+    assert runs_module._runs_per_call("cuda", 100, 100, 15406) == 9
+    monkeypatch.setattr(runs_module, "get_backend", lambda backend: type("Cpu", (), {"name": "cpu"})())
+    assert runs_module._runs_per_call("cpu", 100, 100, 15406) == 1
 
 
 def test_float32_paths_still_give_a_forest_costed_in_double():
@@ -438,7 +440,7 @@ def test_rooted_and_run_graphs_are_laid_out_as_from_edges_lays_them_out():
     g = curnet.Graph.from_edges(src, dst, rng.uniform(0.1, 1, m), directed=False, num_vertices=n,
                                 dtype=np.float64)
     dummies = np.array([7, 2, 19, 11])
-    indptr, indices, arc_edge = pcsf_module._rooted_csr(g, dummies, m)
+    indptr, indices, arc_edge = problem_module._rooted_csr(g, dummies, m)
     ref = curnet.Graph.from_edges(np.concatenate([src, np.full(len(dummies), n)]), np.concatenate([dst, dummies]),
                                   directed=False, num_vertices=n + 1)
     assert np.array_equal(indptr, ref.indptr) and np.array_equal(indices, ref.indices)
@@ -447,7 +449,7 @@ def test_rooted_and_run_graphs_are_laid_out_as_from_edges_lays_them_out():
     names = np.array([f"v{i}" for i in range(n)])
     named = curnet.Graph.from_edges(src, dst, rng.uniform(0.1, 1, m), directed=False, names=names,
                                     dtype=np.float64)
-    P = pcsf_module._Problem(named, {"v7": 1.0, "v2": 2.0, "v19": 0.5}, 2, 1, 0.01, None, 0.05)
+    P = problem_module.Problem(named, {"v7": 1.0, "v2": 2.0, "v19": 0.5}, 2, 1, 0.01, None, 0.05)
     costs = [P.cost * (1 + rng.uniform(0, 0.2, len(P.cost))) for _ in range(3)]
     big = P.run_graph(costs, np.float64)
     N, k = n + 1, len(P.dummies)

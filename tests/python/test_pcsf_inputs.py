@@ -210,16 +210,16 @@ def test_the_pcsf_command_reads_string_and_tgfb_as_the_package_ships_them(tmp_pa
 @given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9), st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0])),
                 min_size=1, max_size=40))
 def test_the_package_order_prim_tree_is_a_minimum_spanning_tree(rows):
-    """_prim_tree (Boost's Prim, in the package's order, ties everywhere here): a tree over the
+    """prim_tree (Boost's Prim, in the package's order, ties everywhere here): a tree over the
     component of the first vertex, as light as SciPy's minimum spanning tree of that component."""
     import scipy.sparse as sp
     from scipy.sparse import csgraph
-    from curnet.steiner_forest import _prim_tree
+    from curnet.steiner_forest.spanning_trees import prim_tree
     rows = [(a, b, w) for a, b, w in rows if a != b]
     if not rows:
         return
     eu, ev, ew = (np.array(c) for c in zip(*rows))
-    u, v = _prim_tree(eu, ev, ew)
+    u, v = prim_tree(eu, ev, ew)
     first = eu[0]
     n = 10
     A = sp.csr_matrix((np.ones(len(eu)), (eu, ev)), shape=(n, n))

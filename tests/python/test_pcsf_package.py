@@ -20,7 +20,8 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import curnet
-from curnet.steiner_forest import _Problem, pcsf
+from curnet.steiner_forest import pcsf
+from curnet.steiner_forest.problem import Problem
 
 SIZES = (20, 40, 60, 100, 200, 500)
 LIB = os.environ.get("CURNET_PCSF_LIB", "")
@@ -104,7 +105,7 @@ def test_the_package_method_and_the_improved_forest_on_string(package_runs):
         pz = read_tsv(out / f"{tag}_prizes.tsv")
         prizes = dict(zip(pz["gene"], pz["prize"].astype(float)))
         ref = read_tsv(out / f"{tag}_forest.tsv")
-        P = _Problem(g, prizes, 2, 1, 0.0005, None, 0.05)
+        P = Problem(g, prizes, 2, 1, 0.0005, None, 0.05)
         theirs, ref_edges, _ = forest_objective(P, g, ref)
         line = []
         for improve in (False, True):
