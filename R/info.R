@@ -9,7 +9,7 @@
 #' if (cuRnet_available()) str(cuRnet_info())
 #' @export
 cuRnet_info <- function() {
-  info <- reticulate::py_to_r(engine_import("curnet.engine_info")$info())
+  info <- reticulate::py_to_r(engine_import("curnet.analyses.engine_info")$info())
   info$last_run <- if (is.null(the$last_run)) structure(list(), names = character()) else the$last_run
   info$r <- list(cuRnet = as.character(utils::packageVersion("cuRnet")),
                  R = R.version.string,

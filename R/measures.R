@@ -1,4 +1,4 @@
-# igraph's distance-based measures, computed by the engine (python/curnet/measures.py): each
+# igraph's distance-based measures, computed by the engine (python/curnet/analyses/measures.py): each
 # batch of sources is reduced where it was traversed, so no sources x vertices matrix is
 # ever built. These wrappers only convert arguments and results.
 

@@ -150,7 +150,7 @@ cat(t, "\n")
 def bench_girvan_newman(args):
     """Girvan-Newman on a STRING sub-network, cuRnet beside R igraph's cluster_edge_betweenness
     (the same removal order asked of both)."""
-    from curnet.communities import edge_betweenness_removals
+    from curnet.analyses.communities import edge_betweenness_removals
     G, _ = load_string(args.string_file)
     hub = int(np.argmax(G.degree()))
     sub = G.induced_subgraph(G.bfs(hub)[0][:args.gn_vertices])

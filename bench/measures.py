@@ -1,4 +1,4 @@
-"""Benchmarks of the distance measures (curnet.measures), each checked in the same run.
+"""Benchmarks of the distance measures (curnet.analyses.measures), each checked in the same run.
 
     python -m bench measures --backend cpu --igraph --r-igraph     # the CPU rows
     python -m bench measures --backend cuda --rmat-scale 20        # the GPU rows

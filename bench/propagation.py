@@ -35,7 +35,7 @@ from scipy import sparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 import curnet  # noqa: E402
-from curnet.network_proximity import reference_sets  # noqa: E402
+from curnet.analyses.network_proximity import reference_sets  # noqa: E402
 from curnet.propagation.nulls import draw_block, vertex_bins  # noqa: E402
 from curnet.propagation.operators import open_device, walk  # noqa: E402
 from curnet.propagation.solvers import WalkSolver  # noqa: E402

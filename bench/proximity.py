@@ -23,7 +23,7 @@ import numpy as np
 
 import curnet
 from curnet import datasets
-from curnet.network_proximity import pool_distances
+from curnet.analyses.network_proximity import pool_distances
 
 from . import rows as results
 from .timing import once
@@ -63,7 +63,7 @@ def main(argv=None) -> int:
                                                backend=a.backend))
 
     # the traversal's share: the same pool of vertices, distances only
-    from curnet.network_proximity import degree_bins
+    from curnet.analyses.network_proximity import degree_bins
     bins = degree_bins(g.oriented("all").out_degree(), 100)
     touched = np.unique(np.concatenate([bins[module]] + [bins[s] for s in sets]))
     pool = np.flatnonzero(np.isin(bins, touched)).astype(np.int32)

@@ -26,9 +26,10 @@ PYTHON_PAGE = DOCS / "reference" / "python.md"
 
 # Modules of the Python API that are not documented as API: the drivers and backends (the
 # engine's inside), the R adapters and the command line's own modules (cli.md covers them).
-INTERNAL = {"algorithms", "backends", "r_bridge", "bridge", "cli", "cli_analyses", "cli_input",
-            "cli_coexpression", "renamed", "columns", "memory", "outputs", "sources",
-            "progress", "work", "engine_info"}
+INTERNAL = {"algorithms", "backends", "r_bridge", "bridge", "cli", "cli_communities", "cli_input",
+            "renamed", "columns", "memory", "outputs", "sources", "progress", "work", "engine_info"}
+# Folders of a layer (docs/design.md): each of their public modules is a module of the API.
+LAYER_FOLDERS = {"analyses"}
 
 
 # -- generated pages --------------------------------------------------------------------------
@@ -57,17 +58,23 @@ def cli_page() -> str:
 
 def api_modules() -> list[str]:
     """The package's public modules: every module and subpackage of python/curnet outside
-    INTERNAL and without a leading underscore (new ones join by themselves)."""
-    root = REPO / "python" / "curnet"
+    INTERNAL and without a leading underscore, those of a layer's folder (LAYER_FOLDERS) one by
+    one (new ones join by themselves)."""
+    return _public_modules(REPO / "python" / "curnet", "curnet")
+
+
+def _public_modules(folder: Path, package: str) -> list[str]:
     names = []
-    for p in sorted(root.iterdir()):
+    for p in sorted(folder.iterdir()):
         name = p.stem if p.suffix == ".py" else p.name
         if name.startswith("_") or name in INTERNAL or p.name == "__pycache__":
             continue
         if p.is_dir() and not (p / "__init__.py").exists():
             continue
-        if p.suffix == ".py" or p.is_dir():
-            names.append(f"curnet.{name}")
+        if p.is_dir() and name in LAYER_FOLDERS:
+            names += _public_modules(p, f"{package}.{name}")
+        elif p.suffix == ".py" or p.is_dir():
+            names.append(f"{package}.{name}")
     return names
 
 

@@ -13,7 +13,8 @@ package cuRnet runs on it.
 """
 # No function is exported here under the name of its own module (`curnet.info` the function
 # would hide the module `curnet.info`): modules are named for their concept and imported by
-# their path (`from curnet.network_proximity import degree_bins`).
+# their path (`from curnet.analyses.network_proximity import degree_bins`); the analyses are
+# in analyses/, and this table is their public path.
 #
 # `import curnet` loads NumPy and the graph only: each export below is imported at its first
 # use (module __getattr__), so a call loads SciPy, pyarrow, CuPy, Dask or NetworkX only when
@@ -30,17 +31,17 @@ EXPORTS = {
     "bfs": "curnet.algorithms.bfs",
     "scc": "curnet.algorithms.scc",
     "sssp": "curnet.algorithms.sssp", "sssp_dists": "curnet.algorithms.sssp",
-    "info": "curnet.engine_info",
+    "info": "curnet.analyses.engine_info",
     "count_work": "curnet.work", "WorkBoundExceeded": "curnet.work",
-    "shortest_paths": "curnet.paths",
-    "proximity": "curnet.network_proximity",
-    "bfs_batches": "curnet.streaming", "sssp_batches": "curnet.streaming",
-    **{name: "curnet.measures" for name in (
+    "shortest_paths": "curnet.analyses.paths",
+    "proximity": "curnet.analyses.network_proximity",
+    "bfs_batches": "curnet.analyses.streaming", "sssp_batches": "curnet.analyses.streaming",
+    **{name: "curnet.analyses.measures" for name in (
         "closeness", "diameter", "distance_table", "eccentricity", "ego_size", "farthest_points",
         "harmonic_centrality", "mean_distance", "radius")},
     "read_graph": "curnet.io", "GraphFormatError": "curnet.io",
-    "betweenness": "curnet.betweenness_centrality", "edge_betweenness": "curnet.betweenness_centrality",
-    "girvan_newman": "curnet.communities",
+    **{name: "curnet.analyses.betweenness_centrality" for name in ("betweenness", "edge_betweenness")},
+    "girvan_newman": "curnet.analyses.communities",
     "leiden": "curnet.community_detection.partitions", "louvain": "curnet.community_detection.partitions",
     "hclust": "curnet.linkage",
     "pcsf": "curnet.steiner_forest", "pcsf_rand": "curnet.steiner_forest",

@@ -11,8 +11,8 @@ import pytest
 from curnet.cli import main
 
 EDGES = [("a", "b"), ("b", "c"), ("c", "d"), ("a", "c"), ("d", "e"), ("f", "g")]
-needs_measures = pytest.mark.skipif(importlib.util.find_spec("curnet.measures") is None,
-                                    reason="curnet.measures is not in this tree")
+needs_measures = pytest.mark.skipif(importlib.util.find_spec("curnet.analyses.measures") is None,
+                                    reason="curnet.analyses.measures is not in this tree")
 
 
 def graph_file(tmp_path):

@@ -509,7 +509,7 @@ def test_per_vertex_reduction_runs_its_own_traversal(engine):
 
 
 def test_measures_on_workers(engine):
-    measures = pytest.importorskip("curnet.measures")
+    measures = pytest.importorskip("curnet.analyses.measures")
     g = random_graph(200, 900, 12, directed=False)
     for name, kwargs in (("closeness", {}), ("eccentricity", {}), ("harmonic_centrality", {"mode": "out"})):
         np.testing.assert_allclose(engine.reduce(g, None, cd.measure(name, **kwargs), chunk_size=30),

@@ -37,7 +37,7 @@ def test_import_curnet_loads_numpy_and_the_graph_only():
     assert loaded.isdisjoint(HEAVY)
     # nor the engine's heavier parts: readers, datasets, drivers, analyses
     assert loaded.isdisjoint({"curnet.io", "curnet.datasets", "curnet.algorithms", "curnet.backends",
-                              "curnet.coexpression", "curnet.steiner_forest", "curnet.measures"})
+                              "curnet.coexpression", "curnet.steiner_forest", "curnet.analyses.measures"})
 
 
 def test_each_export_is_its_module_s_object_at_first_use():
@@ -109,7 +109,7 @@ def test_warm_up_without_a_gpu_compiles_nothing_and_says_why(capsys, monkeypatch
 
 COMPILES_IN_A_STEP = """
 import json, sys
-from curnet import warm_up
+from curnet.analyses import warm_up
 from curnet.backends import kernel_cache
 from curnet.backends.cuda.launch import counting_compiles
 graphs = warm_up._graphs()

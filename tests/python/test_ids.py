@@ -8,7 +8,7 @@ import pytest
 
 import curnet
 from curnet.cli import _parser, main
-from curnet.cli_analyses import COMMANDS
+from curnet.cli.analyses import COMMANDS
 from curnet.cli_input import graph_file, read_input, reader_options
 
 

@@ -1,4 +1,4 @@
-"""The distance measures (curnet.measures) against python-igraph and NetworkX, on random
+"""The distance measures (curnet.analyses.measures) against python-igraph and NetworkX, on random
 graphs and a real network; the reductions' memory bound. The CUDA backend against the CPU:
 test_measures_gpu.py."""
 import tracemalloc
@@ -238,12 +238,12 @@ def test_negative_weights_are_refused_as_igraph_refuses_them(directed):
     """igraph: "Weight vector must be positive" (closeness) / "non-negative" (distances).
     `directed=False` ignores directions, where the negative edge would be a negative cycle."""
     g = curnet.Graph.from_edges([0, 1, 2], [1, 2, 0], [1.0, -1.0, 1.0], directed=True)
-    calls = [lambda: curnet.measures.closeness(g, backend="cpu"), lambda: curnet.measures.closeness(g, mode="out", backend="cpu"),
-             lambda: curnet.measures.harmonic_centrality(g, backend="cpu"), lambda: curnet.measures.eccentricity(g, backend="cpu"),
-             lambda: curnet.measures.radius(g, backend="cpu"), lambda: curnet.measures.diameter(g, directed=directed, backend="cpu"),
-             lambda: curnet.measures.farthest_points(g, directed=directed, backend="cpu"),
-             lambda: curnet.measures.mean_distance(g, directed=directed, backend="cpu")]
+    calls = [lambda: curnet.analyses.measures.closeness(g, backend="cpu"), lambda: curnet.analyses.measures.closeness(g, mode="out", backend="cpu"),
+             lambda: curnet.analyses.measures.harmonic_centrality(g, backend="cpu"), lambda: curnet.analyses.measures.eccentricity(g, backend="cpu"),
+             lambda: curnet.analyses.measures.radius(g, backend="cpu"), lambda: curnet.analyses.measures.diameter(g, directed=directed, backend="cpu"),
+             lambda: curnet.analyses.measures.farthest_points(g, directed=directed, backend="cpu"),
+             lambda: curnet.analyses.measures.mean_distance(g, directed=directed, backend="cpu")]
     for call in calls:
         with pytest.raises(ValueError, match="non-negative weights.*smallest weight here is -1"):
             call()
-    assert curnet.measures.mean_distance(g, weighted=False, directed=directed, backend="cpu") > 0
+    assert curnet.analyses.measures.mean_distance(g, weighted=False, directed=directed, backend="cpu") > 0

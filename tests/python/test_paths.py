@@ -161,7 +161,7 @@ def test_gpu_paths_are_valid_and_as_long_as_cpu(weighted):
 def test_inbound_arc_twins_cupy_vs_numpy():
     """The two tree-to-arc steps on CuPy against their NumPy runs, on random blocks."""
     import cupy as cp
-    from curnet.paths import _device_arrays, inbound_arcs_from_depths, inbound_arcs_from_preds
+    from curnet.analyses.paths import _device_arrays, inbound_arcs_from_depths, inbound_arcs_from_preds
     n = 2000
     src, dst, w = random_edges(5, n, 12000, True)
     g = Graph.from_edges(src, dst, w, directed=True, num_vertices=n, dtype=np.float32)

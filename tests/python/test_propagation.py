@@ -319,7 +319,7 @@ def test_null_is_reproducible_degree_matched_and_equals_a_direct_loop():
     other = curnet.propagation_null(g, seeds, n=80, bins=10, seed=8, **CPU)
     assert not np.array_equal(other.draws, res.draws)
     # each draw keeps the seed set's count in every degree bin, and has no vertex twice
-    from curnet.network_proximity import degree_bins
+    from curnet.analyses.network_proximity import degree_bins
     bins = degree_bins(g.out_degree(), 10)
     want = np.bincount(bins[seeds], minlength=bins.max() + 1)
     for d in res.draws:
@@ -342,7 +342,7 @@ def test_reference_sets_are_uniform_subsets_of_each_bin():
     bin's picks are a uniform subset of it, by either route (drawn again on a repeat: bins 0
     and 2; a key a vertex, sorted: bin 1, whose 8 picks of 10 vertices would repeat too often).
     The counts of each subset are within 5 standard deviations of uniform."""
-    from curnet.network_proximity import reference_sets
+    from curnet.analyses.network_proximity import reference_sets
     bins = np.array([0] * 5 + [1] * 10 + [2] * 30 + [3] * 2)
     members = np.array([0, 1, *range(5, 13), 15, 16, 45])   # 2 of bin 0, 8 of bin 1, 2 of bin 2, 1 of bin 3
     n = 60_000

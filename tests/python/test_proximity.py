@@ -10,7 +10,7 @@ import pytest
 
 import curnet
 from curnet import Graph
-from curnet.network_proximity import degree_bins, reference_sets
+from curnet.analyses.network_proximity import degree_bins, reference_sets
 
 
 def nx_measures(G, T, S):

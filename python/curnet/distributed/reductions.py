@@ -75,7 +75,7 @@ class per_vertex(Reduction):
 
 
 class measure(per_vertex):
-    """A per-vertex measure of curnet.measures (closeness, harmonic_centrality, eccentricity,
+    """A per-vertex measure of curnet.analyses.measures (closeness, harmonic_centrality, eccentricity,
     ego_size), each worker reducing its chunk of the vertices on its device as it goes;
     `kwargs` go to the measure (mode, cutoff, weighted, ...).
     E.g. reduce(g, None, measure("closeness", mode="out"), cluster=...)."""
@@ -89,7 +89,7 @@ class measure(per_vertex):
         super().__init__(self._run)
 
     def _run(self, g, ids, backend):
-        from .. import measures
+        from ..analyses import measures
         return getattr(measures, self.name)(g, ids, backend=backend, progress=False, **self.kwargs)
 
 
@@ -127,12 +127,12 @@ class betweenness(Reduction):
     def _job(self, g, ids):
         """(the BetweennessJob of sources `ids`, whether its traversals fold leaves)."""
         from ..algorithms.betweenness.graph_reductions import folds_leaves
-        from ..betweenness_centrality import BetweennessJob
+        from ..analyses.betweenness_centrality import BetweennessJob
         job = BetweennessJob(g, sources=ids, **self.options)
         return job, folds_leaves(job.graph, job.cutoff, self.edges, False)
 
     def chunk(self, g, ids, backend):
-        from ..betweenness_centrality import BetweennessJob
+        from ..analyses.betweenness_centrality import BetweennessJob
         job = BetweennessJob(g, sources=ids if len(ids) else None, **self.options)
         if len(ids) == 0:           # order() left no source that reaches another vertex
             return np.zeros(g.num_edges if self.edges else len(g)), len(g), job.undirected
@@ -141,7 +141,7 @@ class betweenness(Reduction):
         return raw, len(g), job.undirected
 
     def combine(self, partials):
-        from ..betweenness_centrality import rescale
+        from ..analyses.betweenness_centrality import rescale
         raw = np.sum([p[0] for p in partials], axis=0)
         _, n, undirected = partials[0]
         return rescale(raw, n if self.edges else n - 1, self.normalized, undirected)

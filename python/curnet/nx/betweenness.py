@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..betweenness_centrality import BetweennessJob
+from ..analyses.betweenness_centrality import BetweennessJob
 from .algorithms import engine_backend
 
 

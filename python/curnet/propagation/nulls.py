@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..network_proximity import degree_bins, reference_sets
+from ..analyses.network_proximity import degree_bins, reference_sets
 from .inputs import Columns, seed_sets
 from .kernels import kernel_solver
 from .operators import open_device

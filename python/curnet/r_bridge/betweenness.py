@@ -12,7 +12,7 @@ def betweenness_into(g, kind, address, selection=None, directed=True, weighted=F
                      normalized=False, cutoff=-1.0, progress=None, backend="auto") -> None:
     """Vertex (`kind` "vertex") or edge ("edge") betweenness of the 0-based ids `selection`
     (None: all) into R's double vector."""
-    from ..betweenness_centrality import betweenness, edge_betweenness
+    from ..analyses.betweenness_centrality import betweenness, edge_betweenness
     options = dict(directed=bool(directed), weighted=bool(weighted), cutoff=float(cutoff),
                    backend=run_on(backend, f"{kind} betweenness"), progress=progress_hook(progress))
     if selection is not None:
@@ -31,7 +31,7 @@ def girvan_newman_for_r(g, directed=True, weighted=False, progress=None, backend
     """igraph's fields of cluster_edge_betweenness, 0-based: the removed edges, their
     betweenness, the merges (one row after another), bridges, modularity, membership; the
     graph's weights, when used, are also the modularity's."""
-    from ..communities import girvan_newman
+    from ..analyses.communities import girvan_newman
     got = girvan_newman(g, directed=bool(directed), weighted=bool(weighted),
                         backend=run_on(backend, "edge betweenness communities"),
                         progress=progress_hook(progress))

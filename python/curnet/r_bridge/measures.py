@@ -1,4 +1,4 @@
-"""R's distance-based measures (R/measures.R): one of curnet.measures by name, its arrays
+"""R's distance-based measures (R/measures.R): one of curnet.analyses.measures by name, its arrays
 for R's vectors and its counts as R's numbers, in a Held."""
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from .session import run_on
 
 
 def measure(g, name, vertices=None, progress=None, backend="auto", **options) -> Held:
-    """curnet.measures.`name` over 0-based `vertices` (R's Arrow ids; None: all vertices).
+    """curnet.analyses.measures.`name` over 0-based `vertices` (R's Arrow ids; None: all vertices).
     The result is `value` (an array or a number), or `values` (a tuple's items); arrays and
     counts as doubles (counts of vertex pairs outgrow R's integers)."""
-    from .. import measures
+    from ..analyses import measures
     if name not in measures.__all__:
         raise ValueError(f"unknown measure {name!r}")
     if vertices is not None:

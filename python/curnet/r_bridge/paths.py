@@ -13,7 +13,7 @@ def shortest_paths_for_r(g, source, targets, mode, weighted, output, predecessor
     """Paths from one 0-based `source` to 0-based `targets` (None: all): each path list
     flattened with its lengths (`vpath` / `vpath_lengths`, `epath` / `epath_lengths`), the
     trees `predecessors` and `inbound_edges` (-1 for none); vertex and edge ids 0-based."""
-    from ..paths import shortest_paths
+    from ..analyses.paths import shortest_paths
     # an array: R's ids are positions, even on a graph whose names are numbers (docs/ids.md)
     p = shortest_paths(g, np.array([int(source)]), targets, mode=mode, weighted=bool(weighted),
                        output=output, predecessors=predecessors, inbound_edges=inbound_edges,
@@ -36,7 +36,7 @@ def proximity_for_r(g, sets, module, measures, n_random, bin_size, seed, weighte
                     backend="auto") -> Held:
     """cuRnet_proximity: 0-based sets (a list) against a 0-based module, one row per set
     and measure, as columns (`measure` names; the rest numbers, `set` numbered from 1)."""
-    from ..network_proximity import as_columns, proximity
+    from ..analyses.network_proximity import as_columns, proximity
     results = proximity(g, [np.atleast_1d(np.asarray(s, dtype=np.int64)) for s in sets],
                         np.atleast_1d(np.asarray(module, dtype=np.int64)),
                         measures=list(np.atleast_1d(measures)), n_random=int(n_random),

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from .cli_input import add_run_options
+from ..cli_input import add_run_options
 
 
 def add_parser(sub) -> None:
@@ -32,9 +32,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> None:
-    from .cli_coexpression import read_expression
-    from .outputs import check_path, to_table, write_table
-    from .wgcna_modules import blockwise_modules
+    from .coexpression import read_expression
+    from ..outputs import check_path, to_table, write_table
+    from ..coexpression import blockwise_modules
     for path in (args.out, args.eigengenes):
         if path:
             check_path(path)

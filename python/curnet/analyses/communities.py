@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .algorithms.girvan_newman import edge_removals
-from .graph import Graph
-from .options import uses_positive_weights, uses_weights
+from ..algorithms.girvan_newman import edge_removals
+from ..graph import Graph
+from ..options import uses_positive_weights, uses_weights
 
 
 def edge_betweenness_removals(g: Graph, *, directed=True, weighted=None, backend="auto", progress=None):

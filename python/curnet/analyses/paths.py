@@ -23,11 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .algorithms.bfs import bfs_blocks
-from .algorithms.sinks import Sink
-from .algorithms.sssp import sssp_blocks
-from .backends import get_backend
-from .sources import resolve_sources
+from ..algorithms.bfs import bfs_blocks
+from ..algorithms.sinks import Sink
+from ..algorithms.sssp import sssp_blocks
+from ..backends import get_backend
+from ..sources import resolve_sources
 
 # Arc x source entries examined at once when deriving BFS trees (bounds the temporaries).
 CHUNK_ENTRIES = 1 << 22

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .algorithms.bfs import bfs_blocks
-from .algorithms.reductions import DepthHistogram, SourceStats
-from .algorithms.sssp import sssp_blocks
-from .backends import get_backend
-from .graph import Graph
-from .options import igraph_cutoff, uses_weights, vertex_ids
+from ..algorithms.bfs import bfs_blocks
+from ..algorithms.reductions import DepthHistogram, SourceStats
+from ..algorithms.sssp import sssp_blocks
+from ..backends import get_backend
+from ..graph import Graph
+from ..options import igraph_cutoff, uses_weights, vertex_ids
 
 __all__ = ["closeness", "harmonic_centrality", "eccentricity", "radius", "diameter",
            "farthest_points", "mean_distance", "distance_table", "ego_size"]

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .backends import cuda_status, kernel_cache
-from .generators import rmat_edges
-from .graph import Graph
+from ..backends import cuda_status, kernel_cache
+from ..generators import rmat_edges
+from ..graph import Graph
 
 
 def _graphs(scale: int = 12, path_length: int = 3000) -> dict:
@@ -47,9 +47,9 @@ def _graphs(scale: int = 12, path_length: int = 3000) -> dict:
 
 
 def _traversals(graphs, backend):
-    from .algorithms.bfs import bfs
-    from .algorithms.scc import scc
-    from .algorithms.sssp import sssp, sssp_dists
+    from ..algorithms.bfs import bfs
+    from ..algorithms.scc import scc
+    from ..algorithms.sssp import sssp, sssp_dists
     for name, g in graphs.items():
         for k in ((1, 8) if name.startswith("path") else (1, 64, 300)):
             sources = np.arange(min(k, len(g)))
@@ -83,7 +83,7 @@ def _centralities(graphs, backend):
 
 def _communities_and_forests(graphs, backend):
     from .communities import girvan_newman
-    from .steiner_forest import pcsf
+    from ..steiner_forest import pcsf
     from .paths import shortest_paths
     for dtype in (np.float32, np.float64):
         g = graphs[f"rmat undirected {np.dtype(dtype).name}"]
@@ -97,7 +97,7 @@ def _communities_and_forests(graphs, backend):
     ppi = Graph.from_edges(names[src], names[dst], 0.1 + rng.random(len(src)), directed=False,
                            dtype=np.float64)
     pcsf(ppi, {f"g{i}": 1.0 + i % 5 for i in range(0, n, 7)}, backend=backend)
-    from .community_detection.partitions import leiden, louvain
+    from ..community_detection.partitions import leiden, louvain
     for dtype in (np.float32, np.float64):
         g = graphs[f"rmat undirected {np.dtype(dtype).name}"]
         for weighted in (False, True):
@@ -107,7 +107,7 @@ def _communities_and_forests(graphs, backend):
 
 
 def _propagation(graphs, backend):
-    from . import propagation
+    from .. import propagation
     for name, g in graphs.items():
         if not name.startswith("rmat"):
             continue
@@ -145,8 +145,8 @@ def _ppi_like(rng):
 
 
 def _coexpression(backend):
-    from . import coexpression as cx
-    from .linkage import hclust
+    from .. import coexpression as cx
+    from ..linkage import hclust
     rng = np.random.default_rng(3)     # 40 samples x 300 genes driven by 4 factors, as modules
     expr = rng.normal(size=(40, 4)) @ rng.normal(size=(4, 300)) + rng.normal(size=(40, 300))
     for dtype in (np.float32, np.float64):
@@ -167,7 +167,7 @@ def _coexpression(backend):
 def _kernel_modules(graphs, backend):
     """cuRnet's own modules, whole: kernels a short call would not reach are compiled too."""
     import os
-    from .backends.cuda.launch import KERNEL_DIR, compiled_module
+    from ..backends.cuda.launch import KERNEL_DIR, compiled_module
     failed = []
     for file in sorted(os.listdir(KERNEL_DIR)):
         if file.endswith(".cu"):
@@ -203,7 +203,7 @@ def warm_up(backend: str = "cuda", steps=None, say=print) -> dict:
         report["reason"] = problem
         say(f"curnet warm-up: no usable GPU ({problem}): the CPU engine has no kernels to compile")
         return report
-    from .backends.cuda.launch import counting_compiles
+    from ..backends.cuda.launch import counting_compiles
     chosen = [s for s in STEPS if steps is None or s[0] in steps]
     unknown = set(steps or ()) - {s[0] for s in STEPS}
     if unknown:

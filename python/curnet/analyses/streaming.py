@@ -16,12 +16,12 @@ import threading
 
 import numpy as np
 
-from .algorithms.bfs import bfs_blocks
-from .algorithms.sinks import Sink
-from .algorithms.sssp import sssp_blocks
-from .backends import get_backend
-from .progress import Progress
-from .sources import resolve_sources
+from ..algorithms.bfs import bfs_blocks
+from ..algorithms.sinks import Sink
+from ..algorithms.sssp import sssp_blocks
+from ..backends import get_backend
+from ..progress import Progress
+from ..sources import resolve_sources
 
 # How long the consumer and producer wait on the queue before looking at the stop flag again.
 POLL_SECONDS = 0.1

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .cli_input import Renamed, Retired, add_input_options, add_run_options, read_input
+from ..cli_input import Renamed, Retired, add_input_options, add_run_options, read_input
 
 VERTEX_MEASURES = ("closeness", "harmonic", "eccentricity", "ego-size")
 COMMANDS = VERTEX_MEASURES + ("distance-table", "paths", "proximity", "pcsf")
@@ -92,7 +92,7 @@ def add_parsers(sub) -> None:
 
 def run(args) -> None:
     import curnet
-    from .outputs import check_path, to_table, write_table
+    from ..outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
     if args.command == "proximity" and args.weighted and args.unweighted:
@@ -160,7 +160,7 @@ def _pcsf(g, args) -> dict:
 
 
 def _pcsf_run(g, args) -> dict:
-    from .steiner_forest import interactome, pcsf, pcsf_rand
+    from ..steiner_forest import interactome, pcsf, pcsf_rand
     if args.simplify:
         g = interactome(g)
     prizes = read_prizes(args.prizes)
@@ -184,7 +184,7 @@ def _pcsf_run(g, args) -> dict:
         print(f"pcsf: not in the network: {', '.join(f.unmatched[:10])}"
               + (f" and {len(f.unmatched) - 10} more" if len(f.unmatched) > 10 else ""), file=sys.stderr)
     if args.vertices_out:
-        from .outputs import TableWriter, check_path, to_table
+        from ..outputs import TableWriter, check_path, to_table
         check_path(args.vertices_out)
         with TableWriter(args.vertices_out) as w:
             w.write(to_table({k: np.asarray(v) for k, v in f.vertex_table().items()}))
@@ -196,8 +196,8 @@ def _compute(curnet, g, args) -> dict:
     if c == "pcsf":
         return _pcsf(g, args)
     if c in VERTEX_MEASURES:
-        from . import measures
-        from .sources import resolve_sources
+        from ..analyses import measures
+        from ..sources import resolve_sources
         vertices = _vertices(g, args.vertices)
         ids = np.arange(len(g)) if vertices is None else resolve_sources(g, vertices)
         if c == "closeness":
@@ -213,7 +213,7 @@ def _compute(curnet, g, args) -> dict:
                                        mindist=args.mindist, backend=be)
         return {"vertex": _label(g, ids), c.replace("-", "_"): values}
     if c == "distance-table":
-        from . import measures
+        from ..analyses import measures
         counts, unconnected = measures.distance_table(g, directed=not args.ignore_directions, backend=be)
         print(f"unconnected pairs: {unconnected:,}", file=sys.stderr)
         return {"distance": np.arange(1, len(counts) + 1), "pairs": counts}
@@ -233,7 +233,7 @@ def _compute(curnet, g, args) -> dict:
                                     for r in rows], dtype=np.float64),
                 "vpath": np.array([";".join(map(str, _label(g, r[2]).tolist())) for r in rows], dtype=str),
                 "epath": np.array([";".join(map(str, r[3].tolist())) for r in rows], dtype=str)}
-    from .network_proximity import as_columns
+    from ..analyses.network_proximity import as_columns
     names, sets = [], []
     for i, spec in enumerate(args.sets):
         name, _, members = spec.rpartition("=")

@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .algorithms.bfs import bfs_blocks
-from .algorithms.common import check_fits, primary
-from .algorithms.sinks import Sink
-from .algorithms.sssp import sssp_blocks
-from .backends import get_backend
-from .sources import resolve_sources
+from ..algorithms.bfs import bfs_blocks
+from ..algorithms.common import check_fits, primary
+from ..algorithms.sinks import Sink
+from ..algorithms.sssp import sssp_blocks
+from ..backends import get_backend
+from ..sources import resolve_sources
 
 MEASURES = ("closest", "shortest", "kernel", "centre", "separation")
 # Reference sets reduced at once (bounds the gathered (chunk, |S|, |T|) temporaries).

@@ -7,8 +7,8 @@ import numpy as np
 
 
 def info() -> dict:
-    from ._version import __version__
-    from .backends import cuda_status, get_backend, kernel_cache
+    from .._version import __version__
+    from ..backends import cuda_status, get_backend, kernel_cache
     import pyarrow
     import scipy
     d = {"curnet": __version__, "python": platform.python_version(), "numpy": np.__version__,

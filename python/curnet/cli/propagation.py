@@ -11,8 +11,8 @@ import time
 
 import numpy as np
 
-from .cli_input import add_input_options, add_run_options, read_input
-from .sources import resolve_sources
+from ..cli_input import add_input_options, add_run_options, read_input
+from ..sources import resolve_sources
 
 
 def add_parser(sub) -> None:
@@ -67,8 +67,8 @@ def _vertex_id(text: str, n: int, path: str, number: int) -> int:
 
 
 def run(args) -> None:
-    from . import propagation
-    from .outputs import check_path, to_table, write_table
+    from .. import propagation
+    from ..outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
     g = read_input(args)

@@ -10,15 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from . import cli_analyses
-from . import cli_coexpression
-from . import cli_communities
-from . import cli_propagation
-from . import cli_modules
+from . import analyses as cli_analyses
+from . import coexpression as cli_coexpression
+from .. import cli_communities
+from . import propagation as cli_propagation
+from . import modules as cli_modules
 
-from .cli_input import BACKEND_HELP, add_input_options, add_run_options, graph_file, read_input
-from .outputs import check_path
-from .sources import resolve_sources, sample_sources
+from ..cli_input import BACKEND_HELP, add_input_options, add_run_options, graph_file, read_input
+from ..outputs import check_path
+from ..sources import resolve_sources, sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
 
@@ -28,7 +28,7 @@ PIECE_PAIRS = 1 << 18
 
 
 def _parser() -> argparse.ArgumentParser:
-    from ._version import __version__
+    from .._version import __version__
     p = argparse.ArgumentParser(prog="curnet", description="GPU/CPU graph analytics for biological networks")
     p.add_argument("--version", action="version", version=f"curnet {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
@@ -89,7 +89,7 @@ def main(argv=None) -> int:
         elif args.command == "cluster":
             serve_cluster(args)
         elif args.command == "warm-up":
-            from .warm_up import warm_up
+            from ..analyses.warm_up import warm_up
             report = warm_up(args.backend, say=lambda line: print(line, file=sys.stderr))
             print(json.dumps(report, indent=2))
             return 1 if report["failed"] else 0
@@ -145,7 +145,7 @@ def run_algorithm(args) -> None:
         sizes = np.bincount(labels)
         print(f"scc: {len(sizes):,} components, largest {sizes.max():,} vertices ({took:.3f} s)",
               file=sys.stderr)
-        from .outputs import to_table, write_table
+        from ..outputs import to_table, write_table
         write_table(to_table({"vertex": _labels_of(g, np.arange(len(g))), "component": labels}), args.out)
         return
     sources: Any
@@ -174,7 +174,7 @@ def run_algorithm(args) -> None:
           f"{reached.mean():.1%} of pairs reachable", file=sys.stderr)
     # Without --out the result table goes to stdout (the summary above to stderr), as the
     # analysis commands do.
-    from .outputs import long_columns, to_table, write_stdout
+    from ..outputs import long_columns, to_table, write_stdout
     write_stdout(to_table(long_columns(g, resolve_sources(g, sources), values, pred,
                                        args.command.replace("-", "_"))))
 
@@ -182,7 +182,7 @@ def run_algorithm(args) -> None:
 def run_on_cluster(args, g, sources, t0) -> None:
     """The job on the Dask cluster at --scheduler: Parquet is streamed a chunk at a time,
     other outputs are gathered first."""
-    from . import distributed
+    from .. import distributed
     distributed._dask()
     logging.getLogger("distributed").setLevel(logging.WARNING)   # Dask's own INFO lines
     kind = args.command.replace("-", "_")
@@ -200,7 +200,7 @@ def run_on_cluster(args, g, sources, t0) -> None:
     print(f"{args.command}: {len(sources):,} sources x {len(g):,} vertices on {args.scheduler} in "
           f"{time.perf_counter() - t0:.3f} s")
     if args.out:
-        from .outputs import long_columns, to_table, write_table
+        from ..outputs import long_columns, to_table, write_table
         write_table(to_table(long_columns(g, resolve_sources(g, sources), values, pred, kind)), args.out)
 
 
@@ -208,7 +208,7 @@ def serve_cluster(args) -> None:
     """`curnet cluster`: the scheduler's address on stdout (for --scheduler), then wait."""
     import signal
 
-    from . import distributed
+    from .. import distributed
     distributed._dask()                                           # imported, so its log levels are set ...
     logging.getLogger("distributed").setLevel(logging.WARNING)   # ... and Dask's INFO lines quieted
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))        # `kill` closes the workers too
@@ -234,7 +234,7 @@ def stream_to_file(g, sources, args) -> None:
     written and closes the file, which then holds every piece written."""
     import contextlib
     import curnet
-    from .outputs import TableWriter, interrupts_between_writes, long_columns, to_table
+    from ..outputs import TableWriter, interrupts_between_writes, long_columns, to_table
     kind = args.command.replace("-", "_")
     rows_per_piece = max(1, PIECE_PAIRS // max(len(g), 1))
     t0, pairs, reached_pairs = time.perf_counter(), 0, 0
@@ -310,7 +310,3 @@ def demo(backend: str) -> None:
     print(f"\n  {'step':<18}{'sources':>9}{'seconds':>10}")
     for step, k, secs in rows:
         print(f"  {step:<18}{k if k else '-':>9}{secs:>10.3f}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

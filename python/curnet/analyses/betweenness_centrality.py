@@ -21,10 +21,10 @@ import math
 
 import numpy as np
 
-from .algorithms.betweenness.driver import brandes_sums
-from .graph import Graph
-from .options import igraph_cutoff, uses_positive_weights, vertex_ids
-from .sources import resolve_sources
+from ..algorithms.betweenness.driver import brandes_sums
+from ..graph import Graph
+from ..options import igraph_cutoff, uses_positive_weights, vertex_ids
+from ..sources import resolve_sources
 
 __all__ = ["betweenness", "edge_betweenness"]
 

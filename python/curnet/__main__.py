@@ -1,0 +1,7 @@
+"""`python -m curnet`: the `curnet` command (as `python -m curnet.cli`)."""
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
