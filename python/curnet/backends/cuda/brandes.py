@@ -74,6 +74,24 @@ class LevelIndex(NamedTuple):
     narrow: Any
 
 
+class Lengths(NamedTuple):
+    """What a sweep reads of path lengths, decided once a sweep (BrandesSweeps._lengths) from
+    the distance block the driver's Dag holds where the call is weighted (none: BFS levels,
+    hops): `weighted`; the kernel instance's suffix (_f32 / _f64 for the distances' dtype;
+    _bfs, _bfs_l8 for int8 BFS levels); the distances and the tie epsilon (NULL and 0 for BFS
+    levels)."""
+    weighted: bool
+    suffix: str
+    dist: Any
+    eps: np.float64
+
+    def arc_weights(self, w):
+        """The arc weights `w` in the distances' dtype (NULL for BFS levels)."""
+        if not self.weighted:
+            return NULL
+        return w if w.dtype == self.dist.dtype else w.astype(self.dist.dtype)
+
+
 class NarrowCounts:
     """A batch's path counts as float32 for the level-free pulls of BFS levels (int8, with a
     LevelIndex; bc_narrow_level: -1 where a count is not an integer below 2^24, so the pull
@@ -121,34 +139,22 @@ class BrandesSweeps:
         size = max(32, (fit // 32) * 32)
         return max(1, min(size, k, traversal_size))
 
-    def _kernel(self, name: str, dist, level=None):
-        """The instance of kernel `name`: for the distances' dtype (_f32 / _f64), or, with no
-        distances, for BFS levels (_bfs; int8 levels _bfs_l8)."""
+    @staticmethod
+    def _lengths(dist, level=None) -> Lengths:
+        """A sweep's Lengths, the one place the sweeps tell weighted from BFS levels: from the
+        distance block `dist` (None for BFS levels) and the level block `level` it walks."""
         if level is not None and level.dtype not in (np.int32, np.int8):
             raise TypeError(f"Brandes' kernels take int32 or int8 levels, not {level.dtype}")
-        if dist is not None:
-            if level is not None and level.dtype != np.int32:
-                raise TypeError("weighted DAG levels are int32")
-            return name + ("_f64" if dist.dtype == np.float64 else "_f32")
-        return name + ("_bfs_l8" if level is not None and level.dtype == np.int8 else "_bfs")
+        if dist is None:
+            return Lengths(False, "_bfs_l8" if level is not None and level.dtype == np.int8 else "_bfs", NULL,
+                           np.float64(0.0))
+        if level is not None and level.dtype != np.int32:
+            raise TypeError("weighted DAG levels are int32")
+        return Lengths(True, "_f64" if dist.dtype == np.float64 else "_f32", dist,
+                       np.float64(tie_epsilon(dist.dtype)))
 
     def _grid(self, count: int):
         return count, self.launcher.max_blocks
-
-    @staticmethod
-    def _weights(w, dist):
-        """The arc weights in the distances' dtype (None for BFS levels)."""
-        if dist is None:
-            return NULL
-        return w if w.dtype == dist.dtype else w.astype(dist.dtype)
-
-    @staticmethod
-    def _eps(dist) -> np.float64:
-        return np.float64(tie_epsilon(dist.dtype) if dist is not None else 0.0)
-
-    @staticmethod
-    def _dist(dist):
-        return NULL if dist is None else dist
 
     @staticmethod
     def _check(*blocks):
@@ -162,19 +168,20 @@ class BrandesSweeps:
         flag read every ROUNDS_PER_CHECK rounds)."""
         self._check(dist)
         n, kb = dist.shape
-        eps = self._eps(dist)
+        lengths = self._lengths(dist)
+        eps = lengths.eps
         waiting = cp.zeros((n, kb), np.int32)
-        self._sweep(hg, "bc_dag_in_arcs", dist, kb, False,
-                    (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), dist, waiting, eps))
+        self._sweep(hg, "bc_dag_in_arcs" + lengths.suffix, kb, False,
+                    (hg.in_ptr, hg.in_src, lengths.arc_weights(hg.in_w), dist, waiting, eps))
         level = cp.where(cp.isfinite(dist) & (waiting == 0), 0, -1).astype(np.int32)   # the sources
         placed = cp.zeros(1, np.uint32)
-        out_w = self._weights(hg.out_w, dist)
+        out_w = lengths.arc_weights(hg.out_w)
         at = 0
         while True:
             placed.fill(0)
             for _ in range(ROUNDS_PER_CHECK):
                 tally("betweenness level rounds")
-                self._sweep(hg, "bc_dag_release", dist, kb, True,
+                self._sweep(hg, "bc_dag_release" + lengths.suffix, kb, True,
                             (hg.out_ptr, hg.out_idx, out_w, dist, level, waiting, i32(at), placed, eps))
                 at += 1
             if not int(placed[0]):
@@ -183,27 +190,26 @@ class BrandesSweeps:
             raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
         return level
 
-    def _sweep(self, hg, name: str, dist, kb: int, out: bool, args, level=None, listed=None, tile: str = "") -> None:
-        """Launch sweep `name` over the pieces of the out-arcs (`out`) or the in-arcs (see
-        pieces): the weighted levels' kernels a thread a (piece, source) entry; the level
-        sweeps (`listed` = (index, owner)) a warp a (piece, 32 sources) task, the tasks with a
-        lane at level `owner` where `index` lists them (tile by tile: tile_sources[tile]), else
-        every task."""
-        self._launch_tasks(hg, self._kernel(name, dist, level), kb, out, args, listed, 1, tile)
+    def _sweep(self, hg, kernel: str, kb: int, out: bool, args, listed=None, tile: str = "") -> None:
+        """Launch sweep `kernel` (its instance: Lengths.suffix) over the pieces of the out-arcs
+        (`out`) or the in-arcs (see pieces): the weighted levels' kernels a thread a (piece,
+        source) entry; the level sweeps (`listed` = (index, owner)) a warp a (piece, 32
+        sources) task, the tasks with a lane at level `owner` where `index` lists them (tile by
+        tile: tile_sources[tile]), else every task."""
+        self._launch_tasks(hg, kernel, kb, out, args, listed, 1, tile)
 
-    def _pull(self, hg, name: str, dist, level, out: bool, args, listed) -> None:
+    def _pull(self, hg, name: str, lengths: Lengths, kb: int, out: bool, args, listed) -> None:
         """Launch a pull of path counts, `name` bc_sigma_level or bc_sigma_level_free, as
         _sweep, two sources a lane (its _x2 kernel, a warp a (piece, 64 sources) task) where
         _lane_sources says."""
-        kb = level.shape[1]
-        lane = self._lane_sources(level, dist)
-        self._launch_tasks(hg, self._kernel(name, dist, level) + ("_x2" if lane == 2 else ""), kb, out, args,
+        lane = self._lane_sources(lengths, kb)
+        self._launch_tasks(hg, name + lengths.suffix + ("_x2" if lane == 2 else ""), kb, out, args,
                            listed, lane, "sigma")
 
-    def _lane_sources(self, level, dist) -> int:
+    def _lane_sources(self, lengths: Lengths, kb: int) -> int:
         """Sources a lane of a pull: two for int8 BFS levels of an even number of sources (a
         lane's two entries one aligned vector) when lane_sources is 2, else one."""
-        paired = self.lane_sources == 2 and dist is None and level.dtype == np.int8 and level.shape[1] % 2 == 0
+        paired = self.lane_sources == 2 and lengths.suffix == "_bfs_l8" and kb % 2 == 0
         return 2 if paired else 1
 
     def _launch_tasks(self, hg, kernel: str, kb: int, out: bool, args, listed, lane: int, tile: str = "") -> None:
@@ -278,8 +284,8 @@ class BrandesSweeps:
         if level.dtype != np.int8:
             raise ValueError("pushing takes int8 BFS levels")
         ptr, nb = (hg.out_ptr, hg.out_idx) if out_arcs else (hg.in_ptr, hg.in_src)
-        self._sweep(hg, "bc_push_level", None, level.shape[1], out_arcs,
-                    (ptr, nb, level, value, out, i32(source_level), i32(at)), level, (index, source_level), "push")
+        self._sweep(hg, "bc_push_level" + self._lengths(None, level).suffix, level.shape[1], out_arcs,
+                    (ptr, nb, level, value, out, i32(source_level), i32(at)), (index, source_level), "push")
 
     def sigma_level(self, hg, level, dist, sigma, at: int, push: bool = False, index=None) -> None:
         """Pulled, the sweep reads level at - 1's counts as float32, level-free, where the
@@ -289,12 +295,13 @@ class BrandesSweeps:
         if push:           # from level at - 1 along its out-arcs
             self._push(hg, level, sigma, sigma, at - 1, at, True, index)
         elif index is not None and at - 1 in index.narrow.levels:
-            self._pull(hg, "bc_sigma_level_free", None, level, False,
+            self._pull(hg, "bc_sigma_level_free", self._lengths(None, level), level.shape[1], False,
                        (hg.in_ptr, hg.in_src, level, sigma, index.narrow.block, i32(at)), (index, at))
         else:
-            self._pull(hg, "bc_sigma_level", dist, level, False,
-                       (hg.in_ptr, hg.in_src, self._weights(hg.in_w, dist), level, self._dist(dist), sigma,
-                        i32(at), self._eps(dist)), (index, at))
+            lengths = self._lengths(dist, level)
+            self._pull(hg, "bc_sigma_level", lengths, level.shape[1], False,
+                       (hg.in_ptr, hg.in_src, lengths.arc_weights(hg.in_w), level, lengths.dist, sigma,
+                        i32(at), lengths.eps), (index, at))
         if index is None:
             return
         if self._narrows(index, at):
@@ -328,9 +335,10 @@ class BrandesSweeps:
             self._push(hg, level, share, share, at + 1, at, False, index)
             self._finish(level, NULL, n, sigma, share, weight, at, index)
             return
-        self._sweep(hg, "bc_delta_level", dist, kb, True,
-                    (hg.out_ptr, hg.out_idx, self._weights(hg.out_w, dist), level, self._dist(dist),
-                     sigma, share, weight, i32(at), self._eps(dist)), level, (index, at), "delta")
+        lengths = self._lengths(dist, level)
+        self._sweep(hg, "bc_delta_level" + lengths.suffix, kb, True,
+                    (hg.out_ptr, hg.out_idx, lengths.arc_weights(hg.out_w), level, lengths.dist,
+                     sigma, share, weight, i32(at), lengths.eps), (index, at), "delta")
         rows = rows_finished_apart(hg, self.piece)
         if len(rows):
             self._finish(level, rows, len(rows), sigma, share, weight, at, index)
@@ -349,10 +357,11 @@ class BrandesSweeps:
         n, kb = level.shape
         m = len(hg.out_idx)
         count, blocks = self._grid(32 * m)          # a warp an arc
-        self.launcher.launch("betweenness", self._kernel("bc_edge_dependency", dist, level), count,
+        lengths = self._lengths(dist, level)
+        self.launcher.launch("betweenness", "bc_edge_dependency" + lengths.suffix, count,
                              (i64(m), i32(kb), out_sources(self.launcher, hg), hg.out_idx,
-                              self._weights(hg.out_w, dist), level, self._dist(dist), sigma, share, out,
-                              self._eps(dist)), max_blocks=blocks)
+                              lengths.arc_weights(hg.out_w), level, lengths.dist, sigma, share, out,
+                              lengths.eps), max_blocks=blocks)
 
 
 def groups(kb: int, lane: int = 1) -> int:
