@@ -208,8 +208,8 @@ def union_key(u):
 
 def test_pcsf_rand_is_reproducible_with_a_seed():
     g, _, prizes = random_instance(7, n=12, terminals=5)
-    a = pcsf_rand(g, prizes, n=6, r=0.5, seed=11, backend="cpu")
-    b = pcsf_rand(g, prizes, n=6, r=0.5, seed=11, backend="cpu")
+    a = pcsf_rand(g, prizes, runs=6, noise=0.5, seed=11, backend="cpu")
+    b = pcsf_rand(g, prizes, runs=6, noise=0.5, seed=11, backend="cpu")
     assert union_key(a) == union_key(b)
     assert a.runs == 6 and len(a.forests) == 6 and a.count.max() <= 6
 
@@ -217,7 +217,7 @@ def test_pcsf_rand_is_reproducible_with_a_seed():
 def test_pcsf_rand_without_noise_is_n_copies_of_pcsf():
     g, _, prizes = random_instance(8, n=12, terminals=5)
     f = pcsf(g, prizes, backend="cpu")
-    u = pcsf_rand(g, prizes, n=4, r=0.0, seed=1, backend="cpu")
+    u = pcsf_rand(g, prizes, runs=4, noise=0.0, seed=1, backend="cpu")
     assert u.names.tolist() == f.names.tolist() and (u.count == 4).all()
     assert (u.edge_count == 4).all() and len(u.edge_from) == len(f.edge_from)
     assert np.allclose(u.objectives, f.objective)
@@ -227,12 +227,12 @@ def test_pcsf_rand_runs_batched_in_one_call_equal_runs_one_by_one(monkeypatch):
     """The GPU's route (every run's copy side by side in one shortest-path call), taken here
     on the CPU, gives the runs' forests one call each gives."""
     g, _, prizes = random_instance(9, n=12, terminals=5)
-    one = pcsf_rand(g, prizes, n=5, r=0.3, seed=4, backend="cpu")
+    one = pcsf_rand(g, prizes, runs=5, noise=0.3, seed=4, backend="cpu")
     monkeypatch.setattr(runs_module, "_runs_per_call", lambda backend, n, *size: n)
     calls = []
     real = paths_module.sssp_blocks
     monkeypatch.setattr(paths_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
-    joint = pcsf_rand(g, prizes, n=5, r=0.3, seed=4, backend="cpu")
+    joint = pcsf_rand(g, prizes, runs=5, noise=0.3, seed=4, backend="cpu")
     assert len(calls) == 1
     assert union_key(one) == union_key(joint)
     assert np.allclose(one.objectives, joint.objectives)
@@ -243,9 +243,9 @@ def test_runs_per_call_caps_the_batched_copies(monkeypatch):
     calls = []
     real = paths_module.sssp_blocks
     monkeypatch.setattr(paths_module, "sssp_blocks", lambda *a, **k: calls.append(1) or real(*a, **k))
-    a = pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu", runs_per_call=2)
+    a = pcsf_rand(g, prizes, runs=5, noise=0.3, seed=2, backend="cpu", runs_per_call=2)
     assert len(calls) == 3
-    assert union_key(a) == union_key(pcsf_rand(g, prizes, n=5, r=0.3, seed=2, backend="cpu"))
+    assert union_key(a) == union_key(pcsf_rand(g, prizes, runs=5, noise=0.3, seed=2, backend="cpu"))
 
 
 def test_gpu_runs_per_call_bounds_the_copies_work(monkeypatch):
@@ -294,8 +294,8 @@ def test_precision_is_a_deprecated_alias_of_dtype(precision, dtype):
     new = pcsf(g, prizes, mu=0.05, dtype=dtype, backend="cpu")
     assert same_tables(old.edge_table(), new.edge_table()) and old.objective == new.objective
     with pytest.warns(DeprecationWarning, match="precision="):
-        old_u = pcsf_rand(g, prizes, n=3, seed=1, precision=precision, backend="cpu")
-    new_u = pcsf_rand(g, prizes, n=3, seed=1, dtype=dtype, backend="cpu")
+        old_u = pcsf_rand(g, prizes, runs=3, seed=1, precision=precision, backend="cpu")
+    new_u = pcsf_rand(g, prizes, runs=3, seed=1, dtype=dtype, backend="cpu")
     assert same_tables(old_u.edge_table(), new_u.edge_table())
     assert np.array_equal(old_u.objectives, new_u.objectives)
     with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="precision"):
@@ -349,10 +349,10 @@ def test_bad_networks_are_refused():
         pcsf(small(), {"a": 1.0}, dummies=["zz"])
     with pytest.raises(ValueError, match="w and b must be positive"):
         pcsf(small(), {"a": 1.0}, w=0)
-    with pytest.raises(ValueError, match="number of runs"):
-        pcsf_rand(small(), {"a": 1.0}, n=0)
-    with pytest.raises(ValueError, match="noise"):
-        pcsf_rand(small(), {"a": 1.0}, r=-0.1)
+    with pytest.raises(ValueError, match="runs = 0: the number of runs"):
+        pcsf_rand(small(), {"a": 1.0}, runs=0)
+    with pytest.raises(ValueError, match="noise = -0.1: the noise"):
+        pcsf_rand(small(), {"a": 1.0}, noise=-0.1)
 
 
 # -- the GPU (skipped without one) --------------------------------------------------------------
@@ -371,8 +371,8 @@ def test_the_gpu_gives_the_cpu_forest(seed):
     prizes = dict(zip(terms, rng.uniform(0.2, 3.0, 60)))
     cpu, gpu = pcsf(g, prizes, backend="cpu"), pcsf(g, prizes, backend="cuda")
     assert gpu.objective == pytest.approx(cpu.objective, rel=1e-9)
-    rc = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cpu")
-    rg = pcsf_rand(g, prizes, n=4, r=0.1, seed=seed, backend="cuda")   # one call for all 4 runs
+    rc = pcsf_rand(g, prizes, runs=4, noise=0.1, seed=seed, backend="cpu")
+    rg = pcsf_rand(g, prizes, runs=4, noise=0.1, seed=seed, backend="cuda")   # one call for all 4 runs
     assert np.allclose(rc.objectives, rg.objectives, rtol=1e-9)
     # float32 paths (near-far): still a forest of the network, its objective costed in double
     single = pcsf(g, prizes, backend="cuda", dtype=np.float32)
@@ -403,6 +403,42 @@ def test_the_pcsf_command_writes_the_forest(tmp_path):
     assert main(["pcsf", str(net), str(pz), "--backend", "cpu"]) == 2
 
 
+def test_n_and_r_are_deprecated_spellings_of_runs_and_noise():
+    """pcsf_rand's number of runs is runs= and its noise noise= (the CLI's --runs, --noise);
+    PCSF_rand's n= and r= still work, warn, and give the same union."""
+    g, edges, prizes = random_instance(5, n=12, terminals=5)
+    with pytest.warns(DeprecationWarning, match="^n= is deprecated; use runs="):
+        old = pcsf_rand(g, prizes, n=3, seed=1, backend="cpu")
+    with pytest.warns(DeprecationWarning, match="^r= is deprecated; use noise="):
+        old_noise = pcsf_rand(g, prizes, runs=3, r=0.4, seed=1, backend="cpu")
+    for before, now in ((old, pcsf_rand(g, prizes, runs=3, seed=1, backend="cpu")),
+                        (old_noise, pcsf_rand(g, prizes, runs=3, noise=0.4, seed=1, backend="cpu"))):
+        assert before.runs == now.runs == 3
+        assert same_tables(before.edge_table(), now.edge_table())
+        assert np.array_equal(before.objectives, now.objectives)
+    assert not np.array_equal(old.objectives, old_noise.objectives)     # r reached the noise
+
+
+def test_the_pcsf_command_takes_the_float_width_as_dtype(tmp_path, monkeypatch):
+    """pcsf's --dtype (the one name of the float width) reaches pcsf's dtype, float64 unless
+    given, and the forest written is the engine's at that width."""
+    import curnet.steiner_forest as sf
+    from curnet.cli import main
+    g, (u, v, cost), prizes = random_instance(3, n=12, terminals=5)
+    net, pz, out = tmp_path / "net.tsv", tmp_path / "prizes.tsv", tmp_path / "forest.tsv"
+    net.write_text("".join(f"{g.names[a]}\t{g.names[c]}\t{float(x)!r}\n" for a, c, x in zip(u, v, cost)))
+    pz.write_text("".join(f"{k}\t{float(x)!r}\n" for k, x in prizes.items()))
+    widths = []
+    engine = sf.pcsf
+    monkeypatch.setattr(sf, "pcsf", lambda *a, **k: widths.append(np.dtype(k["dtype"])) or engine(*a, **k))
+    for given in ([], ["--dtype", "float32"]):
+        assert main(["pcsf", str(net), str(pz), "--backend", "cpu", "--out", str(out)] + given) == 0
+    assert widths == [np.float64, np.float32]
+    f = engine(g, prizes, backend="cpu", dtype=np.float32)
+    rows = [line.split("\t") for line in out.read_text().splitlines()][1:]
+    assert {frozenset(r[:2]) for r in rows} == set(map(frozenset, zip(*list(f.edge_table().values())[:2])))
+
+
 def test_an_isolated_terminal_and_parts_without_a_dummy():
     """A terminal without edges is a tree of its own when its prize pays for the root edge;
     with dummies, the parts of the network that reach none of them are left out (prizes lost)."""
@@ -420,7 +456,7 @@ def test_an_isolated_terminal_and_parts_without_a_dummy():
 def test_the_time_split_is_reported():
     g, _, prizes = random_instance(6)
     f = pcsf(g, prizes, backend="cpu")
-    u = pcsf_rand(g, prizes, n=2, backend="cpu")
+    u = pcsf_rand(g, prizes, runs=2, backend="cpu")
     for s in (f.seconds, u.seconds):
         assert set(s) == {"setup", "paths", "host"} and all(v >= 0 for v in s.values())
 

@@ -80,6 +80,10 @@ def add_parsers(sub) -> None:
     a.add_argument("--dummies", help="comma-separated vertices the root is joined to (default: the terminals)")
     a.add_argument("--runs", type=int, help="N runs on noisy costs and their union with counts (PCSF_rand)")
     a.add_argument("--noise", type=float, default=0.1, help="with --runs: costs grow by up to this fraction")
+    a.add_argument("--dtype", choices=("float64", "float32"), default="float64",
+                   help="the shortest paths' float width (default float64, as the package decides; "
+                        "float32 lets a GPU use its faster search: the forest is still costed in "
+                        "float64, and equal-looking paths may be chosen differently)")
     a.add_argument("--package-forest", action="store_true",
                    help="the PCSF package's forest, without cuRnet's improving rounds")
     a.add_argument("--duplicates", choices=("error", "last"), default="error",
@@ -165,7 +169,7 @@ def _pcsf_run(g, args) -> dict:
         g = interactome(g)
     prizes = read_prizes(args.prizes)
     options = dict(w=args.w, b=args.b, mu=args.mu, backend=args.backend, duplicates=args.duplicates,
-                   improve=not args.package_forest,
+                   improve=not args.package_forest, dtype=args.dtype,
                    dummies=_names(args.dummies) if args.dummies else None)
     f: Any
     if args.runs is None:
@@ -174,7 +178,7 @@ def _pcsf_run(g, args) -> dict:
               f"{len(f.vertices)} vertices, {len(f.edge_from)} edges, {f.trees} trees; "
               f"objective {f.objective:.10g}", file=sys.stderr)
     else:
-        f = pcsf_rand(g, prizes, n=args.runs, r=args.noise, seed=args.seed, **options)
+        f = pcsf_rand(g, prizes, runs=args.runs, noise=args.noise, seed=args.seed, **options)
         print(f"pcsf: {f.matched} of {f.matched + len(f.unmatched)} distinct terminals in the network; "
               f"union of {f.runs} "
               f"runs: {len(f.vertices)} vertices, {len(f.edge_from)} edges; objectives "

@@ -47,7 +47,7 @@ def pcsf_for_r(g, vertex_names, terminals, prizes, w, b, mu, dummies=None, runs=
         out = {"vertices": f.vertex_table(), "edges": f.edge_table(), "objective": f.objective,
                "objective_terms": f.objective_terms, "trees": f.trees}
     else:
-        done = u = pcsf_rand(g, prizes, n=int(runs), r=float(noise),
+        done = u = pcsf_rand(g, prizes, runs=int(runs), noise=float(noise),
                              seed=None if seed is None else int(seed), **options)
         out = {"vertices": u.vertex_table(), "edges": u.edge_table(),
                "objectives": np.asarray(u.objectives, dtype=np.float64), "runs": u.runs}

@@ -2,7 +2,7 @@
 the method of the PCSF R package, on cuRnet's many-source shortest paths.
 
     forest = curnet.pcsf(g, {"SMAD2": 1.2, "TP53": 0.8}, w=2, b=1, mu=0.0005)
-    union = curnet.pcsf_rand(g, prizes, n=10, r=0.1, seed=1)
+    union = curnet.pcsf_rand(g, prizes, runs=10, noise=0.1, seed=1)
 
 The problem: an undirected network with positive edge costs, and prizes on some vertices
 (the terminals). Find a forest that minimises

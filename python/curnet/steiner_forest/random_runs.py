@@ -1,4 +1,4 @@
-"""`curnet.pcsf_rand`: the PCSF package's PCSF_rand, `n` forests on noisy costs and their
+"""`curnet.pcsf_rand`: the PCSF package's PCSF_rand, `runs` forests on noisy costs and their
 union. A call's runs are batched into one shortest-path job (their copies of the network side
 by side, `_runs_per_call` of them), and a call's host steps run while the next call's paths
 do."""
@@ -11,6 +11,7 @@ import numpy as np
 
 from ..backends import get_backend
 from ..progress import Progress
+from ..renamed import renamed
 from ..work import count_work
 from .host_steps import solve_run
 from .inputs import paths_dtype
@@ -25,33 +26,41 @@ RUN_CALL_ENTRIES = 2**27
 RUN_CALL_SOURCES = 4096          # the CUDA backend's near-far batch (tuning.nf_max_sources)
 
 
-def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dummies=None,
+def pcsf_rand(g, prizes, *, runs=10, noise=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dummies=None,
               improve=True, backend="auto", progress=None, min_matched=0.05,
-              duplicates="error", dtype=np.float64, runs_per_call=None, precision=None) -> ForestUnion:
-    """`n` forests, each on costs multiplied by (1 + U(0, r)) edge by edge (root edges keep
-    cost w), and their union with each vertex's and edge's count of appearances. The runs'
-    shortest paths are batched: on a GPU several runs a call (`runs_per_call`, by default
-    from the call's size, see _runs_per_call: the call's graph holds that many copies of the
-    network), on the CPU one a run. `dtype` as pcsf's."""
+              duplicates="error", dtype=np.float64, runs_per_call=None, precision=None,
+              n=None, r=None) -> ForestUnion:
+    """`runs` forests, each on costs multiplied by (1 + U(0, noise)) edge by edge (root edges
+    keep cost w), and their union with each vertex's and edge's count of appearances. The
+    runs' shortest paths are batched: on a GPU several runs a call (`runs_per_call`, by
+    default from the call's size, see _runs_per_call: the call's graph holds that many copies
+    of the network), on the CPU one a run. `dtype` as pcsf's. `n` and `r` (PCSF_rand's names,
+    which R's cuRnet_pcsf_rand keeps) are deprecated spellings of `runs` and `noise`."""
     dtype = paths_dtype(dtype, precision)
-    if int(n) != n or n < 1:
-        raise ValueError(f"n = {n}: the number of runs must be a positive integer")
-    if not np.isfinite(r) or r < 0:
-        raise ValueError(f"r = {r}: the noise must be non-negative")
-    n = int(n)
+    if n is not None:
+        renamed("n=", "runs=")
+        runs = n
+    if r is not None:
+        renamed("r=", "noise=")
+        noise = r
+    if int(runs) != runs or runs < 1:
+        raise ValueError(f"runs = {runs}: the number of runs must be a positive integer")
+    if not np.isfinite(noise) or noise < 0:
+        raise ValueError(f"noise = {noise}: the noise must be non-negative")
+    runs = int(runs)
     t0 = time.perf_counter()
     P = Problem(g, prizes, w, b, mu, dummies, min_matched, duplicates)
     rng = np.random.default_rng(seed)
     m = P.num_network_edges
     costs = []
-    for _ in range(n):
+    for _ in range(runs):
         c = P.cost.copy()
-        c[:m] = c[:m] * (1.0 + rng.uniform(0.0, r, m))
+        c[:m] = c[:m] * (1.0 + rng.uniform(0.0, noise, m))
         costs.append(c)
-    step = _runs_per_call(backend, n, len(P.terminals), P.n + 1) if runs_per_call is None else int(runs_per_call)
+    step = _runs_per_call(backend, runs, len(P.terminals), P.n + 1) if runs_per_call is None else int(runs_per_call)
     if step < 1:
         raise ValueError(f"runs_per_call = {runs_per_call}: at least one run a call")
-    overall = Progress(progress, n * len(P.terminals), "pcsf_rand")
+    overall = Progress(progress, runs * len(P.terminals), "pcsf_rand")
     forests = []
     seconds = {"setup": time.perf_counter() - t0, "paths": 0.0, "host": 0.0}
 
@@ -62,7 +71,7 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
     # run (on a GPU, the host mostly waits for the device then); the forests keep run order.
     with count_work() as counts, ThreadPoolExecutor(1, thread_name_prefix="curnet-pcsf") as host:
         calls = []
-        for start in range(0, n, step):
+        for start in range(0, runs, step):
             chunk = costs[start:start + step]
             t1 = time.perf_counter()
             D, H = paths_between_terminals(P, [c + P.penalty for c in chunk], backend, _share_of(overall), dtype)
@@ -81,7 +90,7 @@ def pcsf_rand(g, prizes, *, n=10, r=0.1, seed=None, w=2.0, b=1.0, mu=0.0005, dum
     ekeys, ecount = np.unique(keys, return_counts=True)
     return ForestUnion(vertices=verts, names=g.names[verts],
                        type=np.where(P.is_terminal[verts], TERMINAL, STEINER), count=count,
-                       edge_from=ekeys // N, edge_to=ekeys % N, edge_count=ecount, runs=n,
+                       edge_from=ekeys // N, edge_to=ekeys % N, edge_count=ecount, runs=runs,
                        objectives=np.array([f.objective for f in forests]), forests=forests,
                        seconds=seconds, work=dict(counts),
                        matched=P.matched, unmatched=P.unmatched)
