@@ -29,7 +29,7 @@ import numpy as np
 
 import curnet
 from curnet.algorithms.girvan_newman import tie_tolerance
-from curnet.communities import girvan_newman
+from curnet import girvan_newman
 from curnet.graph import Graph
 
 from . import rows as results
