@@ -177,6 +177,9 @@ def summary_rows() -> list[Row]:
                           "k = 1,000 sources (NetworkX's time extrapolated from k = 40)",
                           "networkx", "NetworkX", "cuRnet cuda (dispatch)"))
     rows += peer_rows()
+    from . import sections           # the newer analyses' own formats (bench/sections.py)
+    rows += sections.propagation_rows() + sections.modules_rows() + sections.community_rows()
+    rows += sections.first_call_rows()
     return rows
 
 
@@ -190,7 +193,10 @@ def fmt_s(s: float) -> str:
 
 
 def fmt_x(x: float) -> str:
-    return f"{x:.0f}×" if x >= 10 else f"{x:.1f}×"
+    """A speed-up; under 1 it says that cuRnet is the slower."""
+    if x >= 1:
+        return f"{x:.0f}×" if x >= 10 else f"{x:.1f}×"
+    return f"{x:.2f}× (slower)"
 
 
 def summary_table(rows: list[Row] | None = None, to_repo: str = "") -> str:
@@ -237,6 +243,7 @@ def benchmarks_page(suite_report: str) -> str:
              .replace("](scc_vs_size.png)", "](../bench/results/scc_vs_size.png)")
              .replace("](gteps_vs_scale.png)", "](../bench/results/gteps_vs_scale.png)"))
     suite = suite.replace("# cuRnet benchmarks", "## The benchmark suite", 1)
+    from . import sections
     suite = "\n".join(("#" + line) if line.startswith("## ") and not line.startswith("## The benchmark suite")
                       else line for line in suite.splitlines())
     parts = ["# Benchmarks", "",
@@ -245,7 +252,9 @@ def benchmarks_page(suite_report: str) -> str:
              "each number came about: [notes/performance-log.md](notes/performance-log.md) and "
              "[gpu-notes.md](gpu-notes.md).", "",
              "## Summary (the README's table)", "", summary_table(to_repo="../"), "",
-             pcsf_long(), "", coexpression_long(), "", peers_long(), "", suite, "", commands()]
+             pcsf_long(), "", coexpression_long(), "", peers_long(), "", sections.propagation_long(), "",
+             sections.modules_long(), "", sections.communities_long(), "", sections.first_call_long(), "",
+             suite, "", commands()]
     return "\n".join(parts).rstrip() + "\n"
 
 
