@@ -49,10 +49,11 @@ def say(*parts) -> None:
 def bench_hclust(n: int, backend: str, args) -> dict:
     from scipy.spatial.distance import squareform
     from curnet.linkage import hclust
-    from curnet import wgcna_modules as wm
+    from curnet.backends import get_backend
+    from curnet.coexpression import modules as wm
     row: dict = {"genes": n, "samples": 100, "backend": backend}
     x = planted(n)
-    be = wm.get_backend(backend).members[0]
+    be = get_backend(backend).members[0]
     gpu = be.xp is not np
     sync = be.xp.cuda.Device().synchronize if gpu else (lambda: None)
 
@@ -106,11 +107,12 @@ def bench_hclust(n: int, backend: str, args) -> dict:
 
 
 def bench_modules(n: int, backend: str, first_call: bool = False) -> dict:
-    from curnet import wgcna_modules as wm
+    from curnet.backends import get_backend
+    from curnet.coexpression import modules as wm
     from curnet.tree_cut import cutree_hybrid
     row: dict = {"genes": n, "samples": 100, "backend": backend, "first_call": first_call}
     x = planted(n)
-    be = wm.get_backend(backend).members[0]
+    be = get_backend(backend).members[0]
     gpu = be.xp is not np
     if gpu:
         pool = be.xp.get_default_memory_pool()

@@ -1,4 +1,4 @@
-"""The Dynamic Tree Cut (Langfelder, Zhang & Horvath 2008) for `curnet.wgcna_modules`: the
+"""The Dynamic Tree Cut (Langfelder, Zhang & Horvath 2008) for `curnet.coexpression.modules`: the
 hybrid method, `cutreeHybrid`, through the `dynamicTreeCut` package on PyPI (a port of R's
 dynamicTreeCut). Checked against R's `dynamicTreeCut::cutreeHybrid` on the same dendrogram
 and dissimilarity (tests/python/test_modules.py): the same labels."""

@@ -1,4 +1,4 @@
-"""curnet.coexpression.blockwise_modules (curnet/wgcna_modules.py) against WGCNA's
+"""curnet.coexpression.blockwise_modules (curnet/coexpression/modules/) against WGCNA's
 blockwiseModules, its tree cut (curnet/tree_cut.py) against R's dynamicTreeCut::cutreeHybrid,
 the steps against their definitions, and the `curnet modules` command."""
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pytest
 from scipy.special import comb
 
 from curnet import coexpression as ce
-from curnet import wgcna_modules as wm
+from curnet.backends import get_backend
+from curnet.coexpression import modules as wm
 from curnet.linkage import hclust
 
 HAVE_R = shutil.which("Rscript") is not None
@@ -247,8 +248,8 @@ def test_eigengenes_and_merging_equal_wgcna(tmp_path):
     merged_colors, merged_names = out[2].split(), out[3].split()
     want = np.array(out[4].split(), dtype=float).reshape(len(merged_names), -1).T
     seq = list(wm.labels2colors(np.arange(1, len(set(colors)) + 1)))
-    merged, got_names, got = wm.merge_close_modules(np, wm.scale_rows(np, x), colors, cut, "pearson", 1.0,
-                                                     "grey", seq)
+    merged, got_names, got = wm.merge_close_modules(get_backend("cpu"), wm.scale_rows(np, x), colors, cut,
+                                                     "pearson", 1.0, "grey", seq)
     assert len(set(merged)) < len(set(colors))         # something merged
     assert merged.tolist() == merged_colors
     assert sorted(f"ME{v}" for v in got_names) == sorted(merged_names)

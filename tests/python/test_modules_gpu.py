@@ -1,4 +1,4 @@
-"""blockwise_modules' device steps (curnet/wgcna_modules.py on CuPy) against the same steps on
+"""blockwise_modules' device steps (curnet/coexpression/modules/ on CuPy) against the same steps on
 NumPy: the block's 1 - TOM, its dendrogram, and the eigengenes and merging after one cut.
 
 Marked `gpu` and skipped when CuPy or a CUDA device is missing."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from curnet import wgcna_modules as wm
+from curnet.coexpression import modules as wm
 from curnet.backends import cuda_available
 
 pytestmark = [pytest.mark.gpu,

@@ -24,35 +24,26 @@ Definitions follow WGCNA 1.72 (Langfelder & Horvath), checked against it in the 
 The package by job: `expression` (the input: `as_expression`, `looks_transposed`, name
 checks), `correlations` (preparation and `Correlations`' tiles, `cor`), `edges` (the network:
 `coexpression_edges`, `coexpression`, Fisher p-values), `wgcna` (adjacency, connectivity,
-the scale-free fit, pickSoftThreshold), `tom` (topological overlap). The device, its tile
-side and its free memory come from the backend contract (`backends/contract.py`); every
+the scale-free fit, pickSoftThreshold), `tom` (topological overlap); and the subpackage
+`modules`, WGCNA's module detection (`blockwise_modules`), built on them. The device, its
+tile side and its free memory come from the backend contract (`backends/contract.py`); every
 public name is importable from `curnet.coexpression` itself.
 """
 from __future__ import annotations
 
-from .correlations import METHODS, CoexpressionWarning, Correlations, check_device, cor, prepare
+from .correlations import METHODS, CoexpressionWarning, Correlations, cor, prepare
 from .edges import EDGE_WEIGHTS, coexpression, coexpression_edges, fisher_pvalues
 from .expression import (TRANSPOSED_MIN_SAMPLES, TRANSPOSED_RATIO, Expression, as_expression,
                          check_unique_names, looks_transposed)
+from .modules.detection import blockwise_modules
 from .tom import TOM_DENOMS, TOM_TYPES, tom_similarity, tom_similarity_from_expr
 from .wgcna import (DEFAULT_POWERS, NETWORK_TYPES, adjacency, connectivity_by_power, intramodular_connectivity,
                     pick_soft_threshold, scale_free_fit, soft_connectivity)
 
-# for wgcna_modules, which builds a block's TOM from the same tiles
-from .tom import _tom_rows  # noqa: F401
-from .wgcna import _adjacency_of  # noqa: F401
-
 __all__ = ["CoexpressionWarning", "Correlations", "DEFAULT_POWERS", "EDGE_WEIGHTS", "Expression", "METHODS",
            "NETWORK_TYPES", "TOM_DENOMS", "TOM_TYPES", "TRANSPOSED_MIN_SAMPLES", "TRANSPOSED_RATIO",
-           "adjacency", "as_expression", "blockwise_modules", "check_device",
-           "check_unique_names", "coexpression", "coexpression_edges", "connectivity_by_power", "cor",
+           "adjacency", "as_expression", "blockwise_modules", "check_unique_names", "coexpression",
+           "coexpression_edges", "connectivity_by_power", "cor",
            "fisher_pvalues", "intramodular_connectivity", "looks_transposed", "pick_soft_threshold",
            "prepare", "scale_free_fit", "soft_connectivity", "tom_similarity", "tom_similarity_from_expr"]
 
-
-def blockwise_modules(expr, **options) -> dict:
-    """WGCNA's blockwiseModules: co-expression modules, their eigengenes and dendrograms
-    (curnet.wgcna_modules.blockwise_modules, where the steps and options are described; it
-    builds on this package, so it is imported at the call)."""
-    from ..wgcna_modules import blockwise_modules as detect
-    return detect(expr, **options)

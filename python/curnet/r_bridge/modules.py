@@ -1,5 +1,5 @@
 """R's adapters for WGCNA's module detection: cuRnet_hclust (curnet.linkage) and
-cuRnet_blockwiseModules (curnet.wgcna_modules). Flat arrays in, plain lists out."""
+cuRnet_blockwiseModules (curnet.coexpression.modules). Flat arrays in, plain lists out."""
 from __future__ import annotations
 
 import numpy as np
@@ -27,7 +27,7 @@ _run: dict = {}
 def modules_start(values, nrow, ncol, backend="auto", blocks=None, color_seq=None, **options) -> dict:
     """R's datExpr (samples x genes, column-major) checked, its good genes and blocks found."""
     from ..bridge import expression_from_r
-    from ..wgcna_modules import STANDARD_COLORS, ModuleDetection
+    from ..coexpression.modules import STANDARD_COLORS, ModuleDetection
     x = expression_from_r(values, nrow, ncol, False)             # genes x samples
     if blocks is not None:
         blocks = np.asarray(blocks.to_numpy(zero_copy_only=False), dtype=np.float64)
