@@ -372,7 +372,7 @@ def first_call_parts(path: Path) -> tuple[list[str], list[tuple[str, dict]], lis
                 take(row["row"], row)
             inner = [(k, v) for k, v in row.items() if isinstance(v, dict) and "wall_median" in v]
             for label, value in inner:
-                take(row["row"] if len(inner) == 1 else label, value)
+                take(row["row"] if len(inner) == 1 else label, value, row.get("backend"))
         return header, rows, lines
     start = re.search(r"^\{", text, re.M)
     if start:
@@ -401,7 +401,7 @@ def first_call_long() -> str:
         if header:
             out += [f"From the file: {' '.join(header)}", ""]
         timed = [(label, v) for label, v in rows if "start_ms" not in v]
-        igraph = {label.split(" ")[2]: v for label, v in timed if label.startswith("R igraph ")}
+        igraph = {label.split()[2].rstrip(","): v for label, v in timed if label.startswith("R igraph ")}
         body = []
         for label, v in timed:
             wall, cpu = v.get("wall_median", v.get("wall")), v.get("cpu_median", v.get("cpu"))
@@ -440,6 +440,6 @@ def first_call_rows() -> list[Row]:
         if ours and theirs and committed(path):
             when = next(json.loads(line)["when"] for line in path.read_text().splitlines() if line.strip())
             rows.append(Row("first call from a fresh R: library, graph, betweenness (warmed kernel cache)",
-                            "R igraph, fresh R", theirs["wall_median"], ours["wall_median"], "GPU",
+                            "R igraph, fresh R (wall times)", theirs["wall_median"], ours["wall_median"], "GPU",
                             machine_of(path.name, {}), day(when), added_in(path.name), f"bench/results/{path.name}"))
     return rows[-1:]
