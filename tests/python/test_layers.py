@@ -27,10 +27,10 @@ ROOT = {
     **{f"curnet.{name}": "the graph and what all share" for name in (
         "_version", "errors", "columns", "memory", "progress", "work", "sources", "options", "renamed",
         "graph", "io", "datasets", "generators")},
-    # public namespaces; outputs, linkage, tree_cut, wgcna_modules, steiner_forest: not yet in analyses/
+    # public namespaces; outputs, linkage, tree_cut, steiner_forest: not yet in analyses/
     **{f"curnet.{name}": "above the drivers" for name in (
         "coexpression", "propagation", "distributed", "csgraph", "outputs", "linkage", "tree_cut",
-        "wgcna_modules", "steiner_forest")},
+        "steiner_forest")},
     # the package's namespace, `python -m curnet`, NetworkX's backend info; bridge, cli_input, cli_communities: not yet in cli/
     **{name: "front doors" for name in (
         "curnet", "curnet.__main__", "_curnet_nx", "curnet.bridge", "curnet.cli_input", "curnet.cli_communities")},
@@ -193,14 +193,16 @@ def test_every_module_imports_alone():
 
 
 def test_coexpression_reaches_the_devices_only_through_the_contract():
-    """curnet.coexpression takes its device, tile side and free memory from the backend
-    contract: it imports `curnet.backends` (get_backend) and nothing inside it, no driver, and
-    branches on no device kind."""
+    """curnet.coexpression, WGCNA's module detection (`coexpression.modules`) included, takes
+    its device, tile side and free memory from the backend contract: it imports
+    `curnet.backends` (get_backend) and nothing inside it, no driver, and branches on no
+    device kind."""
     import re
     known = modules()
     names = [n for n in known if n == "curnet.coexpression" or n.startswith("curnet.coexpression.")]
     assert {"curnet.coexpression.expression", "curnet.coexpression.correlations", "curnet.coexpression.edges",
-            "curnet.coexpression.wgcna", "curnet.coexpression.tom"} <= set(names)
+            "curnet.coexpression.wgcna", "curnet.coexpression.tom", "curnet.coexpression.modules.detection",
+            "curnet.coexpression.modules.dissimilarity", "curnet.coexpression.modules.membership"} <= set(names)
     reached = {t for n in names for t in imports_of(n, known[n], known)}
     assert "curnet.backends" in reached
     assert [t for t in reached if t.startswith(("curnet.backends.", "curnet.algorithms", "curnet.community_detection"))] == []
