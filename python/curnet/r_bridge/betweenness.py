@@ -13,17 +13,20 @@ def betweenness_into(g, kind, address, selection=None, directed=True, weighted=F
     """Vertex (`kind` "vertex") or edge ("edge") betweenness of the 0-based ids `selection`
     (None: all) into R's double vector."""
     from ..analyses.betweenness_centrality import betweenness, edge_betweenness
-    options = dict(directed=bool(directed), weighted=bool(weighted), cutoff=float(cutoff),
-                   backend=run_on(backend, f"{kind} betweenness"), progress=progress_hook(progress))
+    if kind not in ("vertex", "edge"):
+        raise ValueError(f"unknown betweenness kind {kind!r}")
     if selection is not None:
         from ..columns import to_numpy
         selection = to_numpy(selection, "selection").astype(np.int64)
+    # `weighted` is R's decision (weighted_graph's use_weights), passed on as it came
+    backend = run_on(backend, f"{kind} betweenness")
     if kind == "vertex":
-        values = betweenness(g, selection, normalized=bool(normalized), **options)
-    elif kind == "edge":
-        values = edge_betweenness(g, selection, **options)
+        values = betweenness(g, selection, weighted=bool(weighted), directed=bool(directed),
+                             normalized=bool(normalized), cutoff=float(cutoff), backend=backend,
+                             progress=progress_hook(progress))
     else:
-        raise ValueError(f"unknown betweenness kind {kind!r}")
+        values = edge_betweenness(g, selection, weighted=bool(weighted), directed=bool(directed),
+                                  cutoff=float(cutoff), backend=backend, progress=progress_hook(progress))
     r_array(address, (len(values),), "double")[:] = values
 
 
@@ -32,7 +35,7 @@ def girvan_newman_for_r(g, directed=True, weighted=False, progress=None, backend
     betweenness, the merges (one row after another), bridges, modularity, membership; the
     graph's weights, when used, are also the modularity's."""
     from ..analyses.communities import girvan_newman
-    got = girvan_newman(g, directed=bool(directed), weighted=bool(weighted),
+    got = girvan_newman(g, directed=bool(directed), weighted=weighted,
                         backend=run_on(backend, "edge betweenness communities"),
                         progress=progress_hook(progress))
     fields = (got.removed, got.edge_betweenness, np.ravel(got.merges), got.bridges, got.modularity,
