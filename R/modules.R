@@ -1,4 +1,4 @@
-# WGCNA's module detection by the engine (python/curnet/wgcna_modules.py): TOM and its
+# WGCNA's module detection by the engine (python/curnet/coexpression/modules/): TOM and its
 # average-linkage dendrogram on the GPU, dynamicTreeCut::cutreeHybrid in R, eigengenes,
 # kME checks and the merging of close modules in the engine.
 
