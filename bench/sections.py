@@ -361,30 +361,34 @@ def first_call_parts(path: Path) -> tuple[list[str], list[tuple[str, dict]], lis
             rows.append((label + (f" [{backend}]" if backend else ""), value))
         elif label == "start_ms":
             rows.append(("start (ms)", {"start_ms": value}))
-    if path.suffix == ".jsonl":             # --row results: one row a line, named by "row"
-        for line in text.splitlines():
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            if "start_ms" in row:
-                take("start_ms", row["start_ms"])
-            elif "wall" in row:                  # the warm-up
-                take(row["row"], row)
-            inner = [(k, v) for k, v in row.items() if isinstance(v, dict) and "wall_median" in v]
-            for label, value in inner:
-                take(row["row"] if len(inner) == 1 else label, value, row.get("backend"))
-        return header, rows, lines
-    start = re.search(r"^\{", text, re.M)
-    if start:
-        doc, _ = json.JSONDecoder().raw_decode(text[start.start():])
-        for label, value in doc.items():
-            take(label, value)
+    def take_row(row):                      # a --row result: one row a line, named by "row"
+        if "start_ms" in row:
+            take("start_ms", row["start_ms"])
+        elif "wall" in row:                  # the warm-up
+            take(row["row"], row)
+        inner = [(k, v) for k, v in row.items() if isinstance(v, dict) and "wall_median" in v]
+        for label, value in inner:
+            take(row["row"] if len(inner) == 1 else label, value, row.get("backend"))
     for line in text.splitlines():
         m = re.match(r"row (.+?): (\{.*\})\s*$", line)
         if m:
             take(m.group(1), json.loads(m.group(2)))
         elif line.startswith("row "):
             lines.append(line[4:])
+        elif re.match(r"^.+ \[(cpu|cuda)\][ :]", line):     # bench/first_call.py --summarize
+            lines.append(line)
+        elif line.startswith("{") and line.rstrip().endswith("}"):
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if "row" in row:
+                take_row(row)
+    start = re.search(r"^\{", text, re.M)
+    if start and not rows:                   # one JSON document (bench/first_call.py --out)
+        doc, _ = json.JSONDecoder().raw_decode(text[start.start():])
+        for label, value in doc.items():
+            take(label, value)
     return header, rows, lines
 
 

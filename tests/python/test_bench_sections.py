@@ -90,3 +90,18 @@ def test_the_page_links_each_results_file_of_the_four_analyses():
             assert f"(../bench/results/{path.name})" in page, path.name
     for account in ("communities.md", "propagation.md", "modules.md", "first-call.md"):
         assert re.search(rf"\]\({re.escape(account)}(#[a-z-]+)?\)", page), account
+
+
+def test_a_first_call_log_gives_its_json_rows_and_summary_lines(results):
+    row = {"row": "python bfs, never ran (empty kernel cache)", "backend": "cuda", "when": "2026-12-02 05:30:00 UTC",
+           "python bfs": {"wall_median": 2.5, "cpu_median": 4.5, "runs": [{"wall": 2.5, "cpu": 4.5, "compiled": 8}]}}
+    (results / "first_call_h200_log.txt").write_text(
+        "# one H200, 2026-12-02\n[3 s] row: --row python-bfs (at most 30 s)\n" + json.dumps(row) + "\n"
+        "python bfs, never ran (empty kernel cache) [cuda] python bfs: wall 2.500 s, cpu 4.500 s (median of 1: 2.50)\n")
+    header, rows, lines = sections.first_call_parts(results / "first_call_h200_log.txt")
+    assert header == ["one H200, 2026-12-02"]
+    assert [(label, v["wall_median"]) for label, v in rows] == [
+        ("python bfs, never ran (empty kernel cache) [cuda]", 2.5)]
+    assert lines == ["python bfs, never ran (empty kernel cache) [cuda] python bfs: wall 2.500 s, cpu 4.500 s "
+                     "(median of 1: 2.50)"]
+    assert "| python bfs, never ran (empty kernel cache) [cuda] | 2.50 s | 4.50 s | 1 | 8 |" in sections.first_call_long()
