@@ -5,7 +5,8 @@ read from that file; where a file does not record the commit it was measured at,
 names the commit that added the file to the repository ("results in <commit>"). Nothing here
 is typed by hand: `python -m bench report` rewrites the README between its markers and
 docs/benchmarks.md, and tests/python/test_docs.py checks that the README holds what this
-module generates.
+module generates. The newer analyses' own formats (communities, propagation, modules, the
+first call) are read in bench/sections.py, which adds their rows and sections here.
 """
 from __future__ import annotations
 
