@@ -107,6 +107,19 @@ def test_bad_input():
         ce.blockwise_modules(y, backend="cpu")
 
 
+def test_blocks_are_sized_and_checked_by_the_devices_free_memory(monkeypatch):
+    """The CPU device's free memory is the host's: the default block size follows it, and a
+    block it cannot hold is refused before any work, naming maxBlockSize."""
+    from curnet import memory
+    from curnet.errors import OutputTooLargeError
+    x = planted(7, genes=80)
+    monkeypatch.setattr(memory, "available_host_memory", lambda: 40 * 40 * 8 * wm.BLOCK_MATRICES)
+    assert wm.largest_block(get_backend("cpu")) == 37                  # sqrt(0.9 * 40 * 40)
+    assert wm.ModuleDetection(x, backend="cpu").n_blocks >= 3           # 80 genes, at most 37 a block
+    with pytest.raises(OutputTooLargeError, match="a block of 80 genes .* host memory.*maxBlockSize"):
+        wm.ModuleDetection(x, backend="cpu", max_block_size=100)
+
+
 def test_constant_genes_are_grey_and_outside_the_blocks():
     x = planted(6, genes=120)
     x[7] = 1.0
