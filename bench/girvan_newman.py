@@ -3,6 +3,7 @@ python-igraph (and R igraph with --r-igraph), every result checked in the same r
 
     python -m bench girvan-newman --backend cpu --vertices 500,1000
     python -m bench girvan-newman --backend cuda --vertices 500,1000,2000 --r-igraph
+    python -m bench girvan-newman --vertices 739 --weighted --r-igraph --numpy-twins
 
 The sub-network of N vertices: PCSF's STRING (../shared/pcsf/string_pcsf.tsv.gz, simplified as
 PCSF's construct_interactome), the first N vertices of a breadth-first search from its
@@ -22,6 +23,8 @@ import argparse
 import os
 import platform
 import subprocess
+import tempfile
+from contextlib import contextmanager
 from collections import deque
 from fractions import Fraction
 
@@ -30,6 +33,7 @@ import numpy as np
 import curnet
 from curnet.algorithms.girvan_newman import tie_tolerance
 from curnet import girvan_newman
+from curnet.backends.cpu import compiled_brandes
 from curnet.graph import Graph
 
 from . import rows as results
@@ -37,8 +41,9 @@ from .comparators import r_igraph_on_edges
 from .networks import load_string, string_file
 from .timing import once
 
-R_SCRIPT = r"""t <- proc.time()[["elapsed"]]
-c <- cluster_edge_betweenness(g, weights = NA)
+R_SCRIPT = r"""w <- WEIGHTS
+t <- proc.time()[["elapsed"]]
+c <- cluster_edge_betweenness(g, weights = w)
 t <- proc.time()[["elapsed"]] - t
 con <- file(a[4], "wb")
 writeBin(c(as.double(c$removed.edges - 1), c$edge.betweenness, as.double(c$membership - 1)), con)
@@ -91,13 +96,21 @@ def same_partition(a, b) -> bool:
     return len(np.unique(np.c_[a, b], axis=0)) == len(np.unique(a)) == len(np.unique(b))
 
 
-def r_igraph(e: np.ndarray, n: int):
-    """R igraph's (seconds, version, removed, betweenness, membership) or None without R."""
-    try:
-        got, printed = r_igraph_on_edges(R_SCRIPT, e, n)
-    except (OSError, subprocess.CalledProcessError) as err:
-        print(f"  R igraph not run: {err}", flush=True)
-        return None
+def r_igraph(e: np.ndarray, n: int, weights=None):
+    """R igraph's (seconds, version, removed, betweenness, membership) or None without R;
+    `weights` (by edge) are lengths, as cuRnet's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if weights is None:
+            code = R_SCRIPT.replace("WEIGHTS", "NA")
+        else:
+            path = os.path.join(tmp, "weights.bin")
+            np.ascontiguousarray(weights, np.float64).tofile(path)
+            code = R_SCRIPT.replace("WEIGHTS", f'readBin("{path}", "double", {len(weights)})')
+        try:
+            got, printed = r_igraph_on_edges(code, e, n)
+        except (OSError, subprocess.CalledProcessError) as err:
+            print(f"  R igraph not run: {err}", flush=True)
+            return None
     m = len(e)
     seconds, version = printed[-2:]
     return float(seconds), version, got[:m].astype(np.int64), got[m:2 * m], got[2 * m:].astype(np.int64)
@@ -107,15 +120,36 @@ def bench(G, size: int, args) -> dict:
     import igraph as ig
     sub = sub_network(G, size)
     e = np.array(sub.get_edgelist(), np.int64)
-    g = Graph.from_edges(e[:, 0], e[:, 1], directed=False, num_vertices=sub.vcount())
-    name = f"STRING BFS ball, {sub.vcount():,} vertices, {sub.ecount():,} edges"
+    weights = np.array(sub.es["cost"], np.float64) if args.weighted else None
+    g = Graph.from_edges(e[:, 0], e[:, 1], weights, directed=False, num_vertices=sub.vcount(),
+                         dtype=np.float64)
+    name = (f"STRING BFS ball, {sub.vcount():,} vertices, {sub.ecount():,} edges"
+            + (", weighted (costs as lengths)" if args.weighted else ""))
     row = {"row": name, "vertices": sub.vcount(), "edges": sub.ecount(), "connected": sub.is_connected(),
-           "backend": args.backend}
+           "weighted": bool(args.weighted), "backend": args.backend,
+           "compiled_rescore": args.backend == "cpu" and compiled_brandes.available()}
     print(name, flush=True)
-    ours, t = once(lambda: girvan_newman(g, weighted=False, backend=args.backend))
+    if row["compiled_rescore"]:         # Numba compiles at the first call (then from its cache)
+        tiny = Graph.from_edges([0, 1, 2], [1, 2, 0], None if weights is None else [1.0, 2.0, 1.5],
+                                directed=False, dtype=np.float64)
+        _, row["curnet_first_call_s"] = once(lambda: girvan_newman(tiny, weighted=args.weighted, backend="cpu"))
+        print(f"  cuRnet's first call (compiles, or loads the compiled cache): {row['curnet_first_call_s']:.3f} s",
+              flush=True)
+    ours, t = once(lambda: girvan_newman(g, weighted=args.weighted, backend=args.backend))
     row["curnet_s"] = round(t, 3)
-    print(f"  cuRnet {args.backend}: {row['curnet_s']} s", flush=True)
-    if args.igraph_max_vertices and size > args.igraph_max_vertices:
+    print(f"  cuRnet {args.backend}{' (compiled rescore)' if row['compiled_rescore'] else ''}: "
+          f"{row['curnet_s']} s", flush=True)
+    if args.numpy_twins and row["compiled_rescore"]:
+        with _numpy_twins():
+            twins, t = once(lambda: girvan_newman(g, weighted=args.weighted, backend=args.backend))
+        row["curnet_numpy_twins_s"] = round(t, 3)
+        row["numpy_twins_same_removals"] = bool(np.array_equal(twins.removed, ours.removed))
+        print(f"  cuRnet {args.backend}, NumPy twins: {row['curnet_numpy_twins_s']} s; removal order "
+              f"{'the same' if row['numpy_twins_same_removals'] else 'DIFFERS'}", flush=True)
+    if args.weighted:
+        print("  python-igraph not run (weighted: python-igraph 1.0 divides by weights, R takes lengths)",
+              flush=True)
+    elif args.igraph_max_vertices and size > args.igraph_max_vertices:
         print("  python-igraph not run (--igraph-max-vertices)", flush=True)
     else:
         theirs, t = once(sub.community_edge_betweenness)
@@ -131,7 +165,7 @@ def bench(G, size: int, args) -> dict:
               f"{'equal' if row['same_merges_as_python_igraph'] else 'differ'}; cuRnet "
               f"{row['speedup_vs_python_igraph']}x", flush=True)
     if args.r_igraph:
-        r = r_igraph(e, sub.vcount())
+        r = r_igraph(e, sub.vcount(), weights)
         if r is not None:
             seconds, version, removed, values, membership = r
             differ = np.flatnonzero(removed != ours.removed)
@@ -144,7 +178,7 @@ def bench(G, size: int, args) -> dict:
                     values[i], ours.edge_betweenness[i], rtol=tie_tolerance(sub.vcount()), atol=0))
                 print(f"  first removal differing from R igraph's: step {i}, cuRnet edge {ours.removed[i]} "
                       f"({ours.edge_betweenness[i]!r}), R edge {removed[i]} ({values[i]!r})", flush=True)
-                if args.exact:
+                if args.exact and not args.weighted:
                     alive = np.ones(len(e), bool)
                     alive[ours.removed[:i]] = False
                     exact = exact_edge_betweenness(sub.vcount(), e, alive)
@@ -165,6 +199,17 @@ def bench(G, size: int, args) -> dict:
     return row
 
 
+@contextmanager
+def _numpy_twins():
+    """The CPU's rescore as without Numba (the level-synchronous NumPy twins)."""
+    saved = compiled_brandes.available
+    compiled_brandes.available = lambda: False
+    try:
+        yield
+    finally:
+        compiled_brandes.available = saved
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m bench girvan-newman", description=__doc__.split("\n")[0])
     ap.add_argument("--backend", default="cpu")
@@ -173,6 +218,10 @@ def main(argv=None):
     ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (optional)")
     ap.add_argument("--exact", action="store_true",
                     help="with --r-igraph: the first differing removal's two edges in rational arithmetic")
+    ap.add_argument("--weighted", action="store_true",
+                    help="STRING's costs as edge lengths (R igraph's weights; python-igraph not run)")
+    ap.add_argument("--numpy-twins", action="store_true",
+                    help="on the CPU also time the NumPy twins' rescore (the route without Numba)")
     ap.add_argument("--igraph-max-vertices", type=int, default=0,
                     help="skip python-igraph above this many vertices (0: never)")
     ap.add_argument("--json", default=results.default_out("girvan_newman.json"))
@@ -187,7 +236,8 @@ def main(argv=None):
         rows.append(bench(G, size, args))
         # after each size: a long run keeps what finished
         results.write(args.json, rows, when=when, machine=machine, backend=be.describe(),
-                      sub_network="STRING BFS ball from the highest-degree vertex, induced, unweighted")
+                      sub_network="STRING BFS ball from the highest-degree vertex, induced, "
+                      + ("STRING's costs as lengths" if args.weighted else "unweighted"))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import curnet
 from curnet.algorithms.betweenness.sweeps import shortest_path_dag
 from curnet.backends.cpu import brandes as twins
 from curnet.backends import cuda_available, get_backend
+from curnet.algorithms import girvan_newman as gn_loop
 from curnet.algorithms.girvan_newman import tie_tolerance
 from curnet.communities import edge_betweenness_removals, girvan_newman
 from curnet.work import count_work
@@ -95,6 +96,34 @@ def test_component_rescoring_is_whole_graph_rescoring(directed_graph, directed_p
     want_removed, want_values = full_rescore_removals(g, directed_paths, weighted)
     np.testing.assert_array_equal(removed, want_removed)
     np.testing.assert_allclose(values, want_values, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("route", ["compiled, sums only", "NumPy twins"])     # rows kept: the test above
+@pytest.mark.parametrize("directed_graph,directed_paths", [(False, True), (True, False)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_every_cpu_route_is_whole_graph_rescoring(route, directed_graph, directed_paths, weighted, monkeypatch):
+    """The CPU's rescore routes (compiled: each source's sums kept and only the sources whose
+    DAG held the removed edge rerun, or the component's sums rerun whole; the NumPy twins, the
+    route without Numba) against the whole graph rescored after each removal, on integer
+    lengths (many equal distances) with loops and parallel edges."""
+    from curnet.backends.cpu import compiled_brandes
+    if route != "NumPy twins" and not compiled_brandes.available():
+        pytest.skip("Numba is not installed")
+    if route == "compiled, sums only":
+        monkeypatch.setattr(gn_loop, "ROWS_BYTES", 0)
+    if route == "NumPy twins":
+        monkeypatch.setattr(compiled_brandes, "available", lambda: False)
+    rng = np.random.default_rng(12)
+    n, m = 20, 36
+    w = rng.integers(1, 4, m).astype(np.float64) if weighted else None
+    g = curnet.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), w, directed=directed_graph,
+                                num_vertices=n + 1, dtype=np.float64)
+    with count_work() as work:
+        removed, values = edge_betweenness_removals(g, directed=directed_paths, weighted=weighted, backend="cpu")
+    want_removed, want_values = full_rescore_removals(g, directed_paths, weighted)
+    np.testing.assert_array_equal(removed, want_removed)
+    np.testing.assert_allclose(values, want_values, rtol=1e-9, atol=1e-12)
+    assert work["girvan-newman component rescores"] >= 1
 
 
 def exact_removals(n, edges):

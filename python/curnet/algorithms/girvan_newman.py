@@ -52,6 +52,9 @@ ONE_BATCH = 2048
 # 8.7e-16 at 2,000 (77 steps; the tolerance there is 7.1e-12), never by 1e-13 to 1e-9.
 TIE_ULPS = 16
 
+# The compiled CPU rescore keeps each source's edge sums (n x m float64) up to this size.
+ROWS_BYTES = 1 << 28
+
 
 def tie_tolerance(sources: int) -> float:
     """Relative difference within which two edge betweenness values, each summed over at most
@@ -103,7 +106,7 @@ def edge_removals(g: Graph, *, paths_directed: bool, weighted: bool, backend="au
             edges = ids[(label[src[ids]] == comp) & (ids != pick)]
             if len(edges) == 0:
                 continue
-            rescore(scores, edges, vertices)
+            rescore(scores, edges, vertices, removed=pick)
             half = rescore.split_off(vertices, a, b)
             if half is not None:                   # one edge splits a component in two at most
                 label[vertices[half]] = next_label
@@ -119,7 +122,7 @@ class _Rescorer:
         self.paths_directed, self.dtype = paths_directed, dtype
         self.local = np.empty(int(max(src.max(initial=-1), dst.max(initial=-1))) + 1, np.int64)
 
-    def __call__(self, scores, edges, vertices) -> None:
+    def __call__(self, scores, edges, vertices, removed=None) -> None:
         tally("girvan-newman component rescores")
         local = self.local
         local[vertices] = np.arange(len(vertices))
@@ -152,13 +155,24 @@ class _CompiledRescorer(_Rescorer):
         self.eps = tie_epsilon(dtype)
         self.half = 1.0 if paths_directed else 0.5
         self.alive, self.n = alive, n
+        # each source's sums kept apart where they fit: a removal changes only the sums of the
+        # sources whose shortest-path DAG held the edge (those with a share on it), so only
+        # those are rerun (most, early on; fewer as the components shrink)
+        m = len(alive)
+        self.rows = np.zeros((n, m)) if n * m * 8 <= ROWS_BYTES else None
 
-    def __call__(self, scores, edges, vertices) -> None:
+    def __call__(self, scores, edges, vertices, removed=None) -> None:
         tally("girvan-newman component rescores")
         ptr, nbr, edge = self.arcs
-        raw = compiled_brandes.component_scores(ptr, nbr, edge, self.lengths, self.eps, self.alive,
-                                                np.asarray(vertices, np.int64), len(scores))
-        scores[edges] = raw[edges] * self.half
+        vertices = np.asarray(vertices, np.int64)
+        if self.rows is None:
+            raw = compiled_brandes.component_scores(ptr, nbr, edge, self.lengths, self.eps, self.alive,
+                                                    vertices, len(scores))
+            scores[edges] = raw[edges] * self.half
+            return
+        rerun = vertices if removed is None else vertices[self.rows[vertices, removed] > 0]
+        compiled_brandes.source_rows(ptr, nbr, edge, self.lengths, self.eps, self.alive, rerun, self.rows)
+        scores[edges] = compiled_brandes.column_sums(self.rows, vertices, np.asarray(edges, np.int64)) * self.half
 
     def split_off(self, vertices, a: int, b: int):
         ptr, nbr, edge = self.walk

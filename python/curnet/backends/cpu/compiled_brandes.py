@@ -55,6 +55,21 @@ def component_scores(ptr, nbr, edge, lengths, eps: float, alive, sources, num_ed
                              num_edges, threads)
 
 
+def source_rows(ptr, nbr, edge, lengths, eps: float, alive, sources, rows) -> None:
+    """As component_scores, each source's own sums kept apart: rows[s] (by edge id) is
+    rewritten for every s in `sources`, the other rows left as they are."""
+    threads = max(1, min(numba.get_num_threads(), len(sources)))
+    if lengths is None:
+        bfs_rows(ptr, nbr, edge, alive, sources, rows, threads)
+    else:
+        dijkstra_rows(ptr, nbr, edge, np.asarray(lengths, np.float64), eps, alive, sources, rows, threads)
+
+
+def column_sums(rows, sources, edges):
+    """rows[sources][:, edges].sum(axis=0), the sources added in their order."""
+    return _column_sums(rows, sources, edges)
+
+
 def reached(ptr, nbr, edge, alive, start: int, n: int):
     """The vertices reached from `start` over the alive arcs (bool by vertex)."""
     return reached_from(ptr, nbr, edge, alive, start, n)
@@ -107,6 +122,46 @@ def bfs_scores(ptr, nbr, edge, alive, sources, m, threads):
         for i in range(t, len(sources), threads):
             bfs_source(ptr, nbr, edge, alive, sources[i], dist, sigma, delta, order, acc[t])
     return acc.sum(axis=0)
+
+
+@_jit(parallel=True)
+def bfs_rows(ptr, nbr, edge, alive, sources, rows, threads):
+    n = len(ptr) - 1
+    for t in numba.prange(threads):
+        dist = np.full(n, -1, np.int64)
+        sigma = np.zeros(n)
+        delta = np.zeros(n)
+        order = np.empty(n, np.int64)
+        for i in range(t, len(sources), threads):
+            rows[sources[i]] = 0.0
+            bfs_source(ptr, nbr, edge, alive, sources[i], dist, sigma, delta, order, rows[sources[i]])
+
+
+@_jit(parallel=True)
+def dijkstra_rows(ptr, nbr, edge, lengths, eps, alive, sources, rows, threads):
+    n = len(ptr) - 1
+    for t in numba.prange(threads):
+        dist = np.full(n, np.inf)
+        done = np.zeros(n, np.bool_)
+        sigma = np.zeros(n)
+        delta = np.zeros(n)
+        order = np.empty(n, np.int64)
+        hk = np.empty(len(nbr) + 1)
+        hv = np.empty(len(nbr) + 1, np.int64)
+        for i in range(t, len(sources), threads):
+            rows[sources[i]] = 0.0
+            dijkstra_source(ptr, nbr, edge, lengths, eps, alive, sources[i], dist, done, sigma,
+                            delta, order, hk, hv, rows[sources[i]])
+
+
+@_jit()
+def _column_sums(rows, sources, edges):
+    out = np.zeros(len(edges))
+    for s in sources:
+        for j in range(len(edges)):
+            out[j] += rows[s, edges[j]]
+    return out
+
 
 @_jit()
 def same_length(reach, d, eps):
