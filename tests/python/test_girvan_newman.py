@@ -1,4 +1,4 @@
-"""Girvan–Newman communities (curnet.communities, algorithms/girvan_newman.py) against
+"""Girvan–Newman communities (curnet.analyses.communities, algorithms/girvan_newman.py) against
 python-igraph's community_edge_betweenness (merges, modularity, membership), against a plain
 loop that rescores the whole remaining graph after each removal (removal order and values,
 weighted and directed too), against exact (rational) Girvan–Newman on small graphs with many
@@ -23,7 +23,7 @@ from curnet.backends.cpu import brandes as twins
 from curnet.backends import cuda_available, get_backend
 from curnet.algorithms import girvan_newman as gn_loop
 from curnet.algorithms.girvan_newman import tie_tolerance
-from curnet.communities import edge_betweenness_removals, girvan_newman
+from curnet.analyses.communities import edge_betweenness_removals, girvan_newman
 from curnet.work import count_work
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))     # the repository: bench/
