@@ -351,7 +351,13 @@ def test_bench_script_checks_against_igraph(tmp_path):
     import argparse
     rng = np.random.default_rng(1)
     G = ig.Graph(n=200, edges=rng.integers(0, 200, (500, 2)).tolist()).simplify()
-    args = argparse.Namespace(backend="cpu", r_igraph=False, igraph_max_vertices=0)
+    G.es["cost"] = rng.integers(1, 5, G.ecount()).astype(float).tolist()
+    args = argparse.Namespace(backend="cpu", r_igraph=False, igraph_max_vertices=0, weighted=False, numpy_twins=True)
     row = gnb.bench(G, 40, args)
     assert row["vertices"] == 40 and row["connected"]
     assert row["same_membership_as_python_igraph"]
+    assert row["numpy_twins_same_removals"] or not row["compiled_rescore"]
+    args.weighted = True                               # the costs as lengths; python-igraph not run
+    row = gnb.bench(G, 40, args)
+    assert row["weighted"] and "python_igraph_s" not in row
+    assert row["numpy_twins_same_removals"] or not row["compiled_rescore"]
