@@ -8,8 +8,6 @@ Parallel arcs are distinct paths; self-loops are on none (the adjacency leaves t
 """
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 try:
@@ -19,10 +17,11 @@ except ImportError:                   # the twins run instead: available() is Fa
 
 
 def _jit(**options):
-    """numba.njit, compiled at the first call and cached beside this file (where writable)."""
+    """numba.njit, compiled at the first call and cached (beside this file, or in the user's
+    cache folder where this one is read-only: Numba's own choice)."""
     if numba is None:
         return lambda f: f
-    return numba.njit(cache=os.access(os.path.dirname(__file__), os.W_OK), **options)
+    return numba.njit(cache=True, **options)
 
 
 def available() -> bool:
