@@ -37,7 +37,7 @@ def test_import_curnet_loads_numpy_and_the_graph_only():
     assert loaded.isdisjoint(HEAVY)
     # nor the engine's heavier parts: readers, datasets, drivers, analyses
     assert loaded.isdisjoint({"curnet.io", "curnet.datasets", "curnet.algorithms", "curnet.backends",
-                              "curnet.coexpression", "curnet.steiner_forest", "curnet.analyses.measures"})
+                              "curnet.coexpression", "curnet.analyses.steiner_forest", "curnet.analyses.measures"})
 
 
 def test_each_export_is_its_module_s_object_at_first_use():
@@ -69,7 +69,7 @@ assert curnet.bfs(g, [0], backend="cpu")[0, n // 2] == n // 2
 """, CURNET_DISABLE_CUDA="1")
     assert {"numpy", "pyarrow", "scipy"} <= loaded
     assert loaded.isdisjoint({"pandas", "cupy", "dask", "distributed", "networkx"})
-    assert loaded.isdisjoint({"curnet.datasets", "curnet.io", "curnet.coexpression", "curnet.steiner_forest"})
+    assert loaded.isdisjoint({"curnet.datasets", "curnet.io", "curnet.coexpression", "curnet.analyses.steiner_forest"})
 
 
 def test_the_kernel_cache_folder_follows_its_rule(monkeypatch, tmp_path):
@@ -151,3 +151,20 @@ def test_counting_compiles_sees_a_compile_and_not_a_cached_load(tmp_path, monkey
         cp.RawModule(code=source).get_function("k")          # CuPy's disk cache: no compile
     assert (first.count, second.count) == (1, 0)
     assert kernel_cache.cached_kernels(str(tmp_path)) >= 1
+
+
+def test_a_python_row_of_the_first_call_bench_runs_no_r(monkeypatch):
+    """bench/first_call.py --row python-bfs builds its command without R (the GPU machine sets R up
+    while the Python rows run); only the floors row asks Rscript for reticulate's probe."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("first_call", PYTHON.parent / "bench" / "first_call.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    ran = []
+    monkeypatch.setattr(bench, "fresh", lambda cmd, *a, **k: ran.append(cmd) or (0.0, 0.0, ""))
+    for row in ("python-bfs", "python-betweenness"):
+        (cmd,) = bench.row_cmds(row, "cuda").values()
+        assert cmd[0] == sys.executable
+    assert ran == []
+    floors = bench.row_cmds("floors", "cpu")
+    assert ran and ran[0][0] == "Rscript" and "R alone (Rscript -e 0)" in floors
