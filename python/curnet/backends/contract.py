@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, ContextManager, Iterator, Literal, Protocol, Sequence, runtime_checkable
 
+from .partitions import PartitionPrimitives
+
 SsspMethod = Literal["dijkstra", "near_far", "bellman_ford"]
 SccMethod = Literal["native", "reachability"]
 Array = Any                                   # numpy.ndarray or cupy.ndarray (CuPy has no stubs)
@@ -105,6 +107,9 @@ class Device(Backend, Protocol):
     def free_memory(self) -> int: ...        # bytes the device's next allocations may use
     def pool_bytes(self) -> int | None: ...  # bytes its memory pool holds (a call's peak); None: no pool
     def stable_argsort(self, a, axis: int = -1) -> Any: ...   # ties keep their order
+
+    # Leiden and Louvain (community_detection): the device's moves (backends/partitions.py)
+    def partition_primitives(self) -> PartitionPrimitives: ...
 
     # betweenness (algorithms.betweenness): Brandes' sweeps over a batch's shortest-path DAGs,
     # (n, kb) blocks of levels, distances (weighted; else None), path counts (then the

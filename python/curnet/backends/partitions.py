@@ -1,9 +1,9 @@
 """What Leiden's and Louvain's primitives share on both backends, written once for NumPy and
 CuPy (`xp`): the graph of one level (arcs without self-loops, each vertex's inner weight,
 strength and size), its aggregation into the graph of communities, the quality of a
-partition, the counter-based random numbers of the moves, and `partition_primitives`, which
-gives a device's `best_moves` and `pieces` (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
-kernel in `cuda/leiden.py` over `kernels/leiden.cu`).
+partition, the counter-based random numbers of the moves, and `PartitionPrimitives`: a device's
+`best_moves` and `pieces`, which its `partition_primitives()` gives (the CPU's NumPy/SciPy twin
+in `cpu/leiden.py`, the GPU's kernel in `cuda/leiden.py` over `kernels/leiden.cu`).
 
 Quality (igraph's, for both objectives): with A_ij the adjacency (a self-loop counted twice,
 as in the degree), s_i a vertex's weight in the penalty (its strength for modularity, its
@@ -61,15 +61,6 @@ class PartitionPrimitives(Protocol):
                    target_ok, beta: float, seed: int) -> tuple: ...
 
     def pieces(self, lg: LevelGraph, labels) -> Any: ...
-
-
-def partition_primitives(device) -> PartitionPrimitives:
-    """The `best_moves` primitive of a `contract.Device` (its `name` says which)."""
-    if device.name == "cuda":
-        from .cuda.leiden import CudaMoves
-        return CudaMoves(device.launcher)
-    from .cpu.leiden import CpuMoves
-    return CpuMoves()
 
 
 def level_graph(xp, src, dst, w, n: int, size=None) -> LevelGraph:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..backends import get_backend
-from ..backends.partitions import LevelGraph, partition_primitives
+from ..backends.partitions import LevelGraph
 from ..graph import Graph
 from .local_moving import Stream, penalty
-from .partitions import OBJECTIVES, Partition, check_graph, initial_labels, iterate, level_on, run
+from .runs import OBJECTIVES, Partition, check_graph, initial_labels, iterate, level_on, run
 
 
 @dataclass
@@ -46,7 +46,7 @@ class PartitionSweep:
                                     num_vertices=len(self.graph), dtype=np.float64)
         found = run(together, algorithm="leiden", objective="modularity", resolution=1.0, weighted=True,
                     beta=0.01, n_iterations=-1, initial=None, seed=seed, backend=backend)
-        from .partitions import modularity
+        from .runs import modularity
         q = modularity(self.graph, found.membership, backend=backend)
         return Partition(found.membership, q, "modularity", 1.0, "consensus", self.graph.names)
 
@@ -149,7 +149,7 @@ def sweep(g, *, algorithm: str, resolutions, seeds, objective: str, weighted, be
         raise ValueError("resolutions and seeds must each hold at least one value")
     check_graph(g, algorithm)
     device = get_backend(backend).members[0]
-    prim = partition_primitives(device)
+    prim = device.partition_primitives()
     res = [float(r) for r in resolutions for _ in seeds]
     seed_of = [s for _ in resolutions for s in seeds]
     objective = objective.lower() if isinstance(objective, str) else objective

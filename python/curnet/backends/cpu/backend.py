@@ -25,6 +25,7 @@ from ..contract import SccMethod, SsspMethod
 from ..hostgraph import HostGraph, host_graph
 from . import bfs, brandes, scc, sssp
 from .batches import ThreadPlan
+from .leiden import CpuMoves
 
 
 class CPUBackend:
@@ -63,6 +64,10 @@ class CPUBackend:
 
     def device_scope(self):
         return contextlib.nullcontext()
+
+    def partition_primitives(self) -> CpuMoves:
+        """Leiden's and Louvain's moves (community_detection): the NumPy/SciPy twins."""
+        return CpuMoves()
 
     def free_memory(self) -> int:
         """The CPU's arrays are the host's: its available memory."""

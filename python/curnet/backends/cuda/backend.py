@@ -19,6 +19,7 @@ from .batches import BatchRunner, CallState, Counters
 from .bfs import BfsStrategy
 from .brandes import BrandesSweeps
 from .launch import DeviceGraph, Launcher, build_device_graph, mark_long_diameter
+from .leiden import CudaMoves
 from .near_far import NearFar
 from .reduce import DepthReductions
 from .scc import SccPrimitives
@@ -87,6 +88,10 @@ class CUDABackend:
         Device object each time: CuPy keeps the device to restore in the object, so threads
         must not share one."""
         return cp.cuda.Device(self.device.id)
+
+    def partition_primitives(self) -> CudaMoves:
+        """Leiden's and Louvain's moves (community_detection): kernels/leiden.cu."""
+        return CudaMoves(self.launcher)
 
     def free_memory(self) -> int:
         return self.launcher.free_memory()
