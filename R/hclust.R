@@ -1,4 +1,4 @@
-# Hierarchical clustering by the engine (python/curnet/linkage.py): R's hclust object from
+# Hierarchical clustering by the engine (python/curnet/analyses/linkage.py): R's hclust object from
 # average, complete or single linkage, on the GPU when there is one.
 
 #' Hierarchical clustering on the GPU, as \code{hclust}

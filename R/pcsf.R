@@ -281,7 +281,7 @@ pcsf_timed <- function(g, res) {
 }
 
 # Where a call's time went, seconds: R before the engine (checks, the network's arrays),
-# the engine's own split (setup, paths, host: see curnet.steiner_forest.Forest), the rest of the
+# the engine's own split (setup, paths, host: see curnet.analyses.steiner_forest.Forest), the rest of the
 # engine call (the hand-over both ways), R after it (the igraph result).
 pcsf_seconds <- function(res) {
   engine <- vapply(res$seconds, as.numeric, numeric(1))

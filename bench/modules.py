@@ -48,7 +48,7 @@ def say(*parts) -> None:
 
 def bench_hclust(n: int, backend: str, args) -> dict:
     from scipy.spatial.distance import squareform
-    from curnet.linkage import hclust
+    from curnet.analyses.linkage import hclust
     from curnet.backends import get_backend
     from curnet.coexpression import modules as wm
     row: dict = {"genes": n, "samples": 100, "backend": backend}
@@ -109,7 +109,7 @@ def bench_hclust(n: int, backend: str, args) -> dict:
 def bench_modules(n: int, backend: str, first_call: bool = False) -> dict:
     from curnet.backends import get_backend
     from curnet.coexpression import modules as wm
-    from curnet.tree_cut import cutree_hybrid
+    from curnet.analyses.tree_cut import cutree_hybrid
     row: dict = {"genes": n, "samples": 100, "backend": backend, "first_call": first_call}
     x = planted(n)
     be = get_backend(backend).members[0]

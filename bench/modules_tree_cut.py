@@ -39,8 +39,8 @@ cat(t, identical(as.numeric(lab), py), "\\n")
 
 def bench(n: int, folder: str) -> dict:
     from bench.modules import planted
-    from curnet.linkage import hclust
-    from curnet.tree_cut import cutree_hybrid
+    from curnet.analyses.linkage import hclust
+    from curnet.analyses.tree_cut import cutree_hybrid
     x = planted(n)
     z = x - x.mean(1, keepdims=True)
     z /= np.linalg.norm(z, axis=1, keepdims=True)

@@ -26,8 +26,8 @@ PYTHON_PAGE = DOCS / "reference" / "python.md"
 
 # Modules of the Python API that are not documented as API: the drivers and backends (the
 # engine's inside), the R adapters and the command line's own modules (cli.md covers them).
-INTERNAL = {"algorithms", "backends", "r_bridge", "bridge", "cli", "cli_communities", "cli_input",
-            "renamed", "columns", "memory", "outputs", "sources", "progress", "work", "engine_info"}
+INTERNAL = {"algorithms", "backends", "r_bridge", "bridge", "cli", "renamed", "columns", "memory",
+            "sources", "progress", "work", "engine_info"}
 # Folders of a layer (docs/design.md): each of their public modules is a module of the API.
 LAYER_FOLDERS = {"analyses"}
 

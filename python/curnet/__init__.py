@@ -43,9 +43,9 @@ EXPORTS = {
     **{name: "curnet.analyses.betweenness_centrality" for name in ("betweenness", "edge_betweenness")},
     "girvan_newman": "curnet.analyses.communities",
     "leiden": "curnet.community_detection.partitions", "louvain": "curnet.community_detection.partitions",
-    "hclust": "curnet.linkage",
-    "pcsf": "curnet.steiner_forest", "pcsf_rand": "curnet.steiner_forest",
-    "interactome": "curnet.steiner_forest",
+    "hclust": "curnet.analyses.linkage",
+    "pcsf": "curnet.analyses.steiner_forest", "pcsf_rand": "curnet.analyses.steiner_forest",
+    "interactome": "curnet.analyses.steiner_forest",
     **{name: "curnet.propagation" for name in (
         "pagerank", "rwr", "diffuse", "diffusion_kernel", "propagation_null")},
 }

@@ -162,7 +162,7 @@ def test_one_long_format_on_stdout_in_tsv_and_in_parquet(tmp_path, capsys, comma
     import numpy as np
 
     import curnet
-    from curnet.outputs import long_columns, to_table
+    from curnet.io.outputs import long_columns, to_table
     f = tmp_path / "g.tsv"
     f.write_text("a\tb\t2\nb\tc\t3\na\tc\t10\nc\td\t1\n" if named else "0 1 2\n1 2 3\n0 2 10\n2 3 1\n4 4 1\n")
     ids = ["--ids-as-index"] if not named else []
@@ -201,7 +201,7 @@ def test_every_analysis_takes_the_shared_run_options():
     """--backend and --out come from one helper on every subcommand that runs an analysis, with
     the same default; --seed is 0 wherever a command draws at random, but pcsf (unseeded noise,
     as PCSF_rand) and communities (several seeds)."""
-    from curnet.cli_input import BACKEND_HELP
+    from curnet.cli.inputs import BACKEND_HELP
     seeds = {}
     for name, a in _subcommands().items():
         options = {o: act for act in a._actions for o in act.option_strings}

@@ -83,7 +83,7 @@ def test_the_generated_pages_cover_the_cli_and_the_modules():
         assert f"## `curnet {command}`" in cli
         assert f"usage: curnet {command}" in cli
     modules = docs.api_modules()
-    assert {"curnet.analyses.measures", "curnet.coexpression", "curnet.steiner_forest"} <= set(modules)
+    assert {"curnet.analyses.measures", "curnet.coexpression", "curnet.analyses.steiner_forest"} <= set(modules)
     assert not any(m.split(".")[-1] in docs.INTERNAL for m in modules)
     assert all(f"::: {m}" in docs.python_page() for m in modules)
 

@@ -12,7 +12,7 @@ from scipy.cluster.hierarchy import cut_tree, linkage
 from scipy.spatial.distance import pdist, squareform
 
 import curnet
-from curnet.linkage import METHODS, hclust, nn_chain_twin, r_encoding
+from curnet.analyses.linkage import METHODS, hclust, nn_chain_twin, r_encoding
 
 
 def random_dissimilarity(seed, n, tied=False):

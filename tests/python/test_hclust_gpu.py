@@ -10,7 +10,7 @@ import pytest
 from scipy.spatial.distance import pdist, squareform
 
 from curnet.backends import cuda_available
-from curnet.linkage import METHODS, hclust, nn_chain_twin, r_encoding
+from curnet.analyses.linkage import METHODS, hclust, nn_chain_twin, r_encoding
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]

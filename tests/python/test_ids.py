@@ -9,7 +9,7 @@ import pytest
 import curnet
 from curnet.cli import _parser, main
 from curnet.cli.analyses import COMMANDS
-from curnet.cli_input import graph_file, read_input, reader_options
+from curnet.cli.inputs import graph_file, read_input, reader_options
 
 
 @pytest.fixture

@@ -27,13 +27,11 @@ ROOT = {
     **{f"curnet.{name}": "the graph and what all share" for name in (
         "_version", "errors", "columns", "memory", "progress", "work", "sources", "options", "renamed",
         "graph", "io", "datasets", "generators")},
-    # public namespaces; outputs, linkage, tree_cut, steiner_forest: not yet in analyses/
-    **{f"curnet.{name}": "above the drivers" for name in (
-        "coexpression", "propagation", "distributed", "csgraph", "outputs", "linkage", "tree_cut",
-        "steiner_forest")},
-    # the package's namespace, `python -m curnet`, NetworkX's backend info; bridge, cli_input, cli_communities: not yet in cli/
-    **{name: "front doors" for name in (
-        "curnet", "curnet.__main__", "_curnet_nx", "curnet.bridge", "curnet.cli_input", "curnet.cli_communities")},
+    # the public namespaces of analyses
+    **{f"curnet.{name}": "above the drivers" for name in ("coexpression", "propagation", "distributed", "csgraph")},
+    # the package's namespace, `python -m curnet`, NetworkX's backend info; the R adapters' older
+    # names (bridge.py, which r_bridge/ re-exports)
+    **{name: "front doors" for name in ("curnet", "curnet.__main__", "_curnet_nx", "curnet.bridge")},
 }
 
 

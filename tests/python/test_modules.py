@@ -13,7 +13,7 @@ from scipy.special import comb
 from curnet import coexpression as ce
 from curnet.backends import get_backend
 from curnet.coexpression import modules as wm
-from curnet.linkage import hclust
+from curnet.analyses.linkage import hclust
 
 HAVE_R = shutil.which("Rscript") is not None
 
@@ -144,7 +144,7 @@ for (ds in 0:3) cat(dynamicTreeCut::cutreeHybrid(h, distM = d, cutHeight = 0.995
 @pytest.mark.skipif(not r_has("dynamicTreeCut"), reason="needs R's dynamicTreeCut")
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_tree_cut_equals_r_cutree_hybrid(tmp_path, seed):
-    from curnet.tree_cut import cutree_hybrid
+    from curnet.analyses.tree_cut import cutree_hybrid
     x = planted(seed, genes=200)
     d = wm.block_dissimilarity(x, "pearson", "unsigned", 6, "signed", "min", 1.0, "cpu")
     tree = hclust(d, backend="cpu")
@@ -164,7 +164,7 @@ def test_tree_cut_equals_r_cutree_hybrid(tmp_path, seed):
 def test_tree_cut_with_float_ordinal_ranks(monkeypatch):
     # SciPy 1.18's rankdata gives floats for method="ordinal", which the port uses as indices
     import scipy.stats
-    from curnet.tree_cut import cutree_hybrid
+    from curnet.analyses.tree_cut import cutree_hybrid
     x = planted(4, genes=200)
     d = wm.block_dissimilarity(x, "pearson", "unsigned", 6, "signed", "min", 1.0, "cpu")
     tree = hclust(d, backend="cpu")

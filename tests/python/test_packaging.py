@@ -29,7 +29,8 @@ def test_the_wheel_and_the_r_package_agree_on_the_version(tmp_path):
         names = set(z.namelist())
         meta = z.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert f"Version: {r_package_version()}" in meta
-    assert "curnet/cli.py" in names and any(n.endswith(".cu") for n in names)   # the kernels ship
+    assert {"curnet/cli/__init__.py", "curnet/analyses/measures.py"} <= names   # the layers' packages ship
+    assert any(n.endswith(".cu") for n in names)   # the kernels ship
     # curnet demo builds the dataset cache with pandas: a minimal install must have it
     assert re.search(r"^Requires-Dist: pandas", meta, re.M)
     # pyproject.toml's metadata reached the wheel; PyPI gets a short description, not the README

@@ -13,10 +13,10 @@ from scipy.sparse import csgraph
 
 import curnet
 from curnet.backends import cuda_available
-import curnet.steiner_forest.problem as problem_module
-import curnet.steiner_forest.random_runs as runs_module
-import curnet.steiner_forest.terminal_paths as paths_module
-from curnet.steiner_forest import pcsf, pcsf_rand
+import curnet.analyses.steiner_forest.problem as problem_module
+import curnet.analyses.steiner_forest.random_runs as runs_module
+import curnet.analyses.steiner_forest.terminal_paths as paths_module
+from curnet.analyses.steiner_forest import pcsf, pcsf_rand
 
 
 def random_instance(seed, n=9, p=0.35, terminals=4):
@@ -422,7 +422,7 @@ def test_n_and_r_are_deprecated_spellings_of_runs_and_noise():
 def test_the_pcsf_command_takes_the_float_width_as_dtype(tmp_path, monkeypatch):
     """pcsf's --dtype (the one name of the float width) reaches pcsf's dtype, float64 unless
     given, and the forest written is the engine's at that width."""
-    import curnet.steiner_forest as sf
+    import curnet.analyses.steiner_forest as sf
     from curnet.cli import main
     g, (u, v, cost), prizes = random_instance(3, n=12, terminals=5)
     net, pz, out = tmp_path / "net.tsv", tmp_path / "prizes.tsv", tmp_path / "forest.tsv"

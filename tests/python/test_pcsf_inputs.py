@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import curnet
-from curnet.steiner_forest import PCSFWarning, interactome, pcsf
+from curnet.analyses.steiner_forest import PCSFWarning, interactome, pcsf
 from test_pcsf import brute_force_optimum, check_forest, random_instance
 
 
@@ -214,7 +214,7 @@ def test_the_package_order_prim_tree_is_a_minimum_spanning_tree(rows):
     component of the first vertex, as light as SciPy's minimum spanning tree of that component."""
     import scipy.sparse as sp
     from scipy.sparse import csgraph
-    from curnet.steiner_forest.spanning_trees import prim_tree
+    from curnet.analyses.steiner_forest.spanning_trees import prim_tree
     rows = [(a, b, w) for a, b, w in rows if a != b]
     if not rows:
         return

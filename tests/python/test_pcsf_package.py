@@ -20,8 +20,8 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 import curnet
-from curnet.steiner_forest import pcsf
-from curnet.steiner_forest.problem import Problem
+from curnet.analyses.steiner_forest import pcsf
+from curnet.analyses.steiner_forest.problem import Problem
 
 SIZES = (20, 40, 60, 100, 200, 500)
 LIB = os.environ.get("CURNET_PCSF_LIB", "")

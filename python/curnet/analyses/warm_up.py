@@ -83,7 +83,7 @@ def _centralities(graphs, backend):
 
 def _communities_and_forests(graphs, backend):
     from .communities import girvan_newman
-    from ..steiner_forest import pcsf
+    from .steiner_forest import pcsf
     from .paths import shortest_paths
     for dtype in (np.float32, np.float64):
         g = graphs[f"rmat undirected {np.dtype(dtype).name}"]
@@ -146,7 +146,7 @@ def _ppi_like(rng):
 
 def _coexpression(backend):
     from .. import coexpression as cx
-    from ..linkage import hclust
+    from .linkage import hclust
     rng = np.random.default_rng(3)     # 40 samples x 300 genes driven by 4 factors, as modules
     expr = rng.normal(size=(40, 4)) @ rng.normal(size=(4, 300)) + rng.normal(size=(40, 300))
     for dtype in (np.float32, np.float64):

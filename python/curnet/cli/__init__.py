@@ -12,12 +12,12 @@ import numpy as np
 
 from . import analyses as cli_analyses
 from . import coexpression as cli_coexpression
-from .. import cli_communities
+from . import communities as cli_communities
 from . import propagation as cli_propagation
 from . import modules as cli_modules
 
-from ..cli_input import BACKEND_HELP, add_input_options, add_run_options, graph_file, read_input
-from ..outputs import check_path
+from .inputs import BACKEND_HELP, add_input_options, add_run_options, graph_file, read_input
+from ..io.outputs import check_path
 from ..sources import resolve_sources, sample_sources
 
 ALGORITHMS = ("bfs", "sssp", "sssp-dists", "scc")
@@ -145,7 +145,7 @@ def run_algorithm(args) -> None:
         sizes = np.bincount(labels)
         print(f"scc: {len(sizes):,} components, largest {sizes.max():,} vertices ({took:.3f} s)",
               file=sys.stderr)
-        from ..outputs import to_table, write_table
+        from ..io.outputs import to_table, write_table
         write_table(to_table({"vertex": _labels_of(g, np.arange(len(g))), "component": labels}), args.out)
         return
     sources: Any
@@ -174,7 +174,7 @@ def run_algorithm(args) -> None:
           f"{reached.mean():.1%} of pairs reachable", file=sys.stderr)
     # Without --out the result table goes to stdout (the summary above to stderr), as the
     # analysis commands do.
-    from ..outputs import long_columns, to_table, write_stdout
+    from ..io.outputs import long_columns, to_table, write_stdout
     write_stdout(to_table(long_columns(g, resolve_sources(g, sources), values, pred,
                                        args.command.replace("-", "_"))))
 
@@ -200,7 +200,7 @@ def run_on_cluster(args, g, sources, t0) -> None:
     print(f"{args.command}: {len(sources):,} sources x {len(g):,} vertices on {args.scheduler} in "
           f"{time.perf_counter() - t0:.3f} s")
     if args.out:
-        from ..outputs import long_columns, to_table, write_table
+        from ..io.outputs import long_columns, to_table, write_table
         write_table(to_table(long_columns(g, resolve_sources(g, sources), values, pred, kind)), args.out)
 
 
@@ -234,7 +234,7 @@ def stream_to_file(g, sources, args) -> None:
     written and closes the file, which then holds every piece written."""
     import contextlib
     import curnet
-    from ..outputs import TableWriter, interrupts_between_writes, long_columns, to_table
+    from ..io.outputs import TableWriter, interrupts_between_writes, long_columns, to_table
     kind = args.command.replace("-", "_")
     rows_per_piece = max(1, PIECE_PAIRS // max(len(g), 1))
     t0, pairs, reached_pairs = time.perf_counter(), 0, 0

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cli_input import Renamed, Retired, add_input_options, add_run_options, read_input
+from .inputs import Renamed, Retired, add_input_options, add_run_options, read_input
 
 VERTEX_MEASURES = ("closeness", "harmonic", "eccentricity", "ego-size")
 COMMANDS = VERTEX_MEASURES + ("distance-table", "paths", "proximity", "pcsf")
@@ -96,7 +96,7 @@ def add_parsers(sub) -> None:
 
 def run(args) -> None:
     import curnet
-    from ..outputs import check_path, to_table, write_table
+    from ..io.outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
     if args.command == "proximity" and args.weighted and args.unweighted:
@@ -164,7 +164,7 @@ def _pcsf(g, args) -> dict:
 
 
 def _pcsf_run(g, args) -> dict:
-    from ..steiner_forest import interactome, pcsf, pcsf_rand
+    from ..analyses.steiner_forest import interactome, pcsf, pcsf_rand
     if args.simplify:
         g = interactome(g)
     prizes = read_prizes(args.prizes)
@@ -188,7 +188,7 @@ def _pcsf_run(g, args) -> dict:
         print(f"pcsf: not in the network: {', '.join(f.unmatched[:10])}"
               + (f" and {len(f.unmatched) - 10} more" if len(f.unmatched) > 10 else ""), file=sys.stderr)
     if args.vertices_out:
-        from ..outputs import TableWriter, check_path, to_table
+        from ..io.outputs import TableWriter, check_path, to_table
         check_path(args.vertices_out)
         with TableWriter(args.vertices_out) as w:
             w.write(to_table({k: np.asarray(v) for k, v in f.vertex_table().items()}))

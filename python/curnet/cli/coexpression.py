@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 
-from ..cli_input import Renamed, add_run_options
+from .inputs import Renamed, add_run_options
 
 
 def add_parser(sub) -> None:
@@ -49,7 +49,7 @@ def read_expression(path: str):
 
 def run(args) -> None:
     from .. import coexpression as ce
-    from ..outputs import check_path, to_table, write_table
+    from ..io.outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
     t0 = time.perf_counter()

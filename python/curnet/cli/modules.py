@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from ..cli_input import add_run_options
+from .inputs import add_run_options
 
 
 def add_parser(sub) -> None:
@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> None:
     from .coexpression import read_expression
-    from ..outputs import check_path, to_table, write_table
+    from ..io.outputs import check_path, to_table, write_table
     from ..coexpression import blockwise_modules
     for path in (args.out, args.eigengenes):
         if path:

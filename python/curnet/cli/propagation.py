@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from ..cli_input import add_input_options, add_run_options, read_input
+from .inputs import add_input_options, add_run_options, read_input
 from ..sources import resolve_sources
 
 
@@ -68,7 +68,7 @@ def _vertex_id(text: str, n: int, path: str, number: int) -> int:
 
 def run(args) -> None:
     from .. import propagation
-    from ..outputs import check_path, to_table, write_table
+    from ..io.outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
     g = read_input(args)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 
 from ..memory import available_host_memory   # read here by shared_memory: settable, as SHARED_DIR
-from ..outputs import long_columns
+from ..io.outputs import long_columns
 from .cluster import ClusterError, _dask, connect, local_cluster  # noqa: F401 (_dask: the CLI's)
 from .engine import ClusterEngine, bfs, reduce, sssp, sssp_dists, to_parquet
 from .jobs import CHUNKS_PER_THREAD, MEMORY_SHARE, sources_per_chunk

@@ -10,7 +10,7 @@ import numpy as np
 from . import device_gather
 from ..algorithms.bfs import OUT_DTYPES
 from ..algorithms.common import result_buffer
-from ..outputs import long_columns
+from ..io.outputs import long_columns
 from .cluster import connect
 from .jobs import Job
 from .reductions import Reduction

@@ -1,4 +1,4 @@
-"""R's adapters for WGCNA's module detection: cuRnet_hclust (curnet.linkage) and
+"""R's adapters for WGCNA's module detection: cuRnet_hclust (curnet.analyses.linkage) and
 cuRnet_blockwiseModules (curnet.coexpression.modules). Flat arrays in, plain lists out."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ..bridge import _backend, plain
 def hclust_for_r(values, n, condensed, method, backend="auto") -> dict:
     """R's dist (condensed, its lower triangle by columns: SciPy's order) or n x n matrix
     clustered; merge by columns, height, order, all as R has them."""
-    from ..linkage import hclust
+    from ..analyses.linkage import hclust
     d = values.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
     n = int(n)
     if not condensed:

@@ -33,7 +33,7 @@ def pcsf_for_r(g, vertex_names, terminals, prizes, w, b, mu, dummies=None, runs=
     """The interactome's engine graph and its vertex names, the terminals' names and prizes;
     runs=None is one forest (vertex name, prize, type; edges from, to, cost; objective,
     trees), else `runs` noisy runs' union (vertex and edge counts) with each run's objective."""
-    from ..steiner_forest import pcsf, pcsf_rand
+    from ..analyses.steiner_forest import pcsf, pcsf_rand
     g = with_names(g, _strings(vertex_names))
     prizes = (_strings(terminals).tolist(), np.atleast_1d(np.asarray(prizes, dtype=np.float64)))
     options = dict(w=float(w), b=float(b), mu=float(mu),

@@ -9,8 +9,8 @@ The steps, and the module of each:
    default as many genes as the device's memory holds: three n x n float64 matrices);
    beyond that, blocks of genes clustered by correlation.
 3. `dissimilarity.block_dissimilarity`: each block's adjacency and TOM on the device
-   (co-expression's tiles), 1 - TOM in place, `curnet.linkage.hclust` there; the
-   dissimilarity comes to the host for the cut (`curnet.tree_cut`, or R's dynamicTreeCut).
+   (co-expression's tiles), 1 - TOM in place, `curnet.analyses.linkage.hclust` there; the
+   dissimilarity comes to the host for the cut (`curnet.analyses.tree_cut`, or R's dynamicTreeCut).
 4. `membership`: each block's modules' eigengenes (the first right singular vector of the
    module's scaled expression, signed to agree with its average); genes with kME <
    `min_kme_to_stay` out, modules with fewer than `min_core_kme_size` genes of kME >

@@ -2,13 +2,13 @@
 its state between the steps, so that a front door can cut each block's tree with its own
 Dynamic Tree Cut (R: `dynamicTreeCut::cutreeHybrid`) between `block_tree` and
 `set_block_labels`; `blockwise_modules` runs all steps with the Python tree cut
-(`curnet.tree_cut`)."""
+(`curnet.analyses.tree_cut`)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...backends import get_backend
-from ...linkage import Dendrogram, hclust
+from ...analyses.linkage import Dendrogram, hclust
 from ..correlations import prepare
 from ..expression import as_expression
 from ..tom import TOM_DENOMS, TOM_TYPES
@@ -208,9 +208,9 @@ def blockwise_modules(expr, *, power=6, network_type="unsigned", tom_type="signe
     """WGCNA's blockwiseModules on an expression matrix (genes x samples, axis=0; WGCNA's
     samples x genes: axis=1), with WGCNA's defaults. Returns WGCNA's list: colors,
     unmergedColors, MEs (samples x modules, named by ME_names), goodSamples, goodGenes,
-    dendrograms (curnet.linkage.Dendrogram), blockGenes (1-based), blocks, MEsOK.
+    dendrograms (curnet.analyses.linkage.Dendrogram), blockGenes (1-based), blocks, MEsOK.
     `tree_cut(tree, dissimilarity, **options) -> labels` cuts a block's tree; by default
-    `curnet.tree_cut.cutree_hybrid`."""
+    `curnet.analyses.tree_cut.cutree_hybrid`."""
     run = ModuleDetection(expr, power=power, network_type=network_type, tom_type=tom_type,
                           tom_denom=tom_denom, cor_type=cor_type, max_p_outliers=max_p_outliers,
                           max_block_size=max_block_size, blocks=blocks, min_module_size=min_module_size,
@@ -219,7 +219,7 @@ def blockwise_modules(expr, *, power=6, network_type="unsigned", tom_type="signe
                           merge_cut_height=merge_cut_height, numeric_labels=numeric_labels, axis=axis,
                           names=names, backend=backend)
     if tree_cut is None:
-        from ...tree_cut import cutree_hybrid as tree_cut
+        from ...analyses.tree_cut import cutree_hybrid as tree_cut
     for b in range(run.n_blocks):
         tree = run.block_tree(b)
         labels = tree_cut(tree, run.dissimilarity, cut_height=detect_cut_height,

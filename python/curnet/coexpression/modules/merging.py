@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...linkage import hclust
+from ...analyses.linkage import hclust
 from .membership import correlation_with, module_eigengenes
 
 

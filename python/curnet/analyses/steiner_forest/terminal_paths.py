@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..algorithms.sinks import Sink
-from ..algorithms.sssp import sssp_blocks
+from ...algorithms.sinks import Sink
+from ...algorithms.sssp import sssp_blocks
 from .problem import Problem
 
 

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 from scipy import sparse
 
-from ..graph import Graph
+from ...graph import Graph
 from .inputs import PCSFWarning, check_network, prize_table, quoted
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Graph
-from ..renamed import renamed
+from ...graph import Graph
+from ...renamed import renamed
 
 
 class PCSFWarning(UserWarning):

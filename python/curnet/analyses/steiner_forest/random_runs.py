@@ -9,10 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..backends import get_backend
-from ..progress import Progress
-from ..renamed import renamed
-from ..work import count_work
+from ...backends import get_backend
+from ...progress import Progress
+from ...renamed import renamed
+from ...work import count_work
 from .host_steps import solve_run
 from .inputs import paths_dtype
 from .problem import Problem

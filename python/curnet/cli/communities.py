@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from .cli_input import add_input_options, add_run_options, read_input
+from .inputs import add_input_options, add_run_options, read_input
 
 
 def add_parser(sub) -> None:
@@ -27,8 +27,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> None:
-    from .community_detection.partitions import leiden, louvain
-    from .outputs import check_path, to_table, write_table
+    from ..community_detection.partitions import leiden, louvain
+    from ..io.outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)
     g = read_input(args)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .backends import get_backend
+from ..backends import get_backend
 
 METHODS = ("average", "complete", "single")
 
@@ -110,7 +110,7 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
             _labels = _check_labels(labels, n)
             if not exact:
                 _lower_to_upper(xp, square)
-            from .backends.cuda.hclust import nn_chain
+            from ..backends.cuda.hclust import nn_chain
             a, b, h = nn_chain(square, method)
             merge, height, order = r_encoding(xp.asnumpy(a), xp.asnumpy(b), xp.asnumpy(h), n)
     else:

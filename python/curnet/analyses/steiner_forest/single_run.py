@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from ..work import count_work
+from ...work import count_work
 from .host_steps import solve_run
 from .inputs import paths_dtype
 from .problem import Problem

@@ -98,7 +98,7 @@ def reader_options(args) -> dict:
 def read_input(args, **overrides):
     """The graph of `args.file`, read with the shared options, and any a subcommand fixes
     (`overrides`: pcsf reads an undirected network with costs); the time on stderr."""
-    from .io import WeightColumnNote, read_graph
+    from ..io import WeightColumnNote, read_graph
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", WeightColumnNote)
@@ -115,5 +115,5 @@ def read_input(args, **overrides):
 
 def graph_file(args):
     """The file each Dask worker reads itself (--shared-file), with the caller's options."""
-    from .distributed import GraphFile
+    from ..distributed import GraphFile
     return GraphFile(args.file, **reader_options(args))
