@@ -1,4 +1,4 @@
-# Communities by Leiden and Louvain on the engine (python/curnet/community_detection/):
+# Communities by Leiden and Louvain on the engine (python/curnet/analyses/community_detection/):
 # drop-ins for igraph's cluster_leiden() and cluster_louvain(), and a sweep over resolutions
 # and seeds with a consensus partition.
 

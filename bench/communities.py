@@ -124,7 +124,7 @@ def curnet_rows(name, g, backend, repeats, sweep, calls=CALLS):
 def phase_rows(name, g, backend):
     """One warm Leiden run (2 iterations) with the time of each phase: the driver's
     move_nodes, refine and aggregate wrapped, the device synchronised around each."""
-    from curnet.community_detection import local_moving as lm
+    from curnet.analyses.community_detection import local_moving as lm
     spent = {"local_moving": 0.0, "refinement": 0.0, "aggregation": 0.0}
     calls = {k: 0 for k in spent}
     originals = {"local_moving": lm.move_nodes, "refinement": lm.refine, "aggregation": lm.aggregate}

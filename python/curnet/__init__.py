@@ -42,7 +42,7 @@ EXPORTS = {
     "read_graph": "curnet.io", "GraphFormatError": "curnet.io",
     **{name: "curnet.analyses.betweenness_centrality" for name in ("betweenness", "edge_betweenness")},
     "girvan_newman": "curnet.analyses.communities",
-    "leiden": "curnet.community_detection.partitions", "louvain": "curnet.community_detection.partitions",
+    **{name: "curnet.analyses.community_detection.partitions" for name in ("leiden", "louvain")},
     "hclust": "curnet.analyses.linkage",
     "pcsf": "curnet.analyses.steiner_forest", "pcsf_rand": "curnet.analyses.steiner_forest",
     "interactome": "curnet.analyses.steiner_forest",

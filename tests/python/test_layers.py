@@ -19,7 +19,7 @@ PYTHON = Path(__file__).resolve().parents[2] / "python"
 LAYERS = ["the graph and what all share", "backends", "drivers", "above the drivers", "front doors"]
 FOLDERS = {
     "curnet.backends": "backends",
-    "curnet.algorithms": "drivers", "curnet.community_detection": "drivers",
+    "curnet.algorithms": "drivers",
     "curnet.analyses": "above the drivers",
     "curnet.cli": "front doors", "curnet.r_bridge": "front doors", "curnet.nx": "front doors",
 }
@@ -203,7 +203,7 @@ def test_coexpression_reaches_the_devices_only_through_the_contract():
             "curnet.coexpression.modules.dissimilarity", "curnet.coexpression.modules.membership"} <= set(names)
     reached = {t for n in names for t in imports_of(n, known[n], known)}
     assert "curnet.backends" in reached
-    assert [t for t in reached if t.startswith(("curnet.backends.", "curnet.algorithms", "curnet.community_detection"))] == []
+    assert [t for t in reached if t.startswith(("curnet.backends.", "curnet.algorithms", "curnet.analyses.community_detection"))] == []
     branches = [f"{n}: {m.group(0)}" for n in names
                 for m in re.finditer(r"xp is (not )?np|\.name ?[!=]= ?[\"']|hasattr\(\w+, \"free_memory\"\)",
                                      known[n].read_text())]

@@ -261,7 +261,7 @@ def test_sweep_runs_as_copies_match_their_objective():
     quality is igraph's for its own resolution, CPM with vertex weights and Louvain included,
     its communities are connected, the sweep is reproducible and its medians are the single
     runs'; a negative resolution (no copies) runs one at a time."""
-    from curnet.community_detection.sweeps import sweep
+    from curnet.analyses.community_detection.sweeps import sweep
     g, _ = planted(4, 25, 0.3, 0.04, seed=3)
     G = to_igraph(g)
     vw = np.random.default_rng(0).integers(1, 4, len(g)).astype(float)

@@ -97,7 +97,7 @@ def _communities_and_forests(graphs, backend):
     ppi = Graph.from_edges(names[src], names[dst], 0.1 + rng.random(len(src)), directed=False,
                            dtype=np.float64)
     pcsf(ppi, {f"g{i}": 1.0 + i % 5 for i in range(0, n, 7)}, backend=backend)
-    from ..community_detection.partitions import leiden, louvain
+    from .community_detection.partitions import leiden, louvain
     for dtype in (np.float32, np.float64):
         g = graphs[f"rmat undirected {np.dtype(dtype).name}"]
         for weighted in (False, True):

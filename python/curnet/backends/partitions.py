@@ -52,7 +52,7 @@ class LevelGraph:
 
 
 class PartitionPrimitives(Protocol):
-    """What the Leiden/Louvain driver asks of a device (curnet.community_detection)."""
+    """What the Leiden/Louvain driver asks of a device (curnet.analyses.community_detection)."""
 
     @property
     def xp(self) -> Any: ...

@@ -27,7 +27,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> None:
-    from ..community_detection.partitions import leiden, louvain
+    from ..analyses.community_detection.partitions import leiden, louvain
     from ..io.outputs import check_path, to_table, write_table
     if args.out:
         check_path(args.out)

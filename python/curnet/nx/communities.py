@@ -61,7 +61,7 @@ def _sets(G, membership) -> list:
 def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_level=None, seed=None):
     if max_level is not None:
         raise NotImplementedError("max_level: cuRnet's Louvain does not cut its levels short")
-    from ..community_detection.partitions import louvain
+    from ..analyses.community_detection.partitions import louvain
     p = louvain(_engine_graph(G, weight), resolution=float(resolution), seed=_seed(seed),
                 backend=engine_backend())
     return _sets(G, p.membership)
@@ -70,7 +70,7 @@ def louvain_communities(G, weight="weight", resolution=1, threshold=1e-07, max_l
 def leiden_communities(G, weight="weight", resolution=1, max_level=None, seed=None):
     if max_level is not None:
         raise NotImplementedError("max_level: cuRnet's Leiden does not cut its levels short")
-    from ..community_detection.partitions import leiden
+    from ..analyses.community_detection.partitions import leiden
     p = leiden(_engine_graph(G, weight), resolution=float(resolution), objective="modularity",
                n_iterations=-1, seed=_seed(seed), backend=engine_backend())
     return _sets(G, p.membership)
@@ -87,6 +87,6 @@ def modularity(G, communities, weight="weight", resolution=1):
             membership[i] = label
     if (membership < 0).any():
         raise NotAPartition(G, communities)
-    from ..community_detection.partitions import modularity as quality
+    from ..analyses.community_detection.partitions import modularity as quality
     return quality(_engine_graph(G, weight), membership, resolution=float(resolution),
                    backend=engine_backend())

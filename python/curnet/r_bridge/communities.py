@@ -1,5 +1,5 @@
 """R's adapters for Leiden and Louvain (R/leiden.R): cuRnet_cluster_leiden,
-cuRnet_cluster_louvain and cuRnet_cluster_sweep over curnet.community_detection. Vectors
+cuRnet_cluster_louvain and cuRnet_cluster_sweep over curnet.analyses.community_detection. Vectors
 arrive as plain R vectors (reticulate), results go back as plain lists (0-based
 memberships; R adds 1)."""
 from __future__ import annotations
@@ -19,7 +19,7 @@ def _seed(seed):
 
 def leiden_for_r(g, objective="cpm", resolution=1.0, beta=0.01, initial=None, n_iterations=2,
                  vertex_weights=None, seed=None, backend="auto") -> dict:
-    from ..community_detection.partitions import leiden, modularity
+    from ..analyses.community_detection.partitions import leiden, modularity
     p = leiden(g, objective=objective, resolution=float(resolution), beta=float(beta),
                n_iterations=int(n_iterations), initial=_vector(initial, np.float64),
                vertex_weights=_vector(vertex_weights, np.float64), seed=_seed(seed),
@@ -30,14 +30,14 @@ def leiden_for_r(g, objective="cpm", resolution=1.0, beta=0.01, initial=None, n_
 
 
 def louvain_for_r(g, resolution=1.0, seed=None, backend="auto") -> dict:
-    from ..community_detection.partitions import louvain
+    from ..analyses.community_detection.partitions import louvain
     p = louvain(g, resolution=float(resolution), seed=_seed(seed), backend=_backend(backend, "cluster_louvain"))
     return {"membership": p.membership.tolist(), "quality": p.quality}
 
 
 def sweep_for_r(g, method="leiden", objective="modularity", resolutions=(1.0,), seeds=(1,), beta=0.01,
                 n_iterations=2, threshold=0.5, backend="auto") -> dict:
-    from ..community_detection.partitions import leiden, louvain
+    from ..analyses.community_detection.partitions import leiden, louvain
     resolutions = [float(r) for r in np.atleast_1d(resolutions)]
     seeds = [int(s) for s in np.atleast_1d(seeds)]
     be = _backend(backend, "cluster_sweep")

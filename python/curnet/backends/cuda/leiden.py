@@ -1,5 +1,5 @@
 """Leiden's and Louvain's moves on the GPU (kernels/leiden.cu): `best_moves`, with the contract
-of its NumPy twin in backends/cpu/leiden.py. The driver is curnet.community_detection."""
+of its NumPy twin in backends/cpu/leiden.py. The driver is curnet.analyses.community_detection."""
 from __future__ import annotations
 
 import numpy as np

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backends.partitions import LevelGraph, aggregate, community_totals, quality_sum, renumber, uniform
+from ...backends.partitions import LevelGraph, aggregate, community_totals, quality_sum, renumber, uniform
 
 MAX_MOVE_ROUNDS = 64        # rounds of local moving a level (a pass usually ends far sooner)
 MAX_REFINE_ROUNDS = 32

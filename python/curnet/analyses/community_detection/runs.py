@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..backends import get_backend
-from ..backends.partitions import LevelGraph, level_graph, renumber
+from ...backends import get_backend
+from ...backends.partitions import LevelGraph, level_graph, renumber
 from .local_moving import Stream, one_pass, quality
 
 OBJECTIVES = ("modularity", "cpm")

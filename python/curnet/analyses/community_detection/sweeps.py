@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..backends import get_backend
-from ..backends.partitions import LevelGraph
-from ..graph import Graph
+from ...backends import get_backend
+from ...backends.partitions import LevelGraph
+from ...graph import Graph
 from .local_moving import Stream, penalty
 from .runs import OBJECTIVES, Partition, check_graph, initial_labels, iterate, level_on, run
 
