@@ -253,12 +253,6 @@ def _dense_out(n: int, out, what: str) -> np.ndarray:
 DEVICE_HINT = "use dtype=float32, fewer genes, or (on a GPU) backend='cpu'"
 
 
-def check_device(device, nbytes: int, what: str) -> None:
-    """Refuse, before allocating, what cannot fit in `device`'s free memory (the GPU's, or the
-    host's for the CPU): `memory.check_fits` on the device, with co-expression's hint."""
-    check_fits(nbytes, what, DEVICE_HINT, device=device)
-
-
 def _dense(c: Correlations, transform, out, what: str) -> np.ndarray:
     """transform(tile) over every tile, into a dense n x n host matrix."""
     out = _dense_out(c.genes, out, what)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..backends import get_backend
-from .correlations import Correlations, _dense_out, check_device
+from ..memory import check_fits
+from .correlations import DEVICE_HINT, Correlations, _dense_out
 from .expression import _some
 from .wgcna import NETWORK_TYPES, _adjacency_of
 
@@ -44,8 +45,8 @@ def _tom(a_host, n: int, tom_type, denom, backend, dtype, out, tile, adjacency_d
     side = int(tile) if tile else be.pair_tile // 2
     with be.device_scope():
         held = 0 if adjacency_dev is None else n * n * np.dtype(dtype).itemsize
-        check_device(be, n * n * np.dtype(dtype).itemsize - held + 3 * side * n * 8,
-                     f"the TOM of {n:,} genes (the adjacency and its row blocks)")
+        check_fits(n * n * np.dtype(dtype).itemsize - held + 3 * side * n * 8,
+                   f"the TOM of {n:,} genes (the adjacency and its row blocks)", DEVICE_HINT, device=be)
         # a copy of the caller's matrix (its diagonal and NA are changed), or the device's own
         a = adjacency_dev if adjacency_dev is not None else xp.array(a_host, dtype=dtype)
         a[xp.isnan(a)] = 0.0
@@ -100,7 +101,7 @@ def tom_similarity_from_expr(expr, cor_type: str = "pearson", network_type: str 
                              "remove constant genes before computing the TOM")
     out = _dense_out(n, out, "the TOM")      # refused before any work when it cannot fit
     with c.device.device_scope():
-        check_device(c.device, 2 * n * n * c.dtype.itemsize, f"the TOM of {n:,} genes")
+        check_fits(2 * n * n * c.dtype.itemsize, f"the TOM of {n:,} genes", DEVICE_HINT, device=c.device)
         a = xp.empty((n, n), dtype=c.dtype)
         for rows in c.blocks():
             for cols in c.blocks():
