@@ -87,24 +87,6 @@ def test_gpu_route_equals_cpu_route(method, tied):
     np.testing.assert_array_equal(g.order, order)
 
 
-def test_one_minus_tom_on_the_device():
-    import cupy as cp
-    from curnet.backends.cuda.hclust import one_minus
-    from curnet.coexpression import tom_similarity_from_expr
-    rng = np.random.default_rng(3)
-    x = rng.normal(size=(300, 30)) + rng.normal(size=(5, 30))[rng.integers(0, 5, 300)]
-    tom = tom_similarity_from_expr(x, backend="cpu")
-    s = cp.asarray(tom)
-    one_minus(s)
-    expected = 1 - tom
-    np.fill_diagonal(expected, 0)
-    np.testing.assert_array_equal(cp.asnumpy(s), expected)
-    g = hclust(s, overwrite=True)                 # a CuPy matrix: clustered where it lies
-    c = hclust(expected, backend="cpu")
-    np.testing.assert_array_equal(g.merge, c.merge)
-    np.testing.assert_allclose(g.height, c.height, rtol=1e-13)
-
-
 def test_condensed_cupy_input():
     import cupy as cp
     d = dissimilarity(9, 200, False)

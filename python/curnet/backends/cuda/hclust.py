@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import cupy as cp
 
-from .launch import i64, i32, kernel, launch, KernelError
+from .launch import i64, i32, kernel, KernelError
 
 LINKS = {"average": 0, "complete": 1, "single": 2}
 THREADS = 1024
@@ -35,9 +35,3 @@ def nn_chain(d, method: str):
             raise KernelError(f"curnet: CUDA kernel hclust.nn_chain failed ({n} items): "
                               f"{type(e).__name__}: {e}") from e
     return a, b, h
-
-
-def one_minus(s) -> None:
-    """A square float64 CuPy similarity turned into 1 - s in place (diagonal 0)."""
-    n = s.shape[0]
-    launch("hclust", "one_minus", n * n, (s, i64(n)), max_blocks=4096)

@@ -182,10 +182,3 @@ extern "C" __global__ void __launch_bounds__(1024) nn_chain(double* D, i64 n, in
         ++merged;
     }
 }
-
-// A similarity turned into its dissimilarity in place, 1 - s off the diagonal and 0 on it
-// (1 - TOM on the device, no host round trip). s: n x n row-major.
-extern "C" __global__ void one_minus(double* s, i64 n)
-{
-    for_each(n * n, [&](i64 i) { s[i] = (i / n == i % n) ? 0.0 : 1.0 - s[i]; });
-}
