@@ -96,8 +96,8 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     on_device = type(d).__module__.startswith("cupy")
     be = get_backend(backend if backend != "auto" or not on_device else "cuda").members[0]
-    gpu = be.xp is not np
-    if gpu:
+    chain = be.hclust_chain()
+    if chain is not None:                     # the device's kernel, on a matrix there
         xp = be.xp
         with be.device_scope():
             if not on_device and np.ndim(d) == 1:
@@ -110,8 +110,7 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
             _labels = _check_labels(labels, n)
             if not exact:
                 _lower_to_upper(xp, square)
-            from ..backends.cuda.hclust import nn_chain
-            a, b, h = nn_chain(square, method)
+            a, b, h = chain(square, method)
             merge, height, order = r_encoding(xp.asnumpy(a), xp.asnumpy(b), xp.asnumpy(h), n)
     else:
         from scipy.spatial.distance import squareform

@@ -111,6 +111,10 @@ class Device(Backend, Protocol):
     # Leiden and Louvain (community_detection): the device's moves (backends/partitions.py)
     def partition_primitives(self) -> PartitionPrimitives: ...
 
+    # hierarchical clustering (analyses.linkage): the device's kernel (square matrix on the
+    # device, method) -> (a, b, h) merges; None: the host clusters with SciPy's linkage
+    def hclust_chain(self) -> Callable | None: ...
+
     # betweenness (algorithms.betweenness): Brandes' sweeps over a batch's shortest-path DAGs,
     # (n, kb) blocks of levels, distances (weighted; else None), path counts (then the
     # dependencies) and shares (weight[v] + delta) / sigma (backends/brandes.py)

@@ -69,6 +69,10 @@ class CPUBackend:
         """Leiden's and Louvain's moves (community_detection): the NumPy/SciPy twins."""
         return CpuMoves()
 
+    def hclust_chain(self) -> None:
+        """No device kernel for hclust: analyses.linkage clusters with SciPy's linkage."""
+        return None
+
     def free_memory(self) -> int:
         """The CPU's arrays are the host's: its available memory."""
         return memory.available_host_memory()

@@ -17,6 +17,7 @@ from ..contract import SccMethod, SsspMethod
 from ..host_routes import HostRoutes
 from .batches import BatchRunner, CallState, Counters
 from .bfs import BfsStrategy
+from .hclust import nn_chain
 from .brandes import BrandesSweeps
 from .launch import DeviceGraph, Launcher, build_device_graph, mark_long_diameter
 from .leiden import CudaMoves
@@ -92,6 +93,10 @@ class CUDABackend:
     def partition_primitives(self) -> CudaMoves:
         """Leiden's and Louvain's moves (community_detection): kernels/leiden.cu."""
         return CudaMoves(self.launcher)
+
+    def hclust_chain(self):
+        """hclust's nearest-neighbour chain over a square matrix on this GPU (kernels/hclust.cu)."""
+        return nn_chain
 
     def free_memory(self) -> int:
         return self.launcher.free_memory()
