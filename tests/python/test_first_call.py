@@ -109,7 +109,7 @@ def test_warm_up_without_a_gpu_compiles_nothing_and_says_why(capsys, monkeypatch
 
 COMPILES_IN_A_STEP = """
 import json, sys
-from curnet.analyses import warm_up
+from curnet.cli import warm_up
 from curnet.backends import kernel_cache
 from curnet.backends.cuda.launch import counting_compiles
 graphs = warm_up._graphs()

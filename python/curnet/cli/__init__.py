@@ -89,8 +89,8 @@ def main(argv=None) -> int:
         elif args.command == "cluster":
             serve_cluster(args)
         elif args.command == "warm-up":
-            from ..analyses.warm_up import warm_up
-            report = warm_up(args.backend, say=lambda line: print(line, file=sys.stderr))
+            from . import warm_up
+            report = warm_up.warm_up(args.backend, say=lambda line: print(line, file=sys.stderr))
             print(json.dumps(report, indent=2))
             return 1 if report["failed"] else 0
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bridge import _backend
+from .session import run_on
 
 
 def _vector(x, dtype):
@@ -23,7 +23,7 @@ def leiden_for_r(g, objective="cpm", resolution=1.0, beta=0.01, initial=None, n_
     p = leiden(g, objective=objective, resolution=float(resolution), beta=float(beta),
                n_iterations=int(n_iterations), initial=_vector(initial, np.float64),
                vertex_weights=_vector(vertex_weights, np.float64), seed=_seed(seed),
-               backend=_backend(backend, "cluster_leiden"))
+               backend=run_on(backend, "cluster_leiden"))
     q_mod = p.quality if objective == "modularity" and vertex_weights is None else \
         modularity(g, p.membership, backend="cpu")
     return {"membership": p.membership.tolist(), "quality": p.quality, "modularity": q_mod}
@@ -31,7 +31,7 @@ def leiden_for_r(g, objective="cpm", resolution=1.0, beta=0.01, initial=None, n_
 
 def louvain_for_r(g, resolution=1.0, seed=None, backend="auto") -> dict:
     from ..analyses.community_detection.partitions import louvain
-    p = louvain(g, resolution=float(resolution), seed=_seed(seed), backend=_backend(backend, "cluster_louvain"))
+    p = louvain(g, resolution=float(resolution), seed=_seed(seed), backend=run_on(backend, "cluster_louvain"))
     return {"membership": p.membership.tolist(), "quality": p.quality}
 
 
@@ -40,7 +40,7 @@ def sweep_for_r(g, method="leiden", objective="modularity", resolutions=(1.0,), 
     from ..analyses.community_detection.partitions import leiden, louvain
     resolutions = [float(r) for r in np.atleast_1d(resolutions)]
     seeds = [int(s) for s in np.atleast_1d(seeds)]
-    be = _backend(backend, "cluster_sweep")
+    be = run_on(backend, "cluster_sweep")
     if method == "leiden":
         s = leiden(g, objective=objective, beta=float(beta), n_iterations=int(n_iterations),
                    resolutions=resolutions, seeds=seeds, backend=be)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bridge import _backend, plain
+from .handoff import plain, r_array
+from .session import run_on
 
 
 def hclust_for_r(values, n, condensed, method, backend="auto") -> dict:
@@ -15,7 +16,7 @@ def hclust_for_r(values, n, condensed, method, backend="auto") -> dict:
     n = int(n)
     if not condensed:
         d = d.reshape(n, n).T                   # R's matrix (its lower triangle is read)
-    tree = hclust(d, method, backend=_backend(backend, "hclust"))
+    tree = hclust(d, method, backend=run_on(backend, "hclust"))
     return plain({"merge": tree.merge.ravel(order="F"), "height": tree.height, "order": tree.order})
 
 
@@ -26,14 +27,14 @@ _run: dict = {}
 
 def modules_start(values, nrow, ncol, backend="auto", blocks=None, color_seq=None, **options) -> dict:
     """R's datExpr (samples x genes, column-major) checked, its good genes and blocks found."""
-    from ..bridge import expression_from_r
+    from .coexpression import expression_from_r
     from ..coexpression.modules import STANDARD_COLORS, ModuleDetection
     x = expression_from_r(values, nrow, ncol, False)             # genes x samples
     if blocks is not None:
         blocks = np.asarray(blocks.to_numpy(zero_copy_only=False), dtype=np.float64)
     if options.get("max_block_size") is not None:
         options["max_block_size"] = int(options["max_block_size"])
-    run = ModuleDetection(x, backend=_backend(backend, "blockwiseModules"), blocks=blocks,
+    run = ModuleDetection(x, backend=run_on(backend, "blockwiseModules"), blocks=blocks,
                           color_seq=tuple(color_seq) if color_seq else STANDARD_COLORS,
                           **options)
     _run.clear()
@@ -44,7 +45,6 @@ def modules_start(values, nrow, ncol, backend="auto", blocks=None, color_seq=Non
 
 def modules_block_into(b, address) -> dict:
     """Block b's (0-based) 1 - TOM into R's n x n matrix, and its dendrogram."""
-    from ..bridge import r_array
     run = _run["run"]
     n = len(run.block_members[int(b)])
     tree = run.block_tree(int(b), out=r_array(address, (n, n), "double"))

@@ -60,8 +60,8 @@ def _traversals(graphs, backend):
 
 
 def _centralities(graphs, backend):
-    from . import betweenness_centrality as bc
-    from . import measures
+    from ..analyses import betweenness_centrality as bc
+    from ..analyses import measures
     for name, g in graphs.items():
         if name.startswith("dag"):
             continue
@@ -82,9 +82,9 @@ def _centralities(graphs, backend):
 
 
 def _communities_and_forests(graphs, backend):
-    from .communities import girvan_newman
-    from .steiner_forest import pcsf
-    from .paths import shortest_paths
+    from ..analyses.communities import girvan_newman
+    from ..analyses.steiner_forest import pcsf
+    from ..analyses.paths import shortest_paths
     for dtype in (np.float32, np.float64):
         g = graphs[f"rmat undirected {np.dtype(dtype).name}"]
         shortest_paths(g, [0, 1, 2], backend=backend, predecessors=True)
@@ -97,7 +97,7 @@ def _communities_and_forests(graphs, backend):
     ppi = Graph.from_edges(names[src], names[dst], 0.1 + rng.random(len(src)), directed=False,
                            dtype=np.float64)
     pcsf(ppi, {f"g{i}": 1.0 + i % 5 for i in range(0, n, 7)}, backend=backend)
-    from .community_detection.partitions import leiden, louvain
+    from ..analyses.community_detection.partitions import leiden, louvain
     for dtype in (np.float32, np.float64):
         g = graphs[f"rmat undirected {np.dtype(dtype).name}"]
         for weighted in (False, True):
@@ -146,7 +146,7 @@ def _ppi_like(rng):
 
 def _coexpression(backend):
     from .. import coexpression as cx
-    from .linkage import hclust
+    from ..analyses.linkage import hclust
     rng = np.random.default_rng(3)     # 40 samples x 300 genes driven by 4 factors, as modules
     expr = rng.normal(size=(40, 4)) @ rng.normal(size=(4, 300)) + rng.normal(size=(40, 300))
     for dtype in (np.float32, np.float64):
