@@ -50,10 +50,16 @@ COMMUNITY_CALLS = {"leiden_2": "Leiden, 2 iterations", "leiden_stable": "Leiden,
                    "louvain": "Louvain"}
 
 
+def graph_name(key: str) -> str:
+    """A graph's key in bench/communities.py, as the other rows name the network."""
+    names = {"string_pcsf": "STRING (PCSF)", "string_sample": "STRING sample", "scnet": "scNET"}
+    return f"R-MAT {key[4:]}" if re.fullmatch(r"rmat\d+", key) else names.get(key, key)
+
+
 def community_doc(path: Path) -> tuple[dict, str, str, str]:
     doc = json.loads(path.read_text())
     meta = doc["meta"]
-    machine = meta["machine"] if " " in meta["machine"] else meta["info"].get("device", meta["machine"])
+    machine = meta["machine"] if " " in meta["machine"] else meta["info"].get("device", meta["machine"]).split(" (")[0]
     return doc, machine, meta["date"], commit_of(path, meta.get("commit"))
 
 
@@ -132,7 +138,7 @@ def community_rows() -> list[Row]:
         graph = max(edges, key=lambda g: (edges[g], g))
         for r, ig in pairs:
             if r["graph"] == graph:
-                rows.append(Row(f"{COMMUNITY_CALLS[r['call']]}, {graph}", f"python-igraph ({ig['tool']})",
+                rows.append(Row(f"{COMMUNITY_CALLS[r['call']]}, {graph_name(graph)}", f"python-igraph ({ig['tool']})",
                                 ig["seconds"], r["seconds"], "GPU", machine, day(when), commit,
                                 f"bench/results/{path.name}"))
     return rows
@@ -280,6 +286,26 @@ def modules_table(rows: list[dict]) -> list[str]:
     return table(head, body)
 
 
+def modules_printed(path: Path) -> dict:
+    """A modules run kept as the lines it printed ("GENES STEP SECONDS", the total line with
+    "modules N peak GB X"), its "#" header as the source: the JSON's rows."""
+    text = path.read_text()
+    rows: dict[int, dict] = {}
+    for line in text.splitlines():
+        m = re.match(r"^(\d+) (\w+) ([\d.]+)(?: modules (\d+) peak GB ([\d.]+))?\s*$", line)
+        if m:
+            row = rows.setdefault(int(m.group(1)), {"genes": int(m.group(1))})
+            row[f"{m.group(2)}_s"] = float(m.group(3))
+            if m.group(4):
+                row["modules_found"], row["peak_GB"] = int(m.group(4)), float(m.group(5))
+    header = " ".join(line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("#"))
+    header = re.sub(r"tree at the lead's call \w+ \((after \w+)\)", r"the tree \1", header)
+    steps = ("genes", "start_s", "block_tree_s", "tree_cut_s", "labels_s", "finish_s", "total_s")
+    order = {k: i for i, k in enumerate(steps)}
+    return {"printed": header, "rows": [dict(sorted(r.items(), key=lambda kv: order.get(kv[0], len(order))))
+                                        for r in rows.values()]}
+
+
 def modules_long() -> str:
     out = ["## Co-expression modules and hclust beside fastcluster, SciPy and WGCNA", "",
            "`bench/modules.py` (`curnet.hclust`'s average linkage beside fastcluster and SciPy, one "
@@ -288,10 +314,15 @@ def modules_long() -> str:
            "`bench/r_modules.R`, `bench/r_modules_blocks.R` (from R beside WGCNA's `blockwiseModules` "
            "in the same session). × is the comparator's time over cuRnet's, in the same row. The "
            "account, with what each column measures and the targets: [modules.md](modules.md#measured)."]
-    for path in results("modules_*.json"):
-        doc = json.loads(path.read_text())
+    files = results("modules_*.json") + [p for p in results("modules_*.txt") if not p.name.endswith("_machine.txt")]
+    for path in sorted(files):
+        doc = json.loads(path.read_text()) if path.suffix == ".json" else modules_printed(path)
+        if not doc.get("rows") and "row" not in doc:
+            continue
         where = [modules_machine(path, doc), doc.get("date") or doc.get("when"), commit_of(path, doc.get("commit"))]
         out += ["", f"### {link(path)}: {', '.join(x for x in where if x)}", ""]
+        if doc.get("printed"):
+            out += [f"From the file: {doc['printed']}", ""]
         if doc.get("source"):
             out += [f"Source: {doc['source']} (not measured in the same run as a cuRnet time).", ""]
         if "row" in doc:            # r_modules_blocks.R: one row, a tool a key of each measure
@@ -384,6 +415,9 @@ def first_call_parts(path: Path) -> tuple[list[str], list[tuple[str, dict]], lis
                 continue
             if "row" in row:
                 take_row(row)
+    whens = [json.loads(line)["when"] for line in text.splitlines() if line.startswith('{"row"')]
+    if path.suffix == ".jsonl" and whens and not header:
+        header = [f"{machine_of(path.name, {}) or 'the machine'}, rows run {whens[0]} to {whens[-1]}"]
     start = re.search(r"^\{", text, re.M)
     if start and not rows:                   # one JSON document (bench/first_call.py --out)
         doc, _ = json.JSONDecoder().raw_decode(text[start.start():])
@@ -400,8 +434,13 @@ def first_call_long() -> str:
            "after `curnet warm-up`. R igraph answers the same question in the same run. The account, "
            "step by step: [first-call.md](first-call.md)."]
     for path in sorted(results("first_call_*.txt") + results("first_call_*.jsonl")):
+        if path.name.endswith("_summary.txt") and path.with_name(path.name[:-12] + "_rows.jsonl").exists():
+            continue                         # the same rows as text (first_call.py --summarize)
         header, rows, lines = first_call_parts(path)
         out += ["", f"### {link(path)}: {added_in(path.name)}", ""]
+        text_form = path.with_name(path.name.removesuffix("_rows.jsonl") + "_summary.txt")
+        if path.suffix == ".jsonl" and text_form.exists():
+            out += [f"The same rows as text: {link(text_form)}.", ""]
         if header:
             out += [f"From the file: {' '.join(header)}", ""]
         timed = [(label, v) for label, v in rows if "start_ms" not in v]
