@@ -105,3 +105,16 @@ def test_a_first_call_log_gives_its_json_rows_and_summary_lines(results):
     assert lines == ["python bfs, never ran (empty kernel cache) [cuda] python bfs: wall 2.500 s, cpu 4.500 s "
                      "(median of 1: 2.50)"]
     assert "| python bfs, never ran (empty kernel cache) [cuda] | 2.50 s | 4.50 s | 1 | 8 |" in sections.first_call_long()
+
+
+def test_a_printed_modules_run_gives_its_steps_by_genes(results):
+    (results / "modules_end_to_end_h200_x.txt").write_text(
+        "# python -m bench.modules --stage modules\n# one NVIDIA H200, tree at the lead's call A (after abc1234);\n"
+        "genes step seconds\n5000 start 0.046\n5000 block_tree 0.316\n5000 total 0.772 modules 20 peak GB 1.31\n"
+        "1000 block_tree 8.807\n")
+    doc = sections.modules_printed(results / "modules_end_to_end_h200_x.txt")
+    assert doc["rows"] == [{"genes": 5000, "start_s": 0.046, "block_tree_s": 0.316, "total_s": 0.772,
+                            "modules_found": 20, "peak_GB": 1.31}, {"genes": 1000, "block_tree_s": 8.807}]
+    assert "the tree after abc1234" in doc["printed"] and "lead" not in doc["printed"]
+    page = sections.modules_long()
+    assert "| 5,000 | 46.0 ms | 316.0 ms | 772.0 ms | 20 | 1.31 |" in page
