@@ -138,8 +138,10 @@ def community_rows() -> list[Row]:
         graph = max(edges, key=lambda g: (edges[g], g))
         for r, ig in pairs:
             if r["graph"] == graph:
-                rows.append(Row(f"{COMMUNITY_CALLS[r['call']]}, {graph_name(graph)}", f"python-igraph ({ig['tool']})",
-                                ig["seconds"], r["seconds"], "GPU", machine, day(when), commit,
+                version = ig["tool"].split("-", 1)[-1]
+                rows.append(Row(f"{COMMUNITY_CALLS[r['call']]}, {graph_name(graph)}",
+                                f"python-igraph {version} (same machine's CPU)", ig["seconds"], r["seconds"], "GPU",
+                                machine, day(when), commit,
                                 f"bench/results/{path.name}"))
     return rows
 
