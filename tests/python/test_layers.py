@@ -29,9 +29,8 @@ ROOT = {
         "graph", "io", "datasets", "generators")},
     # the public namespaces of analyses
     **{f"curnet.{name}": "above the drivers" for name in ("coexpression", "propagation", "distributed", "csgraph")},
-    # the package's namespace, `python -m curnet`, NetworkX's backend info; the R adapters' older
-    # names (bridge.py, which r_bridge/ re-exports)
-    **{name: "front doors" for name in ("curnet", "curnet.__main__", "_curnet_nx", "curnet.bridge")},
+    # the package's namespace, `python -m curnet`, NetworkX's backend info
+    **{name: "front doors" for name in ("curnet", "curnet.__main__", "_curnet_nx")},
 }
 
 
