@@ -166,9 +166,10 @@ cuRnet_cluster_louvain <- function(graph, weights = NULL, resolution = 1, seed =
 #' (a row a run), each run's quality, a resolution profile, and a consensus partition. On a
 #' GPU the runs go together, as one run over copies of the graph (each copy its own
 #' resolution): the sweep is reproducible from its seeds, but a row is not the single run of
-#' its seed (on the CPU it is). The consensus is Leiden (modularity) on the graph's edges whose two ends share a community in at least
-#' \code{threshold} of the runs, each weighted by that share (consensus clustering,
-#' Lancichinetti & Fortunato 2012, on the edges as in ECG).
+#' its seed (on the CPU it is). The consensus is Leiden (modularity) on the graph's edges
+#' whose two ends share a community in at least \code{threshold} of the runs, each weighted
+#' by that share (consensus clustering, Lancichinetti & Fortunato 2012, on the edges as in
+#' ECG).
 #'
 #' @param graph An undirected igraph object.
 #' @param resolution_parameter The resolutions.
