@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from . import summary
+from .results_files import find, records
 from .matrix import NETWORKX, PY_IGRAPH, R_IGRAPH, SCIPY
 
 MODES = ("cpu", "gpu", "smoke")
@@ -45,18 +46,6 @@ def bench_rows(doc) -> list:
         return []
     where = f"{doc['info']['device'].split(' (')[0]}, {doc['date']}, commit {doc.get('commit', '?')}"
     return [dict(r, where=where) for r in doc["rows"]]
-
-
-def find(doc, *, case, algorithm, sources=None, tool="cuRnet", layer=None, backend=None, variant=None):
-    for r in records(doc):
-        if (r["case"] == case and r["algorithm"] == algorithm and r.get("tool") == tool
-                and (sources is None or r.get("sources") == sources)
-                and (layer is None or r.get("layer") == layer)
-                and (backend is None or r.get("backend") == backend)
-                and (variant is None or r.get("variant") == variant)
-                and r.get("median_s") is not None):
-            return r
-    return None
 
 
 def fmt_t(s) -> str:
@@ -478,13 +467,6 @@ def network_names() -> dict:
             if case.label:
                 names.setdefault(case.key, case.label)
     return names
-
-
-def records(*docs):
-    """Every record of the given result documents (None for a half not run)."""
-    for doc in docs:
-        if doc is not None:
-            yield from doc["records"]
 
 
 def save(fig, path: Path, tight: bool = True) -> Path:

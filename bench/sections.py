@@ -16,7 +16,7 @@ import json
 import re
 from pathlib import Path
 
-from .summary import RESULTS, Row, added_in, day, fmt_s, fmt_x, machine_of, short_commit
+from .results_files import RESULTS, Row, added_in, day, fmt_s, fmt_x, machine_of, short_commit
 
 
 def results(pattern: str) -> list[Path]:

@@ -10,94 +10,19 @@ first call) are read in bench/sections.py, which adds their rows and sections he
 """
 from __future__ import annotations
 
-import json
-import subprocess
-from dataclasses import dataclass
-from pathlib import Path
+from . import results_files
+from .results_files import (REPO, RESULTS, Row, added_in, day, fmt_s, fmt_x, load,
+                            machine_of, short_commit)
 
-REPO = Path(__file__).resolve().parent.parent
-RESULTS = REPO / "bench" / "results"
 README = REPO / "README.md"
 BENCHMARKS_PAGE = REPO / "docs" / "benchmarks.md"
 BEGIN, END = "<!-- bench:summary -->", "<!-- /bench:summary -->"
 
 
-@dataclass
-class Row:
-    work: str
-    comparator: str
-    comparator_s: float
-    curnet_s: float
-    curnet_on: str          # "GPU" or "CPU"
-    machine: str
-    date: str
-    commit: str
-    source: str             # the results file, relative to the repository
-
-    @property
-    def speedup(self) -> float:
-        return self.comparator_s / self.curnet_s
-
-
-def load(name: str) -> dict:
-    return json.loads((RESULTS / name).read_text())
-
-
-# The commit that added each results file that does not record its own, kept beside the
-# results (`python -m bench report` fills it from git), so a shallow clone, whose history
-# starts at its one commit, reads the same table.
-ADDED_IN = RESULTS / "added_in.json"
-
-
-def added_in(name: str) -> str:
-    """The commit that added a results file (for files that do not record their own)."""
-    known = json.loads(ADDED_IN.read_text()) if ADDED_IN.exists() else {}
-    if name not in known:
-        try:
-            out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%h", "--abbrev=7", "--",
-                                  f"bench/results/{name}"], cwd=REPO, capture_output=True, text=True,
-                                 check=True).stdout.split()
-        except (OSError, subprocess.CalledProcessError):
-            out = []
-        if not out:
-            return "results file (not committed yet)"
-        known[name] = out[-1]
-        if WRITE_ADDED_IN:
-            ADDED_IN.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n")
-    return f"results in {known[name]}"
-
-
-WRITE_ADDED_IN = False      # set by update_readme (the report), never by a test
-
-
-def short_commit(text: str) -> str:
-    """A results file's commit, shortened; a tree with uncommitted changes says so."""
-    commit = text.split()[0]
-    dirty = commit.endswith("+dirty")
-    return commit.removesuffix("+dirty")[:7] + (" + uncommitted changes" if dirty else "")
-
-
-GPU_OF_FILE = {"_h100": "NVIDIA H100 80GB HBM3", "_h200": "NVIDIA H200"}
-
-
-def machine_of(name: str, doc: dict) -> str:
-    """The machine of a file in the scripts' format: its own words, else the GPU its name
-    records (the files are named for the machine) and its CPU count."""
-    if doc.get("machine"):
-        return doc["machine"].split(", shared")[0]
-    gpu = next((g for tag, g in GPU_OF_FILE.items() if tag in name), None)
-    cores = f"{doc['cpus']} cores" if doc.get("cpus") else ""
-    return ", ".join(x for x in (gpu, cores) if x)
-
-
-def day(text: str) -> str:
-    return text[:10]
-
-
 # -- one reader a results format -----------------------------------------------------------
 def suite_rows() -> list[Row]:
     """The benchmark suite (bench/results/cpu.json, gpu.json): BFS and SSSP beside R igraph."""
-    from .report import find
+    from .results_files import find
     from .matrix import R_IGRAPH
     cpu, gpu = load("cpu.json"), load("gpu.json")
     rows = []
@@ -185,21 +110,6 @@ def summary_rows() -> list[Row]:
 
 
 # -- rendering --------------------------------------------------------------------------------
-def fmt_s(s: float) -> str:
-    if s >= 1:
-        return f"{s:.2f} s"
-    if s >= 1e-3:
-        return f"{s * 1e3:.1f} ms"
-    return f"{s * 1e6:.0f} µs"
-
-
-def fmt_x(x: float) -> str:
-    """A speed-up; under 1 it says that cuRnet is the slower."""
-    if x >= 1:
-        return f"{x:.0f}×" if x >= 10 else f"{x:.1f}×"
-    return f"{x:.2f}× (slower)"
-
-
 def summary_table(rows: list[Row] | None = None, to_repo: str = "") -> str:
     """The table; `to_repo` is the way from the page that holds it to the repository's root."""
     rows = summary_rows() if rows is None else rows
@@ -227,8 +137,7 @@ def readme_with_summary(text: str) -> str:
 
 
 def update_readme() -> bool:
-    global WRITE_ADDED_IN
-    WRITE_ADDED_IN = True
+    results_files.WRITE_ADDED_IN = True
     text = README.read_text()
     new = readme_with_summary(text)
     if new != text:
@@ -261,7 +170,7 @@ def benchmarks_page(suite_report: str) -> str:
 
 def commands() -> str:
     """How to run each analysis (bench/cli.py's list; bench/README.md says what moved where)."""
-    from .cli import ANALYSES
+    from .analyses import ANALYSES
     out = ["## Running the benchmarks", "",
            "From the repository's root: `python -m bench` runs the suite (`--gpu` its GPU half), "
            "`python -m bench report` regenerates this page, and `python -m bench NAME` one analysis "
