@@ -48,20 +48,25 @@ def component_scores(ptr, nbr, edge, lengths, eps: float, alive, sources, num_ed
     `alive`. `lengths` None: hops; else positive lengths by edge id, distances equal within
     igraph's `eps` (brandes.on_path)."""
     threads = max(1, min(numba.get_num_threads(), len(sources)))
-    if lengths is None:
-        return bfs_scores(ptr, nbr, edge, alive, sources, num_edges, threads)
-    return dijkstra_scores(ptr, nbr, edge, np.asarray(lengths, np.float64), eps, alive, sources,
-                             num_edges, threads)
+    acc = np.zeros((threads, num_edges))
+    _searches(ptr, nbr, edge, lengths, eps, alive, sources, acc, False, threads)
+    return acc.sum(axis=0)
 
 
 def source_rows(ptr, nbr, edge, lengths, eps: float, alive, sources, rows) -> None:
     """As component_scores, each source's own sums kept apart: rows[s] (by edge id) is
     rewritten for every s in `sources`, the other rows left as they are."""
     threads = max(1, min(numba.get_num_threads(), len(sources)))
+    _searches(ptr, nbr, edge, lengths, eps, alive, sources, rows, True, threads)
+
+
+def _searches(ptr, nbr, edge, lengths, eps, alive, sources, out, per_source, threads) -> None:
+    """Every source's search, breadth-first (lengths None) or Dijkstra's, into `out`."""
     if lengths is None:
-        bfs_rows(ptr, nbr, edge, alive, sources, rows, threads)
+        bfs_into(ptr, nbr, edge, alive, sources, out, per_source, threads)
     else:
-        dijkstra_rows(ptr, nbr, edge, np.asarray(lengths, np.float64), eps, alive, sources, rows, threads)
+        dijkstra_into(ptr, nbr, edge, np.asarray(lengths, np.float64), eps, alive, sources, out,
+                      per_source, threads)
 
 
 def column_sums(rows, sources, edges):
@@ -110,21 +115,9 @@ def bfs_source(ptr, nbr, edge, alive, s, dist, sigma, delta, order, acc):
         delta[v] = 0.0
 
 @_jit(parallel=True)
-def bfs_scores(ptr, nbr, edge, alive, sources, m, threads):
-    n = len(ptr) - 1
-    acc = np.zeros((threads, m))
-    for t in numba.prange(threads):
-        dist = np.full(n, -1, np.int64)
-        sigma = np.zeros(n)
-        delta = np.zeros(n)
-        order = np.empty(n, np.int64)
-        for i in range(t, len(sources), threads):
-            bfs_source(ptr, nbr, edge, alive, sources[i], dist, sigma, delta, order, acc[t])
-    return acc.sum(axis=0)
-
-
-@_jit(parallel=True)
-def bfs_rows(ptr, nbr, edge, alive, sources, rows, threads):
+def bfs_into(ptr, nbr, edge, alive, sources, out, per_source, threads):
+    """Each source's sums added into out[t] of its thread t, or (per_source) written over
+    out[s], its own row."""
     n = len(ptr) - 1
     for t in numba.prange(threads):
         dist = np.full(n, -1, np.int64)
@@ -132,12 +125,15 @@ def bfs_rows(ptr, nbr, edge, alive, sources, rows, threads):
         delta = np.zeros(n)
         order = np.empty(n, np.int64)
         for i in range(t, len(sources), threads):
-            rows[sources[i]] = 0.0
-            bfs_source(ptr, nbr, edge, alive, sources[i], dist, sigma, delta, order, rows[sources[i]])
+            target = out[sources[i]] if per_source else out[t]
+            if per_source:
+                target[:] = 0.0
+            bfs_source(ptr, nbr, edge, alive, sources[i], dist, sigma, delta, order, target)
 
 
 @_jit(parallel=True)
-def dijkstra_rows(ptr, nbr, edge, lengths, eps, alive, sources, rows, threads):
+def dijkstra_into(ptr, nbr, edge, lengths, eps, alive, sources, out, per_source, threads):
+    """As bfs_into, by Dijkstra's search over positive lengths."""
     n = len(ptr) - 1
     for t in numba.prange(threads):
         dist = np.full(n, np.inf)
@@ -148,9 +144,11 @@ def dijkstra_rows(ptr, nbr, edge, lengths, eps, alive, sources, rows, threads):
         hk = np.empty(len(nbr) + 1)
         hv = np.empty(len(nbr) + 1, np.int64)
         for i in range(t, len(sources), threads):
-            rows[sources[i]] = 0.0
+            target = out[sources[i]] if per_source else out[t]
+            if per_source:
+                target[:] = 0.0
             dijkstra_source(ptr, nbr, edge, lengths, eps, alive, sources[i], dist, done, sigma,
-                            delta, order, hk, hv, rows[sources[i]])
+                            delta, order, hk, hv, target)
 
 
 @_jit()
@@ -248,23 +246,6 @@ def dijkstra_source(ptr, nbr, edge, lengths, eps, alive, s, dist, done, sigma, d
         done[v] = False
         sigma[v] = 0.0
         delta[v] = 0.0
-
-@_jit(parallel=True)
-def dijkstra_scores(ptr, nbr, edge, lengths, eps, alive, sources, m, threads):
-    n = len(ptr) - 1
-    acc = np.zeros((threads, m))
-    for t in numba.prange(threads):
-        dist = np.full(n, np.inf)
-        done = np.zeros(n, np.bool_)
-        sigma = np.zeros(n)
-        delta = np.zeros(n)
-        order = np.empty(n, np.int64)
-        hk = np.empty(len(nbr) + 1)
-        hv = np.empty(len(nbr) + 1, np.int64)
-        for i in range(t, len(sources), threads):
-            dijkstra_source(ptr, nbr, edge, lengths, eps, alive, sources[i], dist, done, sigma,
-                            delta, order, hk, hv, acc[t])
-    return acc.sum(axis=0)
 
 @_jit()
 def reached_from(ptr, nbr, edge, alive, start, n):
