@@ -1,6 +1,6 @@
 """Leiden and Louvain: cuRnet (each backend asked for) beside python-igraph, in one run.
 
-    PYTHONPATH=python python3 bench/communities.py --graphs string_sample,scnet \
+    PYTHONPATH=python python -m bench communities --graphs string_sample,scnet \
         --backends cpu --igraph --out bench/results/communities_cpu.json
 
 A graph is a dataset name (curnet.datasets), `rmatNN` (curnet.generators.rmat, undirected),
@@ -24,6 +24,8 @@ import numpy as np
 
 import curnet
 from curnet import datasets, generators
+
+from .timing import drain, timed
 
 
 def rmat_on_gpu(scale: int, edge_factor: int = 16, seed: int = 0):
@@ -78,21 +80,6 @@ def string_pcsf():
                                    names=names)
 
 
-def timed(fn, repeats):
-    times, out = [], None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return float(np.median(times)), out
-
-
-def sync(backend):
-    if backend.startswith("cuda"):
-        import cupy
-        cupy.cuda.Device().synchronize()
-
-
 CALLS = ("leiden_2", "leiden_stable", "louvain")
 
 
@@ -100,22 +87,22 @@ def curnet_rows(name, g, backend, repeats, sweep, calls=CALLS):
     rows = []
     t = time.perf_counter()
     curnet.leiden(g, seed=0, backend=backend)
-    sync(backend)
+    drain(backend)
     first = time.perf_counter() - t
     run = {"leiden_2": lambda s: curnet.leiden(g, seed=s, backend=backend),
            "leiden_stable": lambda s: curnet.leiden(g, seed=s, n_iterations=-1, backend=backend),
            "louvain": lambda s: curnet.louvain(g, seed=s, backend=backend)}
     for call in calls:
         counter = iter(range(1, 1000))
-        secs, p = timed(lambda: run[call](next(counter)), repeats)
-        rows.append({"graph": name, "tool": f"curnet-{backend}", "call": call, "seconds": secs,
+        p, t = timed(lambda: run[call](next(counter)), repeat=repeats)
+        rows.append({"graph": name, "tool": f"curnet-{backend}", "call": call, "seconds": t.median,
                      "first_s": first if call == "leiden_2" else None, "quality": p.quality,
                      "communities": p.n_communities})
     if sweep:
         res, seeds = np.linspace(0.2, 2.0, sweep[0]), list(range(sweep[1]))
-        secs, s = timed(lambda: curnet.leiden(g, resolutions=res, seeds=seeds, backend=backend), 1)
+        s, t = timed(lambda: curnet.leiden(g, resolutions=res, seeds=seeds, backend=backend), repeat=1)
         rows.append({"graph": name, "tool": f"curnet-{backend}", "call": f"sweep_{sweep[0]}x{sweep[1]}",
-                     "seconds": secs, "quality": float(np.median(s.quality[np.isclose(s.resolution, 1.0)]))
+                     "seconds": t.median, "quality": float(np.median(s.quality[np.isclose(s.resolution, 1.0)]))
                      if np.isclose(s.resolution, 1.0).any() else float(np.median(s.quality)),
                      "communities": None, "runs": len(s.quality)})
     return rows
@@ -131,10 +118,10 @@ def phase_rows(name, g, backend):
 
     def wrap(phase, fn):
         def timed_phase(*args, **kw):
-            sync(backend)
+            drain(backend)
             t = time.perf_counter()
             out = fn(*args, **kw)
-            sync(backend)
+            drain(backend)
             spent[phase] += time.perf_counter() - t
             calls[phase] += 1
             return out
@@ -144,10 +131,10 @@ def phase_rows(name, g, backend):
         curnet.leiden(g, seed=1, backend=backend)          # warm (compiled, graph on the device)
         for k in spent:
             spent[k], calls[k] = 0.0, 0
-        sync(backend)
+        drain(backend)
         t = time.perf_counter()
         p = curnet.leiden(g, seed=2, backend=backend)
-        sync(backend)
+        drain(backend)
         total = time.perf_counter() - t
     finally:
         lm.move_nodes, lm.refine, lm.aggregate = originals.values()
@@ -168,8 +155,8 @@ def igraph_rows(name, g, repeats, calls=CALLS):
            "louvain": lambda: G.community_multilevel()}
     rows = []
     for call in calls:
-        secs, r = timed(run[call], repeats)
-        rows.append({"graph": name, "tool": f"igraph-{ig.__version__}", "call": call, "seconds": secs,
+        r, t = timed(run[call], repeat=repeats)
+        rows.append({"graph": name, "tool": f"igraph-{ig.__version__}", "call": call, "seconds": t.median,
                      "quality": G.modularity(r.membership), "communities": len(r)})
     return rows
 

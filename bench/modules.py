@@ -26,6 +26,8 @@ import time
 
 import numpy as np
 
+from .timing import once
+
 
 def planted(genes: int, samples: int = 100, modules: int = 20, seed: int = 1) -> np.ndarray:
     rng = np.random.default_rng(seed)
@@ -34,12 +36,6 @@ def planted(genes: int, samples: int = 100, modules: int = 20, seed: int = 1) ->
     strength = rng.uniform(0.4, 1.2, genes) * np.where(rng.random(genes) < 0.3, -1, 1)
     strength[rng.random(genes) < 0.3] = 0
     return hubs[which] * strength[:, None] + rng.normal(size=(genes, samples))
-
-
-def timed(fn):
-    t0 = time.perf_counter()
-    value = fn()
-    return value, time.perf_counter() - t0
 
 
 def say(*parts) -> None:
@@ -61,7 +57,7 @@ def bench_hclust(n: int, backend: str, args) -> dict:
         d = wm.block_dissimilarity(x, "pearson", "unsigned", 6, "signed", "min", 1.0, backend)
         sync()                                   # the launches are asynchronous
         return d
-    diss, row["tom_s"] = timed(tom)
+    diss, row["tom_s"] = once(tom)
     if gpu:
         from curnet.backends.cuda.hclust import nn_chain
         hclust(be.xp.asarray(np.ones((64, 64)) - np.eye(64)), backend=backend)      # compiled
@@ -72,16 +68,16 @@ def bench_hclust(n: int, backend: str, args) -> dict:
             out = nn_chain(work, "average")
             sync()
             return out
-        _, row["kernel_s"] = timed(kernel_alone)
+        _, row["kernel_s"] = once(kernel_alone)
         say(n, "kernel", round(row["kernel_s"], 3))
         # curnet.hclust whole (checks, kernel, R's encoding), twice: the first call of a
         # process compiles the checks' CuPy kernels
         for key in ("hclust_curnet_first_s", "hclust_curnet_s"):
             work = diss.copy()
-            tree, row[key] = timed(lambda: hclust(work, backend=backend, overwrite=True))
+            tree, row[key] = once(lambda: hclust(work, backend=backend, overwrite=True))
             del work
     else:
-        tree, row["hclust_curnet_s"] = timed(lambda: hclust(diss, backend=backend))
+        tree, row["hclust_curnet_s"] = once(lambda: hclust(diss, backend=backend))
     say(n, "curnet.hclust", round(row["hclust_curnet_s"], 3))
     if n <= max(args.fastcluster_max_genes, args.scipy_max_genes):
         host = diss if not gpu else diss.get()
@@ -99,7 +95,7 @@ def bench_hclust(n: int, backend: str, args) -> dict:
             from scipy.cluster.hierarchy import linkage
             comparators.append(("scipy", linkage))
         for name, linkage in comparators:
-            z, row[f"hclust_{name}_s"] = timed(lambda: linkage(condensed, "average"))
+            z, row[f"hclust_{name}_s"] = once(lambda: linkage(condensed, "average"))
             row[f"heights_match_{name}"] = bool(np.allclose(tree.height, z[:, 2], rtol=1e-10, atol=0))
             row[f"merges_match_{name}"] = bool((tree.scipy_linkage()[:, :2] == np.sort(z[:, :2], axis=1)).all())
             say(n, name, round(row[f"hclust_{name}_s"], 3))
@@ -121,7 +117,7 @@ def bench_modules(n: int, backend: str, first_call: bool = False) -> dict:
 
     def step(name, fn):
         nonlocal peak
-        value, row[f"{name}_s"] = timed(fn)
+        value, row[f"{name}_s"] = once(fn)
         if gpu:
             peak = max(peak, int(pool.total_bytes()))
         say(n, name, round(row[f"{name}_s"], 3))

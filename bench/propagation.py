@@ -1,7 +1,7 @@
 """Network propagation, cuRnet beside python-igraph in one run (docs/propagation.md).
 
-    PYTHONPATH=python python bench/propagation.py --backend cuda --out results.json
-    PYTHONPATH=python python bench/propagation.py --backend cpu --quick
+    PYTHONPATH=python python -m bench propagation --backend cuda --out results.json
+    PYTHONPATH=python python -m bench propagation --backend cpu --quick
 
 On a STRING-size network (PCSF's STRING interactome when its TSV is given with --string, else
 an R-MAT graph of about its size): one personalized PageRank (cuRnet and igraph's PRPACK, the
@@ -25,7 +25,6 @@ import gzip
 import json
 import os
 import platform
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -33,26 +32,13 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
-import curnet  # noqa: E402
-from curnet.analyses.network_proximity import reference_sets  # noqa: E402
-from curnet.propagation.nulls import draw_block, vertex_bins  # noqa: E402
-from curnet.propagation.operators import open_device, walk  # noqa: E402
-from curnet.propagation.solvers import WalkSolver  # noqa: E402
+import curnet
+from curnet.analyses.network_proximity import reference_sets
+from curnet.propagation.nulls import draw_block, vertex_bins
+from curnet.propagation.operators import open_device, walk
+from curnet.propagation.solvers import WalkSolver
 
-
-def timed(fn, repeat, sync):
-    first_t0 = time.perf_counter()
-    out = fn()
-    sync()
-    first = time.perf_counter() - first_t0
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        sync()
-        best = min(best, time.perf_counter() - t0)
-    return out, first, best
+from .timing import first_and_best
 
 
 def string_graph(path):
@@ -105,7 +91,7 @@ def walk_parts(dev, w, restart, redistribute, block, repeat, sync):
         def run():
             with dev.scope():
                 return solver.solve(dev.contiguous(block) if not fused else block)
-        _, first, best = timed(run, repeat, sync)
+        _, first, best = first_and_best(run, repeat, sync)
         parts[key] = best
         parts[key.replace("_s", "_first_s")] = first
         parts["iterations" if fused else "step_route_iterations"] = solver.iterations
@@ -113,7 +99,7 @@ def walk_parts(dev, w, restart, redistribute, block, repeat, sync):
     one = WalkSolver(dev, w, restart, redistribute=redistribute, max_iter=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        _, _, parts["one_step_s"] = timed(lambda: one.solve(block), repeat, sync)
+        _, _, parts["one_step_s"] = first_and_best(lambda: one.solve(block), repeat, sync)
     k = block.shape[1]
     moved, gathered = step_bytes(w, k)
     parts["per_step_us"] = 1e6 * parts["kernel_s"] / max(parts["iterations"], 1)
@@ -174,7 +160,7 @@ def main(argv=None):
     w = walk(g, dev)
 
     if "one" in rows:
-        ours, first, best = timed(lambda: curnet.pagerank(g, pers, backend=args.backend), args.repeat, sync)
+        ours, first, best = first_and_best(lambda: curnet.pagerank(g, pers, backend=args.backend), args.repeat, sync)
         row = dict(net, what="one personalized PageRank", tool="cuRnet", first_s=first, seconds=best)
         if dev.on_gpu:
             with dev.scope():
@@ -183,7 +169,7 @@ def main(argv=None):
         if not args.no_igraph:
             try:
                 h = igraph_graph(g)
-                want, _, ig_best = timed(lambda: h.personalized_pagerank(reset=pers.tolist()), args.repeat,
+                want, _, ig_best = first_and_best(lambda: h.personalized_pagerank(reset=pers.tolist()), args.repeat,
                                          lambda: None)
                 row["max_abs_diff_vs_igraph"] = float(np.abs(ours - np.array(want)).max())
                 record(**dict(net, what="one personalized PageRank", tool="python-igraph (PRPACK, CPU)",
@@ -195,12 +181,12 @@ def main(argv=None):
 
     if "null" in rows:
         seeds = rng.choice(n, 200, replace=False)
-        _, first, best = timed(lambda: curnet.propagation_null(g, seeds, n=args.null, backend=args.backend),
+        _, first, best = first_and_best(lambda: curnet.propagation_null(g, seeds, n=args.null, backend=args.backend),
                                args.repeat, sync)
         row = dict(net, what=f"{args.null:,}-draw degree-matched null, 200-gene set (RWR)", tool="cuRnet",
                    first_s=first, seconds=best)
         bins = vertex_bins(g, 100)
-        draws, _, row["draws_s"] = timed(lambda: reference_sets(np.sort(seeds), bins, args.null,
+        draws, _, row["draws_s"] = first_and_best(lambda: reference_sets(np.sort(seeds), bins, args.null,
                                                               np.random.default_rng(0)), args.repeat, lambda: None)
         if dev.on_gpu:
             with dev.scope():
@@ -209,8 +195,8 @@ def main(argv=None):
         record(**row)
 
     if "kernel" in rows:
-        _, first, best = timed(lambda: curnet.diffusion_kernel(g, "regularized_laplacian", backend=args.backend),
-                               1, sync)
+        _, first, best = first_and_best(
+            lambda: curnet.diffusion_kernel(g, "regularized_laplacian", backend=args.backend), 1, sync)
         record(**dict(net, what="dense regularized Laplacian kernel", tool="cuRnet", first_s=first, seconds=best))
         if dev.on_gpu and n < 20_000:
             big = curnet.generators.rmat(15, 8, seed=3, dtype=np.float64)
@@ -219,7 +205,7 @@ def main(argv=None):
             inside = (src < 20_000) & (dst < 20_000)
             g20 = curnet.Graph.from_edges(src[inside], dst[inside], directed=False, num_vertices=len(keep),
                                           dtype=np.float64)
-            _, first, best = timed(lambda: curnet.diffusion_kernel(g20, "regularized_laplacian",
+            _, first, best = first_and_best(lambda: curnet.diffusion_kernel(g20, "regularized_laplacian",
                                                                    backend=args.backend), 1, sync)
             record(network="R-MAT 15 cut to 20,000 vertices", vertices=len(g20), edges=g20.num_edges,
                    what="dense regularized Laplacian kernel", tool="cuRnet", first_s=first, seconds=best)
@@ -244,7 +230,7 @@ def main(argv=None):
                                                            / row["step_route_s"])
         else:
             sb = WalkSolver(dev, wb, 0.15, redistribute=True, tol=1e-10)
-            _, first, best = timed(lambda: sb.solve(start), args.repeat, sync)
+            _, first, best = first_and_best(lambda: sb.solve(start), args.repeat, sync)
             row.update(first_s=first, seconds=best, iterations=sb.iterations,
                        edges_per_s_per_iteration=big.num_arcs * sb.iterations / best)
         record(**row)
@@ -254,7 +240,7 @@ def main(argv=None):
         many = sparse.csc_matrix((np.ones(args.sets * 20), (rng.integers(0, n, args.sets * 20),
                                                             np.repeat(np.arange(args.sets), 20))),
                                  shape=(n, args.sets))
-        _, first, best = timed(lambda: curnet.pagerank(g, many, backend=args.backend), 1, sync)
+        _, first, best = first_and_best(lambda: curnet.pagerank(g, many, backend=args.backend), 1, sync)
         row = dict(net, what=f"{args.sets:,} personalized PageRanks (20 seeds each)", tool="cuRnet",
                    first_s=first, seconds=best, per_set_ms=1e3 * best / args.sets)
         if dev.on_gpu:
@@ -267,7 +253,7 @@ def main(argv=None):
                 def run():
                     with dev.scope():
                         return solver.solve(block)
-                _, kfirst, kbest = timed(run, 1, sync)
+                _, kfirst, kbest = first_and_best(run, 1, sync)
             moved, gathered = step_bytes(w, args.sets)
             row.update(kernel_s=kbest, kernel_first_s=kfirst, iterations=solver.iterations,
                        per_step_us=1e6 * kbest / solver.iterations, step_bytes=moved, gather_bytes=gathered,

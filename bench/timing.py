@@ -54,6 +54,13 @@ def sync_for(backend: str) -> Callable[[], None] | None:
     return cuda_sync if str(backend).startswith("cuda") else None
 
 
+def drain(backend: str) -> None:
+    """Wait for a backend's queued work (a GPU's), nothing on the CPU."""
+    wait = sync_for(backend)
+    if wait is not None:
+        wait()
+
+
 def timed(fn: Callable[[], Any], repeat: int = 1, warm: int = 0, sync: Callable[[], None] | None = None,
           keep: bool = True, collect: bool = False) -> tuple[Any, Times]:
     """Call fn `warm` times untimed, then `repeat` times timed; returns (the last call's result,
@@ -85,3 +92,12 @@ def once(fn: Callable[[], Any], sync: Callable[[], None] | None = None) -> tuple
     """One call, timed (slow work that runs once): (its result, seconds)."""
     out, t = timed(fn, sync=sync)
     return out, t.median
+
+
+def first_and_best(fn: Callable[[], Any], repeat: int = 1,
+                   sync: Callable[[], None] | None = None) -> tuple[Any, float, float]:
+    """The first call timed apart (a kernel compiles, a device copy is made), then the best of
+    `repeat` warm calls: (the last result, first seconds, best seconds)."""
+    _, first = once(fn, sync=sync)
+    out, warm = timed(fn, repeat=max(1, repeat), sync=sync)
+    return out, first, warm.best
