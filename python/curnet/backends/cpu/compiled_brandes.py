@@ -143,12 +143,13 @@ def dijkstra_into(ptr, nbr, edge, lengths, eps, alive, sources, out, per_source,
         order = np.empty(n, np.int64)
         hk = np.empty(len(nbr) + 1)
         hv = np.empty(len(nbr) + 1, np.int64)
+        seg = np.empty(n + 1, np.int64)
         for i in range(t, len(sources), threads):
             target = out[sources[i]] if per_source else out[t]
             if per_source:
                 target[:] = 0.0
             dijkstra_source(ptr, nbr, edge, lengths, eps, alive, sources[i], dist, done, sigma,
-                            delta, order, hk, hv, target)
+                            delta, order, hk, hv, seg, target)
 
 
 @_jit()
@@ -198,7 +199,7 @@ def heap_pop(hk, hv, size):
 
 @_jit()
 def dijkstra_source(ptr, nbr, edge, lengths, eps, alive, s, dist, done, sigma, delta, order,
-                    hk, hv, acc):
+                    hk, hv, seg, acc):
     # distances and the settling order first, then the path counts over the DAG the final
     # distances give (an arc is on it where dist[v] + length equals dist[w] within eps)
     dist[s] = 0.0
@@ -221,25 +222,30 @@ def dijkstra_source(ptr, nbr, edge, lengths, eps, alive, s, dist, done, sigma, d
             if reach < dist[w]:
                 dist[w] = reach
                 size = heap_push(hk, hv, size, reach, w)
+    # path counts over the DAG's arcs, which are listed (by tail, in settling order; the
+    # heap's value array, free now, holds them) for the dependencies, tails in reverse
     sigma[s] = 1.0
+    k = 0
     for i in range(count):
         v = order[i]
+        seg[i] = k
         for a in range(ptr[v], ptr[v + 1]):
             e = edge[a]
             if alive[e]:
                 w = nbr[a]
                 if w != s and same_length(dist[v] + lengths[e], dist[w], eps):
                     sigma[w] += sigma[v]
+                    hv[k] = a
+                    k += 1
+    seg[count] = k
     for i in range(count - 1, -1, -1):
         v = order[i]
-        for a in range(ptr[v], ptr[v + 1]):
-            e = edge[a]
-            if alive[e]:
-                w = nbr[a]
-                if w != s and same_length(dist[v] + lengths[e], dist[w], eps):
-                    c = sigma[v] / sigma[w] * (1.0 + delta[w])
-                    acc[e] += c
-                    delta[v] += c
+        for j in range(seg[i], seg[i + 1]):
+            a = hv[j]
+            w = nbr[a]
+            c = sigma[v] / sigma[w] * (1.0 + delta[w])
+            acc[edge[a]] += c
+            delta[v] += c
     for i in range(count):
         v = order[i]
         dist[v] = np.inf
