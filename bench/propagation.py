@@ -56,25 +56,6 @@ def igraph_graph(g):
     return ig.Graph(n=len(g), edges=np.column_stack([src, dst]).tolist(), directed=g.directed)
 
 
-def rmat_on_device(scale, edge_factor, seed, xp):
-    """Graph500 R-MAT edges drawn with the device's generator (CuPy's on a GPU: the host's
-    generator would take minutes at scale 22), as curnet.generators.rmat_edges draws them."""
-    a, b, c = 0.57, 0.19, 0.19
-    n, m = 1 << scale, edge_factor << scale
-    rng = xp.random.default_rng(seed) if hasattr(xp.random, "default_rng") else xp.random.RandomState(seed)
-    src = xp.zeros(m, xp.int64)
-    dst = xp.zeros(m, xp.int64)
-    ab, c_norm, a_norm = a + b, c / (1 - (a + b)), a / (a + b)
-    for bit in range(scale):
-        ii = rng.random(m) > ab
-        jj = rng.random(m) > xp.where(ii, c_norm, a_norm)
-        src |= ii.astype(xp.int64) << bit
-        dst |= jj.astype(xp.int64) << bit
-    perm = xp.asarray(np.random.default_rng(seed).permutation(n))
-    to_host = (lambda x: x.get()) if xp is not np else (lambda x: x)
-    return to_host(perm[src]).astype(np.int32), to_host(perm[dst]).astype(np.int32), n
-
-
 def step_bytes(w, k):
     """(bytes a fused step moves at least, bytes of its gathers of x's rows) for k columns."""
     n, nnz = w.n, w.w.nnz
@@ -212,7 +193,7 @@ def main(argv=None):
 
     # -- R-MAT PageRank, edges per second per iteration --------------------------------------
     if "rmat" in rows:
-        src, dst, nr = rmat_on_device(args.rmat_scale, 16, 2, dev.xp)
+        src, dst, nr = curnet.generators.rmat_edges(args.rmat_scale, 16, seed=2, xp=dev.xp)
         big = curnet.Graph.from_edges(src, dst, directed=True, num_vertices=nr)
         del src, dst
         t0 = time.perf_counter()
