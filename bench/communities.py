@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import time
 
@@ -25,6 +24,7 @@ import numpy as np
 import curnet
 from curnet import datasets, generators
 
+from . import networks
 from .timing import drain, timed
 
 
@@ -53,12 +53,7 @@ def string_pcsf():
     """PCSF's STRING as its construct_interactome builds it: undirected, one edge a pair, no
     self-loops (15,405 vertices, 175,821 edges); unweighted here."""
     import pandas as pd
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for base in (os.path.join(root, "shared"), os.path.join(root, "..", "shared"), "/work/shared"):
-        path = os.path.join(base, "pcsf", "string_pcsf.tsv.gz")
-        if os.path.exists(path):
-            break
-    t = pd.read_csv(path, sep="\t")
+    t = pd.read_csv(networks.string_file(), sep="\t")
     names, ids = np.unique(np.r_[t["from"].astype(str), t["to"].astype(str)], return_inverse=True)
     m = len(t)
     a, b = np.minimum(ids[:m], ids[m:]), np.maximum(ids[:m], ids[m:])
