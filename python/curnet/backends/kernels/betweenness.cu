@@ -215,6 +215,39 @@ __device__ __forceinline__ bool at_level(const L* __restrict__ level, i64 row, i
     return at_level<1>(level, row, kb, j, at, &mine);
 }
 
+// A level sweep's work: the pieces over kb sources, and the listed tasks (or all of them).
+// One value a kernel, so the sweeps take it whole instead of seven parameters each.
+struct PieceTasks {
+    i64 pieces;
+    int kb;
+    const int* __restrict__ piece_row;
+    const i64* __restrict__ piece_start;
+    int size;
+    const unsigned int* tasks;
+    const unsigned int* ntasks;
+
+    __device__ __forceinline__ Piece piece(i64 p, const i64* __restrict__ ptr) const
+    { return piece_of(p, piece_row, piece_start, size, ptr); }
+
+    template <int S, typename Body>
+    __device__ __forceinline__ void for_each(Body body) const
+    { for_each_piece_warp<S>(pieces, kb, tasks, ntasks, body); }
+
+    // body(v, j, mine, piece) for each task whose warp holds an entry at level `at` (mine:
+    // this lane's entry (v, j) is there); the other warps move on at once.
+    template <typename L, typename Body>
+    __device__ __forceinline__ void for_each_at_level(const L* __restrict__ level, int at,
+                                                      const i64* __restrict__ ptr, Body body) const
+    {
+        for_each_piece_warp<1>(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
+            const i64 v = piece_row[p];
+            const bool mine = at_level(level, v, kb, j, at);
+            if (!__any_sync(0xffffffffu, mine)) return;
+            body(v, j, mine, piece(p, ptr));
+        });
+    }
+};
+
 // The sweeps walk a piece's arcs 32 at a time: each lane loads one arc's neighbour id and the
 // warp passes them round (shuffles), then ARC_GROUP arcs at a time the lanes load the
 // neighbours' levels together (S a lane: one vector load) and hand the group to `group(io,
@@ -318,19 +351,13 @@ __device__ __forceinline__ void sum_over_arcs(const Piece& c, const int* __restr
 // (sigma from the source's neighbours into level 2; the shares of a thin level below a full
 // one) is swept from there.
 template <typename L>
-__device__ __forceinline__ void push_level(i64 pieces, int kb, const int* __restrict__ piece_row,
-                                           const i64* __restrict__ piece_start, int size,
-                                           const unsigned int* tasks, const unsigned int* ntasks,
-                                           const i64* __restrict__ ptr, const int* __restrict__ nb,
+__device__ __forceinline__ void push_level(const PieceTasks work, const i64* __restrict__ ptr, const int* __restrict__ nb,
                                            const L* __restrict__ level, const double* value, double* out,
                                            int from, int to)
 {
-    for_each_piece_warp<1>(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
-        const i64 v = piece_row[p];
-        const bool mine = at_level(level, v, kb, j, from);
-        if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
+    const int kb = work.kb;
+    work.for_each_at_level(level, from, ptr, [&](i64 v, int j, bool mine, const Piece& c) {
         const double x = mine ? value[v * kb + j] : 0.0;
-        const Piece c = piece_of(p, piece_row, piece_start, size, ptr);
         walk_arcs<1>(c, nb, kb, j, &mine, level, [&](const i64* io, const L (*lo)[1], i64) {
 #pragma unroll
             for (int q = 0; q < ARC_GROUP; ++q)
@@ -386,20 +413,18 @@ __device__ __forceinline__ void level_index(i64 n, int kb, const signed char* __
 // sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs, for the entries at level `at`, S
 // sources a lane (N: level-free, level at - 1's counts read from `narrow`, sum_over_arcs).
 template <bool W, bool N, int S, typename D, typename L>
-__device__ __forceinline__ void sigma_level(i64 pieces, int kb, const int* __restrict__ piece_row,
-                                            const i64* __restrict__ piece_start, int size,
-                                            const unsigned int* tasks, const unsigned int* ntasks,
-                                            const i64* __restrict__ in_ptr,
+__device__ __forceinline__ void sigma_level(const PieceTasks work, const i64* __restrict__ in_ptr,
                                             const int* __restrict__ in_src, const D* __restrict__ in_w,
                                             const L* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, const float* __restrict__ narrow, int at, double eps)
 {
-    for_each_piece_warp<S>(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
-        const i64 v = piece_row[p];
+    const int kb = work.kb;
+    work.for_each<S>([&](i64 p, int j) {
+        const i64 v = work.piece_row[p];
         bool mine[S];
         if (!__any_sync(0xffffffffu, at_level<S>(level, v, kb, j, at, mine))) return;   // the whole warp moves on
         const i64 tv = v * kb + j;
-        const Piece c = piece_of(p, piece_row, piece_start, size, in_ptr);
+        const Piece c = work.piece(p, in_ptr);
         const auto dag = [&](L lu, i64 iu, i64 a, int s) {
             return on_dag<W>(lu, (L)at, dist, iu, tv + s, in_w, a, eps);
         };
@@ -430,21 +455,15 @@ __device__ __forceinline__ void finish_entry(double* sigma, double* share, i64 t
 // gpu-notes.md. Two sources a lane were slower here: 98-108 ms against 67-78 for R-MAT 20's
 // level 2 at 1,024 sources on the H100, 70-81 bounded to 64 registers.)
 template <bool W, typename D, typename L>
-__device__ __forceinline__ void delta_level(i64 pieces, int kb, const int* __restrict__ piece_row,
-                                            const i64* __restrict__ piece_start, int size,
-                                            const unsigned int* tasks, const unsigned int* ntasks,
-                                            const i64* __restrict__ out_ptr,
+__device__ __forceinline__ void delta_level(const PieceTasks work, const i64* __restrict__ out_ptr,
                                             const int* __restrict__ out_idx, const D* __restrict__ out_w,
                                             const L* __restrict__ level, const D* __restrict__ dist,
                                             double* sigma, double* share, const double* __restrict__ weight,
                                             int at, double eps)
 {
-    for_each_piece_warp<1>(pieces, kb, tasks, ntasks, [&](i64 p, int j) {
-        const i64 u = piece_row[p];
-        const bool mine = at_level(level, u, kb, j, at);
-        if (!__any_sync(0xffffffffu, mine)) return;          // the whole warp moves on
+    const int kb = work.kb;
+    work.for_each_at_level(level, at, out_ptr, [&](i64 u, int j, bool mine, const Piece& c) {
         const i64 tu = u * kb + j;
-        const Piece c = piece_of(p, piece_row, piece_start, size, out_ptr);
         double s;
         sum_over_arcs<1, true>(c, out_idx, kb, j, &mine, level, share, share, [&](L lv, i64 iv, i64 a, int) {
             return on_dag<W>((L)at, lv, dist, tu, iv, out_w, a, eps);
@@ -515,6 +534,7 @@ __device__ __forceinline__ void edge_dependency(i64 m, int kb, const int* __rest
 
 #define PIECES i64 pieces, int kb, const int* piece_row, const i64* piece_start, int size
 #define TASKS const unsigned int* tasks, const unsigned int* ntasks
+#define PIECE_TASKS PieceTasks{pieces, kb, piece_row, piece_start, size, tasks, ntasks}
 // The level sweeps take 60-64 registers a thread (50% occupancy). Bounded to 40 (75%, a few
 // registers spilled) they ran 6.5% faster on an H200 and 9% slower on the H100 (a 1,024-source
 // R-MAT 20 batch at three places of the exact order, python -m bench betweenness-profile
@@ -534,13 +554,13 @@ extern "C" __global__ void bc_dag_release##SUFFIX(PIECES, const i64* out_ptr, co
 extern "C" __global__ void bc_sigma_level##SUFFIX(PIECES, TASKS, const i64* in_ptr,                \
         const int* in_src, const D* in_w, const L* level, const D* dist, double* sigma, int at,     \
         double eps)                                                                                 \
-{ sigma_level<W, false, 1, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, in_ptr,  \
-                                 in_src, in_w, level, dist, sigma, nullptr, at, eps); }            \
+{ sigma_level<W, false, 1, D, L>(PIECE_TASKS, in_ptr, in_src, in_w, level, dist, sigma, nullptr,  \
+                                 at, eps); }                                                      \
 extern "C" __global__ void bc_delta_level##SUFFIX(PIECES, TASKS, const i64* out_ptr,                \
         const int* out_idx, const D* out_w, const L* level, const D* dist, double* sigma,           \
         double* share, const double* weight, int at, double eps)                                    \
-{ delta_level<W, D, L>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, out_ptr, out_idx,  \
-                       out_w, level, dist, sigma, share, weight, at, eps); }                        \
+{ delta_level<W, D, L>(PIECE_TASKS, out_ptr, out_idx, out_w, level, dist, sigma, share, weight,   \
+                       at, eps); }                                                                 \
 extern "C" __global__ void bc_edge_dependency##SUFFIX(i64 m, int kb, const int* out_src, const int* out_idx, \
         const D* out_w, const L* level, const D* dist, const double* sigma, const double* share,    \
         double* out, double eps)                                                                    \
@@ -561,15 +581,15 @@ BC_SWEEP_KERNELS(_bfs_l8, false, float, signed char)
 extern "C" __global__ void X2_BOUNDS bc_sigma_level_bfs_l8_x2(PIECES, TASKS, const i64* in_ptr,
         const int* in_src, const float* in_w, const signed char* level, const float* dist, double* sigma,
         int at, double eps)
-{ sigma_level<false, false, 2, float, signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks,
-        in_ptr, in_src, in_w, level, dist, sigma, nullptr, at, eps); }
+{ sigma_level<false, false, 2, float, signed char>(PIECE_TASKS, in_ptr, in_src, in_w, level, dist, sigma,
+                                                   nullptr, at, eps); }
 
 #define BC_FREE_KERNEL(SUFFIX, S, BOUNDS)                                                           \
 extern "C" __global__ void BOUNDS bc_sigma_level_free_bfs_l8##SUFFIX(PIECES, TASKS,                 \
         const i64* in_ptr, const int* in_src, const signed char* level, double* sigma,              \
         const float* narrow, int at)                                                                \
-{ sigma_level<false, true, S, float, signed char>(pieces, kb, piece_row, piece_start, size, tasks, \
-        ntasks, in_ptr, in_src, nullptr, level, nullptr, sigma, narrow, at, 0.0); }
+{ sigma_level<false, true, S, float, signed char>(PIECE_TASKS, in_ptr, in_src, nullptr, level,      \
+                                                  nullptr, sigma, narrow, at, 0.0); }
 
 BC_FREE_KERNEL(, 1, )
 BC_FREE_KERNEL(_x2, 2, X2_BOUNDS)
@@ -579,8 +599,7 @@ BC_FREE_KERNEL(_x2, 2, X2_BOUNDS)
 extern "C" __global__ void bc_push_level_bfs_l8(PIECES, TASKS, const i64* ptr, const int* nb,
                                                  const signed char* level, const double* value, double* out,
                                                  int from, int to)
-{ push_level<signed char>(pieces, kb, piece_row, piece_start, size, tasks, ntasks, ptr, nb, level, value, out,
-                          from, to); }
+{ push_level<signed char>(PIECE_TASKS, ptr, nb, level, value, out, from, to); }
 extern "C" __global__ void bc_level_index_l8(i64 n, int kb, const signed char* level, const i64* out_ptr,
                                              unsigned long long* arcs, unsigned long long* entries,
                                              unsigned long long* levels)
