@@ -1,6 +1,6 @@
-"""Leiden and Louvain on the GPU: kernels/leiden.cu's best_moves against its NumPy twin on
-random inputs (exactly: integer weights make every sum exact), and whole runs' quality
-against the CPU's. Marked `gpu`, skipped without CuPy and a CUDA device."""
+"""Leiden and Louvain on the GPU: kernels/leiden.cu's best_moves and move_loop against their
+NumPy twins on random inputs (exactly: integer weights make every sum exact), and whole runs'
+quality against the CPU's. Marked `gpu`, skipped without CuPy and a CUDA device."""
 from __future__ import annotations
 
 import numpy as np
@@ -52,6 +52,37 @@ def test_best_moves_matches_numpy(seed, mode):
         None if target_ok is None else d(target_ok), beta, 99 + seed)
     np.testing.assert_array_equal(cp.asnumpy(got[0]), want[0])
     np.testing.assert_array_equal(cp.asnumpy(got[1]), want[1])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_local_moving_matches_numpy(seed):
+    """move_loop (a level's rounds in one launch) against CpuMoves.local_moving: the same
+    labels and the same rounds, buckets and kept buckets (integer weights: every sum exact)."""
+    import cupy as cp
+    from curnet.backends.cuda.leiden import CudaMoves
+    from curnet.backends.partitions import quality_sum
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(5, 600))
+    src, dst, w = random_level(rng, n, int(rng.integers(n, 8 * n)))
+    lg, dlg = level_graph(np, src, dst, w, n), level_graph(cp, src, dst, w, n)
+    if seed % 2:                                        # modularity from singletons
+        part = np.arange(n, dtype=np.int32)
+        vsize, gamma = lg.strength, float(rng.choice([0.5, 1.0, 2.0])) / lg.twice_m
+    else:                                               # CPM from a random partition
+        part = rng.integers(0, int(rng.integers(1, n + 1)), n).astype(np.int32)
+        vsize, gamma = rng.integers(1, 4, n).astype(np.float64), float(rng.choice([0.0, 0.05, 0.5]))
+    total = np.bincount(part, weights=vsize, minlength=n)
+    count = np.bincount(part, minlength=n)
+    quality = quality_sum(np, lg, part, vsize, gamma)
+    tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
+    want, want_stats = CpuMoves().local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, 7 + seed)
+    d = cp.asarray
+    got, got_stats = CudaMoves(get_backend("cuda").launcher).local_moving(
+        dlg, d(part), d(vsize), d(total), d(count), gamma, quality, tolerance, 7 + seed)
+    np.testing.assert_array_equal(cp.asnumpy(got_stats), want_stats)
+    np.testing.assert_array_equal(cp.asnumpy(got), want)
+    assert want_stats[2] > 0                            # some bucket was kept: the test moved vertices
+    assert quality_sum(np, lg, want, vsize, gamma) > quality
 
 
 def components_inside(g, membership):

@@ -1,9 +1,10 @@
 """What Leiden's and Louvain's primitives share on both backends, written once for NumPy and
 CuPy (`xp`): the graph of one level (arcs without self-loops, each vertex's inner weight,
 strength and size), its aggregation into the graph of communities, the quality of a
-partition, the counter-based random numbers of the moves, and `PartitionPrimitives`: a device's
-`best_moves` and `pieces`, which its `partition_primitives()` gives (the CPU's NumPy/SciPy twin
-in `cpu/leiden.py`, the GPU's kernel in `cuda/leiden.py` over `kernels/leiden.cu`).
+partition, the counter-based random numbers of the moves, the rules of a level's local moving,
+and `PartitionPrimitives`: a device's `best_moves`, `local_moving` and `pieces`, which its
+`partition_primitives()` gives (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
+kernels in `cuda/leiden.py` over `kernels/leiden.cu`).
 
 Quality (igraph's, for both objectives): with A_ij the adjacency (a self-loop counted twice,
 as in the degree), s_i a vertex's weight in the penalty (its strength for modularity, its
@@ -30,6 +31,17 @@ import numpy as np
 GOLDEN = 0x9E3779B97F4A7C15
 MIX1 = 0xBF58476D1CE4E5B9
 MIX2 = 0x94D049BB133111EB
+
+# The rules of a level's local moving (`local_moving`, the same on every device):
+MAX_MOVE_ROUNDS = 64        # rounds a level (a level usually ends far sooner)
+# Each round moves the vertices in this many random buckets, one after the other, each
+# seeing the moves before it: nearer the sequential algorithm's quality than all at once.
+MOVE_BUCKETS = 4
+SMALLEST_SHARE = 1 / 64     # the share of vertices a retried bucket may shrink to
+# A level's local moving ends after a round that raised the quality (2m Q) by less than this
+# share: the last rounds of a level move a few vertices each for gains the next level finds
+# anyway (GVE-Leiden's tolerance, much smaller here).
+ROUND_GAIN = 1e-5
 
 
 @dataclass
@@ -59,6 +71,9 @@ class PartitionPrimitives(Protocol):
 
     def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
                    target_ok, beta: float, seed: int) -> tuple: ...
+
+    def local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
+                     tolerance: float, seed: int) -> tuple: ...
 
     def pieces(self, lg: LevelGraph, labels) -> Any: ...
 
@@ -136,6 +151,11 @@ def uniform(xp, seed: int, u, c):
         x = (x ^ (x >> xp.uint64(27))) * xp.uint64(MIX2)
         x = x ^ (x >> xp.uint64(31))
     return ((x >> xp.uint64(11)).astype(np.float64) + 0.5) * 2.0 ** -53
+
+
+def round_seed(seed: int, r: int) -> int:
+    """The seed of round r of a level's local moving (leiden.cu's move_loop draws the same)."""
+    return (seed + (r + 1) * MIX2) % 2**64
 
 
 def gumbel(xp, seed: int, u, c):

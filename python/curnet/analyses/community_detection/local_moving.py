@@ -1,13 +1,15 @@
-"""The Leiden and Louvain driver, written once for every device (its `xp` and `best_moves`,
-backends/partitions.py): parallel local moving, Leiden's refinement, aggregation.
+"""The Leiden and Louvain driver, written once for every device (its `xp`, `best_moves` and
+`local_moving`, backends/partitions.py): parallel local moving, Leiden's refinement,
+aggregation.
 
-Local moving is synchronous: every vertex that may move picks its best neighbouring
-community at once (`best_moves`, gains from the arcs). What keeps parallel moves from undoing
-each other: a singleton moves to another singleton's community only if that one has the
-smaller id (two singletons would otherwise swap forever); a round whose moves together lower
-the quality is dropped and retried with a random half of the vertices (then a quarter...);
-after a round only the vertices next to a move are looked at again (the others' gains did
-not change much; they are looked at again when a neighbour moves).
+Local moving is synchronous, a random bucket of vertices at a time: every vertex of the
+bucket picks its best neighbouring community at once (gains from the arcs). What keeps
+parallel moves from undoing each other: a singleton moves to another singleton's community
+only if that one has the smaller id (two singletons would otherwise swap forever); a bucket
+whose moves together lower the quality is dropped and later buckets move a random half of
+their vertices (then a quarter...); after a round only the vertices next to a move are looked
+at again (the others' gains did not change much). A level's rounds are the device's
+`local_moving` (a single loop kernel on a GPU), so they need no wait for the host.
 
 The refinement (Leiden's) splits each community into well-connected sub-communities: every
 vertex starts alone; a vertex still alone, well connected to its community, joins a
@@ -20,18 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...backends.partitions import LevelGraph, aggregate, community_totals, quality_sum, renumber, uniform
+from ...backends.partitions import LevelGraph, aggregate, community_totals, quality_sum, renumber
 
-MAX_MOVE_ROUNDS = 64        # rounds of local moving a level (a pass usually ends far sooner)
 MAX_REFINE_ROUNDS = 32
-SMALLEST_SHARE = 1 / 64     # the share of vertices a retried round may shrink to
-# Each round moves the vertices in this many random buckets, one after the other, each
-# seeing the moves before it: nearer the sequential algorithm's quality than all at once.
-MOVE_BUCKETS = 4
-# A level's local moving ends after a round that raised the quality (2m Q) by less than this
-# share: the last rounds of a level move a few vertices each for gains the next level finds
-# anyway (GVE-Leiden's tolerance, much smaller here).
-ROUND_GAIN = 1e-5
 # A level whose refinement keeps more than this share of its vertices is aggregated by its
 # communities instead (Louvain's step): later levels would merge a few vertices each (47
 # levels a pass on STRING's sample instead of ~6). Communities are split into their
@@ -50,65 +43,17 @@ class Stream:
 
 
 def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
-    """Local moving until no vertex gains by moving: the new labels (vertex ids of lg)."""
+    """Local moving until no vertex gains by moving: the new labels (vertex ids of lg). The
+    rounds run on the device (`local_moving`; on a GPU one launch a level, no wait for the
+    host between buckets)."""
     xp = prim.xp
     n = lg.n
-    ids = xp.arange(n, dtype=np.int64)
     total = xp.bincount(part, weights=vsize, minlength=n)
     count = xp.bincount(part, minlength=n)
     quality = quality_sum(xp, lg, part, vsize, gamma)
     tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
-    look = xp.ones(n, bool)
-    share = 1.0
-    for _ in range(MAX_MOVE_ROUNDS):
-        seed = stream.next()
-        bucket = (uniform(xp, seed, ids, ids) * MOVE_BUCKETS).astype(np.int32)
-        next_look = xp.zeros(n, bool)
-        moved = False
-        round_start = quality
-        for b in range(MOVE_BUCKETS):
-            movable = look & (bucket == b)
-            if share < 1.0:
-                movable &= uniform(xp, seed + 1, ids, ids) < share
-            target, _ = prim.best_moves(lg, part, None, vsize, total, gamma, movable, None, 0.0, seed)
-            moving = target != part
-            moving &= ~((count[part] == 1) & (count[target] == 1) & (target > part))
-            # On a GPU a bucket waits for the device three times: the movers' count, their
-            # arcs' count, and the quality change (lists of positions, not masks, after that)
-            movers = xp.flatnonzero(moving)
-            if not len(movers):
-                continue
-            new = part.copy()
-            new[movers] = target[movers]
-            arcs = xp.flatnonzero(moving[lg.src])          # the movers' arcs
-            size = vsize[movers]
-            new_total = total + xp.bincount(target[movers], weights=size, minlength=n) \
-                - xp.bincount(part[movers], weights=size, minlength=n)
-            new_quality = quality + float(change_inside(xp, lg, arcs, part, new, moving) -
-                                          gamma * (new_total * new_total - total * total).sum())
-            if new_quality <= quality + tolerance:
-                share /= 2             # the moves undid each other: fewer at once
-                continue
-            part, quality, moved, total = new, new_quality, True, new_total
-            count = xp.bincount(part, minlength=n)
-            next_look[lg.idx[arcs]] = True
-            next_look[movers] = True
-        if not moved and (share == 1.0 or share < SMALLEST_SHARE):
-            break
-        if moved and quality - round_start < ROUND_GAIN * abs(round_start):
-            break                      # the tail of a level: moves that barely count
-        look = next_look if moved else look
+    part, _ = prim.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, stream.next())
     return part
-
-
-def change_inside(xp, lg: LevelGraph, arcs, old, new, moving):
-    """How much the weight inside communities (sum of A_ij over pairs in one community)
-    changes when the `moving` vertices go from `old` to `new` labels, from their arcs alone:
-    an arc between a mover and a vertex that stays stands for its reverse arc too. A scalar
-    on the device."""
-    u, v = lg.src[arcs], lg.idx[arcs]
-    delta = (new[u] == new[v]).astype(np.float64) - (old[u] == old[v])
-    return (lg.w[arcs] * delta * xp.where(moving[v], 1.0, 2.0)).sum()
 
 
 def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream: Stream):

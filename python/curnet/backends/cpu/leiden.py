@@ -1,11 +1,12 @@
-"""Leiden's and Louvain's moves on the CPU: `best_moves`, the NumPy/SciPy twin of
-kernels/leiden.cu's kernel of the same name (see backends/partitions.py for the gain)."""
+"""Leiden's and Louvain's moves on the CPU: `best_moves` and `local_moving`, the NumPy/SciPy
+twins of kernels/leiden.cu's best_moves and move_loop (see backends/partitions.py for the
+gain and the rules of local moving)."""
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
-from ..partitions import LevelGraph, gumbel
+from ..partitions import (MAX_MOVE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph, gumbel,
+                          round_seed, uniform)
 
 
 def arcs_of(ptr, movable) -> np.ndarray:
@@ -23,6 +24,7 @@ class CpuMoves:
     def pieces(self, lg: LevelGraph, labels) -> np.ndarray:
         """Each community's connected pieces (labels, any numbering): SciPy's components of
         the arcs inside communities."""
+        import scipy.sparse as sp   # here: the CPU backend's import leaves SciPy to its first use
         from scipy.sparse.csgraph import connected_components
         inside = labels[lg.src] == labels[lg.idx]
         a = sp.csr_matrix((np.ones(int(inside.sum()), np.int8), (lg.src[inside], lg.idx[inside])),
@@ -53,6 +55,7 @@ class CpuMoves:
         counts = np.bincount(lg.src[keep], minlength=n)
         indptr = np.zeros(n + 1, np.int64)
         np.cumsum(counts, out=indptr[1:])
+        import scipy.sparse as sp
         adjacency = sp.csr_matrix((lg.w[keep], lg.idx[keep], indptr), shape=(n, n))
         indicator = sp.csr_matrix((np.ones(n), comm, np.arange(n + 1)), shape=(n, k))
         kuc = adjacency @ indicator
@@ -88,3 +91,73 @@ class CpuMoves:
         target[u[move]] = cs[pick[move]]
         gain[u[move]] = g[pick[move]]
         return target, gain
+
+    def local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
+                     tolerance: float, seed: int):
+        """A level's local moving from labels `part` (vertex ids of lg), with each community's
+        penalty weight `total` and vertex `count` and the partition's quality (2m Q): (the new
+        labels, [rounds, buckets, buckets accepted]).
+
+        A round draws each vertex a bucket (round_seed's uniform) and moves the buckets one
+        after the other: the bucket's vertices still looked at (all at first; later those next
+        to a move) each take their best move at once (`best_moves`, greedy), except that a
+        singleton never moves to another singleton of larger id (two would swap forever). A
+        bucket whose moves together do not raise the quality by more than `tolerance` is
+        dropped, and from then on only a random share of each bucket may move (a half, a
+        quarter...). A round that moved nothing ends the level (or, after a drop, is tried
+        again with the smaller share, down to SMALLEST_SHARE); so does a round that raised the
+        quality by less than ROUND_GAIN of it."""
+        n = lg.n
+        ids = np.arange(n, dtype=np.int64)
+        part = part.astype(np.int32, copy=True)
+        total = total.astype(np.float64, copy=True)
+        count = count.astype(np.int64, copy=True)
+        look = np.ones(n, bool)
+        share, rounds, buckets, accepted = 1.0, 0, 0, 0
+        for r in range(MAX_MOVE_ROUNDS):
+            rseed = round_seed(seed, r)
+            bucket = (uniform(np, rseed, ids, ids) * MOVE_BUCKETS).astype(np.int32)
+            draw = uniform(np, rseed + 1, ids, ids)
+            next_look = np.zeros(n, bool)
+            moved, round_start = False, quality
+            for b in range(MOVE_BUCKETS):
+                buckets += 1
+                movable = look & (bucket == b)
+                if share < 1.0:
+                    movable &= draw < share
+                target, _ = self.best_moves(lg, part, None, vsize, total, gamma, movable, None, 0.0, 0)
+                moving = (target != part) & ~((count[part] == 1) & (count[target] == 1) & (target > part))
+                movers = np.flatnonzero(moving)
+                if not len(movers):
+                    continue
+                arcs = arcs_of(lg.ptr, moving)
+                u, v = lg.src[arcs], lg.idx[arcs]
+                new = np.where(moving, target, part)
+                # an arc between a mover and a vertex that stays stands for its reverse too
+                delta = (new[u] == new[v]).astype(np.float64) - (part[u] == part[v])
+                inside = (lg.w[arcs] * delta * np.where(moving[v], 1.0, 2.0)).sum()
+                size = vsize[movers]
+                change = np.bincount(target[movers], weights=size, minlength=n) - \
+                    np.bincount(part[movers], weights=size, minlength=n)
+                touched = change != 0
+                t = total[touched]
+                now = t + change[touched]
+                new_quality = quality + (inside - gamma * (now * now - t * t).sum())
+                if not new_quality > quality + tolerance:
+                    share *= 0.5                # the moves undid each other: fewer at once
+                    continue
+                count += np.bincount(target[movers], minlength=n) - np.bincount(part[movers], minlength=n)
+                part = new.astype(np.int32)
+                total[touched] = now
+                quality, moved = new_quality, True
+                accepted += 1
+                next_look[v] = True
+                next_look[movers] = True
+            rounds += 1
+            if not moved and (share == 1.0 or share < SMALLEST_SHARE):
+                break
+            if moved and quality - round_start < ROUND_GAIN * abs(round_start):
+                break                           # the tail of a level: moves that barely count
+            if moved:
+                look = next_look
+        return part, np.array([rounds, buckets, accepted], np.int64)

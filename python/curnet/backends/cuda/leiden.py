@@ -1,12 +1,13 @@
-"""Leiden's and Louvain's moves on the GPU (kernels/leiden.cu): `best_moves`, with the contract
-of its NumPy twin in backends/cpu/leiden.py. The driver is curnet.analyses.community_detection."""
+"""Leiden's and Louvain's moves on the GPU (kernels/leiden.cu): `best_moves` and `local_moving`
+(a level's rounds in one cooperative launch), with the contracts of their NumPy twins in
+backends/cpu/leiden.py. The driver is curnet.analyses.community_detection."""
 from __future__ import annotations
 
 import numpy as np
 import cupy as cp
 
-from ..partitions import LevelGraph
-from .launch import NULL, i64
+from ..partitions import MAX_MOVE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph
+from .launch import NULL, THREADS, i32, i64, launch_cooperative, resident
 
 WARPS_PER_BLOCK = 8          # the kernel takes a warp a vertex; 256-thread blocks
 
@@ -65,3 +66,34 @@ class CudaMoves:
                 np.float64(beta), np.uint64(seed % 2**64), i64(n), keys, vals, target, gain)
         self.launcher.launch("leiden", "best_moves", n * 32, args, max_blocks=self.launcher.max_blocks)
         return target, gain
+
+    def local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
+                     tolerance: float, seed: int):
+        """See CpuMoves.local_moving: here every round in one launch of move_loop (grid
+        barriers between a bucket's steps), so a level waits for the device once, when its
+        labels are used. The counts (rounds, buckets, buckets accepted) stay on the device."""
+        n = lg.n
+        part = cp.array(part, dtype=np.int32)
+        stats = cp.zeros(3, np.int64)
+        if n == 0:
+            return part, stats
+        keys, vals = self.tables(lg)
+        total = cp.array(total, dtype=np.float64)
+        count = cp.array(count, dtype=np.int32)
+        looks = cp.zeros(2 * n, np.uint8)
+        looks[:n] = 1                                  # every vertex looked at in the first round
+        moving = cp.empty(n, np.uint8)
+        target = cp.empty(n, np.int32)
+        dtot = cp.zeros(n, np.float64)
+        dcount = cp.zeros(n, np.int32)
+        sums = cp.zeros(9, np.float64)                 # three slots of (movers, inside, penalty)
+        bar = cp.zeros(2, np.uint32)
+        args = (lg.ptr, lg.idx, cp.ascontiguousarray(lg.w, dtype=np.float64), i64(n), part, total, count,
+                cp.ascontiguousarray(vsize, dtype=np.float64), np.float64(gamma), looks[:n], looks[n:],
+                target, moving, dtot, dcount, keys, vals, sums, bar, np.float64(quality),
+                np.float64(tolerance), np.uint64(seed % 2**64), i32(MAX_MOVE_ROUNDS), i32(MOVE_BUCKETS),
+                np.float64(ROUND_GAIN), np.float64(SMALLEST_SHARE), stats)
+        # a warp a vertex; on a small level fewer blocks meet at each grid barrier
+        blocks = max(1, min(resident("leiden", "move_loop", THREADS), -(-n // WARPS_PER_BLOCK)))
+        launch_cooperative("leiden", "move_loop", blocks, args, THREADS, shape=f"{n} vertices")
+        return part, stats

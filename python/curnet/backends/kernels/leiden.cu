@@ -1,8 +1,9 @@
-// Leiden's and Louvain's moves (backends/cuda/leiden.py; NumPy twin: backends/cpu/leiden.py).
+// Leiden's and Louvain's moves (backends/cuda/leiden.py; NumPy twins: backends/cpu/leiden.py).
 // One warp a vertex: the warp sums its arcs' weights by the community at their heads in an
 // open-addressing table of its own (2 x degree slots at 2 x ptr[u], in global memory), then
 // each lane scores the table's slots and the warp keeps the best. The gain and the noise are
 // rounded step by step as NumPy rounds them (no fused multiply-add), so the twins agree.
+// best_moves: one bucket's moves (the refinement); move_loop: a level's whole local moving.
 
 // splitmix64's finaliser over (seed, u, c): a uniform in (0, 1) (partitions.uniform's twin)
 __device__ __forceinline__ double uniform_of(u64 seed, u64 u, u64 c)
@@ -25,8 +26,67 @@ __device__ __forceinline__ double move_gain(double kuc, double kua, double g, do
     return __dsub_rn(__dsub_rn(kuc, kua), __dmul_rn(__dmul_rn(g, su), __dadd_rn(__dsub_rn(tc, ta), su)));
 }
 
+// The best move of vertex u (of degree > 0), the whole warp calling it; every lane gets the
+// answer: the community to move to, or u's own (`a`) with gain 0.
 // bound, target_ok: may be null (local moving). beta 0: greedy (a move needs gain > 0);
 // beta > 0: the move of largest gain / beta + Gumbel noise among gains >= 0, against staying.
+__device__ __forceinline__ int warp_best_move(i64 u, int a, const i64* __restrict__ ptr,
+                                              const int* __restrict__ idx, const double* __restrict__ w,
+                                              const int* comm, const int* __restrict__ bound,
+                                              const double* __restrict__ vsize, const double* total, double g,
+                                              const unsigned char* __restrict__ target_ok, double beta, u64 seed,
+                                              int* __restrict__ keys, double* __restrict__ vals, double& gain)
+{
+    const int lane = threadIdx.x & 31;
+    const i64 start = ptr[u], deg = ptr[u + 1] - start;
+    int* K = keys + 2 * start;
+    double* V = vals + 2 * start;
+    const i64 cap = 2 * deg;
+    for (i64 s = lane; s < cap; s += 32) { K[s] = -1; V[s] = 0.0; }
+    __syncwarp();
+    const int bu = bound ? bound[u] : 0;
+    for (i64 j = start + lane; j < start + deg; j += 32) {
+        int v = idx[j];
+        if (bound && bound[v] != bu) continue;
+        int c = comm[v];
+        i64 h = (i64)(((unsigned int)c * 2654435761u) % (u64)cap);
+        while (true) {
+            int old = atomicCAS(&K[h], -1, c);
+            if (old == -1 || old == c) { atomicAdd(&V[h], w[j]); break; }
+            if (++h == cap) h = 0;
+        }
+    }
+    __syncwarp();
+    double kua = 0.0;                                  // u's weight to its own community
+    for (i64 s = lane; s < cap; s += 32)
+        if (K[s] == a) kua = V[s];
+    for (int off = 16; off; off >>= 1) kua += __shfl_xor_sync(0xffffffffu, kua, off);
+    const double su = vsize[u], ta = total[a];
+    double best = __longlong_as_double((long long)0xfff0000000000000ull), best_gain = 0.0;   // -inf (NVRTC has no INFINITY)
+    int best_c = 0x7fffffff;
+    for (i64 s = lane; s < cap; s += 32) {
+        int c = K[s];
+        if (c < 0 || c == a || (target_ok && !target_ok[c])) continue;
+        double gn = move_gain(V[s], kua, g, su, total[c], ta);
+        double score = gn;
+        if (beta > 0.0) {
+            if (gn < 0.0) continue;
+            score = __dadd_rn(__ddiv_rn(gn, beta), gumbel_of(seed, (u64)u, (u64)c));
+        }
+        if (score > best || (score == best && c < best_c)) { best = score; best_c = c; best_gain = gn; }
+    }
+    for (int off = 16; off; off >>= 1) {
+        double ob = __shfl_xor_sync(0xffffffffu, best, off);
+        double og = __shfl_xor_sync(0xffffffffu, best_gain, off);
+        int oc = __shfl_xor_sync(0xffffffffu, best_c, off);
+        if (ob > best || (ob == best && oc < best_c)) { best = ob; best_c = oc; best_gain = og; }
+    }
+    __syncwarp();                                      // the table is free for the next vertex
+    bool move = beta > 0.0 ? (best_c != 0x7fffffff && best > gumbel_of(seed, (u64)u, (u64)a)) : best > 0.0;
+    gain = move ? best_gain : 0.0;
+    return move ? best_c : a;
+}
+
 extern "C" __global__ void best_moves(const i64* __restrict__ ptr, const int* __restrict__ idx,
                                       const double* __restrict__ w, const int* __restrict__ comm,
                                       const int* __restrict__ bound, const double* __restrict__ vsize,
@@ -40,59 +100,144 @@ extern "C" __global__ void best_moves(const i64* __restrict__ ptr, const int* __
     const i64 warps = grid_threads() >> 5;
     for (i64 u = grid_thread() >> 5; u < n; u += warps) {
         const int a = comm[u];
-        const i64 start = ptr[u], deg = ptr[u + 1] - start;
-        if (!movable[u] || deg == 0) {
+        if (!movable[u] || ptr[u + 1] == ptr[u]) {
             if (lane == 0) { target[u] = a; gain[u] = 0.0; }
             continue;
         }
-        int* K = keys + 2 * start;
-        double* V = vals + 2 * start;
-        const i64 cap = 2 * deg;
-        for (i64 s = lane; s < cap; s += 32) { K[s] = -1; V[s] = 0.0; }
-        __syncwarp();
-        const int bu = bound ? bound[u] : 0;
-        for (i64 j = start + lane; j < start + deg; j += 32) {
-            int v = idx[j];
-            if (bound && bound[v] != bu) continue;
-            int c = comm[v];
-            i64 h = (i64)(((unsigned int)c * 2654435761u) % (u64)cap);
-            while (true) {
-                int old = atomicCAS(&K[h], -1, c);
-                if (old == -1 || old == c) { atomicAdd(&V[h], w[j]); break; }
-                if (++h == cap) h = 0;
-            }
-        }
-        __syncwarp();
-        double kua = 0.0;                                  // u's weight to its own community
-        for (i64 s = lane; s < cap; s += 32)
-            if (K[s] == a) kua = V[s];
-        for (int off = 16; off; off >>= 1) kua += __shfl_xor_sync(0xffffffffu, kua, off);
-        const double su = vsize[u], ta = total[a];
-        double best = __longlong_as_double((long long)0xfff0000000000000ull), best_gain = 0.0;   // -inf (NVRTC has no INFINITY)
-        int best_c = 0x7fffffff;
-        for (i64 s = lane; s < cap; s += 32) {
-            int c = K[s];
-            if (c < 0 || c == a || (target_ok && !target_ok[c])) continue;
-            double gn = move_gain(V[s], kua, g, su, total[c], ta);
-            double score = gn;
-            if (beta > 0.0) {
-                if (gn < 0.0) continue;
-                score = __dadd_rn(__ddiv_rn(gn, beta), gumbel_of(seed, (u64)u, (u64)c));
-            }
-            if (score > best || (score == best && c < best_c)) { best = score; best_c = c; best_gain = gn; }
-        }
-        for (int off = 16; off; off >>= 1) {
-            double ob = __shfl_xor_sync(0xffffffffu, best, off);
-            double og = __shfl_xor_sync(0xffffffffu, best_gain, off);
-            int oc = __shfl_xor_sync(0xffffffffu, best_c, off);
-            if (ob > best || (ob == best && oc < best_c)) { best = ob; best_c = oc; best_gain = og; }
-        }
-        if (lane == 0) {
-            bool move = beta > 0.0 ? (best_c != 0x7fffffff && best > gumbel_of(seed, (u64)u, (u64)a))
-                                   : best > 0.0;
-            target[u] = move ? best_c : a;
-            gain[u] = move ? best_gain : 0.0;
-        }
-        __syncwarp();                                      // the table is free for the next vertex
+        double gn;
+        int t = warp_best_move(u, a, ptr, idx, w, comm, bound, vsize, total, g, target_ok, beta, seed,
+                               keys, vals, gn);
+        if (lane == 0) { target[u] = t; gain[u] = gn; }
     }
+}
+
+// Sum of a double over the block, added to *sum once per block (every thread calls it).
+__device__ __forceinline__ void block_sum(double value, double* sum)
+{
+    for (int off = 16; off; off >>= 1) value += __shfl_xor_sync(0xffffffffu, value, off);
+    block_add<double>((threadIdx.x & 31) == 0 ? value : 0.0, sum);
+}
+
+// A level's local moving, every round in one cooperative launch (the rules and the NumPy
+// twin: CpuMoves.local_moving). A bucket is three steps between grid barriers:
+//   A. each vertex of the bucket (a warp each) takes its best move; a mover adds its weight
+//      to its target's change and takes it from its community's (dtot, dcount);
+//   B. the bucket's change of the quality: the weight inside communities from the movers'
+//      arcs, the penalty from the communities that changed;
+//   C. every thread reads the two sums and decides alike: the moves are kept (labels,
+//      totals, the next round's vertices: the movers and their neighbours) or dropped (and
+//      the share of a bucket that may move is halved); dtot and dcount are zeroed.
+// The control state (quality, share, the round's start) is each thread's own copy, the same
+// in every thread. A bucket's three sums sit in slot_of(bucket): zeroed a bucket before use.
+// Arrays written here are not __restrict__ (read-only loads would miss other blocks' writes).
+extern "C" __global__ void __launch_bounds__(256) move_loop(
+    const i64* __restrict__ ptr, const int* __restrict__ idx, const double* __restrict__ w, i64 n,
+    int* part, double* total, int* count, const double* __restrict__ vsize, double g,
+    unsigned char* look_a, unsigned char* look_b, int* target, unsigned char* moving,
+    double* dtot, int* dcount, int* __restrict__ keys, double* __restrict__ vals, double* sums,
+    unsigned int* bar, double quality, double tolerance, u64 seed, int max_rounds, int buckets,
+    double round_gain, double smallest_share, i64* stats)
+{
+    const int lane = threadIdx.x & 31;
+    const i64 warp = grid_thread() >> 5, warps = grid_threads() >> 5;
+    unsigned char* look = look_a;
+    unsigned char* next_look = look_b;
+    double share = 1.0;
+    i64 k = 0, accepted = 0;
+    int rounds = 0;
+    for (int r = 0; r < max_rounds; ++r) {
+        const u64 rseed = seed + (u64)(r + 1) * 0x94D049BB133111EBull;     // partitions.round_seed
+        bool moved = false;
+        const double round_start = quality;
+        for (int b = 0; b < buckets; ++b, ++k) {
+            volatile double* now = sums + 3 * slot_of((int)(k % 3));
+            if (grid_thread() == 0) {
+                double* later = sums + 3 * slot_of((int)((k + 1) % 3));
+                later[0] = 0.0; later[1] = 0.0; later[2] = 0.0;
+            }
+            if (b == 0) for_each(n, [&](i64 i) { next_look[i] = 0; });
+            // A: the bucket's moves
+            double movers = 0.0;
+            for (i64 u = warp; u < n; u += warps) {
+                const int a = part[u];
+                const bool movable = look[u] &&
+                    (int)__dmul_rn(uniform_of(rseed, (u64)u, (u64)u), (double)buckets) == b &&
+                    (share >= 1.0 || uniform_of(rseed + 1, (u64)u, (u64)u) < share);
+                int t = a;
+                if (movable && ptr[u + 1] > ptr[u]) {
+                    double gn;
+                    t = warp_best_move(u, a, ptr, idx, w, part, nullptr, vsize, total, g, nullptr, 0.0, 0,
+                                       keys, vals, gn);
+                }
+                const bool mv = t != a && !(count[a] == 1 && count[t] == 1 && t > a);
+                if (lane == 0) {
+                    target[u] = t;
+                    moving[u] = mv;
+                    if (mv) {
+                        const double su = vsize[u];
+                        atomicAdd(dtot + t, su);
+                        atomicAdd(dtot + a, -su);
+                        atomicAdd(dcount + t, 1);
+                        atomicAdd(dcount + a, -1);
+                        movers += 1.0;
+                    }
+                }
+            }
+            block_sum(movers, (double*)now);
+            grid_barrier(bar);
+            if (now[0] == 0.0) continue;              // no mover (every thread reads alike)
+            // B: the change of the quality (an arc between a mover and a vertex that stays
+            // stands for its reverse arc too)
+            double inside = 0.0, penalty = 0.0;
+            for (i64 u = warp; u < n; u += warps) {
+                if (!moving[u]) continue;
+                const int ou = part[u], nu = target[u];
+                for (i64 j = ptr[u] + lane; j < ptr[u + 1]; j += 32) {
+                    const int v = idx[j];
+                    const bool mv = moving[v];
+                    const int ov = part[v], nv = mv ? target[v] : ov;
+                    const double delta = (double)(nu == nv) - (double)(ou == ov);
+                    inside = __dadd_rn(inside, __dmul_rn(__dmul_rn(w[j], delta), mv ? 1.0 : 2.0));
+                }
+            }
+            for_each(n, [&](i64 c) {
+                const double d = dtot[c];
+                if (d == 0.0) return;
+                const double t = total[c], nt = __dadd_rn(t, d);
+                penalty = __dadd_rn(penalty, __dsub_rn(__dmul_rn(nt, nt), __dmul_rn(t, t)));
+            });
+            block_sum(inside, (double*)now + 1);
+            block_sum(penalty, (double*)now + 2);
+            grid_barrier(bar);
+            // C: keep or drop the bucket's moves
+            const double new_quality = __dadd_rn(quality, __dsub_rn(now[1], __dmul_rn(g, now[2])));
+            const bool keep = new_quality > __dadd_rn(quality, tolerance);
+            if (keep) {
+                for (i64 u = warp; u < n; u += warps) {
+                    if (!moving[u]) continue;
+                    for (i64 j = ptr[u] + lane; j < ptr[u + 1]; j += 32) next_look[idx[j]] = 1;
+                    if (lane == 0) { part[u] = target[u]; next_look[u] = 1; }
+                }
+                quality = new_quality;
+                moved = true;
+                ++accepted;
+            } else {
+                share *= 0.5;                          // the moves undid each other: fewer at once
+            }
+            for_each(n, [&](i64 c) {
+                const double d = dtot[c];
+                const int dc = dcount[c];
+                if (d == 0.0 && dc == 0) return;
+                if (keep) { total[c] = __dadd_rn(total[c], d); count[c] += dc; }
+                dtot[c] = 0.0;
+                dcount[c] = 0;
+            });
+            grid_barrier(bar);
+        }
+        ++rounds;
+        if (!moved && (share == 1.0 || share < smallest_share)) break;
+        if (moved && quality - round_start < round_gain * fabs(round_start)) break;
+        if (moved) { unsigned char* t = look; look = next_look; next_look = t; }
+    }
+    if (grid_thread() == 0) { stats[0] = rounds; stats[1] = k; stats[2] = accepted; }
 }
