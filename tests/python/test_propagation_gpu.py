@@ -88,11 +88,7 @@ def test_walk_loop_matches_its_twin(k):
     NumPy twin, the host solver's power iteration, on random graphs with dangling and isolated
     vertices: every column's values, the steps taken, the columns that met max_iter (a warning
     alike); and against the GPU's step-by-step route (cuSPARSE)."""
-    import cupy as cp
-    from curnet.propagation.operators import open_device, walk
-    from curnet.propagation.solvers import WalkSolver
     rng = np.random.default_rng(k)
-    gpu, cpu = open_device("cuda"), open_device("cpu")
     for trial in range(4):
         n = int(rng.integers(20, 400))
         m = int(rng.integers(n, 8 * n))
@@ -104,22 +100,68 @@ def test_walk_loop_matches_its_twin(k):
         redistribute = normalize == "walk" and trial < 2
         s = rng.random((n + 5, k)) * (rng.random((n + 5, k)) < 0.2)
         s[rng.integers(0, n + 5, k), np.arange(k)] += 1.0
-        if redistribute:
-            s /= s.sum(axis=0)
-        restart = float(rng.choice([0.15, 0.3, 0.7]))
         max_iter = 6 if trial == 1 else 10_000
-        results = []
-        for dev, fused in ((gpu, True), (gpu, False), (cpu, False)):
-            solver = WalkSolver(dev, walk(g, dev, normalize=normalize), restart, redistribute=redistribute,
-                                max_iter=max_iter, fused=fused)
-            with dev.scope(), warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                x = solver.solve(dev.to_device(np.asarray(s, order=solver.order)))
-                x = x.get() if isinstance(x, cp.ndarray) else x
-            results.append((x, solver.iterations, [str(w.message) for w in caught]))
-        (fused_x, fused_steps, fused_warned), (step_x, _, _), (twin_x, twin_steps, twin_warned) = results
-        np.testing.assert_allclose(fused_x, twin_x, rtol=0, atol=1e-13)
-        np.testing.assert_allclose(fused_x, step_x, rtol=0, atol=1e-13)
-        assert fused_steps == twin_steps
-        assert fused_warned == twin_warned
+        twin_warned = assert_fused_matches_twin(g, s, float(rng.choice([0.15, 0.3, 0.7])), normalize,
+                                                redistribute, max_iter)
         assert bool(twin_warned) == (max_iter == 6)
+
+
+@pytest.mark.parametrize("k", [1, 5, 70])
+def test_walk_loop_cuts_long_rows(k):
+    """Rows longer than PIECE_ARCS (hubs) are walked in pieces by several warps, their sums met
+    in the step: on random graphs with hubs of one to three pieces (and a row just under the
+    cut), the fused route against its twin. A seventh of the columns start on a component of
+    two vertices, where the walk converges at the damping's rate only, so the launch over 70
+    columns leaves with those and a second launch finishes them (from the step it left at)."""
+    from curnet.backends.cuda.propagation import PIECE_ARCS, long_rows
+    from curnet.propagation.operators import open_device, walk
+    rng = np.random.default_rng(100 + k)
+    for trial in range(4):
+        n = int(rng.integers(3 * PIECE_ARCS, 4 * PIECE_ARCS))
+        m = int(rng.integers(2 * n, 4 * n))
+        e = [rng.integers(0, n, (m, 2))]
+        for hub, arcs in enumerate((PIECE_ARCS + 1, 2 * PIECE_ARCS + 37, PIECE_ARCS - 40)):
+            tails = rng.choice(np.arange(3, n), arcs, replace=False)
+            e.append(np.column_stack([tails, np.full(arcs, hub)]))
+        e.append(np.array([[n, n + 1], [n + 1, n]]))          # the two-vertex component
+        e = np.concatenate(e)
+        directed = trial % 2 == 0
+        g = curnet.Graph.from_edges(e[:, 0], e[:, 1], rng.uniform(0.1, 2.0, len(e)), directed=directed,
+                                    num_vertices=n + 4, dtype=np.float64)
+        normalize = "symmetric" if trial == 3 else "walk"
+        cuts = long_rows(walk(g, open_device("cuda"), normalize=normalize).ptr, n + 4)
+        assert cuts.rows >= 2 and int(cuts.piece_count.max()) >= 3
+        s = rng.random((n + 4, k)) * (rng.random((n + 4, k)) < 0.05)
+        s[rng.integers(0, n, k), np.arange(k)] += 1.0
+        slow = np.arange(k)[: k // 7]
+        s[:, slow] = 0.0
+        s[n, slow] = 1.0
+        redistribute = normalize == "walk" and trial < 2
+        max_iter = 60 if trial == 1 else 10_000
+        assert_fused_matches_twin(g, s, float(rng.choice([0.15, 0.3])), normalize, redistribute, max_iter)
+
+
+def assert_fused_matches_twin(g, s, restart, normalize, redistribute, max_iter):
+    """The fused kernel, the GPU's step route and the host solver (the twin) on the start block s:
+    the same values, steps and warnings. Returns the twin's warnings."""
+    import cupy as cp
+    from curnet.propagation.operators import open_device, walk
+    from curnet.propagation.solvers import WalkSolver
+    gpu, cpu = open_device("cuda"), open_device("cpu")
+    if redistribute:
+        s = s / s.sum(axis=0)
+    results = []
+    for dev, fused in ((gpu, True), (gpu, False), (cpu, False)):
+        solver = WalkSolver(dev, walk(g, dev, normalize=normalize), restart, redistribute=redistribute,
+                            max_iter=max_iter, fused=fused)
+        with dev.scope(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            x = solver.solve(dev.to_device(np.asarray(s, order=solver.order)))
+            x = x.get() if isinstance(x, cp.ndarray) else x
+        results.append((x, solver.iterations, [str(w.message) for w in caught]))
+    (fused_x, fused_steps, fused_warned), (step_x, _, _), (twin_x, twin_steps, twin_warned) = results
+    np.testing.assert_allclose(fused_x, twin_x, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(fused_x, step_x, rtol=0, atol=1e-13)
+    assert fused_steps == twin_steps
+    assert fused_warned == twin_warned
+    return twin_warned

@@ -100,6 +100,9 @@ class Walk:
     # offsets as int64 and a (n,) uint8 mask of the dangling vertices (None on the CPU)
     ptr: Any = None
     is_dangling: Any = None
+    # W's long rows cut into pieces for that kernel (backends/cuda/propagation.long_rows),
+    # made at the first fused solve
+    long_rows: Any = None
 
 
 def walk(g, dev: Device, *, weighted=None, directed=True, normalize="walk") -> Walk:

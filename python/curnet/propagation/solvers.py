@@ -118,11 +118,13 @@ class WalkSolver(Solver):
 
     def solve_fused(self, s):
         """solve() on the GPU: every step of the block in one kernel launch."""
-        from ..backends.cuda.propagation import walk_loop
+        from ..backends.cuda.propagation import long_rows, walk_loop
         w = self.w
+        if w.long_rows is None:
+            w.long_rows = long_rows(w.ptr, w.n)
         x, steps = walk_loop(w.ptr, w.w.indices, w.w.data, w.is_dangling, s, self.r,
                              redistribute=self.redistribute, ord2=self.ord == 2, tol=self.tol,
-                             max_iter=self.max_iter)
+                             max_iter=self.max_iter, cuts=w.long_rows)
         self.iterations = int(np.abs(steps).max())
         late = int((steps < 0).sum())
         if late:

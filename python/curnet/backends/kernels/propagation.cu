@@ -13,12 +13,28 @@
 // a warp takes `run` consecutive tasks at a time (one group's rows), so that it adds its
 // per-column sums once a run rather than once a task.
 //
+// Long rows (a hub's in-arcs: more than piece_arcs) are cut into pieces of piece_arcs arcs,
+// each piece a task of its own for one group (lane = z * C + column, 32 / C lanes over the
+// piece's arcs), so that no warp walks a hub alone while the grid waits for it at the
+// barrier. A piece adds its sums into part (a long row's (ld) slice) and counts itself in
+// arrived (one count a long row and group); the warp that brings the count to the row's
+// number of pieces reads the complete sums (the fence-then-count of a threadfence reduction)
+// and finishes the row, all in the same step. The pieces' sums meet in the order they arrive
+// (atomics): the long rows' values may differ from run to run in the last bits.
+//
 // A step's per-column sums live in three slots used in turn (common.cuh's slot_of): the
 // change of step t in err[t % 3], the dangling mass of x_t in dsum[t % 3], the columns
 // retired during step t in retired[t % 3]. A column converged at step t - 1 is seen by every
 // thread during step t (err of step t - 1 is final after the barrier) and then skipped; its
 // step count goes to stop[c] (t), and the buffer holding it is t % 2. Finally every column's
 // result is gathered into x0; stop[c] < 0 marks a column that met max_iter unconverged.
+//
+// Dropping finished columns: the launch leaves once at most `leave_at` columns still run
+// (their stop[c] still 0); *steps_done then says how many steps were taken, and their x_t
+// (gathered into x0 too), their change of the last step (err[(t - 1) % 3]) and, for
+// PageRank, their dangling mass (dsum[t % 3]) are what the host hands a launch of just those
+// columns, starting at step0 = t (the host's backends/cuda/propagation.py). A launch from
+// step0 > 0 finds x_step0 in the buffer step0 % 2 and those two sums in their slots.
 
 __device__ __forceinline__ bool walk_converged(double sum, double scale, double factor, double tol, int ord2)
 {
@@ -39,28 +55,33 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
     const i64* __restrict__ ptr, const int* __restrict__ idx, const double* __restrict__ val,
     const unsigned char* __restrict__ dangling, const double* __restrict__ s,
     double* x0, double* x1, const double* __restrict__ scale,
-    double* err, double* dsum, unsigned int* retired, int* stop, unsigned int* bar,
+    double* err, double* dsum, unsigned int* retired, int* stop, unsigned int* bar, int* steps_done,
+    const int* __restrict__ long_of, const int* __restrict__ piece_row, const i64* __restrict__ piece_first,
+    const int* __restrict__ piece_count, double* part, unsigned int* arrived, i64 pieces, int piece_arcs,
     i64 n, int k, i64 ld, int c_log, int z_log, int run, double damp, double r, double factor, double tol,
-    int ord2, int redistribute, int max_iter)
+    int ord2, int redistribute, int max_iter, int step0, int leave_at)
 {
     const int C = 1 << c_log, Z = 1 << z_log, rows_a_task = 32 >> (c_log + z_log);
     const int lane = threadIdx.x & 31;
     const int my_col = lane & (C - 1);
     const int my_z = (lane >> c_log) & (Z - 1);
     const int my_row = lane >> (c_log + z_log);
+    const int piece_lane = lane >> c_log, piece_lanes = 32 >> c_log;   // a piece's lanes over its arcs
     const i64 row_blocks = (n + rows_a_task - 1) / rows_a_task;
     const i64 groups = (k + C - 1) / C;
     const i64 tasks = groups * row_blocks;
+    const i64 piece_tasks = groups * pieces;
     const i64 warp = grid_thread() >> 5, warps = grid_threads() >> 5;
     // a lane that finishes a (row, column): z == 0 (the row's sum is in it)
     const bool finisher = my_z == 0;
 
     // Per-column sums, accumulated over a warp's tasks of one group, then added once: summed
-    // over the warp's rows first, so lane (row 0, z 0, column c) adds for its column.
-    auto flush = [&](double& acc, double* slot, i64 group) {
-        double v = lanes_sum(acc, c_log + z_log, 5);
+    // over the lanes of bit lo_bit and above (the rows of a task, or a piece's lanes), so lane
+    // (row 0, z 0, column c) adds for its column.
+    auto flush = [&](double& acc, double* slot, i64 group, int lo_bit) {
+        double v = lanes_sum(acc, lo_bit, 5);
         i64 col = group * C + my_col;
-        if (my_row == 0 && finisher && col < k && v != 0.0) atomicAdd(slot + col, v);
+        if ((lane >> c_log) == 0 && col < k && v != 0.0) atomicAdd(slot + col, v);
         acc = 0.0;
     };
 
@@ -72,23 +93,24 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
         }
     };
 
-    // x_0 = s: its mass on the dangling rows, for step 0's jumps
-    if (redistribute) {
+    // x_0 = s: its mass on the dangling rows, for step 0's jumps (a later start brings its own)
+    if (redistribute && step0 == 0) {
         double ds = 0.0;
         i64 group = -1;
         each_task([&](i64 t) {
             i64 g = t / row_blocks;
-            if (g != group) { if (group >= 0) flush(ds, dsum, group); group = g; }
+            if (g != group) { if (group >= 0) flush(ds, dsum, group, c_log + z_log); group = g; }
             i64 row = (t - g * row_blocks) * rows_a_task + my_row;
             i64 col = g * C + my_col;
             if (finisher && row < n && col < k && dangling[row]) ds += s[row * ld + col];
         });
-        if (group >= 0) flush(ds, dsum, group);
+        if (group >= 0) flush(ds, dsum, group, c_log + z_log);
     }
     grid_barrier(bar);
 
     int active = k;
-    int step = 0;
+    int step = step0;
+    bool left = false;
     for (; step < max_iter; ++step) {
         const double* x = (step & 1) ? x1 : x0;
         double* y = (step & 1) ? x0 : x1;
@@ -100,12 +122,66 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
         double* ds_zero = dsum + (i64)slot_of(step + 2) * k;
         if (grid_thread() == 0) retired[slot_of(step + 1)] = 0u;
 
+        // a column that stopped before this step (at it: its err of step - 1 met tol)
+        auto column_done = [&](i64 col) {
+            return stop[col] != 0 || (step > 0 && walk_converged(err_before[col], scale[col], factor, tol, ord2));
+        };
+        // row's new value in column col from its sum over W's row: y, and the step's sums
+        auto finish = [&](i64 row, i64 col, double sum, double& e, double& ds) {
+            double coef = redistribute ? r + damp * ds_now[col] : r;
+            double now = damp * sum + coef * s[row * ld + col];
+            y[row * ld + col] = now;
+            double d = now - x[row * ld + col];
+            e += ord2 ? d * d : fabs(d);
+            if (redistribute && dangling[row]) ds += now;
+        };
+
         double e = 0.0, ds = 0.0;
         i64 group = -1;
+        // the long rows' pieces first (their warps then go on with ordinary tasks)
+        for (i64 t = warp; t < piece_tasks; t += warps) {
+            i64 g = t / pieces, p = t - g * pieces;
+            if (g != group) {
+                if (group >= 0) { flush(e, err_now, group, c_log); flush(ds, ds_next, group, c_log); }
+                group = g;
+            }
+            i64 col = g * C + my_col;
+            bool go = col < k && !column_done(col);
+            if (!__any_sync(0xffffffffu, go)) continue;        // the group's columns have all stopped
+            i64 row = piece_row[p];
+            i64 l = long_of[row];
+            double sum = 0.0;
+            if (go) {
+                i64 end = ptr[row + 1], a0 = piece_first[p];
+                if (a0 + piece_arcs < end) end = a0 + piece_arcs;
+#pragma unroll 4
+                for (i64 a = a0 + piece_lane; a < end; a += piece_lanes)
+                    sum += val[a] * x[(i64)idx[a] * ld + col];
+            }
+            sum = lanes_sum(sum, c_log, 5);
+            if (go && piece_lane == 0) atomicAdd(part + l * ld + col, sum);
+            __threadfence();                                     // the sums before the count
+            __syncwarp();
+            unsigned int before = 0;
+            if (lane == 0) before = atomicAdd(arrived + l * groups + g, 1u);
+            before = __shfl_sync(0xffffffffu, before, 0);
+            if (before == (unsigned int)piece_count[l] - 1u) {   // the row's last piece: finish it
+                if (lane == 0) arrived[l * groups + g] = 0u;     // for the next step (after the barrier)
+                if (go && piece_lane == 0) {
+                    __threadfence();
+                    unsigned long long* cell = (unsigned long long*)(part + l * ld + col);
+                    double total = __longlong_as_double(atomicExch(cell, 0ull));
+                    finish(row, col, total, e, ds);
+                }
+            }
+        }
+        if (group >= 0) { flush(e, err_now, group, c_log); flush(ds, ds_next, group, c_log); }
+
+        group = -1;
         each_task([&](i64 t) {
             i64 g = t / row_blocks;
             if (g != group) {
-                if (group >= 0) { flush(e, err_now, group); flush(ds, ds_next, group); }
+                if (group >= 0) { flush(e, err_now, group, c_log + z_log); flush(ds, ds_next, group, c_log + z_log); }
                 group = g;
             }
             i64 block = t - g * row_blocks;
@@ -114,8 +190,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
             bool live = row < n && col < k;
             bool done = true;
             if (live) {
-                done = stop[col] != 0 ||
-                       (step > 0 && walk_converged(err_before[col], scale[col], factor, tol, ord2));
+                done = column_done(col);
                 if (block == 0 && my_row == 0 && finisher) {     // the column's own bookkeeping
                     err_zero[col] = 0.0;
                     ds_zero[col] = 0.0;
@@ -124,6 +199,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
                         atomicAdd(retired + slot_of(step), 1u);
                     }
                 }
+                if (pieces && long_of[row] >= 0) live = false;  // its pieces walk it
             }
             double sum = 0.0;
             if (live && !done) {
@@ -133,23 +209,21 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
                     sum += val[a] * x[(i64)idx[a] * ld + col];
             }
             sum = lanes_sum(sum, c_log, c_log + z_log);
-            if (live && !done && finisher) {
-                double coef = redistribute ? r + damp * ds_now[col] : r;
-                double now = damp * sum + coef * s[row * ld + col];
-                y[row * ld + col] = now;
-                double d = now - x[row * ld + col];
-                e += ord2 ? d * d : fabs(d);
-                if (redistribute && dangling[row]) ds += now;
-            }
+            if (live && !done && finisher) finish(row, col, sum, e, ds);
         });
-        if (group >= 0) { flush(e, err_now, group); flush(ds, ds_next, group); }
+        if (group >= 0) { flush(e, err_now, group, c_log + z_log); flush(ds, ds_next, group, c_log + z_log); }
         grid_barrier(bar);
         active -= (int)retired[slot_of(step)];
         if (active <= 0) break;
+        if (active <= leave_at && step + 1 < max_iter) {      // the few columns left: the host goes on
+            ++step;
+            left = true;
+            break;
+        }
     }
 
     // after max_iter steps: the columns still running converged or not by their last change
-    if (step == max_iter) {
+    if (!left && step == max_iter) {
         const double* err_last = err + (i64)slot_of(max_iter - 1) * k;
         for_each(k, [&](i64 c) {
             if (stop[c] == 0)
@@ -157,10 +231,12 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
         });
         grid_barrier(bar);
     }
-    // every column's last iterate into x0 (a column stopped after an odd number of steps is in x1)
+    if (grid_thread() == 0) *steps_done = step;
+    // every column's last iterate into x0 (a column stopped after an odd number of steps is in
+    // x1; one still running when the launch leaves has taken `step` steps)
     for_each(n * (i64)k, [&](i64 i) {
         i64 row = i / k, col = i - row * k;
-        int steps = stop[col];
+        int steps = stop[col] ? stop[col] : step;
         if (steps & 1) x0[row * ld + col] = x1[row * ld + col];
     });
 }
