@@ -279,8 +279,8 @@ many_source_result <- function(q, type, value, fill) {
 run_bfs <- function(q, type, backend, progress) {
   many_source_result(q, type, "depth", function(depth) with_prefault(list(depth),
     engine_call(engine_module("traversals")$bfs_into(
-      q$graph$py, as_arrow(q$ids), data_address(depth), typeof(depth), progress_hook(progress, "BFS"),
-      backend, q$mode, arrow_ids(q$targets)))))
+      q$graph$py, as_numbers(q$ids), data_address(depth), typeof(depth), progress_hook(progress, "BFS"),
+      backend, q$mode, engine_targets(q$targets)))))
 }
 
 run_sssp_dists <- function(q, backend, progress) {
@@ -293,8 +293,8 @@ run_sssp <- function(graph, ids, dist, pred, progress, backend, mode, targets,
                      pred_none = NA_integer_, source_self = FALSE) {
   with_prefault(list(dist, pred),
     engine_call(engine_module("traversals")$sssp_into(
-      graph$py, as_arrow(ids), data_address(dist), if (!is.null(pred)) data_address(pred),
-      progress_hook(progress, "SSSP"), backend, mode, arrow_ids(targets),
+      graph$py, as_numbers(ids), data_address(dist), if (!is.null(pred)) data_address(pred),
+      progress_hook(progress, "SSSP"), backend, mode, engine_targets(targets),
       pred_none = pred_none, source_self = source_self),
                 graph$names))
 }
@@ -340,8 +340,8 @@ vertex_ids <- function(graph, v, what = "source") {
   if (whole) as.integer(v) - 1L else as.double(v) - 1
 }
 
-# Targets as an Arrow array for the engine (NULL: all vertices).
-arrow_ids <- function(ids) if (!is.null(ids)) as_arrow(ids)
+# Targets for the engine (NULL: all vertices).
+engine_targets <- function(ids) if (!is.null(ids)) as_numbers(ids)
 
 # 0-based target ids (checked by the engine), or NULL for all vertices.
 target_ids <- function(graph, to) if (!is.null(to)) vertex_ids(graph, to, "target")

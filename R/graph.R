@@ -270,11 +270,12 @@ reader_options <- function(...) {
   options
 }
 
-# The column names taken as weights without being asked: the engine's list (curnet.io.WEIGHT_NAMES),
-# so that a data frame, an Arrow table and a file agree.
+# The column names taken as weights without being asked: the engine's list (curnet.io.WEIGHT_NAMES,
+# kept in curnet.columns, which the graph adapters load anyway, not the readers' package), so that
+# a data frame, an Arrow table and a file agree.
 weight_names <- function() {
-  io <- engine_import("curnet.io")   # first: py_to_r starts Python before it reads its argument
-  unlist(reticulate::py_to_r(io$WEIGHT_NAMES))
+  graphs <- engine_module("graphs")   # first: py_to_r starts Python before it reads its argument
+  unlist(reticulate::py_to_r(graphs$WEIGHT_NAMES))
 }
 
 weight_like_column <- function(columns) {
@@ -315,10 +316,10 @@ engine_graph <- function(src, dst, weights, directed, names, n = length(names), 
     if (length(weights) != length(src)) {
       stop(sprintf("%d weights for %d edges", length(weights), length(src)), call. = FALSE)
     }
-    weights <- as_arrow(as.double(weights))
+    weights <- as_numbers(as.double(weights))
   }
   py <- engine_call(engine_module("graphs")$graph_from_arrow(
-    as_arrow(as.integer(src)), as_arrow(as.integer(dst)), weights, directed, n, dtype = engine_dtype(precision)))
+    as_numbers(as.integer(src)), as_numbers(as.integer(dst)), weights, directed, n, dtype = engine_dtype(precision)))
   wrap_graph(py, names, ids_are_names)
 }
 

@@ -7,6 +7,14 @@ as_arrow <- function(x) {
   engine_module("handoff")$import_arrow(exported[[2]], exported[[3]])
 }
 
+# The same export read by the engine as a NumPy array over R's memory, without pyarrow (a
+# vector with NA arrives as the pyarrow array, as from as_arrow()): for the columns a first
+# call passes (a graph's ids and weights, sources, targets), which the engine reads as NumPy.
+as_numbers <- function(x) {
+  exported <- .Call(C_curnet_arrow_export, x)
+  engine_module("handoff")$import_numbers(exported[[2]], exported[[3]])
+}
+
 # Address of a vector's data and its length (for the engine to write into it: the engine
 # refuses, before writing, a result whose size is not the length R allocated).
 data_address <- function(x) c(.Call(C_curnet_data_address, x), length(x))

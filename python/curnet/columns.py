@@ -1,7 +1,14 @@
 """One place that turns a user's column (NumPy, CuPy, list, pandas, polars, Arrow) into NumPy."""
 from __future__ import annotations
 
+import sys
+
 import numpy as np
+
+# Column names read as weights wherever they stand (case aside), as igraph reads `weight`: the
+# readers' rule (curnet.io.weights), which R's data frames follow too (here, so that R reads the
+# list without loading the readers).
+WEIGHT_NAMES = ("weight", "weights", "w", "distance", "dist", "length", "cost")
 
 
 def _arrow_module():
@@ -14,12 +21,15 @@ def _arrow_module():
 
 def _as_arrow(col):
     """Arrow arrays, chunked arrays and objects with the Arrow PyCapsule interface."""
+    capsule = hasattr(col, "__arrow_c_array__") or hasattr(col, "__arrow_c_stream__")
+    if not capsule and "pyarrow" not in sys.modules:
+        return None     # not Arrow data: pyarrow stays unloaded (30-100 ms of a first call)
     pa = _arrow_module()
     if pa is None:
         return None
     if isinstance(col, (pa.Array, pa.ChunkedArray)):
         return col
-    if hasattr(col, "__arrow_c_array__") or hasattr(col, "__arrow_c_stream__"):
+    if capsule:
         if type(col).__module__.startswith(("pandas", "polars")):
             return None  # their own to_numpy() is direct
         return pa.array(col) if hasattr(col, "__arrow_c_array__") else pa.chunked_array(col)

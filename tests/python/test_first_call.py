@@ -54,22 +54,115 @@ print(json.dumps([bad, sorted(set(curnet.__all__) - set(dir(curnet)))]))
         curnet.no_such_export
 
 
-def test_r_s_first_bfs_on_the_cpu_loads_no_gpu_cluster_or_pandas_module():
-    """R's path: the bridge, a graph from Arrow columns (as R hands them over), one BFS."""
-    loaded = loaded_after("""
-import numpy as np, pyarrow as pa
-import curnet.r_bridge.session
-import curnet.r_bridge.graphs as b
+# R's export of an integer or double vector (src/handoff.c: the Arrow C data interface over R's
+# memory, NA as nulls), made here with ctypes so that the engine reads it as it comes from R,
+# without pyarrow in the process. `released`: the exports whose release the engine called.
+R_EXPORT = r"""
+import ctypes, gc, numpy as np
+class Schema(ctypes.Structure):
+    _fields_ = [("format", ctypes.c_char_p), ("name", ctypes.c_char_p), ("metadata", ctypes.c_char_p),
+                ("flags", ctypes.c_int64), ("n_children", ctypes.c_int64), ("children", ctypes.c_void_p),
+                ("dictionary", ctypes.c_void_p), ("release", ctypes.c_void_p), ("private_data", ctypes.c_void_p)]
+class Array(ctypes.Structure):
+    _fields_ = [("length", ctypes.c_int64), ("null_count", ctypes.c_int64), ("offset", ctypes.c_int64),
+                ("n_buffers", ctypes.c_int64), ("n_children", ctypes.c_int64),
+                ("buffers", ctypes.POINTER(ctypes.c_void_p)), ("children", ctypes.c_void_p),
+                ("dictionary", ctypes.c_void_p), ("release", ctypes.c_void_p), ("private_data", ctypes.c_void_p)]
+released, exports = [], []
+@ctypes.CFUNCTYPE(None, ctypes.POINTER(Array))
+def release_array(a, released=released):     # also at exit, after the globals went
+    released.append(a.contents.private_data)
+    a.contents.release = None
+@ctypes.CFUNCTYPE(None, ctypes.POINTER(Schema))
+def release_schema(s):
+    s.contents.release = None
+def r_export(values, missing=()):
+    values = np.ascontiguousarray(values)
+    validity = None
+    if missing:
+        valid = np.ones(len(values), bool)
+        valid[list(missing)] = False
+        validity = np.packbits(valid, bitorder="little")
+    buffers = (ctypes.c_void_p * 2)(None if validity is None else validity.ctypes.data,
+                                    values.ctypes.data if len(values) else None)
+    schema = Schema(format=b"i" if values.dtype == np.int32 else b"g", name=b"", flags=2,
+                    release=ctypes.cast(release_schema, ctypes.c_void_p))
+    array = Array(length=len(values), null_count=len(missing), n_buffers=2, buffers=buffers,
+                  release=ctypes.cast(release_array, ctypes.c_void_p), private_data=len(exports) + 1)
+    exports.append((values, validity, buffers, schema, array))
+    return ctypes.addressof(array), ctypes.addressof(schema)
+"""
+R_ENTRY = "import curnet.r_bridge.session, curnet.r_bridge.handoff, curnet.r_bridge.graphs, curnet.r_bridge.traversals"
+
+
+def test_r_s_entry_loads_no_scipy_arrow_gpu_or_cluster_module():
+    """What R's bridge() and the first cuRnet_graph / cuRnet_bfs import before any work: the
+    drivers and adapters; SciPy, pyarrow, CuPy, NetworkX and Dask at their first use only."""
+    loaded = loaded_after(R_ENTRY)
+    assert {"curnet.r_bridge.session", "curnet.algorithms.bfs", "curnet.backends"} <= loaded
+    assert loaded.isdisjoint(HEAVY)
+    assert loaded.isdisjoint({"curnet.io", "curnet.datasets", "curnet.coexpression"})
+
+
+def test_r_s_first_graph_and_bfs_on_the_cpu_load_no_arrow_gpu_or_cluster_module():
+    """R's path, as R takes it: a graph from R's exported id columns, its summary and the
+    weight-column names, one BFS; R's vectors read without pyarrow, and given back to R."""
+    out = fresh(R_EXPORT + R_ENTRY + """
+import json, sys
+from curnet.r_bridge import graphs, handoff, session, traversals
 n = 2000
-ids = lambda a: pa.Array.from_buffers(pa.int32(), n, [None, pa.py_buffer(a.astype(np.int32))])
-g = b.graph_from_arrow(ids(np.arange(n)), ids((np.arange(n) + 1) % n), None, False, n)
-b.summary(g)
-import curnet
-assert curnet.bfs(g, [0], backend="cpu")[0, n // 2] == n // 2
+src = handoff.import_numbers(*r_export(np.arange(n, dtype=np.int32)))
+dst = handoff.import_numbers(*r_export((np.arange(n, dtype=np.int32) + 1) % n))
+assert isinstance(src, np.ndarray) and src.dtype == np.int32 and not src.flags.writeable
+g = graphs.graph_from_arrow(src, dst, None, False, n)
+summary, weight_names = graphs.summary(g), list(graphs.WEIGHT_NAMES)
+before_bfs = sorted(sys.modules)
+depth = np.empty((1, n), np.int32, order="F")
+session.begin_call()
+traversals.bfs_into(g, handoff.import_numbers(*r_export(np.array([0], np.int32))),
+                    [depth.ctypes.data, n], "integer", backend="cpu")
+session.end_call()
+held = sorted(released)
+del src, dst, g
+gc.collect()
+print(json.dumps([before_bfs, sorted(sys.modules), depth[0].tolist(), summary["m"], weight_names, held,
+                  sorted(released)]))
 """, CURNET_DISABLE_CUDA="1")
-    assert {"numpy", "pyarrow", "scipy"} <= loaded
-    assert loaded.isdisjoint({"pandas", "cupy", "dask", "distributed", "networkx"})
-    assert loaded.isdisjoint({"curnet.datasets", "curnet.io", "curnet.coexpression", "curnet.analyses.steiner_forest"})
+    before_bfs, after, depth, m, weight_names, held, released = json.loads(out.strip().splitlines()[-1])
+    tops = lambda names: {n.split(".")[0] for n in names} | {n for n in names if n.startswith("curnet.")}
+    # the graph: neither pyarrow, SciPy nor the readers' package (whose weight names R reads)
+    assert tops(before_bfs).isdisjoint(HEAVY) and "curnet.io" not in tops(before_bfs)
+    assert weight_names == list(curnet.io.WEIGHT_NAMES)
+    # the BFS: SciPy's one-source BFS (the CPU's route), still no pyarrow, GPU or cluster module
+    assert "scipy" in tops(after)
+    assert tops(after).isdisjoint({"pyarrow", "pandas", "cupy", "dask", "distributed", "networkx"})
+    assert m == 2000 and depth == [min(v, 2000 - v) for v in range(2000)]
+    # the sources' export released after the call; the columns' when the graph and views went
+    assert held == [3] and released == [1, 2, 3]
+
+
+def test_r_s_vectors_with_na_or_none_arrive_as_the_engine_checks_them():
+    out = fresh(R_EXPORT + """
+import json
+from curnet.r_bridge import graphs, handoff
+with_na = handoff.import_numbers(*r_export(np.array([0, -2147483648, 2], np.int32), missing=[1]))
+try:
+    graphs.graph_from_arrow(with_na, handoff.import_numbers(*r_export(np.array([1, 2, 0], np.int32))),
+                            None, True, 3)
+    said = None
+except ValueError as e:
+    said = str(e)
+empty = handoff.import_numbers(*r_export(np.array([], np.float64)))
+weights = handoff.import_numbers(*r_export(np.array([0.5, 1.5])))
+print(json.dumps([type(with_na).__module__, said, empty.dtype.str, empty.size, 3 in released,
+                  weights.tolist(), weights.dtype.str]))
+""")
+    kind, said, empty_dtype, empty_size, empty_released, weights, weights_dtype = json.loads(
+        out.strip().splitlines()[-1])
+    assert kind.startswith("pyarrow")          # R's NA as Arrow's nulls, which the checks name
+    assert said == "src has 1 missing value(s) (NA/null)"
+    assert (empty_dtype, empty_size, empty_released) == ("<f8", 0, True)
+    assert (weights, weights_dtype) == ([0.5, 1.5], "<f8")
 
 
 def test_the_kernel_cache_folder_follows_its_rule(monkeypatch, tmp_path):

@@ -6,11 +6,13 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
-from scipy.sparse import csr_matrix
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 from ..backends.contract import Backend, Device
 from ..memory import check_fits
@@ -175,6 +177,7 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
 def adjacency(g) -> csr_matrix:
     """g's arcs as a SciPy CSR matrix of ones (parallel arcs kept as entries), for SciPy's
     graph routines on the host."""
+    from scipy.sparse import csr_matrix   # at first use: a GPU's first BFS needs no SciPy
     n = len(g)
     return csr_matrix((np.ones(g.num_arcs, np.int8), g.indices, g.indptr), shape=(n, n))
 

@@ -120,5 +120,6 @@ def get_backend(name: str = "auto") -> Backend:
         else:
             from .cpu import CPUBackend
             _instances[name] = CPUBackend()
-        log.info("curnet: using the %s backend", _instances[name].describe())
+        if log.isEnabledFor(logging.INFO):    # describe() imports the backend's libraries (SciPy)
+            log.info("curnet: using the %s backend", _instances[name].describe())
     return _instances[name]

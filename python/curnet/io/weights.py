@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import warnings
 
+from ..columns import WEIGHT_NAMES
 from .errors import GraphFormatError
-
-
-# Column names read as weights wherever they stand (case aside), as igraph reads `weight`.
-WEIGHT_NAMES = ("weight", "weights", "w", "distance", "dist", "length", "cost")
 
 
 class WeightColumnNote(UserWarning):

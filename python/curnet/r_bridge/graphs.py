@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from ..backends import get_backend
+from ..columns import WEIGHT_NAMES  # noqa: F401  (R's weight_names(), R/graph.R)
 from ..graph import Graph
 
 

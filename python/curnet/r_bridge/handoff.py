@@ -3,7 +3,9 @@ into vectors and matrices R allocated, and the plain values reticulate converts.
 
 * in: R exports its integer and double vectors through the Arrow C data interface (the
   package's src/handoff.c); :func:`import_arrow` wraps them as pyarrow arrays over R's own
-  memory, and R's NA arrive as nulls;
+  memory, and R's NA arrive as nulls; :func:`import_numbers` reads a vector without NA as a
+  NumPy array over R's memory, without pyarrow (a graph's columns and a BFS's sources: a
+  first call from R then does not import pyarrow);
 * out: R allocates each result and passes its data address and length (R's data_address());
   :func:`r_array` wraps it as a writable Fortran-ordered NumPy array (R's column-major
   layout), refusing a size other than the one R allocated before anything is written. A
@@ -15,12 +17,14 @@ Vertex ids here are 0-based, as everywhere in the engine; the R side converts.""
 from __future__ import annotations
 
 import ctypes
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import pyarrow as pa
 
 from ..memory import check_fits
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 #: R's NA_integer_
 R_NA_INTEGER = np.iinfo(np.int32).min
@@ -30,7 +34,61 @@ _R_TYPES: dict[str, np.dtype] = {"integer": np.dtype(np.int32), "double": np.dty
 
 def import_arrow(array_address, schema_address) -> pa.Array:
     """A pyarrow array over the buffers R exported (addresses of ArrowArray / ArrowSchema)."""
+    import pyarrow as pa    # at first use: 30-100 ms of a first call that needs no Arrow array
     return pa.Array._import_from_c(int(array_address), int(schema_address))
+
+
+# The Arrow C data interface's two structures (https://arrow.apache.org/docs/format/CDataInterface.html).
+class _ArrowSchema(ctypes.Structure):
+    _fields_ = [("format", ctypes.c_char_p), ("name", ctypes.c_char_p), ("metadata", ctypes.c_char_p),
+                ("flags", ctypes.c_int64), ("n_children", ctypes.c_int64), ("children", ctypes.c_void_p),
+                ("dictionary", ctypes.c_void_p), ("release", ctypes.c_void_p), ("private_data", ctypes.c_void_p)]
+
+
+class _ArrowArray(ctypes.Structure):
+    _fields_ = [("length", ctypes.c_int64), ("null_count", ctypes.c_int64), ("offset", ctypes.c_int64),
+                ("n_buffers", ctypes.c_int64), ("n_children", ctypes.c_int64),
+                ("buffers", ctypes.POINTER(ctypes.c_void_p)), ("children", ctypes.c_void_p),
+                ("dictionary", ctypes.c_void_p), ("release", ctypes.c_void_p), ("private_data", ctypes.c_void_p)]
+
+
+_RELEASE_SCHEMA = ctypes.CFUNCTYPE(None, ctypes.POINTER(_ArrowSchema))
+_RELEASE_ARRAY = ctypes.CFUNCTYPE(None, ctypes.POINTER(_ArrowArray))
+_ARROW_FORMATS = {b"i": np.dtype(np.int32), b"g": np.dtype(np.float64)}   # R's integer and double
+
+
+class _ExportedVector:
+    """R's exported vector, owned here (the ArrowArray moved out of R's export, as the C data
+    interface's consumers do): NumPy's view of it keeps this alive, and this releases R's
+    vector when the last view goes."""
+
+    def __init__(self, array: _ArrowArray, dtype: np.dtype):
+        self._array = array
+        self._release = _RELEASE_ARRAY(array.release)
+        data = array.buffers[1] or 0
+        self.__array_interface__ = {"version": 3, "shape": (int(array.length),), "typestr": dtype.str,
+                                    "data": (data + int(array.offset) * dtype.itemsize, True)}
+
+    def __del__(self):
+        self._release(self._array)
+
+
+def import_numbers(array_address, schema_address):
+    """R's exported integer or double vector as a read-only NumPy array (int32 or float64) over
+    R's memory, without pyarrow; one with NA comes as the pyarrow array (:func:`import_arrow`),
+    whose nulls the engine's checks name as missing values."""
+    schema = _ArrowSchema.from_address(int(schema_address))
+    exported = _ArrowArray.from_address(int(array_address))
+    dtype = _ARROW_FORMATS.get(schema.format)
+    if dtype is None or exported.null_count != 0 or exported.n_buffers != 2:
+        return import_arrow(array_address, schema_address)
+    array = _ArrowArray.from_buffer_copy(exported)   # moved: R's export is marked released
+    exported.release = None
+    _RELEASE_SCHEMA(schema.release)(ctypes.byref(schema))
+    if array.length == 0:
+        _RELEASE_ARRAY(array.release)(ctypes.byref(array))
+        return np.empty(0, dtype)
+    return np.asarray(_ExportedVector(array, dtype))
 
 
 def r_array(address, shape, r_type: str) -> np.ndarray:

@@ -16,7 +16,6 @@ import contextlib
 import os
 
 import numpy as np
-import scipy
 
 from ... import memory
 from .. import host_routes
@@ -53,6 +52,7 @@ class CPUBackend:
         self.plan.over_ranges(fn, ranges)
 
     def describe(self) -> str:
+        import scipy    # here: SciPy is imported by the routes that use it, at their first call
         return f"cpu (NumPy {np.__version__}, SciPy {scipy.__version__}, {self.workers} threads)"
 
     def info(self) -> dict:
