@@ -85,6 +85,34 @@ def test_local_moving_matches_numpy(seed):
     assert quality_sum(np, lg, want, vsize, gamma) > quality
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_refine_moves_matches_numpy(seed):
+    """refine_loop (a level's refinement in one launch) against CpuMoves.refine_moves: the same
+    sub-communities and rounds, each inside one community (integer weights and sizes)."""
+    import cupy as cp
+    from curnet.backends.cuda.leiden import CudaMoves
+    rng = np.random.default_rng(200 + seed)
+    n = int(rng.integers(5, 600))
+    src, dst, w = random_level(rng, n, int(rng.integers(n, 8 * n)))
+    lg, dlg = level_graph(np, src, dst, w, n), level_graph(cp, src, dst, w, n)
+    part = rng.integers(0, int(rng.integers(1, 12)), n).astype(np.int32)
+    vsize = lg.strength if seed % 2 else rng.integers(1, 4, n).astype(np.float64)
+    gamma = (float(rng.choice([0.5, 1.0])) / lg.twice_m) if seed % 2 else float(rng.choice([0.0, 0.002, 0.01]))
+    beta = float(rng.choice([0.01, 0.5]))
+    inside = part[lg.src] == part[lg.idx]
+    cut = np.bincount(lg.src, weights=lg.w * inside, minlength=n)
+    rest = np.bincount(part, weights=vsize, minlength=n)[part]
+    alone = cut >= gamma * vsize * (rest - vsize)
+    want, want_stats = CpuMoves().refine_moves(lg, part, vsize, rest, alone, vsize.copy(), cut, gamma, beta, 3 + seed)
+    d = cp.asarray
+    got, got_stats = CudaMoves(get_backend("cuda").launcher).refine_moves(
+        dlg, d(part), d(vsize), d(rest), d(alone), d(vsize), d(cut), gamma, beta, 3 + seed)
+    np.testing.assert_array_equal(cp.asnumpy(got_stats), want_stats)
+    np.testing.assert_array_equal(cp.asnumpy(got), want)
+    assert len(np.unique(want)) < n                     # some vertex joined another
+    assert (part[want] == part).all()                   # each sub-community inside its community
+
+
 def components_inside(g, membership):
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components

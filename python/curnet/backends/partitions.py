@@ -2,7 +2,8 @@
 CuPy (`xp`): the graph of one level (arcs without self-loops, each vertex's inner weight,
 strength and size), its aggregation into the graph of communities, the quality of a
 partition, the counter-based random numbers of the moves, the rules of a level's local moving,
-and `PartitionPrimitives`: a device's `best_moves`, `local_moving` and `pieces`, which its
+and `PartitionPrimitives`: a device's `best_moves`, `local_moving`, `refine_moves` and
+`pieces`, which its
 `partition_primitives()` gives (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
 kernels in `cuda/leiden.py` over `kernels/leiden.cu`).
 
@@ -42,6 +43,7 @@ SMALLEST_SHARE = 1 / 64     # the share of vertices a retried bucket may shrink 
 # share: the last rounds of a level move a few vertices each for gains the next level finds
 # anyway (GVE-Leiden's tolerance, much smaller here).
 ROUND_GAIN = 1e-5
+MAX_REFINE_ROUNDS = 32      # rounds of a level's refinement (`refine_moves`)
 
 
 @dataclass
@@ -74,6 +76,9 @@ class PartitionPrimitives(Protocol):
 
     def local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
                      tolerance: float, seed: int) -> tuple: ...
+
+    def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
+                     beta: float, seed: int) -> tuple: ...
 
     def pieces(self, lg: LevelGraph, labels) -> Any: ...
 

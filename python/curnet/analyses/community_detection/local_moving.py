@@ -1,6 +1,6 @@
-"""The Leiden and Louvain driver, written once for every device (its `xp`, `best_moves` and
-`local_moving`, backends/partitions.py): parallel local moving, Leiden's refinement,
-aggregation.
+"""The Leiden and Louvain driver, written once for every device (its `xp`, `local_moving`,
+`refine_moves` and `pieces`, backends/partitions.py): parallel local moving, Leiden's
+refinement, aggregation.
 
 Local moving is synchronous, a random bucket of vertices at a time: every vertex of the
 bucket picks its best neighbouring community at once (gains from the arcs). What keeps
@@ -16,7 +16,8 @@ vertex starts alone; a vertex still alone, well connected to its community, join
 sub-community of its community it has arcs to, drawn with probability proportional to
 exp(gain / beta) among the moves that lose nothing (Gumbel noise over the gains). A vertex
 another vertex joins this round stays where it is, so each sub-community is its founding
-vertex plus vertices with an arc into it: every community is connected.
+vertex plus vertices with an arc into it: every community is connected. A level's rounds
+are the device's `refine_moves` (one loop kernel on a GPU).
 """
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ import numpy as np
 
 from ...backends.partitions import LevelGraph, aggregate, community_totals, quality_sum, renumber
 
-MAX_REFINE_ROUNDS = 32
 # A level whose refinement keeps more than this share of its vertices is aggregated by its
 # communities instead (Louvain's step): later levels would merge a few vertices each (47
 # levels a pass on STRING's sample instead of ~6). Communities are split into their
@@ -57,50 +57,18 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
 
 
 def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream: Stream):
-    """Leiden's refinement of `part`: sub-community labels (each a vertex id of lg).
-
-    Each sub-community's penalty weight and cut (its weight to the rest of its community)
-    are kept up to date from the movers' arcs alone: a round costs its movers' arcs, not
-    the level's."""
+    """Leiden's refinement of `part`: sub-community labels (each a vertex id of lg). The rounds
+    run on the device (`refine_moves`; on a GPU one launch a level)."""
     xp = prim.xp
     n = lg.n
-    ids = xp.arange(n, dtype=np.int32)
-    sub = ids.copy()
     _, part_total = community_totals(xp, lg, part, vsize, n)
-    inside = xp.flatnonzero(part[lg.src] == part[lg.idx])    # the arcs inside communities
-    in_src, in_dst, in_w = lg.src[inside], lg.idx[inside], lg.w[inside]
-    k_within = xp.bincount(in_src, weights=in_w, minlength=n)
+    inside = part[lg.src] == part[lg.idx]
+    k_within = xp.bincount(lg.src, weights=lg.w * inside, minlength=n)    # weight to its community
     rest = part_total[part]                          # S of each vertex's community
     alone = k_within >= gamma * vsize * (rest - vsize)   # well connected to its community
     total = vsize.astype(np.float64)                 # every vertex its own sub-community
-    cut = k_within.astype(np.float64)
-    for _ in range(MAX_REFINE_ROUNDS):
-        target_ok = cut >= gamma * total * (rest - total)
-        seed = stream.next()
-        target, _ = prim.best_moves(lg, sub, part, vsize, total, gamma, alone, target_ok, beta, seed)
-        joined = xp.zeros(n, bool)
-        joined[target] = True                         # moved to (or stayed in, by its own)
-        moving = (target != sub) & ~joined[ids]       # a vertex being joined stays
-        movers = xp.flatnonzero(moving)               # (on a GPU, a wait for the device)
-        if not len(movers):
-            break
-        new = sub.copy()
-        new[movers] = target[movers]
-        arcs = xp.flatnonzero(moving[in_src])         # the movers' arcs inside communities
-        u, v, w = in_src[arcs], in_dst[arcs], in_w[arcs]
-        was_cut, is_cut = sub[u] != sub[v], new[u] != new[v]
-        # the arc u -> v counts in the cut of u's sub-community; its reverse v -> u in v's,
-        # counted here when v stays (a moving v's arcs are among `arcs` themselves)
-        stays = ~moving[v]
-        cut = cut + xp.bincount(new[u], weights=w * is_cut, minlength=n) \
-            - xp.bincount(sub[u], weights=w * was_cut, minlength=n) \
-            + xp.bincount(new[v], weights=w * (is_cut.astype(np.float64) - was_cut) * stays, minlength=n)
-        size = vsize[movers]
-        total = total + xp.bincount(target[movers], weights=size, minlength=n) \
-            - xp.bincount(sub[movers], weights=size, minlength=n)
-        sub = new
-        alone[movers] = False
-        alone[target[movers]] = False                 # joined: no longer alone
+    sub, _ = prim.refine_moves(lg, part, vsize, rest, alone, total, k_within.astype(np.float64), gamma,
+                               beta, stream.next())
     return sub
 
 

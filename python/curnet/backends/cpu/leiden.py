@@ -1,12 +1,12 @@
-"""Leiden's and Louvain's moves on the CPU: `best_moves` and `local_moving`, the NumPy/SciPy
-twins of kernels/leiden.cu's best_moves and move_loop (see backends/partitions.py for the
-gain and the rules of local moving)."""
+"""Leiden's and Louvain's moves on the CPU: `best_moves`, `local_moving` and `refine_moves`, the
+NumPy/SciPy twins of kernels/leiden.cu's best_moves, move_loop and refine_loop (see
+backends/partitions.py for the gain and the rules of local moving)."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..partitions import (MAX_MOVE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph, gumbel,
-                          round_seed, uniform)
+from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE,
+                          LevelGraph, gumbel, round_seed, uniform)
 
 
 def arcs_of(ptr, movable) -> np.ndarray:
@@ -161,3 +161,51 @@ class CpuMoves:
             if moved:
                 look = next_look
         return part, np.array([rounds, buckets, accepted], np.int64)
+
+    def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
+                     beta: float, seed: int):
+        """Leiden's refinement of `part` from singletons: (sub-community labels, each a vertex
+        id of lg; [rounds]). `rest`: the penalty weight of each vertex's community; `alone`:
+        the vertices well connected to their community (they may move while still alone);
+        `total`, `cut`: each singleton's penalty weight and weight to the rest of its community.
+
+        A round: each vertex still alone draws a move (best_moves with noise, round_seed's)
+        to a well-connected sub-community of its community (cut >= g S (S_community - S));
+        a vertex being joined this round stays where it is, so each sub-community is its
+        founding vertex plus vertices with an arc into it. The cuts and totals are updated
+        from the movers' arcs alone. Ends after a round without a mover."""
+        n = lg.n
+        sub = np.arange(n, dtype=np.int32)
+        alone, total, cut = alone.copy(), total.astype(np.float64, copy=True), cut.astype(np.float64, copy=True)
+        inside = np.flatnonzero(part[lg.src] == part[lg.idx])    # the arcs inside communities
+        in_src, in_dst, in_w = lg.src[inside], lg.idx[inside], lg.w[inside]
+        rounds = 0
+        for r in range(MAX_REFINE_ROUNDS):
+            rounds += 1
+            target_ok = cut >= gamma * total * (rest - total)
+            target, _ = self.best_moves(lg, sub, part, vsize, total, gamma, alone, target_ok, beta,
+                                        round_seed(seed, r))
+            joined = np.zeros(n, bool)
+            joined[target] = True                     # moved to (or stayed in, by its own)
+            moving = (target != sub) & ~joined        # a vertex being joined stays
+            movers = np.flatnonzero(moving)
+            if not len(movers):
+                break
+            new = sub.copy()
+            new[movers] = target[movers]
+            arcs = np.flatnonzero(moving[in_src])     # the movers' arcs inside communities
+            u, v, w = in_src[arcs], in_dst[arcs], in_w[arcs]
+            was_cut, is_cut = sub[u] != sub[v], new[u] != new[v]
+            # the arc u -> v counts in the cut of u's sub-community; its reverse v -> u in v's,
+            # counted here when v stays (a moving v's arcs are among `arcs` themselves)
+            stays = ~moving[v]
+            cut = cut + np.bincount(new[u], weights=w * is_cut, minlength=n) \
+                - np.bincount(sub[u], weights=w * was_cut, minlength=n) \
+                + np.bincount(new[v], weights=w * (is_cut.astype(np.float64) - was_cut) * stays, minlength=n)
+            size = vsize[movers]
+            total = total + np.bincount(target[movers], weights=size, minlength=n) \
+                - np.bincount(sub[movers], weights=size, minlength=n)
+            sub = new
+            alone[movers] = False
+            alone[target[movers]] = False             # joined: no longer alone
+        return sub, np.array([rounds], np.int64)

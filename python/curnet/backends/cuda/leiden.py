@@ -1,12 +1,12 @@
-"""Leiden's and Louvain's moves on the GPU (kernels/leiden.cu): `best_moves` and `local_moving`
-(a level's rounds in one cooperative launch), with the contracts of their NumPy twins in
-backends/cpu/leiden.py. The driver is curnet.analyses.community_detection."""
+"""Leiden's and Louvain's moves on the GPU (kernels/leiden.cu): `best_moves`, `local_moving` and
+`refine_moves` (a level's rounds in one cooperative launch each), with the contracts of their
+NumPy twins in backends/cpu/leiden.py. The driver is curnet.analyses.community_detection."""
 from __future__ import annotations
 
 import numpy as np
 import cupy as cp
 
-from ..partitions import MAX_MOVE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph
+from ..partitions import MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph
 from .launch import NULL, THREADS, i32, i64, launch_cooperative, resident
 
 WARPS_PER_BLOCK = 8          # the kernel takes a warp a vertex; 256-thread blocks
@@ -93,7 +93,33 @@ class CudaMoves:
                 target, moving, dtot, dcount, keys, vals, sums, bar, np.float64(quality),
                 np.float64(tolerance), np.uint64(seed % 2**64), i32(MAX_MOVE_ROUNDS), i32(MOVE_BUCKETS),
                 np.float64(ROUND_GAIN), np.float64(SMALLEST_SHARE), stats)
-        # a warp a vertex; on a small level fewer blocks meet at each grid barrier
-        blocks = max(1, min(resident("leiden", "move_loop", THREADS), -(-n // WARPS_PER_BLOCK)))
-        launch_cooperative("leiden", "move_loop", blocks, args, THREADS, shape=f"{n} vertices")
+        launch_cooperative("leiden", "move_loop", self.loop_blocks("move_loop", n), args, THREADS,
+                           shape=f"{n} vertices")
         return part, stats
+
+    def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
+                     beta: float, seed: int):
+        """See CpuMoves.refine_moves: every round in one launch of refine_loop. The count of
+        rounds stays on the device."""
+        n = lg.n
+        sub = cp.arange(n, dtype=np.int32)
+        stats = cp.zeros(1, np.int64)
+        if n == 0:
+            return sub, stats
+        keys, vals = self.tables(lg)
+        flags = cp.zeros(3 * n, np.uint8)              # ok, joined, moving
+        args = (lg.ptr, lg.idx, cp.ascontiguousarray(lg.w, dtype=np.float64), i64(n),
+                cp.ascontiguousarray(part, dtype=np.int32), cp.ascontiguousarray(vsize, dtype=np.float64),
+                cp.ascontiguousarray(rest, dtype=np.float64), np.float64(gamma), np.float64(beta), sub,
+                cp.array(alone, dtype=np.uint8), cp.array(total, dtype=np.float64),
+                cp.array(cut, dtype=np.float64), flags[:n], flags[n:2 * n], flags[2 * n:],
+                cp.empty(n, np.int32), keys, vals, cp.zeros(3, np.float64), cp.zeros(2, np.uint32),
+                np.uint64(seed % 2**64), i32(MAX_REFINE_ROUNDS), stats)
+        launch_cooperative("leiden", "refine_loop", self.loop_blocks("refine_loop", n), args, THREADS,
+                           shape=f"{n} vertices")
+        return sub, stats
+
+    def loop_blocks(self, name: str, n: int) -> int:
+        """Blocks of a loop kernel over n vertices, a warp a vertex: at most what the GPU holds
+        at once; on a small level fewer, so fewer blocks meet at each grid barrier."""
+        return max(1, min(resident("leiden", name, THREADS), -(-n // WARPS_PER_BLOCK)))

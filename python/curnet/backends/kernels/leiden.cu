@@ -3,7 +3,8 @@
 // open-addressing table of its own (2 x degree slots at 2 x ptr[u], in global memory), then
 // each lane scores the table's slots and the warp keeps the best. The gain and the noise are
 // rounded step by step as NumPy rounds them (no fused multiply-add), so the twins agree.
-// best_moves: one bucket's moves (the refinement); move_loop: a level's whole local moving.
+// best_moves: one bucket's moves; move_loop: a level's whole local moving; refine_loop: a
+// level's whole refinement.
 
 // splitmix64's finaliser over (seed, u, c): a uniform in (0, 1) (partitions.uniform's twin)
 __device__ __forceinline__ double uniform_of(u64 seed, u64 u, u64 c)
@@ -27,14 +28,15 @@ __device__ __forceinline__ double move_gain(double kuc, double kua, double g, do
 }
 
 // The best move of vertex u (of degree > 0), the whole warp calling it; every lane gets the
-// answer: the community to move to, or u's own (`a`) with gain 0.
+// answer: the community to move to, or u's own (`a`) with gain 0. comm, total and target_ok
+// are not __restrict__: the loop kernels write them between calls.
 // bound, target_ok: may be null (local moving). beta 0: greedy (a move needs gain > 0);
 // beta > 0: the move of largest gain / beta + Gumbel noise among gains >= 0, against staying.
 __device__ __forceinline__ int warp_best_move(i64 u, int a, const i64* __restrict__ ptr,
                                               const int* __restrict__ idx, const double* __restrict__ w,
                                               const int* comm, const int* __restrict__ bound,
                                               const double* __restrict__ vsize, const double* total, double g,
-                                              const unsigned char* __restrict__ target_ok, double beta, u64 seed,
+                                              const unsigned char* target_ok, double beta, u64 seed,
                                               int* __restrict__ keys, double* __restrict__ vals, double& gain)
 {
     const int lane = threadIdx.x & 31;
@@ -240,4 +242,96 @@ extern "C" __global__ void __launch_bounds__(256) move_loop(
         if (moved) { unsigned char* t = look; look = next_look; next_look = t; }
     }
     if (grid_thread() == 0) { stats[0] = rounds; stats[1] = k; stats[2] = accepted; }
+}
+
+// A level's refinement, every round in one cooperative launch (the rules and the NumPy twin:
+// CpuMoves.refine_moves). Sub-communities are named by vertex ids (sub starts as 0..n-1);
+// `bound` is each vertex's community (a move stays inside it), `rest` the penalty weight of
+// that community, `alone` the vertices that may still move, `total` and `cut` each
+// sub-community's penalty weight and weight to the rest of its community. A round is four
+// steps between grid barriers:
+//   A. each vertex still alone (a warp each) draws its move among the well-connected
+//      sub-communities of its community (Gumbel noise over gain / beta); every vertex marks
+//      its target (or its own sub-community) as joined;
+//   B. a vertex moves if its target is not its own and no vertex joins it; the movers counted;
+//   C. (no mover: the refinement ends) the movers' arcs inside communities update the cuts,
+//      their weights the totals; a mover and its target are no longer alone;
+//   D. the movers take their targets; which sub-communities are well connected, for the next
+//      round (ok), and joined zeroed.
+extern "C" __global__ void __launch_bounds__(256) refine_loop(
+    const i64* __restrict__ ptr, const int* __restrict__ idx, const double* __restrict__ w, i64 n,
+    const int* __restrict__ bound, const double* __restrict__ vsize, const double* __restrict__ rest,
+    double g, double beta, int* sub, unsigned char* alone, double* total, double* cut,
+    unsigned char* ok, unsigned char* joined, unsigned char* moving, int* target,
+    int* __restrict__ keys, double* __restrict__ vals, double* sums, unsigned int* bar, u64 seed,
+    int max_rounds, i64* stats)
+{
+    const int lane = threadIdx.x & 31;
+    const i64 warp = grid_thread() >> 5, warps = grid_threads() >> 5;
+    // sub-community c is well connected: cut_c >= g S_c (S_community - S_c), NumPy's rounding
+    auto well_connected = [&](i64 c) {
+        ok[c] = cut[c] >= __dmul_rn(__dmul_rn(g, total[c]), __dsub_rn(rest[c], total[c]));
+        joined[c] = 0;
+    };
+    for_each(n, well_connected);
+    grid_barrier(bar);
+    int rounds = 0;
+    for (int r = 0; r < max_rounds; ++r) {
+        ++rounds;
+        const u64 rseed = seed + (u64)(r + 1) * 0x94D049BB133111EBull;     // partitions.round_seed
+        volatile double* now = sums + slot_of(r);
+        if (grid_thread() == 0) sums[slot_of(r + 1)] = 0.0;
+        // A: the moves drawn
+        for (i64 u = warp; u < n; u += warps) {
+            const int a = sub[u];
+            int t = a;
+            if (alone[u] && ptr[u + 1] > ptr[u]) {
+                double gn;
+                t = warp_best_move(u, a, ptr, idx, w, sub, bound, vsize, total, g, ok, beta, rseed,
+                                   keys, vals, gn);
+            }
+            if (lane == 0) { target[u] = t; joined[t] = 1; }
+        }
+        grid_barrier(bar);
+        // B: who moves (a vertex being joined stays)
+        double movers = 0.0;
+        for_each(n, [&](i64 u) {
+            const bool mv = target[u] != sub[u] && !joined[u];
+            moving[u] = mv;
+            if (mv) movers += 1.0;
+        });
+        block_sum(movers, (double*)now);
+        grid_barrier(bar);
+        if (now[0] == 0.0) break;                      // every thread reads alike
+        // C: cuts and totals from the movers' arcs inside communities
+        for (i64 u = warp; u < n; u += warps) {
+            if (!moving[u]) continue;
+            const int ou = sub[u], nu = target[u], bu = bound[u];
+            for (i64 j = ptr[u] + lane; j < ptr[u + 1]; j += 32) {
+                const int v = idx[j];
+                if (bound[v] != bu) continue;
+                const bool mv = moving[v];
+                const int ov = sub[v], nv = mv ? target[v] : ov;
+                const bool was_cut = ou != ov, is_cut = nu != nv;
+                // u -> v counts in u's sub-community's cut; v -> u in v's, here when v stays
+                if (is_cut) atomicAdd(cut + nu, w[j]);
+                if (was_cut) atomicAdd(cut + ou, -w[j]);
+                if (!mv && is_cut != was_cut) atomicAdd(cut + nv, is_cut ? w[j] : -w[j]);
+            }
+            if (lane == 0) {
+                atomicAdd(total + nu, vsize[u]);
+                atomicAdd(total + ou, -vsize[u]);
+                alone[u] = 0;
+                alone[nu] = 0;                         // joined: no longer alone
+            }
+        }
+        grid_barrier(bar);
+        // D: the moves made; the next round's well-connected sub-communities
+        for_each(n, [&](i64 c) {
+            if (moving[c]) sub[c] = target[c];
+            well_connected(c);
+        });
+        grid_barrier(bar);
+    }
+    if (grid_thread() == 0) stats[0] = rounds;
 }
