@@ -62,6 +62,21 @@ test_that("a Python that reticulate cannot start (3.12 with an unfixed config.py
   }
 })
 
+test_that("a virtual environment's Python version is read from its pyvenv.cfg, without running it", {
+  skip_on_os("windows")
+  venv <- tempfile("venv")
+  dir.create(file.path(venv, "bin"), recursive = TRUE)
+  python <- file.path(venv, "bin", "python")
+  writeLines(c("#!/bin/sh", "echo 3.11", "touch \"$0.ran\""), python)   # says 3.11 if it is run
+  Sys.chmod(python, "755")
+  writeLines(c("home = /usr/bin", "version_info = 3.12.1.final.0"), file.path(venv, "pyvenv.cfg"))
+  expect_equal(cuRnet:::python_version(python), "3.12")
+  expect_false(file.exists(paste0(python, ".ran")))
+  writeLines("home = /usr/bin", file.path(venv, "pyvenv.cfg"))        # no version there: it is run
+  expect_equal(cuRnet:::python_version(python), "3.11")
+  expect_true(file.exists(paste0(python, ".ran")))
+})
+
 # cuRnet_install() with a stand-in for python3 that records what it is asked to do
 # (no network, no real environment): the bundled engine, and the remembered envdir.
 fake_python <- function(dir, log) {
