@@ -92,11 +92,24 @@ def curnet_rows(name, g, backend, repeats, sweep, calls=CALLS):
 
 def phase_rows(name, g, backend):
     """One warm Leiden run (2 iterations) with the time of each phase: the driver's
-    move_nodes, refine and aggregate wrapped, the device synchronised around each."""
+    move_nodes, refine and aggregate wrapped, the device synchronised around each; and the
+    device's counts of rounds and buckets (local moving) and rounds (refinement), read after
+    the run."""
     from curnet.analyses.community_detection import local_moving as lm
+    from curnet.backends import get_backend
     spent = {"local_moving": 0.0, "refinement": 0.0, "aggregation": 0.0}
     calls = {k: 0 for k in spent}
     originals = {"local_moving": lm.move_nodes, "refinement": lm.refine, "aggregation": lm.aggregate}
+    moves = type(get_backend(backend).members[0].partition_primitives())
+    stats = {"local_moving": [], "refine_moves": []}
+    counted = {k: getattr(moves, k) for k in stats}
+
+    def count(method, fn):
+        def counted_call(self, *args, **kw):
+            out = fn(self, *args, **kw)
+            stats[method].append(out[1])
+            return out
+        return counted_call
 
     def wrap(phase, fn):
         def timed_phase(*args, **kw):
@@ -109,10 +122,14 @@ def phase_rows(name, g, backend):
             return out
         return timed_phase
     lm.move_nodes, lm.refine, lm.aggregate = (wrap(k, f) for k, f in originals.items())
+    for k, f in counted.items():
+        setattr(moves, k, count(k, f))
     try:
         curnet.leiden(g, seed=1, backend=backend)          # warm (compiled, graph on the device)
         for k in spent:
             spent[k], calls[k] = 0.0, 0
+        for k in stats:
+            stats[k].clear()
         drain(backend)
         t = time.perf_counter()
         p = curnet.leiden(g, seed=2, backend=backend)
@@ -120,11 +137,19 @@ def phase_rows(name, g, backend):
         total = time.perf_counter() - t
     finally:
         lm.move_nodes, lm.refine, lm.aggregate = originals.values()
+        for k, f in counted.items():
+            setattr(moves, k, f)
+    totals = {k: np.sum([np.asarray(x.get() if hasattr(x, "get") else x) for x in v], axis=0).tolist()
+              for k, v in stats.items() if v}
     row = {"graph": name, "tool": f"curnet-{backend}", "call": "leiden_2_phases", "seconds": total,
            "quality": p.quality, "communities": p.n_communities}
     row.update({f"{k}_s": v for k, v in spent.items()})
     row.update({f"{k}_calls": v for k, v in calls.items()})
     row["other_s"] = total - sum(spent.values())
+    if "local_moving" in totals:
+        row["move_rounds"], row["move_buckets"], row["move_buckets_kept"] = totals["local_moving"]
+    if "refine_moves" in totals:
+        row["refine_rounds"] = totals["refine_moves"][0]
     return [row]
 
 

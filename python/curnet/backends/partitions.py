@@ -24,6 +24,7 @@ NumPy does), so the twins agree exactly on integer weights.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
@@ -60,8 +61,9 @@ class LevelGraph:
     strength: Any       # (n,) float64: the degree's weight (self-loops twice)
     size: Any           # (n,) float64: the CPM's vertex weight (1 a vertex, or as given)
 
-    @property
+    @cached_property
     def twice_m(self) -> float:
+        """2m, the total strength (one wait for a GPU, once a level)."""
         return float(self.strength.sum())
 
 
@@ -132,12 +134,27 @@ def aggregate(xp, lg: LevelGraph, labels, k: int) -> LevelGraph:
                 xp.bincount(labels, weights=lg.size, minlength=k).astype(np.float64))
 
 
+def label_sums(xp, labels, weights, k: int):
+    """The sum of `weights` (float64; None: 1 each) over each label 0..k-1: NumPy's bincount;
+    on CuPy an add at the labels, which (unlike cupy.bincount, which sizes its output from the
+    largest label) does not wait for the device."""
+    if xp is np:
+        return np.bincount(labels, weights=weights, minlength=k).astype(np.float64)
+    out = xp.zeros(k, np.float64)
+    add = weights if weights is not None else xp.ones(len(labels), np.float64)
+    if hasattr(xp.add, "at"):
+        xp.add.at(out, labels, add)
+    else:                                           # CuPy before ufunc.at
+        import cupyx
+        cupyx.scatter_add(out, labels, add)
+    return out
+
+
 def community_totals(xp, lg: LevelGraph, labels, vsize, k: int):
     """(inner weight, penalty weight S_c) of each community 0..k-1 of the level's vertices."""
     same = labels[lg.src] == labels[lg.idx]
-    inner = xp.bincount(labels, weights=lg.inner, minlength=k) + \
-        xp.bincount(labels[lg.src[same]], weights=lg.w[same], minlength=k)
-    return inner, xp.bincount(labels, weights=vsize, minlength=k)
+    inner = label_sums(xp, labels, lg.inner, k) + label_sums(xp, labels[lg.src], lg.w * same, k)
+    return inner, label_sums(xp, labels, vsize, k)
 
 
 def quality_sum(xp, lg: LevelGraph, labels, vsize, gamma: float) -> float:

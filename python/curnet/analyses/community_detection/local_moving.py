@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...backends.partitions import LevelGraph, aggregate, community_totals, quality_sum, renumber
+from ...backends.partitions import LevelGraph, aggregate, community_totals, label_sums, quality_sum, renumber
 
 # A level whose refinement keeps more than this share of its vertices is aggregated by its
 # communities instead (Louvain's step): later levels would merge a few vertices each (47
@@ -48,8 +48,8 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
     host between buckets)."""
     xp = prim.xp
     n = lg.n
-    total = xp.bincount(part, weights=vsize, minlength=n)
-    count = xp.bincount(part, minlength=n)
+    total = label_sums(xp, part, vsize, n)
+    count = label_sums(xp, part, None, n)
     quality = quality_sum(xp, lg, part, vsize, gamma)
     tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
     part, _ = prim.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, stream.next())
@@ -63,7 +63,7 @@ def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream:
     n = lg.n
     _, part_total = community_totals(xp, lg, part, vsize, n)
     inside = part[lg.src] == part[lg.idx]
-    k_within = xp.bincount(lg.src, weights=lg.w * inside, minlength=n)    # weight to its community
+    k_within = label_sums(xp, lg.src, lg.w * inside, n)    # each vertex's weight to its community
     rest = part_total[part]                          # S of each vertex's community
     alone = k_within >= gamma * vsize * (rest - vsize)   # well connected to its community
     total = vsize.astype(np.float64)                 # every vertex its own sub-community

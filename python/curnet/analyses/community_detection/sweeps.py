@@ -64,8 +64,9 @@ class PartitionSweep:
 
 
 # A batch of runs is one graph of copies of the graph; it holds at most this many arcs
-# (about 60 bytes an arc on the device, the moves' hash tables included).
-BATCH_ARCS = {"cpu": 1 << 22, "cuda": 1 << 26}
+# (about 60 bytes an arc on the device, the moves' hash tables included: 512M arcs are about
+# 32 GB, so that 1,000 runs on PCSF's STRING are one batch and its levels are paid once).
+BATCH_ARCS = {"cpu": 1 << 22, "cuda": 1 << 29}
 
 
 def copies(xp, lg: LevelGraph, vsize, scale) -> LevelGraph:
