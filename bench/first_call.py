@@ -4,16 +4,28 @@ and on a GPU; on a GPU with an empty kernel cache ("never ran cuRnet") and after
 warm-up` ("ran before"), with the kernels each first call compiled and the seconds spent
 compiling them.
 
-    PYTHONPATH=python python bench/first_call.py [--backend cpu|cuda] [--repeat 3] [--r] [--igraph]
-        [--floors] [--out FILE]
-    PYTHONPATH=python python bench/first_call.py --row NAME --backend cuda --cache DIR --out rows.jsonl
+    python -m bench first-call --backend cuda [--budget 150] [--out rows.jsonl] [--betweenness] [--floors]
+    python -m bench first-call --backend cpu --rows [--budget 150] [--out rows.jsonl]
+    python -m bench first-call [--backend cpu] [--repeat 3] [--r] [--igraph] [--floors] [--out FILE]
+    python -m bench first-call --row NAME --backend cuda --cache DIR --out rows.jsonl
 
-The first form gives the whole table; `--floors` adds, on the CPU, what a bare R and a bare
-Python cost on the same machine in the same run (R alone, R loading Matrix, R loading
-reticulate, reticulate's probe of the Python, Python with NumPy), so that a row can be read
-against what no package can remove. The second runs one row into a JSON-lines file (the GPU
-script, bench/first_call_gpu.sh, runs its rows one by one so that one failing leaves the
-others).
+The first form (a GPU; the second, the same rows on the CPU) runs the rows of PLAN, each in a
+process of its own under its own time limit, within --budget seconds in all, so that one slow
+row cannot take the others' time: a first BFS from Python on a machine that never ran cuRnet
+(an empty kernel cache: CURNET_KERNEL_CACHE and CUPY_CACHE_DIR a new empty folder), the
+engine's start import by import, the same BFS on that machine afterwards (the kernels the first
+run compiled are there), R's (library(cuRnet), the graph and the first cuRnet_bfs, a fresh
+Rscript each), R's first call step by step (bench/first_call_steps.R: library(cuRnet),
+reticulate's start, the engine's import, CuPy and the CUDA context, the graph, the BFS, in ms),
+igraph's answer to the same question, and last `curnet warm-up` on a new empty cache (its own
+wall time). R's rows run where Rscript and cuRnet are installed. Each row is appended to --out
+as a JSON line as it ends; one line a row is printed at the end.
+
+The third form is the CPU account of docs/first-call.md (the runs of its rows interleaved);
+`--floors` adds what a bare R and a bare Python cost on the same machine in the same run (R
+alone, R loading Matrix, R loading reticulate, reticulate's probe of the Python, Python with
+NumPy), so that a row can be read against what no package can remove. The last runs one row
+into a JSON-lines file (what the first form and bench/first_call_gpu.sh run).
 
 Every timed run is a new process (python -c, or Rscript for R), so nothing is cached in memory;
 the disk caches (the OS's page cache, Python's .pyc files, the kernel cache) are what a machine
@@ -27,8 +39,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -46,15 +60,19 @@ def step(label, code):
     t = time.perf_counter(); exec(code, globals()); rows.append((label, (time.perf_counter() - t) * 1e3))
 step("import numpy", "import numpy")
 step("import curnet (the package: NumPy and the graph)", "import curnet")
-step("import curnet.r_bridge.session (R's entry: drivers, backends' resolution)", "import curnet.r_bridge.session")
-step("import curnet.r_bridge.graphs (R's graphs, from Arrow columns: pyarrow)", "import curnet.r_bridge.graphs")
-step("import curnet.r_bridge.traversals (R's cuRnet_bfs)", "import curnet.r_bridge.traversals")
-step("import scipy.sparse.csgraph (the CPU backend's routes)", "import scipy.sparse.csgraph")
+step("import curnet.r_bridge.session (R's entry: the drivers, the backends' resolution)", "import curnet.r_bridge.session")
+step("import curnet.r_bridge.graphs, .traversals (R's graph and BFS adapters)",
+     "import curnet.r_bridge.graphs, curnet.r_bridge.traversals")
 if sys.argv[1] == "cuda":
     step("import cupy", "import cupy")
     step("CUDA context (first allocation on the GPU)", "cupy.zeros(1); cupy.cuda.Device().synchronize()")
     step("the CUDA backend (get_backend('cuda'))", "curnet.backends.get_backend('cuda')")
-for optional in ("dask.distributed", "networkx"):   # where installed (the GPU machine has no Dask)
+else:
+    step("import scipy.sparse.csgraph (the CPU's one-source BFS)", "import scipy.sparse.csgraph")
+# where installed (the GPU machine has no Dask); on a GPU, SciPy and pyarrow are not loaded either
+for optional in ("scipy.sparse.csgraph", "pyarrow", "dask.distributed", "networkx"):
+    if optional in sys.modules:
+        continue
     try:
         step(f"(not loaded by a first call) import {optional}", f"import {optional}")
     except ImportError:
@@ -124,8 +142,8 @@ def fresh(cmd, env=None, check=True) -> tuple[float, float, str]:
 def environment(cache: str | None) -> dict:
     env = dict(os.environ, PYTHONPATH=PYTHON_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.setdefault("RETICULATE_PYTHON", sys.executable)
-    if cache is not None:
-        env["CURNET_KERNEL_CACHE"] = cache
+    if cache is not None:      # CuPy's own setting too, for any CuPy code outside the engine's
+        env["CURNET_KERNEL_CACHE"] = env["CUPY_CACHE_DIR"] = cache
     return env
 
 
@@ -146,6 +164,23 @@ def python_cmd(backend, what):
 
 def r_cmd(*script_args):
     return ["Rscript", os.path.join(HERE, "first_call.R"), *script_args]
+
+
+STEP_LINE = re.compile(r"^(.*?)\s+wall\s+(-?\d+) ms\s+cpu\s+(-?\d+) ms$")
+
+
+def r_steps(backend: str, env, repeat: int) -> dict:
+    """R's first BFS step by step (bench/first_call_steps.R), `repeat` fresh Rscripts: each
+    step's wall and CPU ms, and the process's own wall and CPU (R's start and exit are the
+    difference)."""
+    shape = "ring" if backend == "cpu" else "random"
+    runs = []
+    for _ in range(repeat):
+        wall, cpu, out = fresh(["Rscript", os.path.join(HERE, "first_call_steps.R"), backend, shape], env)
+        steps = [[m.group(1), int(m.group(2)), int(m.group(3))]
+                 for m in map(STEP_LINE.match, out.splitlines()) if m]
+        runs.append({"wall": wall, "cpu": cpu, "steps": steps})
+    return {"steps_runs": runs}
 
 
 def run_once(cmd, env, cache) -> dict:
@@ -223,7 +258,7 @@ def row_cmds(name: str, backend: str) -> dict:
     }[name]()
 
 
-ROWS = ("start", "warm-up", "python-bfs", "python-betweenness", "r-bfs", "r-betweenness", "igraph-bfs",
+ROWS = ("start", "warm-up", "python-bfs", "python-betweenness", "r-bfs", "r-betweenness", "r-steps", "igraph-bfs",
         "igraph-betweenness", "floors")
 
 
@@ -236,6 +271,8 @@ def one_row(args) -> dict:
         os.makedirs(args.cache, exist_ok=True)
     if args.row == "start":
         result = {"start_ms": start_table(args.backend, env)}
+    elif args.row == "r-steps":
+        result = r_steps(args.backend, env, args.repeat)
     elif args.row == "warm-up":
         t = time.perf_counter()
         _, cpu, out = fresh([sys.executable, "-m", "curnet.cli", "warm-up", "--backend", args.backend], env,
@@ -253,20 +290,122 @@ def one_row(args) -> dict:
             "when": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), **result}
 
 
+#: The rows of a whole run (the first form), in order: (row, label, kernel cache, repeats, time
+#: limit in seconds). The cache: "never", a new empty folder the first row fills, which the rows
+#: of a machine that ran cuRnet before then read; "new", a new empty folder of its own; None, none.
+#: R's rows (r-*, igraph-*) run where Rscript has cuRnet (igraph's where it has igraph). The
+#: warm-up comes last, given what is left of the budget (at least its floor, WARM_UP_FLOOR).
+PLAN = (
+    ("python-bfs", "python bfs, never ran (empty kernel cache)", "never", 1, 60),
+    ("start", "start, ran before", "never", 1, 30),
+    ("python-bfs", "python bfs, ran before", "never", 3, 45),
+    ("r-bfs", "R bfs, ran before", "never", 3, 60),
+    ("r-steps", "R bfs step by step, ran before", "never", 2, 60),
+    ("igraph-bfs", "R igraph distances, same graph", None, 1, 30),
+    ("warm-up", "curnet warm-up, never ran (empty kernel cache)", "new", 1, 200),
+)
+BETWEENNESS_PLAN = (
+    ("python-betweenness", "python betweenness, never ran (empty kernel cache)", "new", 1, 90),
+    ("python-betweenness", "python betweenness, ran before", "never", 2, 45),
+    ("r-betweenness", "R betweenness, ran before", "never", 2, 60),
+)
+FLOORS_PLAN = (("floors", "floors: bare R and Python here", None, 1, 40),)
+WARM_UP_FLOOR = 60
+
+
+def r_has(package: str) -> bool:
+    """Whether Rscript runs here and has `package`."""
+    if shutil.which("Rscript") is None:
+        return False
+    out = subprocess.run(["Rscript", "-e", f"cat(requireNamespace('{package}', quietly = TRUE))"],
+                         capture_output=True, text=True)
+    return out.stdout.strip().endswith("TRUE")
+
+
+def run_limited(cmd, limit: float, env=None) -> tuple[int | None, str]:
+    """`cmd` in a session of its own, killed with all it started (Rscript, Python) after `limit`
+    seconds: (its exit status, None when cut; its output's tail)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, env=env)
+    try:
+        out, _ = proc.communicate(timeout=limit)
+        return proc.returncode, out[-3000:]
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        return None, (out or "")[-3000:]
+
+
+def plan_run(args) -> None:
+    """The first form: PLAN's rows, each `first_call.py --row` under its own limit, into --out."""
+    t0 = time.perf_counter()
+    out = args.out or os.path.join(tempfile.mkdtemp(prefix="first-call-"), "first_call_rows.jsonl")
+    caches = tempfile.mkdtemp(prefix="curnet-first-call-")
+    never = os.path.join(caches, "never")
+    plan = PLAN[:-1] + (BETWEENNESS_PLAN if args.betweenness else ()) + (FLOORS_PLAN if args.floors else ()) + PLAN[-1:]
+    has = {"cuRnet": r_has("cuRnet")}
+    has["igraph"] = has["cuRnet"] and r_has("igraph")
+    print(f"first-call rows: backend {args.backend}, {os.cpu_count()} cores, budget {args.budget:.0f} s, "
+          f"R: {'cuRnet' if has['cuRnet'] else 'no cuRnet (R rows skipped)'}; rows -> {out}", flush=True)
+    try:
+        for i, (row, label, cache, repeat, limit) in enumerate(plan):
+            if row.startswith(("r-", "igraph-", "floors")) and not has["igraph" if row.startswith("igraph") else "cuRnet"]:
+                continue
+            left = args.budget - (time.perf_counter() - t0)
+            if row != "warm-up" and "warm-up" in (r[0] for r in plan[i + 1:]):
+                left -= WARM_UP_FLOOR                     # the warm-up's share kept for it
+            limit = min(limit, left)
+            if limit < 3:
+                print(f"skipped (budget spent): {label}", flush=True)
+                continue
+            cmd = [sys.executable, os.path.abspath(__file__), "--row", row, "--backend", args.backend,
+                   "--repeat", str(repeat), "--label", label, "--out", out, "--within", str(max(limit - 2, 1))]
+            if cache == "never":
+                cmd += ["--cache", never] + (["--empty-cache"] if not os.path.isdir(never) else [])
+            elif cache == "new":
+                cmd += ["--cache", os.path.join(caches, f"new-{i}"), "--empty-cache"]
+            t = time.perf_counter()
+            status, said = run_limited(cmd, limit)
+            took = time.perf_counter() - t
+            if status != 0:
+                why = f"cut at its limit of {limit:.0f} s" if status is None else f"failed (exit {status})"
+                with open(out, "a") as f:
+                    f.write(json.dumps({"row": label, "backend": args.backend, "failed": why,
+                                        "output": said[-1500:]}) + "\n")
+            print(f"[{time.perf_counter() - t0:.0f} s] {label}: {took:.1f} s"
+                  + ("" if status == 0 else f", {why}"), flush=True)
+    finally:
+        shutil.rmtree(caches, ignore_errors=True)
+    print("\n".join(summary_lines(out)), flush=True)
+
+
 def summary_lines(path: str) -> list:
     """One line a row of a JSON-lines file of --row results (what bench/first_call_gpu.sh prints)."""
     lines = []
     for text in open(path):
         row = json.loads(text)
         head = f"{row['row']} [{row['backend']}]"
+        if "failed" in row:
+            lines.append(f"{head}: {row['failed']}")
+            continue
+        if "steps_runs" in row:      # R's steps: each step's ms, run by run; R's start and exit apart
+            runs = row["steps_runs"]
+            for k, (label, _, _) in enumerate(runs[0]["steps"]):
+                lines.append(f"{head} {label}: " + ", ".join(
+                    f"{r['steps'][k][1]} ms (cpu {r['steps'][k][2]})" for r in runs if len(r["steps"]) > k))
+            lines.append(f"{head} R's start and exit (the process less its steps): " + ", ".join(
+                f"{1000 * r['wall'] - sum(s[1] for s in r['steps']):.0f} ms" for r in runs))
+            lines.append(f"{head} the whole Rscript: " + ", ".join(
+                f"wall {r['wall']:.2f} s, cpu {r['cpu']:.2f} s" for r in runs))
+            continue
         if "start_ms" in row:
             lines.append(head + ": " + "; ".join(f"{label} {ms:.0f} ms" for label, ms in row["start_ms"]))
             continue
         if "wall" in row:      # the warm-up
             report = row.get("report", {})
-            steps = ", ".join(f"{k} {v:.1f} s" for k, v in report.get("steps", {}).items())
+            steps = "".join(f"; {k} {v:.1f} s" for k, v in report.get("steps", {}).items())
             lines.append(f"{head}: wall {row['wall']:.1f} s, {report.get('compiled')} kernels compiled in "
-                         f"{report.get('compile_seconds')} s, {row['kernels_in_cache']} in the cache; {steps}; "
+                         f"{report.get('compile_seconds')} s, {row['kernels_in_cache']} in the cache{steps}; "
                          f"failed: {report.get('failed') or 'none'}")
             continue
         for label, result in row.items():
@@ -284,7 +423,7 @@ def summary_lines(path: str) -> list:
     return lines
 
 
-def main():
+def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--backend", default="cpu", choices=["cpu", "cuda"])
     p.add_argument("--repeat", type=int, default=3)
@@ -300,7 +439,10 @@ def main():
     p.add_argument("--label", help="--row: the row's name in the output")
     p.add_argument("--within", type=float, help="--row: start no repeat that would end after these seconds")
     p.add_argument("--summarize", metavar="ROWS", help="print one line a row of a --row JSON-lines file")
-    args = p.parse_args()
+    p.add_argument("--rows", action="store_true", help="on the CPU: the rows of PLAN (a GPU's default)")
+    p.add_argument("--budget", type=float, default=150, help="PLAN's rows: seconds in all")
+    p.add_argument("--betweenness", action="store_true", help="PLAN's rows: betweenness's rows too")
+    args = p.parse_args(argv)
     if args.summarize:
         print("\n".join(summary_lines(args.summarize)))
         return
@@ -311,47 +453,22 @@ def main():
             with open(args.out, "a") as f:
                 f.write(json.dumps(row) + "\n")
         return
+    if args.backend == "cuda" or args.rows:
+        plan_run(args)
+        return
     rows = Rows(backend=args.backend, when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                 cores=os.cpu_count())
-    if args.backend == "cpu":
-        env = environment(None)
-        rows["start_ms"] = start_table("cpu", env)
-        cmds = {"python bfs ring 2000": python_cmd("cpu", "bfs")}
-        if args.r:
-            cmds["R bfs ring 2000"] = r_cmd("cpu", "bfs", "ring")
-        if args.igraph:
-            cmds["R igraph distances ring 2000"] = r_cmd("igraph", "bfs", "ring")
-        if args.floors:
-            cmds.update(floor_cmds())
-        for label, result in interleaved(cmds, env, args.repeat).items():
-            rows[label] = result
-    else:
-        never = tempfile.mkdtemp(prefix="curnet-never-")
-        warmed = tempfile.mkdtemp(prefix="curnet-warmed-")
-        try:
-            env_never, env_warm = environment(never), environment(warmed)
-            # never ran cuRnet: an empty kernel cache for each first call
-            for what in ("bfs", "betweenness"):
-                shutil.rmtree(never, ignore_errors=True)
-                os.makedirs(never)
-                rows[f"python {what}, never ran (empty kernel cache)"] = summary(
-                    [run_once(python_cmd("cuda", what), env_never, never)])
-            t = time.perf_counter()
-            _, _, out = fresh([sys.executable, "-m", "curnet.cli", "warm-up"], env_warm, check=False)
-            rows["curnet warm-up"] = {"wall": time.perf_counter() - t, "report": json.loads(out)}
-            rows["start_ms"] = start_table("cuda", env_warm)
-            for what in ("bfs", "betweenness"):
-                cmds = {f"python {what}, ran before (warmed cache)": python_cmd("cuda", what)}
-                if args.r:
-                    cmds[f"R {what}, ran before (warmed cache)"] = r_cmd("cuda", what)
-                for label, result in interleaved(cmds, env_warm, args.repeat, warmed).items():
-                    rows[label] = result
-            if args.igraph:
-                rows["R igraph betweenness 7.7k"] = summary([run_once(r_cmd("igraph", "betweenness"),
-                                                                      env_warm, None)])
-        finally:
-            shutil.rmtree(never, ignore_errors=True)
-            shutil.rmtree(warmed, ignore_errors=True)
+    env = environment(None)
+    rows["start_ms"] = start_table("cpu", env)
+    cmds = {"python bfs ring 2000": python_cmd("cpu", "bfs")}
+    if args.r:
+        cmds["R bfs ring 2000"] = r_cmd("cpu", "bfs", "ring")
+    if args.igraph:
+        cmds["R igraph distances ring 2000"] = r_cmd("igraph", "bfs", "ring")
+    if args.floors:
+        cmds.update(floor_cmds())
+    for label, result in interleaved(cmds, env, args.repeat).items():
+        rows[label] = result
     text = json.dumps(rows, indent=1)
     if args.out:
         with open(args.out, "w") as f:

@@ -4,9 +4,11 @@
 # 20,000-vertex random graph of bench/first_call.R), taken one at a time: reticulate (with the
 # Matrix package its NAMESPACE imports), the probe of the engine's Python (reticulate runs its
 # config.py in a Python of its own, which imports NumPy), Python's start in R (with NumPy), the
-# engine's R entry (its modules, pyarrow, SciPy's sparse matrices), the graph (the engine's
-# reader package for the weight-column names), the BFS (on the CPU SciPy's csgraph, which
-# imports scipy.linalg; on a GPU CuPy and the CUDA context). Results: docs/first-call.md.
+# engine's R entry (its drivers and adapters), the graph (R's columns read over R's memory),
+# the BFS (on the CPU SciPy's csgraph, which imports scipy.linalg; on a GPU CuPy and the CUDA
+# context, timed apart before the graph).
+# Each line: the step, its wall and CPU ms (bench/first_call.py's r-steps row reads them).
+# Results: docs/first-call.md.
 args <- commandArgs(trailingOnly = TRUE)
 backend <- if (length(args) >= 1) args[1] else "cpu"
 shape <- if (length(args) >= 2) args[2] else "ring"
@@ -20,10 +22,16 @@ mark <- function(label) {
 }
 library(cuRnet); mark("library(cuRnet)")
 invisible(loadNamespace("Matrix")); mark("Matrix (imported by reticulate)")
-invisible(loadNamespace("reticulate")); mark("reticulate")
+invisible(loadNamespace("reticulate")); mark("reticulate (its other imports)")
 python <- cuRnet_python(); invisible(cuRnet:::reticulate_cannot_start(python)); mark("the engine's Python chosen")
-invisible(reticulate::py_config()); mark("Python probed, then started (NumPy with it)")
-invisible(cuRnet:::bridge()); mark("the engine's R entry (modules, pyarrow, scipy.sparse)")
+invisible(reticulate::py_config()); mark("reticulate starts Python (its probe, then NumPy)")
+invisible(cuRnet:::bridge()); mark("the engine's R entry (curnet.r_bridge.session)")
+if (backend != "cpu") {   # what cuRnet_graph's summary (backend "auto") and the BFS would start
+  cupy <- reticulate::import("cupy", convert = FALSE); mark("import cupy")
+  invisible(cupy$zeros(1L)); invisible(cupy$cuda$Device()$synchronize()); mark("the CUDA context (first allocation)")
+  invisible(reticulate::import("curnet.backends", convert = FALSE)$get_backend(backend))
+  mark("the CUDA backend (get_backend)")
+}
 if (shape == "ring") {
   n <- 2000
   x <- data.frame(from = 1:n, to = c(2:n, 1))
@@ -33,9 +41,4 @@ if (shape == "ring") {
   x <- data.frame(from = sample.int(n, 5 * n, TRUE), to = sample.int(n, 5 * n, TRUE))
 }
 g <- cuRnet_graph(x, directed = FALSE); mark(sprintf("cuRnet_graph (%s of %d)", shape, n))
-if (backend != "cpu") {   # CuPy, the backend and the CUDA context, apart from the BFS
-  invisible(reticulate::import("curnet.backends", convert = FALSE)$get_backend(backend))
-  invisible(reticulate::import("cupy", convert = FALSE)$zeros(1L))
-  mark("the CUDA backend (CuPy, the CUDA context)")
-}
 d <- cuRnet_bfs(g, 1, backend = backend); mark(sprintf("first cuRnet_bfs (%s)", backend))

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -261,3 +262,50 @@ def test_a_python_row_of_the_first_call_bench_runs_no_r(monkeypatch):
     assert ran == []
     floors = bench.row_cmds("floors", "cpu")
     assert ran and ran[0][0] == "Rscript" and "R alone (Rscript -e 0)" in floors
+
+
+def _first_call_bench():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("first_call", PYTHON.parent / "bench" / "first_call.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_a_first_call_bench_row_past_its_limit_is_cut_with_all_it_started(tmp_path):
+    """A row over its limit is stopped with the processes it started (an Rscript under the
+    row's Python), so the rows after it get their time."""
+    bench = _first_call_bench()
+    pid_file = tmp_path / "child"
+    status, _ = bench.run_limited(["bash", "-c", f"sleep 60 & echo $! > {pid_file}; wait"], 2)
+    assert status is None
+    child = int(pid_file.read_text())
+    gone = False
+    for _ in range(100):                   # the kill is sent; the child is reaped by init
+        try:
+            os.kill(child, 0)
+            state = Path(f"/proc/{child}/stat").read_text().split()[2]
+            gone = state == "Z"
+        except (ProcessLookupError, FileNotFoundError):
+            gone = True
+        if gone:
+            break
+        time.sleep(0.05)
+    assert gone
+    assert bench.run_limited([sys.executable, "-c", "print('done')"], 60) == (0, "done\n")
+
+
+def test_the_first_call_bench_reads_r_s_steps_and_says_each_row(tmp_path):
+    bench = _first_call_bench()
+    said = ["library(cuRnet)                              wall     11 ms  cpu     38 ms",
+            "the engine's R entry (curnet.r_bridge.session) wall    152 ms  cpu    150 ms"]
+    steps = [[m.group(1), int(m.group(2)), int(m.group(3))] for m in map(bench.STEP_LINE.match, said) if m]
+    assert steps == [["library(cuRnet)", 11, 38], ["the engine's R entry (curnet.r_bridge.session)", 152, 150]]
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps({"row": "R steps", "backend": "cuda", "steps_runs": [
+        {"wall": 1.0, "cpu": 0.9, "steps": steps}]}) + "\n" + json.dumps(
+        {"row": "warm-up", "backend": "cuda", "failed": "cut at its limit of 60 s", "output": ""}) + "\n")
+    lines = bench.summary_lines(str(rows))
+    assert lines[0] == "R steps [cuda] library(cuRnet): 11 ms (cpu 38)"
+    assert lines[2] == "R steps [cuda] R's start and exit (the process less its steps): 837 ms"
+    assert lines[-1] == "warm-up [cuda]: cut at its limit of 60 s"
