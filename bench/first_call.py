@@ -1,8 +1,8 @@
 """A user's first call, in a fresh process: where the engine's start goes (each import and the
 CUDA context, in ms), and the first call's wall and CPU time from Python and from R, on the CPU
-and on a GPU; on a GPU with an empty kernel cache ("never ran cuRnet") and after `curnet
-warm-up` ("ran before"), with the kernels each first call compiled and the seconds spent
-compiling them.
+and on a GPU; on a GPU with an empty kernel cache ("never ran cuRnet") and with the cache a
+first run (or `curnet warm-up`) filled ("ran before"), with the kernels each first call
+compiled and the seconds spent compiling them.
 
     python -m bench first-call --backend cuda [--budget 150] [--out rows.jsonl] [--betweenness] [--floors]
     python -m bench first-call --backend cpu --rows [--budget 150] [--out rows.jsonl]
@@ -343,6 +343,8 @@ def plan_run(args) -> None:
     caches = tempfile.mkdtemp(prefix="curnet-first-call-")
     never = os.path.join(caches, "never")
     plan = PLAN[:-1] + (BETWEENNESS_PLAN if args.betweenness else ()) + (FLOORS_PLAN if args.floors else ()) + PLAN[-1:]
+    # the engine's .pyc files, as pip writes them at install: no row pays Python's compiling
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", PYTHON_DIR], capture_output=True)
     has = {"cuRnet": r_has("cuRnet")}
     has["igraph"] = has["cuRnet"] and r_has("igraph")
     print(f"first-call rows: backend {args.backend}, {os.cpu_count()} cores, budget {args.budget:.0f} s, "
