@@ -83,7 +83,8 @@ def test_all_sources_match_igraph_with_fewer_traversals(case, weighted, normaliz
     same(got, expected)
     folded, traversed = expected_work(G, range(n))
     assert work["betweenness leaf sources folded"] == folded
-    assert work["betweenness sources traversed"] == traversed
+    # twins (test_betweenness_twins.py) save their own columns on top
+    assert work["betweenness sources traversed"] + work["betweenness twin columns folded"] == traversed
     # every vertex with an edge was traversed before: the leaves are no longer
     assert traversed <= int((np.diff(g.indptr) > 0).sum()) - folded
 
@@ -100,8 +101,8 @@ def test_subsets_match_igraph(case, weighted, data):
     with count_work() as work:
         got = curnet.betweenness(g, weighted=weighted, sources=sources, targets=targets, backend="cpu")
     same(got, G.betweenness(weights=w if weighted else None, sources=sources, targets=targets))
-    assert (work["betweenness leaf sources folded"], work["betweenness sources traversed"]) == \
-        expected_work(G, sources)
+    assert (work["betweenness leaf sources folded"],
+            work["betweenness sources traversed"] + work["betweenness twin columns folded"]) == expected_work(G, sources)
 
 
 @settings(max_examples=40, deadline=None)

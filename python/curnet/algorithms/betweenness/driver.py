@@ -2,8 +2,9 @@
 the shortest-path DAG of every source, the path counts on the way out and the dependencies on
 the way back (`sweeps`), their sums over the batch's sources added into one vector per device;
 only O(n + m) numbers leave a device. The graph traversed is the caller's less what cannot
-change the sums (`graph_reductions`: isolated vertices; leaves on undirected paths), its sources
-in breadth-first order (`source_order`).
+change the sums (`graph_reductions`: isolated vertices; leaves on undirected paths; `twins`:
+one column a class of twins on unweighted undirected paths), its sources in breadth-first
+order (`source_order`).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .graph_reductions import (components, fold_leaf_sources, folds_leaves, leaf
                                with_arcs_only, without_leaves)
 from .source_order import near_sources_together
 from .sweeps import dependencies, shortest_path_dag
+from .twins import fold_twin_sources
 
 
 def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None, edges=False,
@@ -47,11 +49,15 @@ def brandes_sums(g, sources, *, weighted: bool, target_weight=None, cutoff=None,
 def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, progress):
     """brandes_sums on a graph without isolated vertices (the target weights given, None: every
     vertex a target of weight 1): leaf sources folded and leaf targets left out where
-    folds_leaves says, else every source with an arc traversed."""
+    folds_leaves says, and twin sources folded there too when unweighted (twins.py), else every
+    source with an arc traversed."""
     if not folds_leaves(g, cutoff, edges, endpoints):
         return _traverse_columns(g, reaching(g, ids), None, weighted, weight, cutoff, edges, endpoints, backend,
                                  progress)
     ids, fold = fold_leaf_sources(g, ids, weight)
+    twin_correction = None
+    if not weighted:                              # twins' paths: by their arcs' counts only
+        ids, fold, twin_correction = fold_twin_sources(g, ids, fold, weight)
     # The leaves as targets: a leaf's shortest paths are its anchor u's, one edge longer, so
     # they count as u's for every vertex but u, and pass through u itself. So the traversals
     # run on the graph less its leaves, each anchor's target weight carrying its leaves', and u
@@ -70,6 +76,8 @@ def _brandes_sums(g, ids, weighted, weight, cutoff, edges, endpoints, backend, p
     component = components(g)
     reach = np.bincount(component[ids], weights=fold.multiplicity[ids], minlength=len(g))
     vertex[anchors] += hanging * (reach[component[anchors]] - fold.multiplicity[anchors] + fold.leaves[anchors])
+    if twin_correction is not None:
+        vertex += twin_correction
     return vertex, None
 
 

@@ -213,6 +213,19 @@ def leaf_anchors(g) -> np.ndarray:
 def _leaf_anchors(g) -> np.ndarray:
     """leaf_anchors, O(n + m): the smallest and largest other neighbour of each row are equal
     exactly when it has one."""
+    lowest, highest = other_neighbour_range(g)
+    anchor = np.where(lowest == highest, highest, SEVERAL_NEIGHBOURS)
+    anchor[highest < 0] = NO_NEIGHBOUR
+    return anchor.astype(np.int32)
+
+
+def other_neighbour_range(g) -> tuple[np.ndarray, np.ndarray]:
+    """(each vertex's smallest neighbour besides itself, or n where none; its largest, or -1),
+    int64 (n,), found once a graph and kept with it (leaf anchors, twins' candidates)."""
+    return g.cache("betweenness other neighbour range", lambda: _other_neighbour_range(g))
+
+
+def _other_neighbour_range(g):
     n = len(g)
     rows = g.edge_sources()
     loop = g.indices == rows
@@ -223,6 +236,4 @@ def _leaf_anchors(g) -> np.ndarray:
     if len(starts):
         lowest[has] = np.minimum.reduceat(np.where(loop, n, g.indices), starts)
         highest[has] = np.maximum.reduceat(np.where(loop, -1, g.indices), starts)
-    anchor = np.where(lowest == highest, highest, SEVERAL_NEIGHBOURS)
-    anchor[highest < 0] = NO_NEIGHBOUR
-    return anchor.astype(np.int32)
+    return lowest, highest
