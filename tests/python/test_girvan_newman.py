@@ -238,6 +238,61 @@ def test_near_tie_is_not_a_tie():
     assert removed[0] == e2 and checked >= 4
 
 
+@pytest.mark.parametrize("both_ways", [False, True])
+def test_live_adjacency_is_the_masked_one(both_ways):
+    """The compiled rescore's adjacency with removed edges dropped: each row's live arcs are
+    the full row's arcs of edges not removed, in the same order (the searches' sums depend on
+    it), on graphs with loops and parallel edges."""
+    from curnet.backends.cpu import compiled_brandes
+    if not compiled_brandes.available():
+        pytest.skip("Numba is not installed")
+    rng = np.random.default_rng(31)
+    n, m = 15, 60
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    full_ptr, _, full_nbr, full_edge = compiled_brandes.adjacency(n, src, dst, both_ways)
+    arcs = compiled_brandes.adjacency(n, src, dst, both_ways)
+    alive = np.ones(m, bool)
+    for e in rng.permutation(m):
+        compiled_brandes.drop(arcs, e, src[e], dst[e])
+        alive[e] = False
+        ptr, end, nbr, edge = arcs
+        for v in range(n):
+            keep = alive[full_edge[full_ptr[v]:full_ptr[v + 1]]]
+            np.testing.assert_array_equal(edge[ptr[v]:end[v]], full_edge[full_ptr[v]:full_ptr[v + 1]][keep])
+            np.testing.assert_array_equal(nbr[ptr[v]:end[v]], full_nbr[full_ptr[v]:full_ptr[v + 1]][keep])
+    assert (arcs[1] == arcs[0][:-1]).all()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_compiled_rescore_reruns_only_sources_through_the_edge(weighted):
+    """After a removal the compiled rescore searches again only from the sources whose
+    shortest-path DAG held the edge: on two cliques joined by one path, removing the path's
+    edges reruns fewer searches than every source of each rescored component would."""
+    from curnet.backends.cpu import compiled_brandes
+    if not compiled_brandes.available():
+        pytest.skip("Numba is not installed")
+    ring = [(i, j) for i in range(6) for j in range(i + 1, 6)]
+    edges = ring + [(i + 6, j + 6) for i, j in ring] + [(5, 12), (12, 6)]
+    src, dst = np.array(edges).T
+    w = np.linspace(1.0, 2.0, len(edges)) if weighted else None
+    g = curnet.Graph.from_edges(src, dst, w, directed=False, num_vertices=13, dtype=np.float64)
+    with count_work() as work:
+        removed, _ = edge_betweenness_removals(g, weighted=weighted, backend="cpu")
+    assert set(removed[:2].tolist()) == {len(edges) - 2, len(edges) - 1}    # the bridges first
+    # every source of each rescored component (one that has edges left), each step
+    alive = np.ones(len(edges), bool)
+    everyone = 13
+    for e in removed:
+        alive[e] = False
+        adj = sp.csr_matrix((np.ones(alive.sum()), (src[alive], dst[alive])), shape=(13, 13))
+        _, label = csgraph.connected_components(adj, directed=False)
+        held = np.isin(label, [label[src[e]], label[dst[e]]])
+        everyone += int(held.sum()) if held[src[alive]].any() else 0
+    assert work["girvan-newman searches"] < everyone
+    want, _ = full_rescore_removals(g, False, weighted)
+    np.testing.assert_array_equal(removed, want)
+
+
 def test_each_step_rescores_one_component():
     """Two triangles joined by a path, beside a path of three edges and an isolated vertex: the
     first scoring rescores each component with edges once, then each removal rescores the one

@@ -6,7 +6,7 @@ rescores that component alone (igraph does the same), as a graph of its own: its
 renumbered 0..c-1, all its sources in one Brandes job on the device (`betweenness.sweeps`
 over batches of the device's size), so a step's work and its blocks are the component's size,
 not the whole graph's. On the CPU with Numba installed, the rescore is compiled instead
-(`cpu/compiled_brandes.py`: a BFS or Dijkstra a source, the removed edges masked out of one
+(`cpu/compiled_brandes.py`: a BFS or Dijkstra a source, the removed edges dropped from one
 adjacency): a level-synchronous NumPy step pays its fixed costs on every small component.
 A removal that splits the component rescores it as one graph (no path
 crosses between its halves), whose weak components then give the halves their labels. The
@@ -75,7 +75,7 @@ def edge_removals(g: Graph, *, paths_directed: bool, weighted: bool, backend="au
     m, n = g.num_edges, len(g)
     alive = np.ones(m, bool)
     if getattr(dev, "name", None) == "cpu" and compiled_brandes.available():
-        rescore: _Rescorer = _CompiledRescorer(src, dst, lengths, paths_directed, g.weight_dtype, n, alive)
+        rescore: _Rescorer = _CompiledRescorer(src, dst, lengths, paths_directed, g.weight_dtype, n)
     else:
         rescore = _Rescorer(dev, src, dst, lengths, paths_directed, g.weight_dtype)
     label = _weak_labels(src, dst, n)              # each vertex's current weak component
@@ -97,6 +97,7 @@ def edge_removals(g: Graph, *, paths_directed: bool, weighted: bool, backend="au
             pick = int(ids[np.flatnonzero(live >= top - tie * abs(top))[0]])
             removed[step], values[step] = pick, scores[pick]
             alive[pick] = False
+            rescore.drop(pick)
             bar.update(1)
             a, b = int(src[pick]), int(dst[pick])
             if a == b:
@@ -122,6 +123,9 @@ class _Rescorer:
         self.paths_directed, self.dtype = paths_directed, dtype
         self.local = np.empty(int(max(src.max(initial=-1), dst.max(initial=-1))) + 1, np.int64)
 
+    def drop(self, edge: int) -> None:
+        """Edge `edge` is removed (each call's graph is built from the edges it is given)."""
+
     def __call__(self, scores, edges, vertices, removed=None) -> None:
         tally("girvan-newman component rescores")
         local = self.local
@@ -143,40 +147,44 @@ class _Rescorer:
 
 class _CompiledRescorer(_Rescorer):
     """The CPU's rescore in compiled code (`cpu/compiled_brandes.py`): every source of the
-    component one BFS or Dijkstra, over one adjacency of the whole graph built once, the removed
-    edges masked out by `alive` (the loop's own array). Scores as `_Rescorer`'s: the same sums,
-    added in another order (within `tie_tolerance`)."""
+    component one BFS or Dijkstra, over one adjacency of the whole graph built once, each
+    removed edge's arcs dropped from it (`drop`). Scores as `_Rescorer`'s: the same sums, added
+    in another order (within `tie_tolerance`)."""
 
-    def __init__(self, src, dst, lengths, paths_directed: bool, dtype, n: int, alive):
+    def __init__(self, src, dst, lengths, paths_directed: bool, dtype, n: int):
+        self.src, self.dst = src, dst
         self.arcs = compiled_brandes.adjacency(n, src, dst, both_ways=not paths_directed)
         # weak components walk the edges both ways
         self.walk = compiled_brandes.adjacency(n, src, dst, True) if paths_directed else self.arcs
         self.lengths = None if lengths is None else np.asarray(lengths, np.float64)
         self.eps = tie_epsilon(dtype)
         self.half = 1.0 if paths_directed else 0.5
-        self.alive, self.n = alive, n
         # each source's sums kept apart where they fit: a removal changes only the sums of the
         # sources whose shortest-path DAG held the edge (those with a share on it), so only
         # those are rerun (most, early on; fewer as the components shrink)
-        m = len(alive)
+        m = len(src)
         self.rows = np.zeros((n, m)) if n * m * 8 <= ROWS_BYTES else None
+
+    def drop(self, edge: int) -> None:
+        a, b = int(self.src[edge]), int(self.dst[edge])
+        compiled_brandes.drop(self.arcs, edge, a, b)
+        if self.walk is not self.arcs:
+            compiled_brandes.drop(self.walk, edge, a, b)
 
     def __call__(self, scores, edges, vertices, removed=None) -> None:
         tally("girvan-newman component rescores")
-        ptr, nbr, edge = self.arcs
         vertices = np.asarray(vertices, np.int64)
         if self.rows is None:
-            raw = compiled_brandes.component_scores(ptr, nbr, edge, self.lengths, self.eps, self.alive,
-                                                    vertices, len(scores))
+            raw = compiled_brandes.component_scores(self.arcs, self.lengths, self.eps, vertices, len(scores))
             scores[edges] = raw[edges] * self.half
             return
         rerun = vertices if removed is None else vertices[self.rows[vertices, removed] > 0]
-        compiled_brandes.source_rows(ptr, nbr, edge, self.lengths, self.eps, self.alive, rerun, self.rows)
+        tally("girvan-newman searches", len(rerun))
+        compiled_brandes.source_rows(self.arcs, self.lengths, self.eps, rerun, self.rows)
         scores[edges] = compiled_brandes.column_sums(self.rows, vertices, np.asarray(edges, np.int64)) * self.half
 
     def split_off(self, vertices, a: int, b: int):
-        ptr, nbr, edge = self.walk
-        seen = compiled_brandes.reached(ptr, nbr, edge, self.alive, a, self.n)
+        seen = compiled_brandes.reached(self.walk, a)
         return None if seen[b] else seen[vertices]
 
 

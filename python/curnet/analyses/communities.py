@@ -11,7 +11,7 @@ import numpy as np
 
 from ..algorithms.girvan_newman import edge_removals
 from ..graph import Graph
-from ..options import uses_positive_weights, uses_weights
+from ..options import uses_positive_weights
 
 
 def edge_betweenness_removals(g: Graph, *, directed=True, weighted=None, backend="auto", progress=None):
@@ -25,9 +25,18 @@ def edge_betweenness_removals(g: Graph, *, directed=True, weighted=None, backend
     differ (see `girvan_newman`).
     `directed` False walks a directed graph's edges both ways (igraph's `directed`);
     `weighted` None uses the graph's weights if it has any (lengths: they must be positive)."""
+    return _removals(g, directed, _uses_lengths(g, weighted), backend, progress)
+
+
+def _uses_lengths(g: Graph, weighted) -> bool:
+    """Whether Girvan–Newman reads g's weights: decided once a call, as lengths (positive) for
+    the betweenness and, in `girvan_newman`, as similarities for the modularity alike."""
     if not isinstance(g, Graph):
         raise TypeError(f"g must be a curnet.Graph, got {type(g).__name__}")
-    use_weights = uses_positive_weights(g, weighted, "edge betweenness")
+    return uses_positive_weights(g, weighted, "edge betweenness")
+
+
+def _removals(g: Graph, directed, use_weights: bool, backend, progress):
     return edge_removals(g, paths_directed=g.directed and bool(directed), weighted=use_weights,
                          backend=backend, progress=progress)
 
@@ -66,9 +75,9 @@ def girvan_newman(g: Graph, *, directed=True, weighted=None, backend="auto", pro
     >>> curnet.girvan_newman(g, backend="cpu").membership.tolist()
     [0, 0, 0, 1, 1, 1]
     """
-    removed, values = edge_betweenness_removals(g, directed=directed, weighted=weighted, backend=backend,
-                                                progress=progress)
-    weights = g.edges()[2] if uses_weights(g, weighted) else None
+    use_weights = _uses_lengths(g, weighted)
+    removed, values = _removals(g, directed, use_weights, backend, progress)
+    weights = g.edges()[2] if use_weights else None
     merges, bridges, modularity, membership = replay_removals(g, removed, weights, g.directed and bool(directed))
     return GirvanNewman(removed, values, merges, bridges, modularity, membership)
 

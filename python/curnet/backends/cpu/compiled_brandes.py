@@ -1,6 +1,6 @@
 """Edge betweenness of one weak component in compiled code (Numba), for Girvan–Newman's removal
 loop on the CPU: Brandes' method source by source (a BFS, or Dijkstra with a binary heap), the
-removed edges masked out of one adjacency built once, the component's sources split over the
+removed edges dropped from one adjacency built once, the component's sources split over the
 CPU's threads. A loop step costs the component's O(c m_c) and no NumPy call a level: in the
 level-synchronous NumPy twins (cpu/brandes.py) a small component's step is mostly their fixed
 costs. Optional: `available()` says whether Numba imports; without it the loop takes the twins.
@@ -29,8 +29,10 @@ def available() -> bool:
 
 
 def adjacency(n: int, src, dst, both_ways: bool):
-    """(ptr, neighbour, edge id) CSR of the arcs src -> dst (and dst -> src with `both_ways`),
-    self-loops left out, each row's arcs in edge id order."""
+    """(ptr, end, neighbour, edge id) CSR of the arcs src -> dst (and dst -> src with
+    `both_ways`), self-loops left out, each row's arcs in edge id order. Row v's live arcs are
+    ptr[v]:end[v]; `drop` takes a removed edge's arcs out, keeping the others' order (so the
+    searches sum in the same order as over the whole row with the removed arcs masked)."""
     keep = src != dst
     ids = np.flatnonzero(keep).astype(np.int64)
     tails, heads, edge = src[keep], dst[keep], ids
@@ -39,33 +41,42 @@ def adjacency(n: int, src, dst, both_ways: bool):
     order = np.lexsort((edge, tails))
     ptr = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(tails, minlength=n), out=ptr[1:])
-    return ptr, heads[order].astype(np.int64), edge[order].astype(np.int64)
+    return ptr, ptr[1:].copy(), heads[order].astype(np.int64), edge[order].astype(np.int64)
 
 
-def component_scores(ptr, nbr, edge, lengths, eps: float, alive, sources, num_edges: int):
+def drop(arcs, e: int, tail: int, head: int) -> None:
+    """Edge e's arcs out of the rows of `tail` and `head` (where it has any), in place."""
+    ptr, end, nbr, edge = arcs
+    _drop_from_row(ptr, end, nbr, edge, tail, e)
+    if head != tail:
+        _drop_from_row(ptr, end, nbr, edge, head, e)
+
+
+def component_scores(arcs, lengths, eps: float, sources, num_edges: int):
     """Each edge's betweenness summed over the paths from every vertex of `sources` (float64,
-    by edge id; ordered pairs, so undirected callers halve), over the arcs whose edge is
-    `alive`. `lengths` None: hops; else positive lengths by edge id, distances equal within
-    igraph's `eps` (brandes.on_path)."""
+    by edge id; ordered pairs, so undirected callers halve), over the live arcs. `lengths`
+    None: hops; else positive lengths by edge id, distances equal within igraph's `eps`
+    (brandes.on_path)."""
     threads = max(1, min(numba.get_num_threads(), len(sources)))
     acc = np.zeros((threads, num_edges))
-    _searches(ptr, nbr, edge, lengths, eps, alive, sources, acc, False, threads)
+    _searches(arcs, lengths, eps, sources, acc, False, threads)
     return acc.sum(axis=0)
 
 
-def source_rows(ptr, nbr, edge, lengths, eps: float, alive, sources, rows) -> None:
+def source_rows(arcs, lengths, eps: float, sources, rows) -> None:
     """As component_scores, each source's own sums kept apart: rows[s] (by edge id) is
     rewritten for every s in `sources`, the other rows left as they are."""
     threads = max(1, min(numba.get_num_threads(), len(sources)))
-    _searches(ptr, nbr, edge, lengths, eps, alive, sources, rows, True, threads)
+    _searches(arcs, lengths, eps, sources, rows, True, threads)
 
 
-def _searches(ptr, nbr, edge, lengths, eps, alive, sources, out, per_source, threads) -> None:
+def _searches(arcs, lengths, eps, sources, out, per_source, threads) -> None:
     """Every source's search, breadth-first (lengths None) or Dijkstra's, into `out`."""
+    ptr, end, nbr, edge = arcs
     if lengths is None:
-        bfs_into(ptr, nbr, edge, alive, sources, out, per_source, threads)
+        bfs_into(ptr, end, nbr, edge, sources, out, per_source, threads)
     else:
-        dijkstra_into(ptr, nbr, edge, np.asarray(lengths, np.float64), eps, alive, sources, out,
+        dijkstra_into(ptr, end, nbr, edge, np.asarray(lengths, np.float64), eps, sources, out,
                       per_source, threads)
 
 
@@ -74,48 +85,72 @@ def column_sums(rows, sources, edges):
     return _column_sums(rows, sources, edges)
 
 
-def reached(ptr, nbr, edge, alive, start: int, n: int):
-    """The vertices reached from `start` over the alive arcs (bool by vertex)."""
-    return reached_from(ptr, nbr, edge, alive, start, n)
-
+def reached(arcs, start: int):
+    """The vertices reached from `start` over the live arcs (bool by vertex)."""
+    ptr, end, nbr, _ = arcs
+    return reached_from(ptr, end, nbr, start)
 
 
 @_jit()
-def bfs_source(ptr, nbr, edge, alive, s, dist, sigma, delta, order, acc):
+def _drop_from_row(ptr, end, nbr, edge, v, e):
+    j = ptr[v]
+    while j < end[v] and edge[j] != e:
+        j += 1
+    if j == end[v]:
+        return
+    for k in range(j, end[v] - 1):
+        edge[k] = edge[k + 1]
+        nbr[k] = nbr[k + 1]
+    end[v] -= 1
+
+
+@_jit()
+def bfs_source(ptr, end, nbr, edge, s, dist, sigma, delta, order, seg, dag, acc):
+    # the DAG's arcs are listed as the search finds them (by tail, in BFS order): the
+    # dependencies walk them alone, tails in reverse
     dist[s] = 0
     sigma[s] = 1.0
     order[0] = s
-    head, count = 0, 1
+    head, count, k = 0, 1, 0
     while head < count:
         v = order[head]
+        seg[head] = k
         head += 1
-        for a in range(ptr[v], ptr[v + 1]):
-            if not alive[edge[a]]:
-                continue
+        below = dist[v] + 1
+        for a in range(ptr[v], end[v]):
             w = nbr[a]
             if dist[w] < 0:
-                dist[w] = dist[v] + 1
+                dist[w] = below
                 order[count] = w
                 count += 1
-            if dist[w] == dist[v] + 1:
+            if dist[w] == below:
                 sigma[w] += sigma[v]
-    for i in range(count - 1, -1, -1):          # by decreasing distance: each DAG arc's share
-        v = order[i]
-        for a in range(ptr[v], ptr[v + 1]):
-            e = edge[a]
-            if alive[e] and dist[nbr[a]] == dist[v] + 1:
-                w = nbr[a]
-                c = sigma[v] / sigma[w] * (1.0 + delta[w])
-                acc[e] += c
-                delta[v] += c
+                dag[k] = a
+                k += 1
+    seg[count] = k
+    _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc)
     for i in range(count):
         v = order[i]
         dist[v] = -1
         sigma[v] = 0.0
         delta[v] = 0.0
 
+
+@_jit()
+def _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc):
+    # by decreasing distance: each DAG arc's share, added into its edge and its tail
+    for i in range(count - 1, -1, -1):
+        v = order[i]
+        for j in range(seg[i], seg[i + 1]):
+            a = dag[j]
+            w = nbr[a]
+            c = sigma[v] / sigma[w] * (1.0 + delta[w])
+            acc[edge[a]] += c
+            delta[v] += c
+
+
 @_jit(parallel=True)
-def bfs_into(ptr, nbr, edge, alive, sources, out, per_source, threads):
+def bfs_into(ptr, end, nbr, edge, sources, out, per_source, threads):
     """Each source's sums added into out[t] of its thread t, or (per_source) written over
     out[s], its own row."""
     n = len(ptr) - 1
@@ -124,32 +159,35 @@ def bfs_into(ptr, nbr, edge, alive, sources, out, per_source, threads):
         sigma = np.zeros(n)
         delta = np.zeros(n)
         order = np.empty(n, np.int64)
+        seg = np.empty(n + 1, np.int64)
+        dag = np.empty(len(nbr), np.int64)
         for i in range(t, len(sources), threads):
             target = out[sources[i]] if per_source else out[t]
             if per_source:
                 target[:] = 0.0
-            bfs_source(ptr, nbr, edge, alive, sources[i], dist, sigma, delta, order, target)
+            bfs_source(ptr, end, nbr, edge, sources[i], dist, sigma, delta, order, seg, dag, target)
 
 
 @_jit(parallel=True)
-def dijkstra_into(ptr, nbr, edge, lengths, eps, alive, sources, out, per_source, threads):
+def dijkstra_into(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, threads):
     """As bfs_into, by Dijkstra's search over positive lengths."""
     n = len(ptr) - 1
     for t in numba.prange(threads):
         dist = np.full(n, np.inf)
-        done = np.zeros(n, np.bool_)
+        pos = np.full(n, -1, np.int64)
         sigma = np.zeros(n)
         delta = np.zeros(n)
         order = np.empty(n, np.int64)
-        hk = np.empty(len(nbr) + 1)
-        hv = np.empty(len(nbr) + 1, np.int64)
+        hk = np.empty(n)
+        hv = np.empty(n, np.int64)
         seg = np.empty(n + 1, np.int64)
+        dag = np.empty(len(nbr), np.int64)
         for i in range(t, len(sources), threads):
             target = out[sources[i]] if per_source else out[t]
             if per_source:
                 target[:] = 0.0
-            dijkstra_source(ptr, nbr, edge, lengths, eps, alive, sources[i], dist, done, sigma,
-                            delta, order, hk, hv, seg, target)
+            dijkstra_source(ptr, end, nbr, edge, lengths, eps, sources[i], dist, pos, sigma,
+                            delta, order, hk, hv, seg, dag, target)
 
 
 @_jit()
@@ -167,94 +205,90 @@ def same_length(reach, d, eps):
     return reach == d or abs(reach - d) < eps * (abs(reach) + abs(d))
 
 @_jit()
-def heap_push(hk, hv, size, key, v):
-    i = size
-    hk[i] = key
-    hv[i] = v
+def heap_lower(hk, hv, pos, size, key, v):
+    """Vertex v's key lowered to `key` in the binary heap (hk, hv; pos[v] its place, -1 out of
+    it), v pushed if it is out; the heap's new size."""
+    i = pos[v]
+    if i < 0:
+        i = size
+        size += 1
     while i > 0:
         p = (i - 1) // 2
-        if hk[p] <= hk[i]:
+        if hk[p] <= key:
             break
-        hk[p], hk[i] = hk[i], hk[p]
-        hv[p], hv[i] = hv[i], hv[p]
+        hk[i], hv[i] = hk[p], hv[p]
+        pos[hv[i]] = i
         i = p
-    return size + 1
+    hk[i], hv[i], pos[v] = key, v, i
+    return size
 
 @_jit()
-def heap_pop(hk, hv, size):
+def heap_pop(hk, hv, pos, size):
+    """The heap's root taken out; its new size."""
+    pos[hv[0]] = -1
     size -= 1
-    hk[0], hv[0] = hk[size], hv[size]
+    if size == 0:
+        return 0
+    key, v = hk[size], hv[size]
     i = 0
     while True:
-        low, left, right = i, 2 * i + 1, 2 * i + 2
-        if left < size and hk[left] < hk[low]:
-            low = left
-        if right < size and hk[right] < hk[low]:
-            low = right
-        if low == i:
-            return size
-        hk[low], hk[i] = hk[i], hk[low]
-        hv[low], hv[i] = hv[i], hv[low]
-        i = low
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[c] >= key:
+            break
+        hk[i], hv[i] = hk[c], hv[c]
+        pos[hv[i]] = i
+        i = c
+    hk[i], hv[i], pos[v] = key, v, i
+    return size
 
 @_jit()
-def dijkstra_source(ptr, nbr, edge, lengths, eps, alive, s, dist, done, sigma, delta, order,
-                    hk, hv, seg, acc):
-    # distances and the settling order first, then the path counts over the DAG the final
-    # distances give (an arc is on it where dist[v] + length equals dist[w] within eps)
+def dijkstra_source(ptr, end, nbr, edge, lengths, eps, s, dist, pos, sigma, delta, order,
+                    hk, hv, seg, dag, acc):
+    # distances and the settling order first (each vertex in the heap once, its key lowered
+    # in place), then the path counts over the DAG the final distances give (an arc is on it
+    # where dist[v] + length equals dist[w] within eps)
     dist[s] = 0.0
-    size = heap_push(hk, hv, 0, 0.0, s)
+    size = heap_lower(hk, hv, pos, 0, 0.0, s)
     count = 0
     while size > 0:
         d, v = hk[0], hv[0]
-        size = heap_pop(hk, hv, size)
-        if done[v] or d > dist[v]:
-            continue
-        done[v] = True
+        size = heap_pop(hk, hv, pos, size)
         order[count] = v
         count += 1
-        for a in range(ptr[v], ptr[v + 1]):
-            e = edge[a]
-            if not alive[e]:
-                continue
+        for a in range(ptr[v], end[v]):
             w = nbr[a]
-            reach = d + lengths[e]
-            if reach < dist[w]:
+            reach = d + lengths[edge[a]]
+            if reach < dist[w]:            # never for a settled w: lengths are positive
                 dist[w] = reach
-                size = heap_push(hk, hv, size, reach, w)
-    # path counts over the DAG's arcs, which are listed (by tail, in settling order; the
-    # heap's value array, free now, holds them) for the dependencies, tails in reverse
+                size = heap_lower(hk, hv, pos, size, reach, w)
+    # path counts over the DAG's arcs, which are listed (by tail, in settling order) for the
+    # dependencies, tails in reverse
     sigma[s] = 1.0
     k = 0
     for i in range(count):
         v = order[i]
         seg[i] = k
-        for a in range(ptr[v], ptr[v + 1]):
-            e = edge[a]
-            if alive[e]:
-                w = nbr[a]
-                if w != s and same_length(dist[v] + lengths[e], dist[w], eps):
-                    sigma[w] += sigma[v]
-                    hv[k] = a
-                    k += 1
-    seg[count] = k
-    for i in range(count - 1, -1, -1):
-        v = order[i]
-        for j in range(seg[i], seg[i + 1]):
-            a = hv[j]
+        for a in range(ptr[v], end[v]):
             w = nbr[a]
-            c = sigma[v] / sigma[w] * (1.0 + delta[w])
-            acc[edge[a]] += c
-            delta[v] += c
+            if w != s and same_length(dist[v] + lengths[edge[a]], dist[w], eps):
+                sigma[w] += sigma[v]
+                dag[k] = a
+                k += 1
+    seg[count] = k
+    _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc)
     for i in range(count):
         v = order[i]
         dist[v] = np.inf
-        done[v] = False
         sigma[v] = 0.0
         delta[v] = 0.0
 
 @_jit()
-def reached_from(ptr, nbr, edge, alive, start, n):
+def reached_from(ptr, end, nbr, start):
+    n = len(ptr) - 1
     seen = np.zeros(n, np.bool_)
     stack = np.empty(n, np.int64)
     seen[start] = True
@@ -263,9 +297,9 @@ def reached_from(ptr, nbr, edge, alive, start, n):
     while top > 0:
         top -= 1
         v = stack[top]
-        for a in range(ptr[v], ptr[v + 1]):
+        for a in range(ptr[v], end[v]):
             w = nbr[a]
-            if alive[edge[a]] and not seen[w]:
+            if not seen[w]:
                 seen[w] = True
                 stack[top] = w
                 top += 1
