@@ -4,6 +4,7 @@ python-igraph (and R igraph with --r-igraph), every result checked in the same r
     python -m bench girvan-newman --backend cpu --vertices 500,1000
     python -m bench girvan-newman --backend cuda --vertices 500,1000,2000 --r-igraph
     python -m bench girvan-newman --vertices 739 --weighted --r-igraph --numpy-twins
+    python -m bench girvan-newman --vertices 739 --r-igraph --repeat 3
 
 The sub-network of N vertices: PCSF's STRING (../shared/pcsf/string_pcsf.tsv.gz, simplified as
 PCSF's construct_interactome), the first N vertices of a breadth-first search from its
@@ -39,16 +40,19 @@ from curnet.graph import Graph
 from . import rows as results
 from .comparators import r_igraph_on_edges
 from .networks import load_string, string_file
-from .timing import once
+from .timing import once, timed
 
 R_SCRIPT = r"""w <- WEIGHTS
-t <- proc.time()[["elapsed"]]
-c <- cluster_edge_betweenness(g, weights = w)
-t <- proc.time()[["elapsed"]] - t
+times <- numeric(0)
+for (i in seq_len(REPEAT)) {
+  t <- proc.time()[["elapsed"]]
+  c <- cluster_edge_betweenness(g, weights = w)
+  times <- c(times, proc.time()[["elapsed"]] - t)
+}
 con <- file(a[4], "wb")
 writeBin(c(as.double(c$removed.edges - 1), c$edge.betweenness, as.double(c$membership - 1)), con)
 close(con)
-cat(t, as.character(packageVersion("igraph")), "\n")
+cat(paste(times, collapse = ","), as.character(packageVersion("igraph")), "\n")
 """
 
 
@@ -96,16 +100,17 @@ def same_partition(a, b) -> bool:
     return len(np.unique(np.c_[a, b], axis=0)) == len(np.unique(a)) == len(np.unique(b))
 
 
-def r_igraph(e: np.ndarray, n: int, weights=None):
-    """R igraph's (seconds, version, removed, betweenness, membership) or None without R;
-    `weights` (by edge) are lengths, as cuRnet's."""
+def r_igraph(e: np.ndarray, n: int, weights=None, repeat: int = 1):
+    """R igraph's (seconds of each of `repeat` calls, version, removed, betweenness, membership)
+    or None without R; `weights` (by edge) are lengths, as cuRnet's."""
     with tempfile.TemporaryDirectory() as tmp:
+        code = R_SCRIPT.replace("REPEAT", str(int(repeat)))
         if weights is None:
-            code = R_SCRIPT.replace("WEIGHTS", "NA")
+            code = code.replace("WEIGHTS", "NA")
         else:
             path = os.path.join(tmp, "weights.bin")
             np.ascontiguousarray(weights, np.float64).tofile(path)
-            code = R_SCRIPT.replace("WEIGHTS", f'readBin("{path}", "double", {len(weights)})')
+            code = code.replace("WEIGHTS", f'readBin("{path}", "double", {len(weights)})')
         try:
             got, printed = r_igraph_on_edges(code, e, n)
         except (OSError, subprocess.CalledProcessError) as err:
@@ -113,7 +118,8 @@ def r_igraph(e: np.ndarray, n: int, weights=None):
             return None
     m = len(e)
     seconds, version = printed[-2:]
-    return float(seconds), version, got[:m].astype(np.int64), got[m:2 * m], got[2 * m:].astype(np.int64)
+    times = [float(x) for x in seconds.split(",")]
+    return times, version, got[:m].astype(np.int64), got[m:2 * m], got[2 * m:].astype(np.int64)
 
 
 def bench(G, size: int, args) -> dict:
@@ -135,10 +141,12 @@ def bench(G, size: int, args) -> dict:
         _, row["curnet_first_call_s"] = once(lambda: girvan_newman(tiny, weighted=args.weighted, backend="cpu"))
         print(f"  cuRnet's first call (compiles, or loads the compiled cache): {row['curnet_first_call_s']:.3f} s",
               flush=True)
-    ours, t = once(lambda: girvan_newman(g, weighted=args.weighted, backend=args.backend))
-    row["curnet_s"] = round(t, 3)
+    with _load_beside(row, "curnet"):
+        ours, times = timed(lambda: girvan_newman(g, weighted=args.weighted, backend=args.backend),
+                            repeat=args.repeat)
+    row["curnet_s"], row["curnet_times"] = round(times.best, 3), [round(x, 3) for x in times]
     print(f"  cuRnet {args.backend}{' (compiled rescore)' if row['compiled_rescore'] else ''}: "
-          f"{row['curnet_s']} s", flush=True)
+          f"{row['curnet_s']} s (best of {args.repeat}; load average {row['curnet_load']})", flush=True)
     if args.numpy_twins and row["compiled_rescore"]:
         with _numpy_twins():
             twins, t = once(lambda: girvan_newman(g, weighted=args.weighted, backend=args.backend))
@@ -165,9 +173,12 @@ def bench(G, size: int, args) -> dict:
               f"{'equal' if row['same_merges_as_python_igraph'] else 'differ'}; cuRnet "
               f"{row['speedup_vs_python_igraph']}x", flush=True)
     if args.r_igraph:
-        r = r_igraph(e, sub.vcount(), weights)
+        with _load_beside(row, "r_igraph"):
+            r = r_igraph(e, sub.vcount(), weights, args.repeat)
         if r is not None:
-            seconds, version, removed, values, membership = r
+            times, version, removed, values, membership = r
+            seconds = min(times)
+            row["r_igraph_times"] = times
             differ = np.flatnonzero(removed != ours.removed)
             if len(differ):
                 # the graphs agree up to the first difference: there both picks must score the
@@ -192,11 +203,23 @@ def bench(G, size: int, args) -> dict:
                        same_betweenness_at_each_removal_as_r_igraph=bool(
                            np.allclose(values, ours.edge_betweenness, rtol=1e-9)),
                        speedup_vs_r_igraph=round(seconds / row["curnet_s"], 2))
-            print(f"  R igraph {version}: {seconds} s; membership "
+            print(f"  R igraph {version}: {seconds} s (best of {args.repeat}; load average "
+                  f"{row['r_igraph_load']}); membership "
                   f"{'equal' if row['same_membership_as_r_igraph'] else 'DIFFERS'}, removal order differs at "
                   f"{row['removed_steps_differing_from_r_igraph']} steps; cuRnet {row['speedup_vs_r_igraph']}x",
                   flush=True)
     return row
+
+
+@contextmanager
+def _load_beside(row: dict, tool: str):
+    """The 1-minute load average before and after a tool's runs, in row[tool + "_load"] (the
+    machine is shared: the load says what else ran beside)."""
+    before = os.getloadavg()[0]
+    try:
+        yield
+    finally:
+        row[f"{tool}_load"] = [round(before, 2), round(os.getloadavg()[0], 2)]
 
 
 @contextmanager
@@ -222,6 +245,8 @@ def main(argv=None):
                     help="STRING's costs as edge lengths (R igraph's weights; python-igraph not run)")
     ap.add_argument("--numpy-twins", action="store_true",
                     help="on the CPU also time the NumPy twins' rescore (the route without Numba)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="time cuRnet and R igraph this many times each, keeping the best (a shared machine)")
     ap.add_argument("--igraph-max-vertices", type=int, default=0,
                     help="skip python-igraph above this many vertices (0: never)")
     ap.add_argument("--json", default=results.default_out("girvan_newman.json"))
