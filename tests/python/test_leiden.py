@@ -287,3 +287,35 @@ def test_sweep_runs_as_copies_match_their_objective():
         assert q == pytest.approx(G.modularity(row.tolist(), resolution=r), abs=1e-9)
     neg = sweep(g, resolutions=[-0.1], seeds=[1], vertex_weights=None, **kw)
     assert neg.memberships.max() == 0                     # a negative CPM resolution: one community
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_local_moving_matches_numpy(seed):
+    """cpu/compiled_leiden.py (Numba) against the NumPy twin of a level's local moving on random
+    levels: the same labels and the same rounds, buckets and kept buckets (integer weights)."""
+    from curnet.backends.cpu import compiled_leiden
+    from curnet.backends.partitions import quality_sum
+    if not compiled_leiden.available():
+        pytest.skip("needs Numba")
+    rng = np.random.default_rng(300 + seed)
+    n = int(rng.integers(5, 400))
+    m = int(rng.integers(n, 6 * n))
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(1, 5, m).astype(np.float64)
+    lg = level_graph(np, np.r_[src, dst], np.r_[dst, src], np.r_[w, w], n)
+    if seed % 2:                                        # modularity from singletons
+        part = np.arange(n, dtype=np.int32)
+        vsize, gamma = lg.strength, float(rng.choice([0.5, 1.0, 2.0])) / lg.twice_m
+    else:                                               # CPM from a random partition
+        part = rng.integers(0, int(rng.integers(1, n + 1)), n).astype(np.int32)
+        vsize, gamma = rng.integers(1, 4, n).astype(np.float64), float(rng.choice([0.0, 0.05, 0.5]))
+    total = np.bincount(part, weights=vsize, minlength=n)
+    count = np.bincount(part, minlength=n)
+    quality = quality_sum(np, lg, part, vsize, gamma)
+    tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
+    moves = CpuMoves()
+    want, want_stats = moves.numpy_local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed)
+    got, got_stats = moves.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed)
+    np.testing.assert_array_equal(got_stats, want_stats)
+    np.testing.assert_array_equal(got, want)
+    assert want_stats[2] > 0 and quality_sum(np, lg, want, vsize, gamma) > quality

@@ -1,10 +1,12 @@
 """Leiden's and Louvain's moves on the CPU: `best_moves`, `local_moving` and `refine_moves`, the
 NumPy/SciPy twins of kernels/leiden.cu's best_moves, move_loop and refine_loop (see
-backends/partitions.py for the gain and the rules of local moving)."""
+backends/partitions.py for the gain and the rules of local moving); `local_moving` runs
+compiled (cpu/compiled_leiden.py) where Numba imports."""
 from __future__ import annotations
 
 import numpy as np
 
+from . import compiled_leiden
 from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE,
                           LevelGraph, gumbel, round_seed, uniform)
 
@@ -94,6 +96,16 @@ class CpuMoves:
 
     def local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
                      tolerance: float, seed: int):
+        """numpy_local_moving's result, in compiled code where Numba imports
+        (cpu/compiled_leiden.py: the same labels on integer weights, without a bucket's
+        whole-array passes)."""
+        if compiled_leiden.available():
+            return compiled_leiden.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed,
+                                                MAX_MOVE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE)
+        return self.numpy_local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed)
+
+    def numpy_local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
+                           tolerance: float, seed: int):
         """A level's local moving from labels `part` (vertex ids of lg), with each community's
         penalty weight `total` and vertex `count` and the partition's quality (2m Q): (the new
         labels, [rounds, buckets, buckets accepted]).

@@ -1,0 +1,169 @@
+"""A level's local moving for Leiden and Louvain in compiled code (Numba): the rules of
+`CpuMoves.local_moving` (backends/cpu/leiden.py, the NumPy twin, itself the twin of
+kernels/leiden.cu's move_loop), written as loops. A bucket costs its movers' arcs and one
+pass over the vertices, with no NumPy call: in the NumPy twin a bucket is a few dozen
+whole-array operations, which is most of a small level's time. The same labels as the twin
+on integer weights (each community's weight summed over a vertex's arcs in their order, the
+gain rounded in the same steps). Optional: `available()` says whether Numba imports.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..partitions import GOLDEN, MIX1, MIX2
+from .compiled_brandes import _jit, available, numba
+
+__all__ = ["available", "local_moving", "numba"]
+
+_GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
+
+
+@_jit()
+def _uniform(seed, u, c):
+    """partitions.uniform for one (seed, u, c): all in uint64, wrapping as the device does."""
+    x = seed + np.uint64(u) * _GOLDEN + np.uint64(c) * _MIX1
+    x = (x ^ (x >> np.uint64(30))) * _MIX1
+    x = (x ^ (x >> np.uint64(27))) * _MIX2
+    x = x ^ (x >> np.uint64(31))
+    return (np.float64(x >> np.uint64(11)) + 0.5) * 2.0 ** -53
+
+
+@_jit()
+def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolerance, seed,
+                  max_rounds, buckets, round_gain, smallest_share):
+    n = len(part)
+    look = np.ones(n, np.bool_)
+    next_look = np.zeros(n, np.bool_)
+    target = part.copy()
+    moving = np.zeros(n, np.bool_)
+    kuc = np.zeros(n, np.float64)           # u's weight to each community, for the vertex at hand
+    seen = np.zeros(n, np.int64)            # the visit (stamp) that last wrote kuc[c]
+    stamp = 0
+    comms = np.empty(n, np.int64)           # the communities around that vertex
+    dtot = np.zeros(n, np.float64)
+    dcount = np.zeros(n, np.int64)
+    touched = np.empty(n, np.int64)
+    mark = np.zeros(n, np.bool_)
+    movers = np.empty(n, np.int64)
+    share = 1.0
+    rounds = 0
+    done = 0
+    kept = 0
+    for r in range(max_rounds):
+        rseed = seed + np.uint64(r + 1) * _MIX2          # partitions.round_seed
+        next_look[:] = False
+        moved = False
+        round_start = quality
+        for b in range(buckets):
+            done += 1
+            # every vertex of the bucket takes its best move, against the labels as they are
+            m = 0
+            for u in range(n):
+                a = part[u]
+                target[u] = a
+                moving[u] = False
+                if not look[u] or ptr[u + 1] == ptr[u]:
+                    continue
+                if np.int64(_uniform(rseed, u, u) * buckets) != b:
+                    continue
+                if share < 1.0 and not _uniform(rseed + np.uint64(1), u, u) < share:
+                    continue
+                stamp += 1
+                k = 0
+                for j in range(ptr[u], ptr[u + 1]):
+                    c = part[idx[j]]
+                    if seen[c] != stamp:
+                        seen[c] = stamp
+                        kuc[c] = 0.0
+                        comms[k] = c
+                        k += 1
+                    kuc[c] += w[j]
+                kua = kuc[a] if seen[a] == stamp else 0.0
+                su = vsize[u]
+                best = -np.inf
+                best_c = n
+                for i in range(k):
+                    c = comms[i]
+                    if c == a:
+                        continue
+                    gain = (kuc[c] - kua) - (gamma * su) * ((total[c] - total[a]) + su)
+                    if gain > best or (gain == best and c < best_c):
+                        best = gain
+                        best_c = c
+                if best > 0.0 and not (count[a] == 1 and count[best_c] == 1 and best_c > a):
+                    target[u] = best_c
+                    moving[u] = True
+                    movers[m] = u
+                    m += 1
+            if m == 0:
+                continue
+            # the bucket's change of the quality: inside weight from the movers' arcs (an arc
+            # to a vertex that stays stands for its reverse too), penalty from the totals
+            inside = 0.0
+            t_n = 0
+            for i in range(m):
+                u = movers[i]
+                ou, nu = part[u], target[u]
+                for j in range(ptr[u], ptr[u + 1]):
+                    v = idx[j]
+                    nv = target[v] if moving[v] else part[v]
+                    delta = np.float64(nu == nv) - np.float64(ou == part[v])
+                    inside += w[j] * delta * (1.0 if moving[v] else 2.0)
+                dtot[nu] += vsize[u]
+                dcount[nu] += 1
+                dtot[ou] -= vsize[u]
+                dcount[ou] -= 1
+                for c in (nu, ou):
+                    if not mark[c]:
+                        mark[c] = True
+                        touched[t_n] = c
+                        t_n += 1
+            penalty = 0.0
+            for i in range(t_n):
+                c = touched[i]
+                if dtot[c] != 0.0:
+                    now = total[c] + dtot[c]
+                    penalty += now * now - total[c] * total[c]
+            new_quality = quality + (inside - gamma * penalty)
+            keep = new_quality > quality + tolerance
+            for i in range(t_n):
+                c = touched[i]
+                if keep:
+                    if dtot[c] != 0.0:
+                        total[c] = total[c] + dtot[c]
+                    count[c] += dcount[c]
+                dtot[c] = 0.0
+                dcount[c] = 0
+                mark[c] = False
+            if not keep:
+                share *= 0.5                    # the moves undid each other: fewer at once
+                continue
+            for i in range(m):
+                u = movers[i]
+                part[u] = target[u]
+                next_look[u] = True
+                for j in range(ptr[u], ptr[u + 1]):
+                    next_look[idx[j]] = True
+            quality = new_quality
+            moved = True
+            kept += 1
+        rounds += 1
+        if not moved and (share == 1.0 or share < smallest_share):
+            break
+        if moved and quality - round_start < round_gain * abs(round_start):
+            break
+        if moved:
+            look, next_look = next_look, look
+    return rounds, done, kept
+
+
+def local_moving(lg, part, vsize, total, count, gamma: float, quality: float, tolerance: float, seed: int,
+                 max_rounds: int, buckets: int, round_gain: float, smallest_share: float):
+    """CpuMoves.local_moving's (labels, [rounds, buckets, buckets kept]), compiled."""
+    part = np.array(part, dtype=np.int64)
+    stats = _local_moving(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int64),
+                          np.asarray(lg.w, np.float64), part, np.array(total, dtype=np.float64),
+                          np.array(count, dtype=np.int64), np.asarray(vsize, np.float64), float(gamma),
+                          float(quality), float(tolerance), np.uint64(seed % 2**64), int(max_rounds),
+                          int(buckets), float(round_gain), float(smallest_share))
+    return part.astype(np.int32), np.array(stats, np.int64)
