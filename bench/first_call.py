@@ -274,14 +274,22 @@ def one_row(args) -> dict:
     elif args.row == "r-steps":
         result = r_steps(args.backend, env, args.repeat)
     elif args.row == "warm-up":
+        # cut at --within, keeping what it said (each step's line) and the kernels it had written
         t = time.perf_counter()
-        _, cpu, out = fresh([sys.executable, "-m", "curnet.cli", "warm-up", "--backend", args.backend], env,
-                            check=False)
-        result = {"wall": time.perf_counter() - t, "cpu": cpu, "kernels_in_cache": cached_kernels(args.cache)}
+        try:
+            done = subprocess.run([sys.executable, "-m", "curnet.cli", "warm-up", "--backend", args.backend],
+                                  capture_output=True, text=True, env=env, timeout=args.within)
+            out, said, cut = done.stdout, done.stderr, False
+        except subprocess.TimeoutExpired as e:
+            out, cut = "", True
+            said = e.stderr.decode() if isinstance(e.stderr, bytes) else (e.stderr or "")
+        result = {"wall": time.perf_counter() - t, "kernels_in_cache": cached_kernels(args.cache)}
         try:
             result["report"] = json.loads(out)
         except ValueError:
-            result["output"] = out[-2000:]
+            result["output"] = said[-2000:]
+        if cut:
+            result["cut_at"] = args.within
     else:
         if args.count_compiles:
             env["CURNET_BENCH_COMPILES"] = "1"
@@ -402,6 +410,11 @@ def summary_lines(path: str) -> list:
             continue
         if "start_ms" in row:
             lines.append(head + ": " + "; ".join(f"{label} {ms:.0f} ms" for label, ms in row["start_ms"]))
+            continue
+        if "cut_at" in row:    # the warm-up, cut: the kernels it wrote, its last line
+            last = (row.get("output") or "").strip().splitlines()[-1:] or ["(nothing said)"]
+            lines.append(f"{head}: cut at {row['cut_at']:.0f} s with {row['kernels_in_cache']} kernels in the "
+                         f"cache; its last line: {last[0]}")
             continue
         if "wall" in row:      # the warm-up
             report = row.get("report", {})
