@@ -319,3 +319,32 @@ def test_compiled_local_moving_matches_numpy(seed):
     np.testing.assert_array_equal(got_stats, want_stats)
     np.testing.assert_array_equal(got, want)
     assert want_stats[2] > 0 and quality_sum(np, lg, want, vsize, gamma) > quality
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_refinement_matches_numpy(seed):
+    """cpu/compiled_leiden.py's refinement (Numba) against the NumPy twin on random levels and
+    partitions: the same sub-communities and rounds, each inside its community."""
+    from curnet.backends.cpu import compiled_leiden
+    if not compiled_leiden.available():
+        pytest.skip("needs Numba")
+    rng = np.random.default_rng(400 + seed)
+    n = int(rng.integers(5, 400))
+    m = int(rng.integers(n, 6 * n))
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    w = rng.integers(1, 5, m).astype(np.float64)
+    lg = level_graph(np, np.r_[src, dst], np.r_[dst, src], np.r_[w, w], n)
+    part = rng.integers(0, int(rng.integers(1, 12)), n).astype(np.int32)
+    vsize = lg.strength if seed % 2 else rng.integers(1, 4, n).astype(np.float64)
+    gamma = (float(rng.choice([0.5, 1.0])) / lg.twice_m) if seed % 2 else float(rng.choice([0.0, 0.002, 0.01]))
+    beta = float(rng.choice([0.01, 0.5]))
+    inside = part[lg.src] == part[lg.idx]
+    cut = np.bincount(lg.src, weights=lg.w * inside, minlength=n)
+    rest = np.bincount(part, weights=vsize, minlength=n)[part]
+    alone = cut >= gamma * vsize * (rest - vsize)
+    moves = CpuMoves()
+    want, want_stats = moves.numpy_refine_moves(lg, part, vsize, rest, alone, vsize.copy(), cut, gamma, beta, seed)
+    got, got_stats = moves.refine_moves(lg, part, vsize, rest, alone, vsize.copy(), cut, gamma, beta, seed)
+    np.testing.assert_array_equal(got_stats, want_stats)
+    np.testing.assert_array_equal(got, want)
+    assert len(np.unique(want)) < n and (part[want] == part).all()

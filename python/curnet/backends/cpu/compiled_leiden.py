@@ -1,6 +1,7 @@
-"""A level's local moving for Leiden and Louvain in compiled code (Numba): the rules of
-`CpuMoves.local_moving` (backends/cpu/leiden.py, the NumPy twin, itself the twin of
-kernels/leiden.cu's move_loop), written as loops. A bucket costs its movers' arcs and one
+"""A level's local moving and refinement for Leiden and Louvain in compiled code (Numba): the
+rules of `CpuMoves.numpy_local_moving` and `numpy_refine_moves` (backends/cpu/leiden.py, the
+NumPy twins, themselves the twins of kernels/leiden.cu's move_loop and refine_loop), written
+as loops. A bucket costs its movers' arcs and one
 pass over the vertices, with no NumPy call: in the NumPy twin a bucket is a few dozen
 whole-array operations, which is most of a small level's time. The same labels as the twin
 on integer weights (each community's weight summed over a vertex's arcs in their order, the
@@ -13,7 +14,7 @@ import numpy as np
 from ..partitions import GOLDEN, MIX1, MIX2
 from .compiled_brandes import _jit, available, numba
 
-__all__ = ["available", "local_moving", "numba"]
+__all__ = ["available", "local_moving", "numba", "refine_moves"]
 
 _GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
 
@@ -167,3 +168,114 @@ def local_moving(lg, part, vsize, total, count, gamma: float, quality: float, to
                           float(quality), float(tolerance), np.uint64(seed % 2**64), int(max_rounds),
                           int(buckets), float(round_gain), float(smallest_share))
     return part.astype(np.int32), np.array(stats, np.int64)
+
+
+@_jit()
+def _gumbel(seed, u, c):
+    return -np.log(-np.log(_uniform(seed, u, c)))
+
+
+@_jit()
+def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed, max_rounds, sub):
+    n = len(part)
+    target = np.empty(n, np.int64)
+    joined = np.zeros(n, np.bool_)
+    moving = np.zeros(n, np.bool_)
+    ok = np.zeros(n, np.bool_)
+    kuc = np.zeros(n, np.float64)
+    seen = np.zeros(n, np.int64)
+    comms = np.empty(n, np.int64)
+    movers = np.empty(n, np.int64)
+    stamp = 0
+    rounds = 0
+    for r in range(max_rounds):
+        rounds += 1
+        rseed = seed + np.uint64(r + 1) * _MIX2          # partitions.round_seed
+        for c in range(n):
+            ok[c] = cut[c] >= gamma * total[c] * (rest[c] - total[c])
+            joined[c] = False
+        # each vertex still alone draws its move among its community's sub-communities
+        for u in range(n):
+            a = sub[u]
+            target[u] = a
+            if not alone[u]:
+                continue
+            stamp += 1
+            k = 0
+            for j in range(ptr[u], ptr[u + 1]):
+                v = idx[j]
+                if part[v] != part[u]:
+                    continue
+                c = sub[v]
+                if seen[c] != stamp:
+                    seen[c] = stamp
+                    kuc[c] = 0.0
+                    comms[k] = c
+                    k += 1
+                kuc[c] += w[j]
+            if k == 0:
+                continue
+            kua = kuc[a] if seen[a] == stamp else 0.0
+            su = vsize[u]
+            best = -np.inf
+            best_c = n
+            for i in range(k):
+                c = comms[i]
+                if c == a or not ok[c]:
+                    continue
+                gain = (kuc[c] - kua) - (gamma * su) * ((total[c] - total[a]) + su)
+                if gain < 0.0:
+                    continue
+                score = gain / beta + _gumbel(rseed, u, c)
+                if score > best or (score == best and c < best_c):
+                    best = score
+                    best_c = c
+            if best_c < n and best > _gumbel(rseed, u, a):
+                target[u] = best_c
+        for u in range(n):
+            joined[target[u]] = True
+        m = 0
+        for u in range(n):
+            moving[u] = target[u] != sub[u] and not joined[u]     # a vertex being joined stays
+            if moving[u]:
+                movers[m] = u
+                m += 1
+        if m == 0:
+            break
+        # the cuts and totals from the movers' arcs inside communities: u -> v counts in u's
+        # sub-community's cut, v -> u in v's (here when v stays)
+        for i in range(m):
+            u = movers[i]
+            ou, nu = sub[u], target[u]
+            for j in range(ptr[u], ptr[u + 1]):
+                v = idx[j]
+                if part[v] != part[u]:
+                    continue
+                nv = target[v] if moving[v] else sub[v]
+                was_cut, is_cut = ou != sub[v], nu != nv
+                if is_cut:
+                    cut[nu] += w[j]
+                if was_cut:
+                    cut[ou] -= w[j]
+                if not moving[v] and is_cut != was_cut:
+                    cut[nv] += w[j] if is_cut else -w[j]
+            total[nu] += vsize[u]
+            total[ou] -= vsize[u]
+        for i in range(m):
+            u = movers[i]
+            sub[u] = target[u]
+            alone[u] = False
+            alone[target[u]] = False                   # joined: no longer alone
+    return rounds
+
+
+def refine_moves(lg, part, vsize, rest, alone, total, cut, gamma: float, beta: float, seed: int,
+                 max_rounds: int):
+    """CpuMoves.refine_moves's (sub-community labels, [rounds]), compiled."""
+    sub = np.arange(lg.n, dtype=np.int64)
+    rounds = _refine(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int64), np.asarray(lg.w, np.float64),
+                     np.asarray(part, np.int64), np.asarray(vsize, np.float64), np.asarray(rest, np.float64),
+                     np.array(alone, dtype=np.bool_), np.array(total, dtype=np.float64),
+                     np.array(cut, dtype=np.float64), float(gamma), float(beta), np.uint64(seed % 2**64),
+                     int(max_rounds), sub)
+    return sub.astype(np.int32), np.array([rounds], np.int64)

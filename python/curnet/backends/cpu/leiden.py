@@ -1,12 +1,11 @@
 """Leiden's and Louvain's moves on the CPU: `best_moves`, `local_moving` and `refine_moves`, the
 NumPy/SciPy twins of kernels/leiden.cu's best_moves, move_loop and refine_loop (see
-backends/partitions.py for the gain and the rules of local moving); `local_moving` runs
-compiled (cpu/compiled_leiden.py) where Numba imports."""
+backends/partitions.py for the gain and the rules of local moving); `local_moving` and
+`refine_moves` run compiled (cpu/compiled_leiden.py) where Numba imports."""
 from __future__ import annotations
 
 import numpy as np
 
-from . import compiled_leiden
 from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE,
                           LevelGraph, gumbel, round_seed, uniform)
 
@@ -99,6 +98,7 @@ class CpuMoves:
         """numpy_local_moving's result, in compiled code where Numba imports
         (cpu/compiled_leiden.py: the same labels on integer weights, without a bucket's
         whole-array passes)."""
+        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
         if compiled_leiden.available():
             return compiled_leiden.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed,
                                                 MAX_MOVE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE)
@@ -176,6 +176,15 @@ class CpuMoves:
 
     def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
                      beta: float, seed: int):
+        """numpy_refine_moves's result, in compiled code where Numba imports."""
+        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
+        if compiled_leiden.available():
+            return compiled_leiden.refine_moves(lg, part, vsize, rest, alone, total, cut, gamma, beta, seed,
+                                                MAX_REFINE_ROUNDS)
+        return self.numpy_refine_moves(lg, part, vsize, rest, alone, total, cut, gamma, beta, seed)
+
+    def numpy_refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
+                           beta: float, seed: int):
         """Leiden's refinement of `part` from singletons: (sub-community labels, each a vertex
         id of lg; [rounds]). `rest`: the penalty weight of each vertex's community; `alone`:
         the vertices well connected to their community (they may move while still alone);
