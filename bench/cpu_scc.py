@@ -3,15 +3,21 @@ route and the CPU peers, every answer checked against the public call's labels.
 
     python -m bench cpu-scc                  # R-MAT 20 (seed 1), medians of 5
     python -m bench cpu-scc --scale 16 --reps 3 --no-peers
+    NUMBA_NUM_THREADS=2 python -m bench cpu-scc --scale 18 --json bench/results/x.json
 
 The graph is the peers benchmark's: generators.rmat_edges(scale, seed=1) taken as directed
 arcs (parallel arcs and self-loops kept), its in-arcs built before timing. Rows:
-  * public call `curnet.scc(g, backend="cpu")`: the first call on the graph (SciPy's strong
+  * public call `curnet.scc(g, backend="cpu")`, which takes the compiled route (trim, peel,
+    Tarjan over the CPU's threads: backends/cpu/compiled_scc.py) from scc.COMPILED_MIN_ARCS
+    arcs with Numba installed, else SciPy: the first call on the graph (SciPy's strong
     components on the plain view: the reversed arcs in the graph's ids, repeats made
     self-loops), the second (it builds and keeps the degree-ordered view: each arc once,
     vertices in degree order, rows sorted) and the median of the calls after them; then the
     parts: the backend's host graph, each view and SciPy on it, canonical relabelling, and the
     first call as it was before (the ordered view built on the first call);
+  * the compiled route on its own (where Numba imports, whatever the graph's size): its
+    first run in the process (Numba's import and cached code loaded, unless the public
+    call took the route) and the median of the runs after;
   * previous route: SciPy's strong components on the cheapest-arc CSR (HostGraph.scipy_matrix,
     built on the first call and kept) and np.unique relabelling, as the CPU backend did before;
   * python-igraph's connected_components(mode="strong") and, if importable, networkit's
@@ -33,6 +39,7 @@ import numpy as np
 
 import curnet
 from curnet.backends import get_backend
+from curnet.backends.cpu import scc as cpu_scc
 from curnet.generators import rmat_edges
 from curnet.graph import Graph
 
@@ -77,13 +84,18 @@ def main(argv=None) -> int:
           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC", flush=True)
 
     labels, first = timed(lambda: curnet.scc(g, backend="cpu"))
-    row("cuRnet cpu, public call, first on the graph", first, "(plain view)")
+    compiled = cpu_scc.use_compiled(g.num_arcs)
+    route = "compiled route" if compiled else "SciPy"
+    row("cuRnet cpu, public call, first on the graph", first,
+        "(compiled route, Numba loaded)" if compiled else "(SciPy, plain view)")
     again, second = timed(lambda: curnet.scc(g, backend="cpu"))
-    row("cuRnet cpu, public call, second", second, "(builds the degree-ordered view)")
+    row("cuRnet cpu, public call, second", second,
+        "(compiled route)" if compiled else "(SciPy, builds the degree-ordered view)")
     assert np.array_equal(again, labels)
     again, t = timed(lambda: curnet.scc(g, backend="cpu"), a.reps)
-    row(f"cuRnet cpu, public call, median of {a.reps} after", t, f"{labels.max() + 1:,} components")
+    row(f"cuRnet cpu, public call, median of {a.reps} after", t, f"{labels.max() + 1:,} components ({route})")
     assert np.array_equal(again, labels)
+    t_compiled = compiled_rows(be.device_graph(g), be, labels, a.reps, row)
 
     def strong(matrix):
         return csgraph.connected_components(matrix, directed=True, connection="strong")[1]
@@ -151,9 +163,30 @@ def main(argv=None) -> int:
         sc = nk.components.StronglyConnectedComponents(N)
         tn += timed(sc.run)[1]
     same = np.array_equal(be.canonical_labels(np.asarray(sc.getPartition().getVector())), labels)
+    versus = f"; the compiled route {ms(tn) / ms(t_compiled):.2f}x" if t_compiled is not None else ""
     row(f"networkit {nk.__version__} run() ({nk.getMaxNumberOfThreads()} threads, "
-        f"{N.numberOfEdges():,} edges)", tn, f"partition equal: {same}; cuRnet {ms(tn) / ms(t):.2f}x its speed")
+        f"{N.numberOfEdges():,} edges)", tn,
+        f"partition equal: {same}; cuRnet {ms(tn) / ms(t):.2f}x its speed{versus}")
     return 0
+
+
+def compiled_rows(hg, be, labels, reps, row):
+    """The compiled route's rows (its first run in the process, then the median of `reps`),
+    each answer checked against the public call's; its Times, None without Numba."""
+    from curnet.backends.cpu import compiled_scc
+    if not compiled_scc.available():
+        print("compiled route: Numba not importable (the public call takes SciPy's)")
+        return None
+    arcs = (hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src)
+    raw, t_first = timed(lambda: compiled_scc.scc_labels(*arcs))
+    assert np.array_equal(be.canonical_labels(raw), labels)
+    raw, t = timed(lambda: compiled_scc.scc_labels(*arcs), reps)
+    assert np.array_equal(be.canonical_labels(raw), labels)
+    threads = compiled_scc.numba.get_num_threads()
+    row(f"compiled route, first run in the process ({threads} threads)", t_first,
+        "(Numba's import and code load, unless the public call took the route)")
+    row(f"compiled route, median of {reps} ({threads} threads)", t, "(labels before canonical numbering)")
+    return t
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ from collections import Counter
 #   "scc trim rounds"           one call of the SCC trimming (up to TRIM_PASSES passes; all backends)
 #   "scc propagation rounds"    one round of max-label propagation (CPU)
 #   "scc whole-graph runs"      SCC by SciPy's Pearce algorithm in one call (CPU)
+#   "scc compiled runs"         of those, runs of the compiled trim and peel (CPU with Numba)
 #   "betweenness sources traversed"    source columns Brandes' algorithm traverses (all backends)
 #   "betweenness leaf sources folded"  leaf sources not traversed, folded into their neighbour's column
 

@@ -1,5 +1,6 @@
-"""The CPU backend's strong components: SciPy's Pearce over the graph's cached SCC view
-(`HostGraph.scc_view`), and the NumPy twins of kernels/scc.cu's trim and max propagation
+"""The CPU backend's strong components: on a large graph with Numba installed, trim and
+forward-backward peeling over the CPU's threads (`compiled_scc.py`); else SciPy's Pearce over
+the graph's cached SCC view (`HostGraph.scc_view`); and the NumPy twins of kernels/scc.cu's trim and max propagation
 (the forward-backward route the CUDA backend takes, exercised here by the tests)."""
 from __future__ import annotations
 
@@ -8,9 +9,19 @@ import numpy as np
 from ...work import tally
 from ..hostgraph import HostGraph, segment_starts
 
+# The compiled route from this many arcs. Warm, it wins from ~R-MAT 10 (R-MAT 16: 4-6 ms
+# against SciPy's 10-25 ms on 2 cores), but its first use in a process imports Numba and loads
+# the cached machine code (~0.9 s there): below R-MAT 20 (16.8M arcs; SciPy 0.7-1.6 s on a
+# first call) SciPy's first call is the cheaper. bench/results/cpu_scc_2026-12-02.json.
+COMPILED_MIN_ARCS = 1 << 23
+
 
 def scc_labels(hg: HostGraph) -> np.ndarray:
-    """Any SCC labelling (Pearce's algorithm in SciPy); the driver canonicalises it."""
+    """Any SCC labelling (compiled, or Pearce's algorithm in SciPy); the driver canonicalises it."""
+    if use_compiled(len(hg.in_src)):
+        from . import compiled_scc
+        tally("scc compiled runs")
+        return compiled_scc.scc_labels(hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src)
     from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     matrix, order = hg.scc_view()
     _, found = csgraph.connected_components(matrix, directed=True, connection="strong")
@@ -19,6 +30,14 @@ def scc_labels(hg: HostGraph) -> np.ndarray:
     labels = np.empty(hg.n, np.int32)
     labels[order] = found
     return labels
+
+
+def use_compiled(arcs: int) -> bool:
+    """Whether a graph of `arcs` arcs takes the compiled route (large, and Numba importable)."""
+    if arcs < COMPILED_MIN_ARCS:
+        return False
+    from . import compiled_scc
+    return compiled_scc.available()
 
 
 def trim(hg: HostGraph, alive: np.ndarray, passes: int = 1) -> np.ndarray:

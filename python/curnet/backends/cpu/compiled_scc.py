@@ -1,0 +1,290 @@
+"""Strong components on the CPU's threads in compiled code (Numba): trim the vertices that are
+components of their own, peel large components by forward-backward reachability from a
+high-degree pivot (two level-synchronous searches over the threads, each level top-down from
+the frontier or bottom-up over the unseen vertices, whichever scans fewer arcs), and label what
+is left with one serial Tarjan search. SciPy's Pearce (cpu/scc.py) is serial throughout; here
+only the small remainder is. Optional: `available()` says whether Numba imports.
+
+Every step removes whole components from the `alive` set, so the pivot's component inside
+the alive vertices is its component in the graph. Self-loops never make a vertex survive the
+trim; parallel arcs are read as they are.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .compiled_brandes import _jit, available, numba
+
+__all__ = ["available", "scc_labels"]
+
+# Peel with another pivot while the last one's component held at least this share of the
+# alive vertices; below it, Tarjan labels the rest (few large components are left then).
+PEEL_SHARE = 0.1
+# Go bottom-up when the frontier holds more than this share of the unseen alive vertices
+# (Beamer's direction switch, counted in vertices).
+BOTTOM_UP_SHARE = 0.05
+# Trim passes a round (R-MAT 20 needs 4).
+TRIM_PASSES = 8
+# A frontier smaller than this is pushed on one thread.
+SERIAL_FRONTIER = 256
+
+
+def scc_labels(out_ptr, out_idx, in_ptr, in_src) -> np.ndarray:
+    """(n,) int32 labels, each component labelled with one of its vertices' ids."""
+    n = len(out_ptr) - 1
+    labels = np.arange(n, dtype=np.int32)
+    alive = np.ones(n, np.bool_)
+    degree = np.diff(in_ptr).astype(np.int64) * np.diff(out_ptr).astype(np.int64)
+    threads = max(1, numba.get_num_threads())
+    while True:
+        left = _trim(out_ptr, out_idx, in_ptr, in_src, alive)
+        if left == 0:
+            return labels
+        pivot = int(np.argmax(np.where(alive, degree, -1)))
+        forward = _reach(out_ptr, out_idx, in_ptr, in_src, alive, left, pivot, threads)
+        backward = _reach(in_ptr, in_src, out_ptr, out_idx, alive, left, pivot, threads)
+        size = _peel(forward, backward, alive, labels, pivot)
+        if size < PEEL_SHARE * left:
+            _tarjan(out_ptr, out_idx, alive, labels)
+            return labels
+
+
+@_jit(parallel=True)
+def _trim(out_ptr, out_idx, in_ptr, in_src, alive):
+    """Removes from `alive`, pass after pass until one removes nothing (at most TRIM_PASSES),
+    the vertices with no in-arc or no out-arc to another alive vertex; returns how many are
+    left alive. A pass after the first looks only at the neighbours of the vertices the pass
+    before removed. (A chain numbered against its arcs loses a vertex a pass: the peel and
+    Tarjan's search take what the passes leave.)
+
+    Passes write `alive` as they read it: a removed vertex is a component of its own, so it
+    lies on no cycle of another vertex, whichever pass or thread sees it first."""
+    n = len(alive)
+    check = alive.copy()
+    mark = np.zeros(n, np.bool_)
+    for _ in range(TRIM_PASSES):
+        removed = 0
+        for v in numba.prange(n):
+            if check[v] and alive[v] and not (_has_alive(out_ptr, out_idx, alive, v)
+                                              and _has_alive(in_ptr, in_src, alive, v)):
+                alive[v] = False
+                removed += 1
+                for a in range(out_ptr[v], out_ptr[v + 1]):
+                    mark[out_idx[a]] = True
+                for a in range(in_ptr[v], in_ptr[v + 1]):
+                    mark[in_src[a]] = True
+        if removed == 0:
+            break
+        check, mark = mark, check
+        mark[:] = False
+    left = 0
+    for v in range(n):            # one thread: a parallel region less (each costs a wake-up)
+        if alive[v]:
+            left += 1
+    return left
+
+
+@_jit()
+def _has_alive(ptr, nbr, alive, v):
+    for a in range(ptr[v], ptr[v + 1]):
+        w = nbr[a]
+        if w != v and alive[w]:
+            return True
+    return False
+
+
+@_jit(parallel=True)
+def _reach(ptr, nbr, rptr, rnbr, alive, left, pivot, threads):
+    """(n,) int32: each alive vertex's level from `pivot` along the arcs ptr/nbr inside
+    `alive` (`left` of them), -1 where it is not reached. rptr/rnbr are the same arcs
+    reversed (bottom-up)."""
+    n = len(alive)
+    level = np.full(n, -1, np.int32)
+    level[pivot] = 0
+    spare = np.empty(n + SERIAL_FRONTIER, np.int32)    # the serial pushes' frontier
+    spare[0] = pivot
+    frontier = spare
+    in_spare = True
+    size = 1
+    unseen = left - 1
+    depth = 0
+    while size > 0:
+        if size > BOTTOM_UP_SHARE * unseen:
+            # every unseen alive vertex looks for a parent on the frontier: each writes its own
+            size = 0
+            for v in numba.prange(n):
+                if alive[v] and level[v] < 0:
+                    for a in range(rptr[v], rptr[v + 1]):
+                        if level[rnbr[a]] == depth:
+                            level[v] = depth + 1
+                            size += 1
+                            break
+            if size > 0 and size <= BOTTOM_UP_SHARE * (unseen - size):
+                frontier = _gather(level, depth + 1, threads)
+                in_spare = False
+        elif size < SERIAL_FRONTIER:
+            if not in_spare:
+                spare[:size] = frontier[:size]
+                frontier = spare
+                in_spare = True
+            size = _push_serial(ptr, nbr, alive, level, depth, spare, size)
+        else:
+            frontier = _push(ptr, nbr, alive, level, depth, frontier[:size], threads)
+            in_spare = False
+            size = len(frontier)
+        unseen -= size
+        depth += 1
+    return level
+
+
+@_jit(parallel=True)
+def _push(ptr, nbr, alive, level, depth, frontier, threads):
+    """One top-down level: the frontier's unseen alive heads get depth + 1; returns them (the
+    next frontier). Each thread takes a slice of the
+    frontier and writes what it claims into its own stretch of a buffer the size of its arcs;
+    two threads may claim one vertex at once (no compare-and-swap here), which only repeats
+    it in the next frontier."""
+    size = len(frontier)
+    chunk = (size + threads - 1) // threads
+    room = np.zeros(threads + 1, np.int64)
+    for t in numba.prange(threads):
+        arcs = 0
+        for i in range(t * chunk, min(size, (t + 1) * chunk)):
+            v = frontier[i]
+            arcs += ptr[v + 1] - ptr[v]
+        room[t + 1] = arcs
+    room = np.cumsum(room)
+    claimed = np.empty(room[threads], np.int32)
+    found = np.zeros(threads + 1, np.int64)
+    for t in numba.prange(threads):
+        at = room[t]
+        for i in range(t * chunk, min(size, (t + 1) * chunk)):
+            v = frontier[i]
+            for a in range(ptr[v], ptr[v + 1]):
+                w = nbr[a]
+                if alive[w] and level[w] < 0:
+                    level[w] = depth + 1
+                    claimed[at] = w
+                    at += 1
+        found[t + 1] = at - room[t]
+    found = np.cumsum(found)
+    out = np.empty(found[threads], np.int32)
+    for t in numba.prange(threads):
+        out[found[t]:found[t + 1]] = claimed[room[t]:room[t] + found[t + 1] - found[t]]
+    return out
+
+
+@_jit()
+def _push_serial(ptr, nbr, alive, level, depth, frontier, size):
+    """_push on one thread, in place: the new frontier is written behind the old one, then
+    moved to the front (`frontier` has room: the vertices in it are distinct but for the
+    repeats of a parallel push, fewer than SERIAL_FRONTIER). A frontier this small is not
+    worth the threads' start-up: a long cycle takes one level a vertex."""
+    found = size
+    for i in range(size):
+        v = frontier[i]
+        for a in range(ptr[v], ptr[v + 1]):
+            w = nbr[a]
+            if alive[w] and level[w] < 0:
+                level[w] = depth + 1
+                frontier[found] = w
+                found += 1
+    frontier[:found - size] = frontier[size:found]
+    return found - size
+
+
+@_jit(parallel=True)
+def _gather(level, depth, threads):
+    """The vertices at `depth`, in id order (room for a later serial push behind them)."""
+    n = len(level)
+    chunk = (n + threads - 1) // threads
+    count = np.zeros(threads + 1, np.int64)
+    for t in numba.prange(threads):
+        c = 0
+        for v in range(t * chunk, min(n, (t + 1) * chunk)):
+            if level[v] == depth:
+                c += 1
+        count[t + 1] = c
+    count = np.cumsum(count)
+    frontier = np.empty(n, np.int32)
+    for t in numba.prange(threads):
+        at = count[t]
+        for v in range(t * chunk, min(n, (t + 1) * chunk)):
+            if level[v] == depth:
+                frontier[at] = v
+                at += 1
+    return frontier
+
+
+@_jit(parallel=True)
+def _peel(forward, backward, alive, labels, pivot):
+    """The pivot's component (reached both ways) labelled `pivot` and removed; its size."""
+    size = 0
+    for v in numba.prange(len(alive)):
+        if forward[v] >= 0 and backward[v] >= 0:
+            labels[v] = pivot
+            alive[v] = False
+            size += 1
+    return size
+
+
+@_jit()
+def _tarjan(ptr, nbr, alive, labels):
+    """Tarjan's search over the alive vertices (arcs to others skipped), iterative: each
+    component labelled with its root's id; the alive flags are left as they are."""
+    n = len(alive)
+    index = np.full(n, -1, np.int64)
+    low = np.zeros(n, np.int64)
+    on_stack = np.zeros(n, np.bool_)
+    stack = np.empty(n, np.int32)
+    calls = np.empty(n, np.int32)       # the search path
+    next_arc = np.empty(n, np.int64)    # where each vertex on the path resumes its arcs
+    counter = 0
+    top = 0
+    for s in range(n):
+        if not alive[s] or index[s] >= 0:
+            continue
+        depth = 0
+        calls[0] = s
+        index[s] = low[s] = counter
+        counter += 1
+        next_arc[s] = ptr[s]
+        stack[top] = s
+        top += 1
+        on_stack[s] = True
+        while depth >= 0:
+            v = calls[depth]
+            descended = False
+            while next_arc[v] < ptr[v + 1]:
+                w = nbr[next_arc[v]]
+                next_arc[v] += 1
+                if not alive[w]:
+                    continue
+                if index[w] < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    next_arc[w] = ptr[w]
+                    stack[top] = w
+                    top += 1
+                    on_stack[w] = True
+                    depth += 1
+                    calls[depth] = w
+                    descended = True
+                    break
+                if on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+            if descended:
+                continue
+            if low[v] == index[v]:             # v roots a component: pop it
+                while True:
+                    top -= 1
+                    w = stack[top]
+                    on_stack[w] = False
+                    labels[w] = v
+                    if w == v:
+                        break
+            depth -= 1
+            if depth >= 0:
+                u = calls[depth]
+                if low[v] < low[u]:
+                    low[u] = low[v]
