@@ -396,7 +396,8 @@ def summary_lines(path: str) -> list:
         row = json.loads(text)
         head = f"{row['row']} [{row['backend']}]"
         if "failed" in row:
-            lines.append(f"{head}: {row['failed']}")
+            last = (row.get("output") or "").strip().splitlines()[-1:]
+            lines.append(f"{head}: {row['failed']}" + (f": {last[0][:300]}" if last else ""))
             continue
         if "steps_runs" in row:      # R's steps: each step's ms, run by run; R's start and exit apart
             runs = row["steps_runs"]
