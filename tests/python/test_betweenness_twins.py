@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 import curnet
 from curnet.algorithms.betweenness.driver import brandes_sums
+from curnet.algorithms.betweenness import twins
 from curnet.algorithms.betweenness.twins import twin_classes
 from curnet.work import count_work
 from twin_graphs import as_graphs, simple, slow_twin_classes, twin_graph
@@ -40,6 +41,23 @@ def test_classes_are_the_vertices_with_the_same_neighbours(case, _):
     rep = twin_classes(g).representative
     found = sorted(sorted(np.flatnonzero(rep == r).tolist()) for r in np.unique(rep) if (rep == r).sum() > 1)
     assert found == sorted(sorted(c) for c in slow_twin_classes(case))
+
+
+@settings(max_examples=40, deadline=None)
+@given(twin_cases())
+def test_colliding_keys_find_no_false_class(case):
+    """With every key sum equal (keys of 0 bits), vertices of the same degree and neighbour
+    range share a group: the neighbour lists compared still keep every class found true."""
+    g, _ = as_graphs(case)
+    saved = twins.KEY_BITS
+    twins.KEY_BITS = 0
+    try:
+        rep = twins._twin_classes(g).representative
+    finally:
+        twins.KEY_BITS = saved
+    true = {v: frozenset(c) for c in slow_twin_classes(case) for v in c}
+    for v in np.flatnonzero(rep != np.arange(len(g))):
+        assert v in true and rep[v] in true[v]
 
 
 @settings(max_examples=40, deadline=None)
