@@ -2,8 +2,8 @@
 CuPy (`xp`): the graph of one level (arcs without self-loops, each vertex's inner weight,
 strength and size), its aggregation into the graph of communities, the quality of a
 partition, the counter-based random numbers of the moves, the rules of a level's local moving,
-and `PartitionPrimitives`: a device's `best_moves`, `local_moving`, `refine_moves` and
-`pieces`, which its
+and `PartitionPrimitives`: a device's `best_moves`, `local_moving`, `refine_moves`,
+`aggregate` and `pieces`, which its
 `partition_primitives()` gives (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
 kernels in `cuda/leiden.py` over `kernels/leiden.cu`).
 
@@ -81,6 +81,8 @@ class PartitionPrimitives(Protocol):
 
     def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
                      beta: float, seed: int) -> tuple: ...
+
+    def aggregate(self, lg: LevelGraph, labels, k: int) -> LevelGraph: ...
 
     def pieces(self, lg: LevelGraph, labels) -> Any: ...
 

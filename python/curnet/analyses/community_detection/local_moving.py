@@ -1,5 +1,5 @@
 """The Leiden and Louvain driver, written once for every device (its `xp`, `local_moving`,
-`refine_moves` and `pieces`, backends/partitions.py): parallel local moving, Leiden's
+`refine_moves`, `aggregate` and `pieces`, backends/partitions.py): parallel local moving, Leiden's
 refinement, aggregation.
 
 Local moving is synchronous, a random bucket of vertices at a time: every vertex of the
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...backends.partitions import LevelGraph, aggregate, community_totals, label_sums, quality_sum, renumber
+from ...backends.partitions import LevelGraph, community_totals, label_sums, quality_sum, renumber
 
 # A level whose refinement keeps more than this share of its vertices is aggregated by its
 # communities instead (Louvain's step): later levels would merge a few vertices each (47
@@ -72,6 +72,11 @@ def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream:
     return sub
 
 
+def aggregate(prim, lg: LevelGraph, labels, k: int) -> LevelGraph:
+    """The next level: the graph of the communities `labels` (0..k-1), the device's."""
+    return prim.aggregate(lg, labels, k)
+
+
 def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float, beta: float,
              leiden: bool, stream: Stream):
     """One iteration of Leiden (or Louvain's levels) from `membership` (0..k-1 labels of the
@@ -92,7 +97,7 @@ def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float
         coarse_part = xp.zeros(k, np.int32)
         coarse_part[labels] = part
         part = renumber(xp, coarse_part)[0]
-        lg = aggregate(xp, lg, labels, k)
+        lg = aggregate(prim, lg, labels, k)
         vertex_of = labels[vertex_of]
     membership = part[vertex_of]
     if not leiden and lg is not first:

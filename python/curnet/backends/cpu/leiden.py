@@ -1,13 +1,13 @@
 """Leiden's and Louvain's moves on the CPU: `best_moves`, `local_moving` and `refine_moves`, the
 NumPy/SciPy twins of kernels/leiden.cu's best_moves, move_loop and refine_loop (see
-backends/partitions.py for the gain and the rules of local moving); `local_moving` and
-`refine_moves` run compiled (cpu/compiled_leiden.py) where Numba imports."""
+backends/partitions.py for the gain and the rules of local moving); `local_moving`,
+`refine_moves` and `aggregate` run compiled (cpu/compiled_leiden.py) where Numba imports."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE,
-                          LevelGraph, gumbel, round_seed, uniform)
+                          LevelGraph, aggregate, gumbel, round_seed, uniform)
 
 
 def arcs_of(ptr, movable) -> np.ndarray:
@@ -31,6 +31,14 @@ class CpuMoves:
         a = sp.csr_matrix((np.ones(int(inside.sum()), np.int8), (lg.src[inside], lg.idx[inside])),
                           shape=(lg.n, lg.n))
         return connected_components(a, directed=False)[1]
+
+    def aggregate(self, lg: LevelGraph, labels, k: int) -> LevelGraph:
+        """partitions.aggregate's next level, in compiled code where Numba imports (the same
+        arrays, without NumPy's sort of every arc's community pair)."""
+        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
+        if compiled_leiden.available():
+            return compiled_leiden.aggregate(lg, labels, k)
+        return aggregate(np, lg, labels, k)
 
     def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
                    target_ok, beta: float, seed: int):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import cupy as cp
 
-from ..partitions import MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph
+from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph,
+                          aggregate)
 from .launch import NULL, THREADS, i32, i64, launch_cooperative, resident
 
 WARPS_PER_BLOCK = 8          # the kernel takes a warp a vertex; 256-thread blocks
@@ -26,6 +27,10 @@ class CudaMoves:
             t = (cp.empty(slots, np.int32), cp.empty(slots, np.float64))
             lg._tables = t      # type: ignore[attr-defined]
         return t
+
+    def aggregate(self, lg: LevelGraph, labels, k: int) -> LevelGraph:
+        """partitions.aggregate on the device."""
+        return aggregate(cp, lg, labels, k)
 
     def pieces(self, lg: LevelGraph, labels):
         """See CpuMoves.pieces: here each vertex takes the smallest label among its neighbours
