@@ -34,13 +34,12 @@ def scc_labels(out_ptr, out_idx, in_ptr, in_src) -> np.ndarray:
     n = len(out_ptr) - 1
     labels = np.arange(n, dtype=np.int32)
     alive = np.ones(n, np.bool_)
-    degree = np.diff(in_ptr).astype(np.int64) * np.diff(out_ptr).astype(np.int64)
     threads = max(1, numba.get_num_threads())
     while True:
         left = _trim(out_ptr, out_idx, in_ptr, in_src, alive)
         if left == 0:
             return labels
-        pivot = int(np.argmax(np.where(alive, degree, -1)))
+        pivot = _pivot(out_ptr, in_ptr, alive, threads)
         forward = _reach(out_ptr, out_idx, in_ptr, in_src, alive, left, pivot, threads)
         backward = _reach(in_ptr, in_src, out_ptr, out_idx, alive, left, pivot, threads)
         size = _peel(forward, backward, alive, labels, pivot)
@@ -82,6 +81,24 @@ def _trim(out_ptr, out_idx, in_ptr, in_src, alive):
         if alive[v]:
             left += 1
     return left
+
+
+@_jit(parallel=True)
+def _pivot(out_ptr, in_ptr, alive, threads):
+    """The alive vertex with the largest in-degree x out-degree (the first of equals): the
+    likeliest member of a large component."""
+    n = len(alive)
+    chunk = (n + threads - 1) // threads
+    best = np.full(threads, -1, np.int64)
+    at = np.zeros(threads, np.int64)
+    for t in numba.prange(threads):
+        for v in range(t * chunk, min(n, (t + 1) * chunk)):
+            if alive[v]:
+                d = np.int64(in_ptr[v + 1] - in_ptr[v]) * np.int64(out_ptr[v + 1] - out_ptr[v])
+                if d > best[t]:
+                    best[t] = d
+                    at[t] = v
+    return at[np.argmax(best)]
 
 
 @_jit()
