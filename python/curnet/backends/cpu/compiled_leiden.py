@@ -50,23 +50,32 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
     rounds = 0
     done = 0
     kept = 0
+    first = np.zeros(buckets + 1, np.int64)
+    order = np.empty(n, np.int64)            # the round's looked-at vertices, bucket by bucket
     for r in range(max_rounds):
         rseed = seed + np.uint64(r + 1) * _MIX2          # partitions.round_seed
         next_look[:] = False
+        first[:] = 0
+        for u in range(n):
+            if look[u] and ptr[u + 1] > ptr[u]:
+                first[np.int64(_uniform(rseed, u, u) * buckets) + 1] += 1
+        for b in range(buckets):
+            first[b + 1] += first[b]
+        at = first[:buckets].copy()
+        for u in range(n):
+            if look[u] and ptr[u + 1] > ptr[u]:
+                b = np.int64(_uniform(rseed, u, u) * buckets)
+                order[at[b]] = u
+                at[b] += 1
         moved = False
         round_start = quality
         for b in range(buckets):
             done += 1
             # every vertex of the bucket takes its best move, against the labels as they are
             m = 0
-            for u in range(n):
+            for i in range(first[b], first[b + 1]):
+                u = order[i]
                 a = part[u]
-                target[u] = a
-                moving[u] = False
-                if not look[u] or ptr[u + 1] == ptr[u]:
-                    continue
-                if np.int64(_uniform(rseed, u, u) * buckets) != b:
-                    continue
                 if share < 1.0 and not _uniform(rseed + np.uint64(1), u, u) < share:
                     continue
                 stamp += 1
@@ -138,10 +147,13 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
                 mark[c] = False
             if not keep:
                 share *= 0.5                    # the moves undid each other: fewer at once
+                for i in range(m):
+                    moving[movers[i]] = False
                 continue
             for i in range(m):
                 u = movers[i]
                 part[u] = target[u]
+                moving[u] = False
                 next_look[u] = True
                 for j in range(ptr[u], ptr[u + 1]):
                     next_look[idx[j]] = True
