@@ -98,19 +98,23 @@ def test_component_rescoring_is_whole_graph_rescoring(directed_graph, directed_p
     np.testing.assert_allclose(values, want_values, rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("route", ["compiled, sums only", "NumPy twins"])     # rows kept: the test above
+@pytest.mark.parametrize("route", ["compiled, sums only", "compiled, threads", "NumPy twins"])  # rows kept, one
+# thread: the test above
 @pytest.mark.parametrize("directed_graph,directed_paths", [(False, True), (True, False)])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_every_cpu_route_is_whole_graph_rescoring(route, directed_graph, directed_paths, weighted, monkeypatch):
     """The CPU's rescore routes (compiled: each source's sums kept and only the sources whose
-    DAG held the removed edge rerun, or the component's sums rerun whole; the NumPy twins, the
-    route without Numba) against the whole graph rescored after each removal, on integer
+    DAG held the removed edge rerun, or the component's sums rerun whole; the searches over
+    the CPU's threads, which only large components take; the NumPy twins, the route without
+    Numba) against the whole graph rescored after each removal, on integer
     lengths (many equal distances) with loops and parallel edges."""
     from curnet.backends.cpu import compiled_brandes
     if route != "NumPy twins" and not compiled_brandes.available():
         pytest.skip("Numba is not installed")
     if route == "compiled, sums only":
         monkeypatch.setattr(gn_loop, "ROWS_BYTES", 0)
+    if route == "compiled, threads":
+        monkeypatch.setattr(compiled_brandes, "PARALLEL_SCANS", 0)
     if route == "NumPy twins":
         monkeypatch.setattr(compiled_brandes, "available", lambda: False)
     rng = np.random.default_rng(12)

@@ -175,12 +175,13 @@ class _CompiledRescorer(_Rescorer):
         tally("girvan-newman component rescores")
         vertices = np.asarray(vertices, np.int64)
         if self.rows is None:
-            raw = compiled_brandes.component_scores(self.arcs, self.lengths, self.eps, vertices, len(scores))
+            raw = compiled_brandes.component_scores(self.arcs, self.lengths, self.eps, vertices, len(scores),
+                                                    2 * len(edges))
             scores[edges] = raw[edges] * self.half
             return
         rerun = vertices if removed is None else vertices[self.rows[vertices, removed] > 0]
         tally("girvan-newman searches", len(rerun))
-        compiled_brandes.source_rows(self.arcs, self.lengths, self.eps, rerun, self.rows)
+        compiled_brandes.source_rows(self.arcs, self.lengths, self.eps, rerun, self.rows, 2 * len(edges))
         scores[edges] = compiled_brandes.column_sums(self.rows, vertices, np.asarray(edges, np.int64)) * self.half
 
     def split_off(self, vertices, a: int, b: int):

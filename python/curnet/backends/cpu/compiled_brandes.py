@@ -52,32 +52,51 @@ def drop(arcs, e: int, tail: int, head: int) -> None:
         _drop_from_row(ptr, end, nbr, edge, head, e)
 
 
-def component_scores(arcs, lengths, eps: float, sources, num_edges: int):
+# A call's searches go over the CPU's threads only from this many arc scans (sources x the
+# arcs each scans, about 0.1 s on one core): a parallel region costs its fork and join, and
+# OpenMP's threads spin between regions, which on a busy machine costs more than a few ms of
+# searches gains (STRING's 739-vertex ball, one region a removal, the 2-core machine shared:
+# 15.5 s on 2 threads, 6.5 s on one).
+PARALLEL_SCANS = 1 << 24
+
+
+def component_scores(arcs, lengths, eps: float, sources, num_edges: int, scans: int):
     """Each edge's betweenness summed over the paths from every vertex of `sources` (float64,
     by edge id; ordered pairs, so undirected callers halve), over the live arcs. `lengths`
     None: hops; else positive lengths by edge id, distances equal within igraph's `eps`
-    (brandes.on_path)."""
-    threads = max(1, min(numba.get_num_threads(), len(sources)))
+    (brandes.on_path). `scans`: the arcs a search scans at most (its component's)."""
+    threads = _threads(len(sources), scans)
     acc = np.zeros((threads, num_edges))
     _searches(arcs, lengths, eps, sources, acc, False, threads)
     return acc.sum(axis=0)
 
 
-def source_rows(arcs, lengths, eps: float, sources, rows) -> None:
+def source_rows(arcs, lengths, eps: float, sources, rows, scans: int) -> None:
     """As component_scores, each source's own sums kept apart: rows[s] (by edge id) is
     rewritten for every s in `sources`, the other rows left as they are."""
-    threads = max(1, min(numba.get_num_threads(), len(sources)))
-    _searches(arcs, lengths, eps, sources, rows, True, threads)
+    _searches(arcs, lengths, eps, sources, rows, True, _threads(len(sources), scans))
+
+
+def _threads(sources: int, scans: int) -> int:
+    if sources * scans < PARALLEL_SCANS:
+        return 1
+    return max(1, min(numba.get_num_threads(), sources))
 
 
 def _searches(arcs, lengths, eps, sources, out, per_source, threads) -> None:
-    """Every source's search, breadth-first (lengths None) or Dijkstra's, into `out`."""
+    """Every source's search, breadth-first (lengths None) or Dijkstra's, into `out`: on this
+    thread alone (one share of one), or each thread its share."""
     ptr, end, nbr, edge = arcs
     if lengths is None:
-        bfs_into(ptr, end, nbr, edge, sources, out, per_source, threads)
+        args = (ptr, end, nbr, edge, sources, out, per_source)
+        share, shares = bfs_share, bfs_shares
     else:
-        dijkstra_into(ptr, end, nbr, edge, np.asarray(lengths, np.float64), eps, sources, out,
-                      per_source, threads)
+        args = (ptr, end, nbr, edge, np.asarray(lengths, np.float64), eps, sources, out, per_source)
+        share, shares = dijkstra_share, dijkstra_shares
+    if threads == 1:
+        share(*args, 0, 1)
+    else:
+        shares(*args, threads)
 
 
 def column_sums(rows, sources, edges):
@@ -149,45 +168,55 @@ def _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc):
             delta[v] += c
 
 
-@_jit(parallel=True)
-def bfs_into(ptr, end, nbr, edge, sources, out, per_source, threads):
-    """Each source's sums added into out[t] of its thread t, or (per_source) written over
-    out[s], its own row."""
+@_jit()
+def bfs_share(ptr, end, nbr, edge, sources, out, per_source, t, threads):
+    """Thread t's share of the sources (every threads-th from the t-th), each one's sums added
+    into out[t], or (per_source) written over out[s], its own row."""
     n = len(ptr) - 1
-    for t in numba.prange(threads):
-        dist = np.full(n, -1, np.int64)
-        sigma = np.zeros(n)
-        delta = np.zeros(n)
-        order = np.empty(n, np.int64)
-        seg = np.empty(n + 1, np.int64)
-        dag = np.empty(len(nbr), np.int64)
-        for i in range(t, len(sources), threads):
-            target = out[sources[i]] if per_source else out[t]
-            if per_source:
-                target[:] = 0.0
-            bfs_source(ptr, end, nbr, edge, sources[i], dist, sigma, delta, order, seg, dag, target)
+    dist = np.full(n, -1, np.int64)
+    sigma = np.zeros(n)
+    delta = np.zeros(n)
+    order = np.empty(n, np.int64)
+    seg = np.empty(n + 1, np.int64)
+    dag = np.empty(len(nbr), np.int64)
+    for i in range(t, len(sources), threads):
+        target = out[sources[i]] if per_source else out[t]
+        if per_source:
+            target[:] = 0.0
+        bfs_source(ptr, end, nbr, edge, sources[i], dist, sigma, delta, order, seg, dag, target)
 
 
 @_jit(parallel=True)
-def dijkstra_into(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, threads):
-    """As bfs_into, by Dijkstra's search over positive lengths."""
-    n = len(ptr) - 1
+def bfs_shares(ptr, end, nbr, edge, sources, out, per_source, threads):
     for t in numba.prange(threads):
-        dist = np.full(n, np.inf)
-        pos = np.full(n, -1, np.int64)
-        sigma = np.zeros(n)
-        delta = np.zeros(n)
-        order = np.empty(n, np.int64)
-        hk = np.empty(n)
-        hv = np.empty(n, np.int64)
-        seg = np.empty(n + 1, np.int64)
-        dag = np.empty(len(nbr), np.int64)
-        for i in range(t, len(sources), threads):
-            target = out[sources[i]] if per_source else out[t]
-            if per_source:
-                target[:] = 0.0
-            dijkstra_source(ptr, end, nbr, edge, lengths, eps, sources[i], dist, pos, sigma,
-                            delta, order, hk, hv, seg, dag, target)
+        bfs_share(ptr, end, nbr, edge, sources, out, per_source, t, threads)
+
+
+@_jit()
+def dijkstra_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t, threads):
+    """As bfs_share, by Dijkstra's search over positive lengths."""
+    n = len(ptr) - 1
+    dist = np.full(n, np.inf)
+    pos = np.full(n, -1, np.int64)
+    sigma = np.zeros(n)
+    delta = np.zeros(n)
+    order = np.empty(n, np.int64)
+    hk = np.empty(n)
+    hv = np.empty(n, np.int64)
+    seg = np.empty(n + 1, np.int64)
+    dag = np.empty(len(nbr), np.int64)
+    for i in range(t, len(sources), threads):
+        target = out[sources[i]] if per_source else out[t]
+        if per_source:
+            target[:] = 0.0
+        dijkstra_source(ptr, end, nbr, edge, lengths, eps, sources[i], dist, pos, sigma,
+                        delta, order, hk, hv, seg, dag, target)
+
+
+@_jit(parallel=True)
+def dijkstra_shares(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, threads):
+    for t in numba.prange(threads):
+        dijkstra_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t, threads)
 
 
 @_jit()
