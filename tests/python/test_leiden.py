@@ -370,3 +370,53 @@ def test_compiled_aggregation_matches_numpy(seed):
     for name in ("ptr", "src", "idx", "w", "inner", "strength", "size"):
         np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
         assert getattr(got, name).dtype == getattr(want, name).dtype
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_community_sums_match_numpy(seed):
+    """cpu/compiled_leiden.py's sums a level starts from against partitions.community_sums: the
+    same arrays, bit for bit, on random levels with real weights, inner weights and sizes."""
+    from curnet.backends.cpu import compiled_leiden
+    from curnet.backends.partitions import aggregate, community_sums
+    if not compiled_leiden.available():
+        pytest.skip("needs Numba")
+    rng = np.random.default_rng(600 + seed)
+    n = int(rng.integers(1, 400))
+    m = int(rng.integers(0, 5 * n + 1))
+    src, dst, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.random(m)
+    lg = level_graph(np, np.r_[src, dst], np.r_[dst, src], np.r_[w, w], n, rng.random(n))
+    if seed % 2:                         # a coarse level: inner weights from merged vertices
+        merged = rng.integers(0, max(1, n // 3), n)
+        lg = aggregate(np, lg, np.unique(merged, return_inverse=True)[1].astype(np.int32),
+                       len(np.unique(merged)))
+    labels = rng.integers(0, int(rng.integers(1, lg.n + 1)), lg.n).astype(np.int32)
+    vsize = lg.strength if seed % 3 else lg.size
+    want = community_sums(np, lg, labels, vsize, lg.n)
+    got = compiled_leiden.community_sums(lg, labels, vsize, lg.n)
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype == np.float64
+    assert (want[2] > 0).any() and want[2].sum() == lg.n
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_pieces_match_scipy(seed):
+    """cpu/compiled_leiden.py's connected pieces of communities against SciPy's components:
+    the same pieces, each named by its smallest vertex."""
+    from curnet.backends.cpu import compiled_leiden
+    if not compiled_leiden.available():
+        pytest.skip("needs Numba")
+    rng = np.random.default_rng(700 + seed)
+    n = int(rng.integers(2, 400))
+    m = int(rng.integers(0, 2 * n))
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    lg = level_graph(np, np.r_[src, dst], np.r_[dst, src], np.ones(2 * m), n)
+    labels = rng.integers(0, int(rng.integers(1, 6)), n).astype(np.int32)
+    want = CpuMoves().scipy_pieces(lg, labels)
+    got = compiled_leiden.pieces(lg, labels)
+    pairs = np.unique(np.c_[want, got], axis=0)          # each piece of one side is one of the other's
+    assert len(pairs) == len(np.unique(want)) == len(np.unique(got))
+    smallest = np.full(n, n)
+    np.minimum.at(smallest, got, np.arange(n))
+    assert (smallest[got] == got).all()
+    assert (labels[got] == labels).all()                 # a piece lies inside its community

@@ -155,7 +155,7 @@ def test_pieces_match_numpy(seed):
     src, dst, w = random_level(rng, n, int(rng.integers(0, 3 * n)))
     lg, dlg = level_graph(np, src, dst, w, n), level_graph(cp, src, dst, w, n)
     labels = rng.integers(0, int(rng.integers(1, 6)), n).astype(np.int32)
-    want = CpuMoves().pieces(lg, labels)
+    want = CpuMoves().scipy_pieces(lg, labels)
     got = cp.asnumpy(CudaMoves(get_backend("cuda").launcher).pieces(dlg, cp.asarray(labels)))
     # the same pieces: each label of one side meets one label of the other
     pairs = np.unique(np.c_[want, got], axis=0)

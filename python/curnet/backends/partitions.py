@@ -3,7 +3,7 @@ CuPy (`xp`): the graph of one level (arcs without self-loops, each vertex's inne
 strength and size), its aggregation into the graph of communities, the quality of a
 partition, the counter-based random numbers of the moves, the rules of a level's local moving,
 and `PartitionPrimitives`: a device's `best_moves`, `local_moving`, `refine_moves`,
-`aggregate` and `pieces`, which its
+`aggregate`, `community_sums` and `pieces`, which its
 `partition_primitives()` gives (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
 kernels in `cuda/leiden.py` over `kernels/leiden.cu`).
 
@@ -84,6 +84,8 @@ class PartitionPrimitives(Protocol):
 
     def aggregate(self, lg: LevelGraph, labels, k: int) -> LevelGraph: ...
 
+    def community_sums(self, lg: LevelGraph, labels, vsize, k: int) -> tuple: ...
+
     def pieces(self, lg: LevelGraph, labels) -> Any: ...
 
 
@@ -159,10 +161,26 @@ def community_totals(xp, lg: LevelGraph, labels, vsize, k: int):
     return inner, label_sums(xp, labels, vsize, k)
 
 
+def community_sums(xp, lg: LevelGraph, labels, vsize, k: int):
+    """What a level's local moving and refinement start from, for communities `labels`
+    (0..k-1): each community's inner weight, penalty weight S_c and vertex count (float64),
+    and each vertex's weight to its own community (its arcs inside it). The devices'
+    `community_sums` (the CPU's in one compiled pass over the arcs)."""
+    arcs_inside = lg.w * (labels[lg.src] == labels[lg.idx])
+    inner = label_sums(xp, labels, lg.inner, k) + label_sums(xp, labels[lg.src], arcs_inside, k)
+    return (inner, label_sums(xp, labels, vsize, k), label_sums(xp, labels, None, k),
+            label_sums(xp, lg.src, arcs_inside, lg.n))
+
+
+def quality_of(inner, total, gamma: float) -> float:
+    """sum_c inner_c - g sum_c S_c^2 (2m times the quality) from community_sums' sums."""
+    return float(inner.sum() - gamma * (total * total).sum())
+
+
 def quality_sum(xp, lg: LevelGraph, labels, vsize, gamma: float) -> float:
     """sum_c inner_c - g sum_c S_c^2 (2m times the quality)."""
     inner, total = community_totals(xp, lg, labels, vsize, lg.n)
-    return float(inner.sum() - gamma * (total * total).sum())
+    return quality_of(inner, total, gamma)
 
 
 def uniform(xp, seed: int, u, c):

@@ -1,6 +1,6 @@
 """The Leiden and Louvain driver, written once for every device (its `xp`, `local_moving`,
-`refine_moves`, `aggregate` and `pieces`, backends/partitions.py): parallel local moving, Leiden's
-refinement, aggregation.
+`refine_moves`, `aggregate`, `community_sums` and `pieces`, backends/partitions.py): parallel
+local moving, Leiden's refinement, aggregation.
 
 Local moving is synchronous, a random bucket of vertices at a time: every vertex of the
 bucket picks its best neighbouring community at once (gains from the arcs). What keeps
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...backends.partitions import LevelGraph, community_totals, label_sums, quality_sum, renumber
+from ...backends.partitions import LevelGraph, quality_of, renumber
 
 # A level whose refinement keeps more than this share of its vertices is aggregated by its
 # communities instead (Louvain's step): later levels would merge a few vertices each (47
@@ -46,11 +46,8 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
     """Local moving until no vertex gains by moving: the new labels (vertex ids of lg). The
     rounds run on the device (`local_moving`; on a GPU one launch a level, no wait for the
     host between buckets)."""
-    xp = prim.xp
-    n = lg.n
-    total = label_sums(xp, part, vsize, n)
-    count = label_sums(xp, part, None, n)
-    quality = quality_sum(xp, lg, part, vsize, gamma)
+    inner, total, count, _ = prim.community_sums(lg, part, vsize, lg.n)
+    quality = quality_of(inner, total, gamma)
     tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
     part, _ = prim.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, stream.next())
     return part
@@ -59,11 +56,8 @@ def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
 def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream: Stream):
     """Leiden's refinement of `part`: sub-community labels (each a vertex id of lg). The rounds
     run on the device (`refine_moves`; on a GPU one launch a level)."""
-    xp = prim.xp
-    n = lg.n
-    _, part_total = community_totals(xp, lg, part, vsize, n)
-    inside = part[lg.src] == part[lg.idx]
-    k_within = label_sums(xp, lg.src, lg.w * inside, n)    # each vertex's weight to its community
+    # k_within: each vertex's weight to its own community
+    _, part_total, _, k_within = prim.community_sums(lg, part, vsize, lg.n)
     rest = part_total[part]                          # S of each vertex's community
     alone = k_within >= gamma * vsize * (rest - vsize)   # well connected to its community
     total = vsize.astype(np.float64)                 # every vertex its own sub-community
@@ -125,4 +119,5 @@ def quality(prim, lg: LevelGraph, membership, objective: str, resolution: float)
     if twice_m <= 0:
         return float("nan")
     vsize, gamma = penalty(lg, objective, resolution)
-    return quality_sum(prim.xp, lg, membership, vsize, gamma) / twice_m
+    inner, total, _, _ = prim.community_sums(lg, membership, vsize, lg.n)
+    return quality_of(inner, total, gamma) / twice_m

@@ -5,7 +5,10 @@ as loops. A bucket costs its movers' arcs and one
 pass over the vertices, with no NumPy call: in the NumPy twin a bucket is a few dozen
 whole-array operations, which is most of a small level's time. The same labels as the twin
 on integer weights (each community's weight summed over a vertex's arcs in their order, the
-gain rounded in the same steps). Optional: `available()` says whether Numba imports.
+gain rounded in the same steps). Also the level's other passes, each one loop over the arcs
+instead of a few NumPy passes: the sums a level starts from (`community_sums`), the next
+level's graph (`aggregate`) and the communities' connected pieces (`pieces`). Optional:
+`available()` says whether Numba imports.
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import numpy as np
 from ..partitions import GOLDEN, MIX1, MIX2
 from .compiled_brandes import _jit, available, numba
 
-__all__ = ["aggregate", "available", "local_moving", "numba", "refine_moves"]
+__all__ = ["aggregate", "available", "community_sums", "local_moving", "numba", "pieces", "refine_moves"]
 
 _GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
 
@@ -335,13 +338,36 @@ def _aggregate(ptr, idx, w, labels, k, inner_v, strength_v, size_v):
                     cols[nc] = d
                     nc += 1
                 acc[d] += w[j]
-        row = np.sort(cols[:nc])
         for i in range(nc):
-            out_idx[m] = row[i]
-            out_w[m] = acc[row[i]]
+            out_idx[m] = cols[i]
+            out_w[m] = acc[cols[i]]
             m += 1
         out_ptr[c + 1] = m
-    return out_ptr, out_idx[:m].copy(), out_w[:m].copy(), own + inside, strength, size
+    # each row's columns in order: two transposes by counting (a row's entries come out in the
+    # order of the rows they are read from), not a sort of each row
+    t_ptr, t_idx, t_w = _transpose(out_ptr, out_idx[:m], out_w[:m], k)
+    sorted_ptr, sorted_idx, sorted_w = _transpose(t_ptr, t_idx, t_w, k)
+    return sorted_ptr, sorted_idx, sorted_w, own + inside, strength, size
+
+
+@_jit()
+def _transpose(ptr, idx, w, k):
+    """The k x k CSR matrix's transpose, each of its rows in increasing column order."""
+    out_ptr = np.zeros(k + 1, np.int64)
+    for e in range(len(idx)):
+        out_ptr[idx[e] + 1] += 1
+    for c in range(k):
+        out_ptr[c + 1] += out_ptr[c]
+    at = out_ptr[:k].copy()
+    out_idx = np.empty(len(idx), np.int32)
+    out_w = np.empty(len(idx), np.float64)
+    for r in range(k):
+        for e in range(ptr[r], ptr[r + 1]):
+            d = idx[e]
+            out_idx[at[d]] = r
+            out_w[at[d]] = w[e]
+            at[d] += 1
+    return out_ptr, out_idx, out_w
 
 
 def aggregate(lg, labels, k: int):
@@ -355,3 +381,61 @@ def aggregate(lg, labels, k: int):
         np.asarray(lg.strength, np.float64), np.asarray(lg.size, np.float64))
     src = np.repeat(np.arange(k, dtype=np.int32), np.diff(ptr))
     return LevelGraph(int(k), ptr, src, idx, w, inner, strength, size)
+
+
+@_jit()
+def _community_sums(ptr, idx, w, labels, inner_v, vsize, k):
+    n = len(labels)
+    own = np.zeros(k, np.float64)
+    arcs = np.zeros(k, np.float64)
+    total = np.zeros(k, np.float64)
+    count = np.zeros(k, np.float64)
+    k_within = np.zeros(n, np.float64)
+    for u in range(n):
+        c = labels[u]
+        own[c] += inner_v[u]
+        total[c] += vsize[u]
+        count[c] += 1.0
+    for u in range(n):
+        c = labels[u]
+        for j in range(ptr[u], ptr[u + 1]):
+            if labels[idx[j]] == c:
+                arcs[c] += w[j]
+                k_within[u] += w[j]
+    return own + arcs, total, count, k_within
+
+
+def community_sums(lg, labels, vsize, k: int):
+    """partitions.community_sums in one pass over the arcs: the same arrays, bit for bit (each
+    sum in the same order: the vertices', then the arcs', in order)."""
+    return _community_sums(lg.ptr, lg.idx, lg.w, np.asarray(labels, np.int64), lg.inner,
+                           np.asarray(vsize, np.float64), int(k))
+
+
+@_jit()
+def _pieces(ptr, idx, labels):
+    n = len(labels)
+    piece = np.full(n, -1, np.int32)
+    stack = np.empty(n, np.int64)
+    for s in range(n):
+        if piece[s] >= 0:
+            continue
+        piece[s] = s
+        stack[0] = s
+        top = 1
+        while top > 0:
+            top -= 1
+            u = stack[top]
+            for j in range(ptr[u], ptr[u + 1]):
+                v = idx[j]
+                if piece[v] < 0 and labels[v] == labels[u]:
+                    piece[v] = s
+                    stack[top] = v
+                    top += 1
+    return piece
+
+
+def pieces(lg, labels):
+    """CpuMoves.pieces's connected pieces of each community by a search from each vertex not yet
+    reached, in vertex order: each piece labelled by its smallest vertex id."""
+    return _pieces(lg.ptr, lg.idx, np.asarray(labels, np.int64))

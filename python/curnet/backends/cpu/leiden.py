@@ -1,13 +1,14 @@
 """Leiden's and Louvain's moves on the CPU: `best_moves`, `local_moving` and `refine_moves`, the
 NumPy/SciPy twins of kernels/leiden.cu's best_moves, move_loop and refine_loop (see
 backends/partitions.py for the gain and the rules of local moving); `local_moving`,
-`refine_moves` and `aggregate` run compiled (cpu/compiled_leiden.py) where Numba imports."""
+`refine_moves`, `aggregate`, `community_sums` and `pieces` run compiled
+(cpu/compiled_leiden.py) where Numba imports."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE,
-                          LevelGraph, aggregate, gumbel, round_seed, uniform)
+                          LevelGraph, aggregate, community_sums, gumbel, round_seed, uniform)
 
 
 def arcs_of(ptr, movable) -> np.ndarray:
@@ -23,6 +24,14 @@ class CpuMoves:
     xp = np
 
     def pieces(self, lg: LevelGraph, labels) -> np.ndarray:
+        """Each community's connected pieces (labels, any numbering): scipy_pieces's pieces,
+        in compiled code where Numba imports."""
+        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
+        if compiled_leiden.available():
+            return compiled_leiden.pieces(lg, labels)
+        return self.scipy_pieces(lg, labels)
+
+    def scipy_pieces(self, lg: LevelGraph, labels) -> np.ndarray:
         """Each community's connected pieces (labels, any numbering): SciPy's components of
         the arcs inside communities."""
         import scipy.sparse as sp   # here: the CPU backend's import leaves SciPy to its first use
@@ -39,6 +48,13 @@ class CpuMoves:
         if compiled_leiden.available():
             return compiled_leiden.aggregate(lg, labels, k)
         return aggregate(np, lg, labels, k)
+
+    def community_sums(self, lg: LevelGraph, labels, vsize, k: int):
+        """partitions.community_sums, in one compiled pass over the arcs where Numba imports."""
+        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
+        if compiled_leiden.available():
+            return compiled_leiden.community_sums(lg, labels, vsize, k)
+        return community_sums(np, lg, labels, vsize, k)
 
     def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
                    target_ok, beta: float, seed: int):

@@ -7,7 +7,7 @@ import numpy as np
 import cupy as cp
 
 from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph,
-                          aggregate)
+                          aggregate, community_sums)
 from .launch import NULL, THREADS, i32, i64, launch_cooperative, resident
 
 WARPS_PER_BLOCK = 8          # the kernel takes a warp a vertex; 256-thread blocks
@@ -31,6 +31,10 @@ class CudaMoves:
     def aggregate(self, lg: LevelGraph, labels, k: int) -> LevelGraph:
         """partitions.aggregate on the device."""
         return aggregate(cp, lg, labels, k)
+
+    def community_sums(self, lg: LevelGraph, labels, vsize, k: int):
+        """partitions.community_sums on the device."""
+        return community_sums(cp, lg, labels, vsize, k)
 
     def pieces(self, lg: LevelGraph, labels):
         """See CpuMoves.pieces: here each vertex takes the smallest label among its neighbours
