@@ -47,6 +47,12 @@ from . import rows as results
 from .timing import Times, timed
 
 
+# The settings that decide the compiled route's threads and how they wait (OpenMP threads
+# that spin while another process holds the cores cost the compiled route ~3x on the
+# 2-core machine: bench/results/cpu_scc_2026-12-02.md); recorded with the rows.
+THREAD_SETTINGS = ("NUMBA_NUM_THREADS", "NUMBA_THREADING_LAYER", "OMP_WAIT_POLICY")
+
+
 def unique_relabel(labels):
     """The previous canonical relabelling: np.unique's sort."""
     _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
@@ -73,7 +79,8 @@ def main(argv=None) -> int:
         spread = f" ({lo:.0f}-{hi:.0f})" if hi > lo else ""
         print(f"{name:58s} {med:9.1f} ms{spread}  {note}", flush=True)
         rows.append({"row": name.strip(), "median_ms": med, "min_ms": lo, "max_ms": hi, "note": note})
-        results.write(a.json, rows, quiet=True, graph=f"R-MAT {a.scale} directed (seed 1)")
+        results.write(a.json, rows, quiet=True, graph=f"R-MAT {a.scale} directed (seed 1)",
+                      environment={k: os.environ.get(k) for k in THREAD_SETTINGS})
 
     src, dst, n = rmat_edges(a.scale, seed=1)
     g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
@@ -81,7 +88,8 @@ def main(argv=None) -> int:
     be = get_backend("cpu")
     print(f"R-MAT {a.scale} directed (seed 1): {n:,} vertices, {g.num_arcs:,} arcs; {be.describe()}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
-          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC", flush=True)
+          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
+          + ", ".join(f"{k}={os.environ.get(k, '(unset)')}" for k in THREAD_SETTINGS), flush=True)
 
     labels, first = timed(lambda: curnet.scc(g, backend="cpu"))
     compiled = cpu_scc.use_compiled(g.num_arcs)

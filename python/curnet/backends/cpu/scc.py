@@ -1,7 +1,8 @@
 """The CPU backend's strong components: on a large graph with Numba installed, trim and
 forward-backward peeling over the CPU's threads (`compiled_scc.py`); else SciPy's Pearce over
-the graph's cached SCC view (`HostGraph.scc_view`); and the NumPy twins of kernels/scc.cu's trim and max propagation
-(the forward-backward route the CUDA backend takes, exercised here by the tests)."""
+the graph's cached SCC view (`HostGraph.scc_view`); and the NumPy twins of kernels/scc.cu's
+trim and max propagation (the forward-backward route the CUDA backend takes, exercised here
+by the tests)."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +12,9 @@ from ..hostgraph import HostGraph, segment_starts
 
 # The compiled route from this many arcs. Warm, it wins from ~R-MAT 10 (R-MAT 16: 4-6 ms
 # against SciPy's 10-25 ms on 2 cores), but its first use in a process imports Numba and loads
-# the cached machine code (~0.9 s there): below R-MAT 20 (16.8M arcs; SciPy 0.7-1.6 s on a
-# first call) SciPy's first call is the cheaper. bench/results/cpu_scc_2026-12-02.json.
+# the cached machine code (~0.9 s there; ~20 s to compile it, once per install): below R-MAT
+# 20 (16.8M arcs; SciPy 0.7-1.6 s on a first call) SciPy's first call is the cheaper.
+# bench/results/cpu_scc_rmat*_2026-12-02.json.
 COMPILED_MIN_ARCS = 1 << 23
 
 
