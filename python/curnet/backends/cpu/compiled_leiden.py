@@ -177,12 +177,18 @@ def local_moving(lg, part, vsize, total, count, gamma: float, quality: float, to
                  max_rounds: int, buckets: int, round_gain: float, smallest_share: float):
     """CpuMoves.local_moving's (labels, [rounds, buckets, buckets kept]), compiled."""
     part = np.array(part, dtype=np.int64)
-    stats = _local_moving(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int64),
+    stats = _local_moving(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32),
                           np.asarray(lg.w, np.float64), part, np.array(total, dtype=np.float64),
                           np.array(count, dtype=np.int64), np.asarray(vsize, np.float64), float(gamma),
                           float(quality), float(tolerance), np.uint64(seed % 2**64), int(max_rounds),
                           int(buckets), float(round_gain), float(smallest_share))
     return part.astype(np.int32), np.array(stats, np.int64)
+
+
+# Bounds of _gumbel's noise: its uniforms are 2^-54 at least and, below 1.0 (which the largest
+# counter rounds to: infinite noise), 1 - 2^-52 at most, so the noise lies in
+# [-log(37.43), -log(2.2e-16)] = [-3.62, 36.04]; the bounds are wider than that.
+GUMBEL_LOW, GUMBEL_HIGH = -4.0, 38.0
 
 
 @_jit()
@@ -200,6 +206,7 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
     kuc = np.zeros(n, np.float64)
     seen = np.zeros(n, np.int64)
     comms = np.empty(n, np.int64)
+    scaled = np.empty(n, np.float64)        # gain / beta of each of those communities
     movers = np.empty(n, np.int64)
     stamp = 0
     rounds = 0
@@ -232,16 +239,32 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
                 continue
             kua = kuc[a] if seen[a] == stamp else 0.0
             su = vsize[u]
-            best = -np.inf
-            best_c = n
+            # the noise's two logs only for the moves that can win: a score is gain / beta plus
+            # noise within [GUMBEL_LOW, GUMBEL_HIGH] (but for a uniform of 1.0), so a move whose
+            # highest score is below the best gain's lowest loses whatever its noise (rounding
+            # is monotone: the same pick as scoring every move)
+            top = -np.inf
             for i in range(k):
                 c = comms[i]
+                scaled[i] = -np.inf
                 if c == a or not ok[c]:
                     continue
                 gain = (kuc[c] - kua) - (gamma * su) * ((total[c] - total[a]) + su)
                 if gain < 0.0:
                     continue
-                score = gain / beta + _gumbel(rseed, u, c)
+                scaled[i] = gain / beta
+                top = max(top, scaled[i])
+            floor = top + GUMBEL_LOW
+            best = -np.inf
+            best_c = n
+            for i in range(k):
+                if scaled[i] == -np.inf:
+                    continue
+                c = comms[i]
+                x = _uniform(rseed, u, c)
+                if x < 1.0 and scaled[i] + GUMBEL_HIGH < floor:
+                    continue
+                score = scaled[i] + -np.log(-np.log(x))          # _gumbel(rseed, u, c)
                 if score > best or (score == best and c < best_c):
                     best = score
                     best_c = c
@@ -288,7 +311,7 @@ def refine_moves(lg, part, vsize, rest, alone, total, cut, gamma: float, beta: f
                  max_rounds: int):
     """CpuMoves.refine_moves's (sub-community labels, [rounds]), compiled."""
     sub = np.arange(lg.n, dtype=np.int64)
-    rounds = _refine(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int64), np.asarray(lg.w, np.float64),
+    rounds = _refine(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32), np.asarray(lg.w, np.float64),
                      np.asarray(part, np.int64), np.asarray(vsize, np.float64), np.asarray(rest, np.float64),
                      np.array(alone, dtype=np.bool_), np.array(total, dtype=np.float64),
                      np.array(cut, dtype=np.float64), float(gamma), float(beta), np.uint64(seed % 2**64),
@@ -376,7 +399,7 @@ def aggregate(lg, labels, k: int):
     sort of every arc's community pair."""
     from ..partitions import LevelGraph
     ptr, idx, w, inner, strength, size = _aggregate(
-        np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int64), np.asarray(lg.w, np.float64),
+        np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32), np.asarray(lg.w, np.float64),
         np.asarray(labels, np.int64), int(k), np.asarray(lg.inner, np.float64),
         np.asarray(lg.strength, np.float64), np.asarray(lg.size, np.float64))
     src = np.repeat(np.arange(k, dtype=np.int32), np.diff(ptr))
@@ -408,7 +431,8 @@ def _community_sums(ptr, idx, w, labels, inner_v, vsize, k):
 def community_sums(lg, labels, vsize, k: int):
     """partitions.community_sums in one pass over the arcs: the same arrays, bit for bit (each
     sum in the same order: the vertices', then the arcs', in order)."""
-    return _community_sums(lg.ptr, lg.idx, lg.w, np.asarray(labels, np.int64), lg.inner,
+    return _community_sums(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32), lg.w,
+                           np.asarray(labels, np.int64), lg.inner,
                            np.asarray(vsize, np.float64), int(k))
 
 
@@ -438,4 +462,4 @@ def _pieces(ptr, idx, labels):
 def pieces(lg, labels):
     """CpuMoves.pieces's connected pieces of each community by a search from each vertex not yet
     reached, in vertex order: each piece labelled by its smallest vertex id."""
-    return _pieces(lg.ptr, lg.idx, np.asarray(labels, np.int64))
+    return _pieces(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32), np.asarray(labels, np.int64))
