@@ -1,8 +1,8 @@
 """Strong components on the CPU's threads in compiled code (Numba): trim the vertices that are
 components of their own, peel large components by forward-backward reachability from a
 high-degree pivot (two level-synchronous searches over the threads, each level top-down from
-the frontier or bottom-up over the unseen vertices, whichever scans fewer arcs), and label what
-is left with one serial Tarjan search. SciPy's Pearce (cpu/scc.py) is serial throughout; here
+the frontier, or bottom-up over the unseen vertices once the frontier is a twentieth of them),
+and label what is left with one serial Tarjan search. SciPy's Pearce (cpu/scc.py) is serial throughout; here
 only the small remainder is. Optional: `available()` says whether Numba imports.
 
 Every step removes whole components from the `alive` set, so the pivot's component inside
