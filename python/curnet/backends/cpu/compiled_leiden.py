@@ -198,6 +198,7 @@ def _gumbel(seed, u, c):
 
 @_jit()
 def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed, max_rounds, sub):
+    # ptr, idx, w: only the arcs inside communities (_inside_arcs)
     n = len(part)
     target = np.empty(n, np.int64)
     joined = np.zeros(n, np.bool_)
@@ -226,8 +227,6 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
             k = 0
             for j in range(ptr[u], ptr[u + 1]):
                 v = idx[j]
-                if part[v] != part[u]:
-                    continue
                 c = sub[v]
                 if seen[c] != stamp:
                     seen[c] = stamp
@@ -287,8 +286,6 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
             ou, nu = sub[u], target[u]
             for j in range(ptr[u], ptr[u + 1]):
                 v = idx[j]
-                if part[v] != part[u]:
-                    continue
                 nv = target[v] if moving[v] else sub[v]
                 was_cut, is_cut = ou != sub[v], nu != nv
                 if is_cut:
@@ -307,12 +304,33 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
     return rounds
 
 
+@_jit()
+def _inside_arcs(ptr, idx, w, part):
+    """The CSR of the arcs inside communities `part`, each row's in their order."""
+    n = len(part)
+    in_ptr = np.zeros(n + 1, np.int64)
+    in_idx = np.empty(len(idx), np.int32)
+    in_w = np.empty(len(idx), np.float64)
+    m = 0
+    for u in range(n):
+        for j in range(ptr[u], ptr[u + 1]):
+            if part[idx[j]] == part[u]:
+                in_idx[m] = idx[j]
+                in_w[m] = w[j]
+                m += 1
+        in_ptr[u + 1] = m
+    return in_ptr, in_idx[:m], in_w[:m]
+
+
 def refine_moves(lg, part, vsize, rest, alone, total, cut, gamma: float, beta: float, seed: int,
                  max_rounds: int):
-    """CpuMoves.refine_moves's (sub-community labels, [rounds]), compiled."""
+    """CpuMoves.refine_moves's (sub-community labels, [rounds]), compiled: the rounds read only
+    the arcs inside communities (gathered once; a round reads each of them)."""
     sub = np.arange(lg.n, dtype=np.int64)
-    rounds = _refine(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32), np.asarray(lg.w, np.float64),
-                     np.asarray(part, np.int64), np.asarray(vsize, np.float64), np.asarray(rest, np.float64),
+    part = np.asarray(part, np.int64)
+    ptr, idx, w = _inside_arcs(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32),
+                               np.asarray(lg.w, np.float64), part)
+    rounds = _refine(ptr, idx, w, part, np.asarray(vsize, np.float64), np.asarray(rest, np.float64),
                      np.array(alone, dtype=np.bool_), np.array(total, dtype=np.float64),
                      np.array(cut, dtype=np.float64), float(gamma), float(beta), np.uint64(seed % 2**64),
                      int(max_rounds), sub)
