@@ -420,3 +420,25 @@ def test_compiled_pieces_match_scipy(seed):
     np.minimum.at(smallest, got, np.arange(n))
     assert (smallest[got] == got).all()
     assert (labels[got] == labels).all()                 # a piece lies inside its community
+
+
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_compiled_aggregation_orders_rows_on_any_level(symmetric):
+    """The compiled next level reads its rows' order from a transpose where every arc's reverse
+    is an arc, and orders the rows by a second transpose otherwise (one-way arcs): the same
+    arrays as partitions.aggregate either way."""
+    from curnet.backends.cpu import compiled_leiden
+    from curnet.backends.partitions import aggregate
+    if not compiled_leiden.available():
+        pytest.skip("needs Numba")
+    rng = np.random.default_rng(800)
+    n, m = 300, 1200
+    src, dst, w = rng.integers(0, n, m), rng.integers(0, n, m), rng.random(m)
+    if symmetric:
+        src, dst, w = np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
+    lg = level_graph(np, src, dst, w, n)
+    labels = np.unique(rng.integers(0, 80, n), return_inverse=True)[1].astype(np.int32)
+    k = int(labels.max()) + 1
+    want, got = aggregate(np, lg, labels, k), compiled_leiden.aggregate(lg, labels, k)
+    for name in ("ptr", "src", "idx", "w", "inner", "strength", "size"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(want, name))

@@ -384,11 +384,35 @@ def _aggregate(ptr, idx, w, labels, k, inner_v, strength_v, size_v):
             out_w[m] = acc[cols[i]]
             m += 1
         out_ptr[c + 1] = m
-    # each row's columns in order: two transposes by counting (a row's entries come out in the
-    # order of the rows they are read from), not a sort of each row
-    t_ptr, t_idx, t_w = _transpose(out_ptr, out_idx[:m], out_w[:m], k)
-    sorted_ptr, sorted_idx, sorted_w = _transpose(t_ptr, t_idx, t_w, k)
-    return sorted_ptr, sorted_idx, sorted_w, own + inside, strength, size
+    # each row's columns in order, not by a sort of each row: a transpose by counting lists
+    # each row's columns in order (a row's entries come out in the order of the rows they are
+    # read from), which on a symmetric level (an arc's reverse is an arc: every level of an
+    # undirected graph) are the row's own columns; the weights are then read from the row
+    out_idx, out_w = out_idx[:m], out_w[:m]
+    t_ptr, t_idx, _ = _transpose(out_ptr, out_idx, out_w, k)
+    sorted_idx = np.empty(m, np.int32)
+    sorted_w = np.empty(m, np.float64)
+    symmetric = True
+    for c in range(k):
+        if t_ptr[c + 1] - t_ptr[c] != out_ptr[c + 1] - out_ptr[c]:
+            symmetric = False
+            break
+        for e in range(out_ptr[c], out_ptr[c + 1]):
+            seen[out_idx[e]] = k + c                  # k + c: not a stamp of the first pass
+            acc[out_idx[e]] = out_w[e]
+        for e in range(t_ptr[c], t_ptr[c + 1]):
+            d = t_idx[e]
+            if seen[d] != k + c:
+                symmetric = False
+                break
+            sorted_idx[out_ptr[c] + e - t_ptr[c]] = d
+            sorted_w[out_ptr[c] + e - t_ptr[c]] = acc[d]
+        if not symmetric:
+            break
+    if not symmetric:                               # a second transpose orders every row
+        t_ptr, t_idx, t_w = _transpose(out_ptr, out_idx, out_w, k)
+        out_ptr, sorted_idx, sorted_w = _transpose(t_ptr, t_idx, t_w, k)
+    return out_ptr, sorted_idx, sorted_w, own + inside, strength, size
 
 
 @_jit()
