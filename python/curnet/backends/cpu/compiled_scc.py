@@ -17,14 +17,17 @@ from .compiled_brandes import _jit, available, numba
 
 __all__ = ["available", "scc_labels"]
 
-# Peel with another pivot while the last one's component held at least this share of the
-# alive vertices; below it, Tarjan labels the rest (few large components are left then).
+# Peel with another pivot until PEEL_MISSES pivots in a row found components smaller than
+# this share of the alive vertices; then Tarjan labels the rest (few large ones are left, or
+# the degrees do not point to them).
 PEEL_SHARE = 0.1
+PEEL_MISSES = 3
 # Go bottom-up when the frontier holds more than this share of the unseen alive vertices
 # (Beamer's direction switch, counted in vertices).
 BOTTOM_UP_SHARE = 0.05
-# Trim passes a round (R-MAT 20 needs 4).
-TRIM_PASSES = 8
+# The trim's passes go on over the threads while a pass removes at least this share of the
+# vertices, the rest on one thread (R-MAT 20: one pass takes 601,598 vertices, the next 469).
+TRIM_WAVE = 1 / 256
 # A frontier smaller than this is pushed on one thread.
 SERIAL_FRONTIER = 256
 
@@ -35,37 +38,41 @@ def scc_labels(out_ptr, out_idx, in_ptr, in_src) -> np.ndarray:
     labels = np.arange(n, dtype=np.int32)
     alive = np.ones(n, np.bool_)
     threads = max(1, numba.get_num_threads())
+    misses = 0
     while True:
         left = _trim(out_ptr, out_idx, in_ptr, in_src, alive)
         if left == 0:
             return labels
         pivot = _pivot(out_ptr, in_ptr, alive, threads)
-        forward = _reach(out_ptr, out_idx, in_ptr, in_src, alive, left, pivot, threads)
-        backward = _reach(in_ptr, in_src, out_ptr, out_idx, alive, left, pivot, threads)
-        size = _peel(forward, backward, alive, labels, pivot)
-        if size < PEEL_SHARE * left:
+        # the component is what reaches the pivot among what it reaches: the backward search
+        # stays inside the forward one's vertices (a path inside a component stays in it)
+        reached = _reach(out_ptr, out_idx, in_ptr, in_src, alive, left, pivot, threads) >= 0
+        backward = _reach(in_ptr, in_src, out_ptr, out_idx, reached, np.count_nonzero(reached),
+                          pivot, threads)
+        size = _peel(backward, alive, labels, pivot)
+        misses = misses + 1 if size < PEEL_SHARE * left else 0
+        if misses == PEEL_MISSES:
             _tarjan(out_ptr, out_idx, alive, labels)
             return labels
 
 
 @_jit(parallel=True)
 def _trim(out_ptr, out_idx, in_ptr, in_src, alive):
-    """Removes from `alive`, pass after pass until one removes nothing (at most TRIM_PASSES),
-    the vertices with no in-arc or no out-arc to another alive vertex; returns how many are
-    left alive. A pass after the first looks only at the neighbours of the vertices the pass
-    before removed. (A chain numbered against its arcs loses a vertex a pass: the peel and
-    Tarjan's search take what the passes leave.)
+    """Removes from `alive`, until none is left, the vertices with no in-arc or no out-arc to
+    another alive vertex; returns how many are left alive. Passes over the threads while a
+    pass removes many (a pass after the first looks only at the neighbours of the vertices
+    the pass before removed), then one thread's worklist (`_trim_rest`): a chain numbered
+    against its arcs loses one vertex a pass.
 
     Passes write `alive` as they read it: a removed vertex is a component of its own, so it
     lies on no cycle of another vertex, whichever pass or thread sees it first."""
     n = len(alive)
     check = alive.copy()
     mark = np.zeros(n, np.bool_)
-    for _ in range(TRIM_PASSES):
+    while True:
         removed = 0
         for v in numba.prange(n):
-            if check[v] and alive[v] and not (_has_alive(out_ptr, out_idx, alive, v)
-                                              and _has_alive(in_ptr, in_src, alive, v)):
+            if check[v] and alive[v] and _trimmed(out_ptr, out_idx, in_ptr, in_src, alive, v):
                 alive[v] = False
                 removed += 1
                 for a in range(out_ptr[v], out_ptr[v + 1]):
@@ -76,11 +83,55 @@ def _trim(out_ptr, out_idx, in_ptr, in_src, alive):
             break
         check, mark = mark, check
         mark[:] = False
+        if removed < TRIM_WAVE * n:
+            _trim_rest(out_ptr, out_idx, in_ptr, in_src, alive, check)
+            break
     left = 0
     for v in range(n):            # one thread: a parallel region less (each costs a wake-up)
         if alive[v]:
             left += 1
     return left
+
+
+@_jit()
+def _trim_rest(out_ptr, out_idx, in_ptr, in_src, alive, check):
+    """The trim to its end on one thread: a stack of the vertices to look at (those flagged
+    in `check` first), each removal stacking its alive neighbours again."""
+    n = len(alive)
+    stacked = check.copy()
+    stack = np.empty(n, np.int32)
+    size = 0
+    for v in range(n):
+        if stacked[v]:
+            stack[size] = v
+            size += 1
+    while size > 0:
+        size -= 1
+        v = stack[size]
+        stacked[v] = False
+        if not alive[v] or not _trimmed(out_ptr, out_idx, in_ptr, in_src, alive, v):
+            continue
+        alive[v] = False
+        size = _stack_alive(out_ptr, out_idx, alive, v, stacked, stack, size)
+        size = _stack_alive(in_ptr, in_src, alive, v, stacked, stack, size)
+
+
+@_jit()
+def _stack_alive(ptr, nbr, alive, v, stacked, stack, size):
+    """v's alive neighbours along ptr/nbr not yet on the stack, pushed; the new size."""
+    for a in range(ptr[v], ptr[v + 1]):
+        w = nbr[a]
+        if alive[w] and not stacked[w]:
+            stacked[w] = True
+            stack[size] = w
+            size += 1
+    return size
+
+
+@_jit()
+def _trimmed(out_ptr, out_idx, in_ptr, in_src, alive, v):
+    """Whether v has no out-arc or no in-arc to another alive vertex."""
+    return not (_has_alive(out_ptr, out_idx, alive, v) and _has_alive(in_ptr, in_src, alive, v))
 
 
 @_jit(parallel=True)
@@ -236,11 +287,12 @@ def _gather(level, depth, threads):
 
 
 @_jit(parallel=True)
-def _peel(forward, backward, alive, labels, pivot):
-    """The pivot's component (reached both ways) labelled `pivot` and removed; its size."""
+def _peel(level, alive, labels, pivot):
+    """The pivot's component (the vertices `level` reaches) labelled `pivot` and removed; its
+    size."""
     size = 0
     for v in numba.prange(len(alive)):
-        if forward[v] >= 0 and backward[v] >= 0:
+        if level[v] >= 0:
             labels[v] = pivot
             alive[v] = False
             size += 1
