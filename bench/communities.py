@@ -8,7 +8,8 @@ A graph is a dataset name (curnet.datasets), `rmatNN` (curnet.generators.rmat, u
 or NAME=PATH of an .npz with arrays src and dst (a copy for a machine without network).
 Each timed call is a warm one, the graph already on the device: a first call (compiling the
 GPU's kernels, sending the graph) is timed apart as `first_s`. Times are medians over
---repeats; qualities are each call's modularity. --phases adds, for one warm Leiden run
+--repeats (`best_s` the fastest); `quality` is the last call's modularity, `quality_median`
+the median over the calls (a new seed each). --phases adds, for one warm Leiden run
 a backend, the time in each phase (local moving, refinement, aggregation; the rest is host
 work and the final split), the device synchronised around each phase.
 """
@@ -76,9 +77,11 @@ def curnet_rows(name, g, backend, repeats, sweep, calls=CALLS):
            "louvain": lambda s: curnet.louvain(g, seed=s, backend=backend)}
     for call in calls:
         counter = iter(range(1, 1000))
-        p, t = timed(lambda: run[call](next(counter)), repeat=repeats)
+        qualities = []
+        p, t = timed(lambda: qualities.append(run[call](next(counter))) or qualities[-1], repeat=repeats)
         rows.append({"graph": name, "tool": f"curnet-{backend}", "call": call, "seconds": t.median,
-                     "first_s": first if call == "leiden_2" else None, "quality": p.quality,
+                     "best_s": t.best, "first_s": first if call == "leiden_2" else None, "quality": p.quality,
+                     "quality_median": float(np.median([x.quality for x in qualities])),
                      "communities": p.n_communities})
     if sweep:
         res, seeds = np.linspace(0.2, 2.0, sweep[0]), list(range(sweep[1]))
@@ -162,9 +165,12 @@ def igraph_rows(name, g, repeats, calls=CALLS):
            "louvain": lambda: G.community_multilevel()}
     rows = []
     for call in calls:
-        r, t = timed(run[call], repeat=repeats)
+        found = []
+        r, t = timed(lambda: found.append(run[call]()) or found[-1], repeat=repeats)
         rows.append({"graph": name, "tool": f"igraph-{ig.__version__}", "call": call, "seconds": t.median,
-                     "quality": G.modularity(r.membership), "communities": len(r)})
+                     "best_s": t.best, "quality": G.modularity(r.membership),
+                     "quality_median": float(np.median([G.modularity(x.membership) for x in found])),
+                     "communities": len(r)})
     return rows
 
 
