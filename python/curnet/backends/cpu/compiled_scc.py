@@ -2,8 +2,8 @@
 components of their own, peel large components by forward-backward reachability from a
 high-degree pivot (two level-synchronous searches over the threads, each level top-down from
 the frontier, or bottom-up over the unseen vertices once the frontier is a twentieth of them),
-and label what is left with one serial Tarjan search. SciPy's Pearce (cpu/scc.py) is serial throughout; here
-only the small remainder is. Optional: `available()` says whether Numba imports.
+and label what is left with one serial Tarjan search. SciPy's Pearce (cpu/scc.py) is serial
+throughout; here only the remainder is. Optional: `available()` says whether Numba imports.
 
 Every step removes whole components from the `alive` set, so the pivot's component inside
 the alive vertices is its component in the graph. Self-loops never make a vertex survive the
