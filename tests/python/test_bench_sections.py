@@ -47,14 +47,14 @@ def test_a_speedup_under_one_says_slower():
     assert "(slower)" in summary.summary_table([row])
 
 
-def communities_file(folder, name, igraph: bool, tool="curnet-cuda"):
+def communities_file(folder, name, igraph: bool, tool="curnet-cuda", date="2026-12-02 05:30 UTC", leiden_s=0.5):
     rows = [{"graph": "rmat20", "tool": tool, "call": c, "seconds": s, "quality": 0.4, "communities": 9,
-             "edges_per_s": 16e6 / s} for c, s in (("leiden_2", 0.5), ("louvain", 0.25))]
+             "edges_per_s": 16e6 / s} for c, s in (("leiden_2", leiden_s), ("louvain", 0.25))]
     if igraph:
         rows += [{"graph": "rmat20", "tool": "igraph-1.0.0", "call": c, "seconds": s, "quality": 0.41,
                   "communities": 10} for c, s in (("leiden_2", 2.0), ("louvain", 0.125))]
     (folder / name).write_text(json.dumps({"meta": {"machine": "NVIDIA H200 (vm), 16 CPU cores",
-                                                    "date": "2026-12-02 05:30 UTC", "info": {}}, "rows": rows}))
+                                                    "date": date, "info": {}}, "rows": rows}))
 
 
 def test_communities_rows_come_only_from_a_gpu_run_with_igraph_in_it(results):
@@ -67,6 +67,14 @@ def test_communities_rows_come_only_from_a_gpu_run_with_igraph_in_it(results):
     assert rows[1].speedup == 0.5 and all(r.source.endswith("communities_rmat_h200.json") for r in rows)
     page = sections.communities_long()
     assert "communities_rmat_h200.json" in page and "0.50× (slower)" in page and "4.0×" in page
+
+
+def test_of_two_gpu_runs_of_a_call_the_newer_gives_the_row(results):
+    communities_file(results, "communities_rmat_h200_b.json", igraph=True, date="2026-12-02 07:55 UTC", leiden_s=0.1)
+    communities_file(results, "communities_rmat_h200.json", igraph=True)
+    rows = sections.community_rows()
+    assert sorted(r.curnet_s for r in rows) == [0.1, 0.25]
+    assert all(r.source.endswith("communities_rmat_h200_b.json") for r in rows)
 
 
 def test_a_first_call_run_of_rows_gives_the_r_row_beside_igraph(results):
