@@ -86,17 +86,12 @@ def _threads(sources: int, scans: int) -> int:
 def _searches(arcs, lengths, eps, sources, out, per_source, threads) -> None:
     """Every source's search, breadth-first (lengths None) or Dijkstra's, into `out`: on this
     thread alone (one share of one), or each thread its share."""
-    ptr, end, nbr, edge = arcs
-    if lengths is None:
-        args = (ptr, end, nbr, edge, sources, out, per_source)
-        share, shares = bfs_share, bfs_shares
-    else:
-        args = (ptr, end, nbr, edge, np.asarray(lengths, np.float64), eps, sources, out, per_source)
-        share, shares = dijkstra_share, dijkstra_shares
+    lengths = np.zeros(0) if lengths is None else np.asarray(lengths, np.float64)
+    args = (*arcs, lengths, float(eps), sources, out, per_source)
     if threads == 1:
-        share(*args, 0, 1)
+        search_share(*args, 0, 1)
     else:
-        shares(*args, threads)
+        search_shares(*args, threads)
 
 
 def column_sums(rows, sources, edges):
@@ -169,33 +164,12 @@ def _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc):
 
 
 @_jit()
-def bfs_share(ptr, end, nbr, edge, sources, out, per_source, t, threads):
-    """Thread t's share of the sources (every threads-th from the t-th), each one's sums added
-    into out[t], or (per_source) written over out[s], its own row."""
+def search_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t, threads):
+    """Thread t's share of the sources (every threads-th from the t-th), each one's search
+    (breadth-first where `lengths` is empty, else Dijkstra's) and its sums added into out[t],
+    or (per_source) written over out[s], its own row."""
     n = len(ptr) - 1
-    dist = np.full(n, -1, np.int64)
-    sigma = np.zeros(n)
-    delta = np.zeros(n)
-    order = np.empty(n, np.int64)
-    seg = np.empty(n + 1, np.int64)
-    dag = np.empty(len(nbr), np.int64)
-    for i in range(t, len(sources), threads):
-        target = out[sources[i]] if per_source else out[t]
-        if per_source:
-            target[:] = 0.0
-        bfs_source(ptr, end, nbr, edge, sources[i], dist, sigma, delta, order, seg, dag, target)
-
-
-@_jit(parallel=True)
-def bfs_shares(ptr, end, nbr, edge, sources, out, per_source, threads):
-    for t in numba.prange(threads):
-        bfs_share(ptr, end, nbr, edge, sources, out, per_source, t, threads)
-
-
-@_jit()
-def dijkstra_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t, threads):
-    """As bfs_share, by Dijkstra's search over positive lengths."""
-    n = len(ptr) - 1
+    hops = np.full(n, -1, np.int64)
     dist = np.full(n, np.inf)
     pos = np.full(n, -1, np.int64)
     sigma = np.zeros(n)
@@ -209,14 +183,17 @@ def dijkstra_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, 
         target = out[sources[i]] if per_source else out[t]
         if per_source:
             target[:] = 0.0
-        dijkstra_source(ptr, end, nbr, edge, lengths, eps, sources[i], dist, pos, sigma,
-                        delta, order, hk, hv, seg, dag, target)
+        if len(lengths) == 0:
+            bfs_source(ptr, end, nbr, edge, sources[i], hops, sigma, delta, order, seg, dag, target)
+        else:
+            dijkstra_source(ptr, end, nbr, edge, lengths, eps, sources[i], dist, pos, sigma,
+                            delta, order, hk, hv, seg, dag, target)
 
 
 @_jit(parallel=True)
-def dijkstra_shares(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, threads):
+def search_shares(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, threads):
     for t in numba.prange(threads):
-        dijkstra_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t, threads)
+        search_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t, threads)
 
 
 @_jit()
