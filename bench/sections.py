@@ -356,6 +356,8 @@ def modules_rows() -> list[Row]:
     best = None
     for path in results("modules_*h200*.json"):
         doc = json.loads(path.read_text())
+        if "R" in doc:              # bench/r_modules.R: cuRnet_hclust's whole call from R (modules.md)
+            continue
         for r in doc["rows"]:
             if r.get("hclust_curnet_s") and r.get("hclust_fastcluster_s") and committed(path):
                 key = (r["genes"], doc.get("date") or doc.get("when") or "")
