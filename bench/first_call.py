@@ -25,7 +25,7 @@ The third form is the CPU account of docs/first-call.md (the runs of its rows in
 `--floors` adds what a bare R and a bare Python cost on the same machine in the same run (R
 alone, R loading Matrix, R loading reticulate, reticulate's probe of the Python, Python with
 NumPy), so that a row can be read against what no package can remove. The last runs one row
-into a JSON-lines file (what the first form and bench/first_call_gpu.sh run).
+into a JSON-lines file (what the first form runs).
 
 Every timed run is a new process (python -c, or Rscript for R), so nothing is cached in memory;
 the disk caches (the OS's page cache, Python's .pyc files, the kernel cache) are what a machine
@@ -241,7 +241,7 @@ class Rows(dict):
         print(f"row {key}: {json.dumps(value)}", flush=True)
 
 
-#: --row NAME: the rows bench/first_call_gpu.sh runs one at a time (each a command and the
+#: --row NAME: the rows the first form runs one at a time (each a command and the
 #: languages' arguments; the graph: the 2,000-vertex ring on the CPU, else 20,000 vertices).
 def row_cmds(name: str, backend: str) -> dict:
     shape = "ring" if backend == "cpu" else "random"
@@ -390,7 +390,7 @@ def plan_run(args) -> None:
 
 
 def summary_lines(path: str) -> list:
-    """One line a row of a JSON-lines file of --row results (what bench/first_call_gpu.sh prints)."""
+    """One line a row of a JSON-lines file of --row results (what the first form prints)."""
     lines = []
     for text in open(path):
         row = json.loads(text)
