@@ -58,12 +58,14 @@ cuRnet_hclust <- function(d, method = "average", members = NULL, backend = "auto
     stop("'d' must be a dist object or a numeric matrix, not ", class(d)[1], call. = FALSE)
   }
   if (is.null(n) || length(n) != 1 || n < 2) stop("'d' must hold at least 2 objects", call. = FALSE)
-  values <- as.double(d)
-  if (anyNA(values) || any(!is.finite(values))) {
+  # a double dist or matrix goes as it is (the engine reads R's memory): 20,000 genes' dist
+  # is 1.6 GB, and each copy or logical vector of it costs seconds where fresh memory is slow
+  values <- if (is.double(d)) d else as.double(d)
+  if (anyNA(values) || any(is.infinite(range(values)))) {
     stop("'d' holds NA, NaN or infinite values: the dissimilarities must be finite", call. = FALSE)
   }
   if (!condensed && !isSymmetric(unname(d))) stop("'d' must be a symmetric matrix", call. = FALSE)
-  r <- engine_call(engine_module("modules")$hclust_for_r(as_arrow(values), n, condensed, method,
+  r <- engine_call(engine_module("modules")$hclust_for_r(as_numbers(values), n, condensed, method,
                                                           backend = backend))
   r <- reticulate::py_to_r(r)
   structure(list(merge = matrix(as.integer(unlist(r$merge)), ncol = 2),

@@ -100,11 +100,8 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
     if chain is not None:                     # the device's kernel, on a matrix there
         xp = be.xp
         with be.device_scope():
-            if not on_device and np.ndim(d) == 1:
-                # a host vector expanded by SciPy's squareform (compiled), then moved
-                from scipy.spatial.distance import squareform
-                d = squareform(np.asarray(d, dtype=np.float64), checks=False)
-            # a host matrix is copied by its move to the device
+            # a host vector or matrix is copied by its move to the device; a condensed vector
+            # travels as it is (half the square's bytes) and is expanded there
             square = _square(xp, xp.asarray(d), copy=on_device and not overwrite)
             n, exact = _check(xp, square)
             _labels = _check_labels(labels, n)
@@ -134,18 +131,26 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
 def _square(xp, d, copy: bool):
     """`d` as a square float64 matrix of `xp` (a condensed vector expanded)."""
     if d.ndim == 1:
-        n = _condensed_size(d.shape[0])
-        out = xp.zeros((n, n), dtype=np.float64)
-        i, j = np.triu_indices(n, 1)
-        i, j = xp.asarray(i), xp.asarray(j)
-        out[i, j] = d
-        out[j, i] = d
-        return out
+        return _expand(xp, d, _condensed_size(d.shape[0]))
     if d.ndim != 2 or d.shape[0] != d.shape[1]:
         raise ValueError(f"the dissimilarity must be a square matrix or a condensed vector, got shape {d.shape}")
     if copy or d.dtype != np.float64:
         return xp.array(d, dtype=np.float64, order="C", copy=True)
     return xp.ascontiguousarray(d)                        # the kernel reads rows
+
+
+def _expand(xp, condensed, n: int):
+    """A condensed dissimilarity (SciPy's order: row i's entries to i + 1 .. n - 1) as a square
+    float64 matrix of `xp`: each row's entries copied into the upper triangle, then mirrored
+    a tile at a time (no index arrays: those of 20,000 objects would be 3.2 GB)."""
+    out = xp.zeros((n, n), dtype=np.float64)
+    start = 0
+    for i in range(n - 1):
+        stop = start + n - 1 - i
+        out[i, i + 1:] = condensed[start:stop]
+        start = stop
+    _lower_to_upper(xp, out.T)          # out.T's lower triangle is out's upper
+    return out
 
 
 def _condensed_size(m: int) -> int:

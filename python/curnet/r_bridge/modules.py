@@ -12,7 +12,8 @@ def hclust_for_r(values, n, condensed, method, backend="auto") -> dict:
     """R's dist (condensed, its lower triangle by columns: SciPy's order) or n x n matrix
     clustered; merge by columns, height, order, all as R has them."""
     from ..analyses.linkage import hclust
-    d = values.to_numpy(zero_copy_only=False).astype(np.float64, copy=False)
+    from ..columns import to_numpy
+    d = to_numpy(values, "d").astype(np.float64, copy=False)     # over R's memory where it can
     n = int(n)
     if not condensed:
         d = d.reshape(n, n).T                   # R's matrix (its lower triangle is read)
