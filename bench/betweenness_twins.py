@@ -47,7 +47,8 @@ def counts(name: str, g) -> None:
     print(f"  twins folded: {int((members & classes.apart).sum()):,} apart, {int((members & ~classes.apart).sum()):,}"
           f" adjacent; classes found in {found:.2f} s on the host")
     chains, sides = unfolded_candidates(g)
-    print(f"  not folded (no column stands for theirs): {chains:,} degree-2 vertices, {sides:,} side vertices", flush=True)
+    print(f"  not folded (no column stands for theirs): {chains:,} degree-2 vertices, {sides:,} side vertices",
+          flush=True)
 
 
 def unfolded_candidates(g) -> tuple[int, int]:

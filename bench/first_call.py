@@ -60,7 +60,8 @@ def step(label, code):
     t = time.perf_counter(); exec(code, globals()); rows.append((label, (time.perf_counter() - t) * 1e3))
 step("import numpy", "import numpy")
 step("import curnet (the package: NumPy and the graph)", "import curnet")
-step("import curnet.r_bridge.session (R's entry: the drivers, the backends' resolution)", "import curnet.r_bridge.session")
+step("import curnet.r_bridge.session (R's entry: the drivers, the backends' resolution)",
+     "import curnet.r_bridge.session")
 step("import curnet.r_bridge.graphs, .traversals (R's graph and BFS adapters)",
      "import curnet.r_bridge.graphs, curnet.r_bridge.traversals")
 if sys.argv[1] == "cuda":
@@ -359,7 +360,8 @@ def plan_run(args) -> None:
           f"R: {'cuRnet' if has['cuRnet'] else 'no cuRnet (R rows skipped)'}; rows -> {out}", flush=True)
     try:
         for i, (row, label, cache, repeat, limit) in enumerate(plan):
-            if row.startswith(("r-", "igraph-", "floors")) and not has["igraph" if row.startswith("igraph") else "cuRnet"]:
+            needs = "igraph" if row.startswith("igraph") else "cuRnet"
+            if row.startswith(("r-", "igraph-", "floors")) and not has[needs]:
                 continue
             left = args.budget - (time.perf_counter() - t0)
             if row != "warm-up" and "warm-up" in (r[0] for r in plan[i + 1:]):

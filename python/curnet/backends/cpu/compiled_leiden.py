@@ -33,6 +33,22 @@ def _uniform(seed, u, c):
 
 
 @_jit()
+def _weights_by_community(ptr, idx, w, labels, u, stamp, seen, kuc, comms):
+    """Vertex u's arc weights summed by its neighbours' labels into kuc (entries stamped
+    `stamp` in seen are this vertex's), the labels listed in comms: their count."""
+    k = 0
+    for j in range(ptr[u], ptr[u + 1]):
+        c = labels[idx[j]]
+        if seen[c] != stamp:
+            seen[c] = stamp
+            kuc[c] = 0.0
+            comms[k] = c
+            k += 1
+        kuc[c] += w[j]
+    return k
+
+
+@_jit()
 def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolerance, seed,
                   max_rounds, buckets, round_gain, smallest_share):
     n = len(part)
@@ -82,15 +98,7 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
                 if share < 1.0 and not _uniform(rseed + np.uint64(1), u, u) < share:
                     continue
                 stamp += 1
-                k = 0
-                for j in range(ptr[u], ptr[u + 1]):
-                    c = part[idx[j]]
-                    if seen[c] != stamp:
-                        seen[c] = stamp
-                        kuc[c] = 0.0
-                        comms[k] = c
-                        k += 1
-                    kuc[c] += w[j]
+                k = _weights_by_community(ptr, idx, w, part, u, stamp, seen, kuc, comms)
                 kua = kuc[a] if seen[a] == stamp else 0.0
                 su = vsize[u]
                 best = -np.inf
@@ -224,16 +232,7 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
             if not alone[u]:
                 continue
             stamp += 1
-            k = 0
-            for j in range(ptr[u], ptr[u + 1]):
-                v = idx[j]
-                c = sub[v]
-                if seen[c] != stamp:
-                    seen[c] = stamp
-                    kuc[c] = 0.0
-                    comms[k] = c
-                    k += 1
-                kuc[c] += w[j]
+            k = _weights_by_community(ptr, idx, w, sub, u, stamp, seen, kuc, comms)
             if k == 0:
                 continue
             kua = kuc[a] if seen[a] == stamp else 0.0
