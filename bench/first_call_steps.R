@@ -8,7 +8,7 @@
 # the BFS (on the CPU SciPy's csgraph, which imports scipy.linalg; on a GPU CuPy and the CUDA
 # context, timed apart before the graph).
 # Each line: the step, its wall and CPU ms (bench/first_call.py's r-steps row reads them).
-# Results: docs/first-call.md.
+# The results are read in docs/first-call.md.
 args <- commandArgs(trailingOnly = TRUE)
 backend <- if (length(args) >= 1) args[1] else "cpu"
 shape <- if (length(args) >= 2) args[2] else "ring"

@@ -69,7 +69,8 @@ for (n in sizes) {
     min(max(abs(a - b)), max(abs(a + b)))
   }, numeric(1)))
   row <- list(genes = n, samples = 100, engine = cuRnet_info()$backend,
-              hclust_curnet_s = cu$s, hclust_curnet_warm_s = cu_warm$s, hclust_fastcluster_s = fc$s, hclust_stats_s = st$s,
+              hclust_curnet_s = cu$s, hclust_curnet_warm_s = cu_warm$s, hclust_fastcluster_s = fc$s,
+              hclust_stats_s = st$s,
               hclust_same_as_fastcluster = identical(cu$value$merge, fc$value$merge) &&
                 isTRUE(all.equal(cu$value$height, fc$value$height, tolerance = 1e-10)),
               hclust_same_as_stats = identical(cu$value$merge, st$value$merge),

@@ -54,7 +54,7 @@ class _ArrowArray(ctypes.Structure):
 
 _RELEASE_SCHEMA = ctypes.CFUNCTYPE(None, ctypes.POINTER(_ArrowSchema))
 _RELEASE_ARRAY = ctypes.CFUNCTYPE(None, ctypes.POINTER(_ArrowArray))
-_ARROW_FORMATS = {b"i": np.dtype(np.int32), b"g": np.dtype(np.float64)}   # R's integer and double
+_ARROW_FORMATS: dict[bytes, np.dtype] = {b"i": np.dtype(np.int32), b"g": np.dtype(np.float64)}  # integer, double
 
 
 class _ExportedVector:

@@ -83,9 +83,9 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
         at = first[:buckets].copy()
         for u in range(n):
             if look[u] and ptr[u + 1] > ptr[u]:
-                b = np.int64(_uniform(rseed, u, u) * buckets)
-                order[at[b]] = u
-                at[b] += 1
+                bucket = np.int64(_uniform(rseed, u, u) * buckets)
+                order[at[bucket]] = u
+                at[bucket] += 1
         moved = False
         round_start = quality
         for b in range(buckets):

@@ -143,7 +143,7 @@ def _pivot(out_ptr, in_ptr, alive, threads):
     best = np.full(threads, -1, np.int64)
     at = np.zeros(threads, np.int64)
     for t in numba.prange(threads):
-        top, where = -1, 0          # locals: the threads' slots share a cache line
+        top, where = np.int64(-1), 0          # locals: the threads' slots share a cache line
         for v in range(t * chunk, min(n, (t + 1) * chunk)):
             if alive[v]:
                 d = np.int64(in_ptr[v + 1] - in_ptr[v]) * np.int64(out_ptr[v + 1] - out_ptr[v])
