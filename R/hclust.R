@@ -61,7 +61,7 @@ cuRnet_hclust <- function(d, method = "average", members = NULL, backend = "auto
   # a double dist or matrix goes as it is (the engine reads R's memory): 20,000 genes' dist
   # is 1.6 GB, and each copy or logical vector of it costs seconds where fresh memory is slow
   values <- if (is.double(d)) d else as.double(d)
-  if (anyNA(values) || any(is.infinite(range(values)))) {
+  if (!all(is.finite(range(values)))) {        # range() is NA or NaN where any value is
     stop("'d' holds NA, NaN or infinite values: the dissimilarities must be finite", call. = FALSE)
   }
   if (!condensed && !isSymmetric(unname(d))) stop("'d' must be a symmetric matrix", call. = FALSE)

@@ -66,11 +66,6 @@ def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream:
     return sub
 
 
-def aggregate(prim, lg: LevelGraph, labels, k: int) -> LevelGraph:
-    """The next level: the graph of the communities `labels` (0..k-1), the device's."""
-    return prim.aggregate(lg, labels, k)
-
-
 def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float, beta: float,
              leiden: bool, stream: Stream):
     """One iteration of Leiden (or Louvain's levels) from `membership` (0..k-1 labels of the
@@ -91,7 +86,7 @@ def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float
         coarse_part = xp.zeros(k, np.int32)
         coarse_part[labels] = part
         part = renumber(xp, coarse_part)[0]
-        lg = aggregate(prim, lg, labels, k)
+        lg = prim.aggregate(lg, labels, k)
         vertex_of = labels[vertex_of]
     membership = part[vertex_of]
     if not leiden and lg is not first:

@@ -52,8 +52,10 @@ class CPUBackend:
         self.plan.over_ranges(fn, ranges)
 
     def describe(self) -> str:
-        import scipy    # here: SciPy is imported by the routes that use it, at their first call
-        return f"cpu (NumPy {np.__version__}, SciPy {scipy.__version__}, {self.workers} threads)"
+        # SciPy's version from its metadata: R describes the backend on every call, and SciPy
+        # is imported by the routes that use it, at their first call
+        from importlib.metadata import version
+        return f"cpu (NumPy {np.__version__}, SciPy {version('scipy')}, {self.workers} threads)"
 
     def info(self) -> dict:
         return {"backend": "cpu", "device": f"CPU, {os.cpu_count()} cores", "threads": self.workers}

@@ -388,7 +388,7 @@ def _aggregate(ptr, idx, w, labels, k, inner_v, strength_v, size_v):
     # read from), which on a symmetric level (an arc's reverse is an arc: every level of an
     # undirected graph) are the row's own columns; the weights are then read from the row
     out_idx, out_w = out_idx[:m], out_w[:m]
-    t_ptr, t_idx, _ = _transpose(out_ptr, out_idx, out_w, k)
+    t_ptr, t_idx, t_w = _transpose(out_ptr, out_idx, out_w, k)
     sorted_idx = np.empty(m, np.int32)
     sorted_w = np.empty(m, np.float64)
     symmetric = True
@@ -409,7 +409,6 @@ def _aggregate(ptr, idx, w, labels, k, inner_v, strength_v, size_v):
         if not symmetric:
             break
     if not symmetric:                               # a second transpose orders every row
-        t_ptr, t_idx, t_w = _transpose(out_ptr, out_idx, out_w, k)
         out_ptr, sorted_idx, sorted_w = _transpose(t_ptr, t_idx, t_w, k)
     return out_ptr, sorted_idx, sorted_w, own + inside, strength, size
 

@@ -20,14 +20,21 @@ def arcs_of(ptr, movable) -> np.ndarray:
     return np.repeat(starts - first, lens) + np.arange(total, dtype=np.int64)
 
 
+def _compiled():
+    """cpu/compiled_leiden where Numba imports, else None. Imported here, at a Leiden call:
+    Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's."""
+    from . import compiled_leiden
+    return compiled_leiden if compiled_leiden.available() else None
+
+
 class CpuMoves:
     xp = np
 
     def pieces(self, lg: LevelGraph, labels) -> np.ndarray:
         """Each community's connected pieces (labels, any numbering): scipy_pieces's pieces,
         in compiled code where Numba imports."""
-        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
-        if compiled_leiden.available():
+        compiled_leiden = _compiled()
+        if compiled_leiden is not None:
             return compiled_leiden.pieces(lg, labels)
         return self.scipy_pieces(lg, labels)
 
@@ -44,15 +51,15 @@ class CpuMoves:
     def aggregate(self, lg: LevelGraph, labels, k: int) -> LevelGraph:
         """partitions.aggregate's next level, in compiled code where Numba imports (the same
         arrays, without NumPy's sort of every arc's community pair)."""
-        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
-        if compiled_leiden.available():
+        compiled_leiden = _compiled()
+        if compiled_leiden is not None:
             return compiled_leiden.aggregate(lg, labels, k)
         return aggregate(np, lg, labels, k)
 
     def community_sums(self, lg: LevelGraph, labels, vsize, k: int):
         """partitions.community_sums, in one compiled pass over the arcs where Numba imports."""
-        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
-        if compiled_leiden.available():
+        compiled_leiden = _compiled()
+        if compiled_leiden is not None:
             return compiled_leiden.community_sums(lg, labels, vsize, k)
         return community_sums(np, lg, labels, vsize, k)
 
@@ -122,8 +129,8 @@ class CpuMoves:
         """numpy_local_moving's result, in compiled code where Numba imports
         (cpu/compiled_leiden.py: the same labels on integer weights, without a bucket's
         whole-array passes)."""
-        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
-        if compiled_leiden.available():
+        compiled_leiden = _compiled()
+        if compiled_leiden is not None:
             return compiled_leiden.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed,
                                                 MAX_MOVE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE)
         return self.numpy_local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed)
@@ -201,8 +208,8 @@ class CpuMoves:
     def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
                      beta: float, seed: int):
         """numpy_refine_moves's result, in compiled code where Numba imports."""
-        from . import compiled_leiden   # here: Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's
-        if compiled_leiden.available():
+        compiled_leiden = _compiled()
+        if compiled_leiden is not None:
             return compiled_leiden.refine_moves(lg, part, vsize, rest, alone, total, cut, gamma, beta, seed,
                                                 MAX_REFINE_ROUNDS)
         return self.numpy_refine_moves(lg, part, vsize, rest, alone, total, cut, gamma, beta, seed)
