@@ -70,11 +70,14 @@ def test_communities_rows_come_only_from_a_gpu_run_with_igraph_in_it(results):
 
 
 def test_of_two_gpu_runs_of_a_call_the_newer_gives_the_row(results):
-    communities_file(results, "communities_rmat_h200_b.json", igraph=True, date="2026-12-02 07:55 UTC", leiden_s=0.1)
-    communities_file(results, "communities_rmat_h200.json", igraph=True)
-    rows = sections.community_rows()
-    assert sorted(r.curnet_s for r in rows) == [0.1, 0.25]
-    assert all(r.source.endswith("communities_rmat_h200_b.json") for r in rows)
+    for newer, older in (("communities_a.json", "communities_b.json"), ("communities_b.json", "communities_a.json")):
+        for path in results.glob("communities_*.json"):
+            path.unlink()
+        communities_file(results, older, igraph=True)
+        communities_file(results, newer, igraph=True, date="2026-12-02 07:55 UTC", leiden_s=0.1)
+        rows = sections.community_rows()
+        assert sorted(r.curnet_s for r in rows) == [0.1, 0.25]
+        assert all(r.source.endswith(newer) for r in rows)
 
 
 def test_a_first_call_run_of_rows_gives_the_r_row_beside_igraph(results):

@@ -292,7 +292,7 @@ def test_compiled_rescore_reruns_only_sources_through_the_edge(weighted):
         _, label = csgraph.connected_components(adj, directed=False)
         held = np.isin(label, [label[src[e]], label[dst[e]]])
         everyone += int(held.sum()) if held[src[alive]].any() else 0
-    assert work["girvan-newman searches"] < everyone
+    assert 13 < work["girvan-newman searches"] < everyone    # the first scoring searches all 13
     want, _ = full_rescore_removals(g, False, weighted)
     np.testing.assert_array_equal(removed, want)
 

@@ -393,6 +393,7 @@ def test_compiled_community_sums_match_numpy(seed):
     vsize = lg.strength if seed % 3 else lg.size
     want = community_sums(np, lg, labels, vsize, lg.n)
     got = compiled_leiden.community_sums(lg, labels, vsize, lg.n)
+    assert len(got) == len(want) == 4
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
         assert a.dtype == b.dtype == np.float64
