@@ -141,15 +141,16 @@ class Launcher:
     def kernel(self, module: str, name: str):
         return kernel(module, name)
 
-    def launch_resident(self, module: str, name: str, args, vertices: int | None = None) -> int:
+    def launch_resident(self, module: str, name: str, args, vertices: int | None = None, lanes: int = 1) -> int:
         """Launch a loop kernel (grid barriers inside) cooperatively on as many blocks as the
-        GPU holds at once, or, given the graph's `vertices`, on no more than a thread a vertex
-        needs (at least a block a multiprocessor): on small graphs fewer blocks meet at each
-        grid barrier. The number of blocks."""
+        GPU holds at once, or, given the graph's `vertices`, on no more than `lanes` threads a
+        vertex need (1; 32 for a warp a vertex), at least a block a multiprocessor: on small
+        graphs fewer blocks meet at each grid barrier. The number of blocks."""
         blocks = resident(module, name)
         if vertices is not None:
-            blocks = min(blocks, max(self.sms, -(-int(vertices) // THREADS)))
-        launch_cooperative(module, name, blocks, args)
+            blocks = min(blocks, max(self.sms, -(-int(vertices) * lanes // THREADS)))
+        launch_cooperative(module, name, blocks, args,
+                           shape=f"{vertices} vertices" if vertices is not None else "")
         return blocks
 
     def device_name(self) -> str:

@@ -8,9 +8,7 @@ import cupy as cp
 
 from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph,
                           aggregate, community_sums)
-from .launch import NULL, THREADS, i32, i64, launch_cooperative, resident
-
-WARPS_PER_BLOCK = 8          # the kernel takes a warp a vertex; 256-thread blocks
+from .launch import NULL, i32, i64
 
 
 class CudaMoves:
@@ -102,8 +100,7 @@ class CudaMoves:
                 target, moving, dtot, dcount, keys, vals, sums, bar, np.float64(quality),
                 np.float64(tolerance), np.uint64(seed % 2**64), i32(MAX_MOVE_ROUNDS), i32(MOVE_BUCKETS),
                 np.float64(ROUND_GAIN), np.float64(SMALLEST_SHARE), stats)
-        launch_cooperative("leiden", "move_loop", self.loop_blocks("move_loop", n), args, THREADS,
-                           shape=f"{n} vertices")
+        self.launcher.launch_resident("leiden", "move_loop", args, vertices=n, lanes=32)
         return part, stats
 
     def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
@@ -124,11 +121,5 @@ class CudaMoves:
                 cp.array(cut, dtype=np.float64), flags[:n], flags[n:2 * n], flags[2 * n:],
                 cp.empty(n, np.int32), keys, vals, cp.zeros(3, np.float64), cp.zeros(2, np.uint32),
                 np.uint64(seed % 2**64), i32(MAX_REFINE_ROUNDS), stats)
-        launch_cooperative("leiden", "refine_loop", self.loop_blocks("refine_loop", n), args, THREADS,
-                           shape=f"{n} vertices")
+        self.launcher.launch_resident("leiden", "refine_loop", args, vertices=n, lanes=32)
         return sub, stats
-
-    def loop_blocks(self, name: str, n: int) -> int:
-        """Blocks of a loop kernel over n vertices, a warp a vertex: at most what the GPU holds
-        at once; on a small level fewer, so fewer blocks meet at each grid barrier."""
-        return max(1, min(resident("leiden", name, THREADS), -(-n // WARPS_PER_BLOCK)))
