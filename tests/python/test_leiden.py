@@ -443,3 +443,36 @@ def test_compiled_aggregation_orders_rows_on_any_level(symmetric):
     want, got = aggregate(np, lg, labels, k), compiled_leiden.aggregate(lg, labels, k)
     for name in ("ptr", "src", "idx", "w", "inner", "strength", "size"):
         np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
+
+
+def test_sweep_batches_sized_by_free_memory():
+    """A sweep's batches of copies are sized from the device's free memory: with room for two
+    copies, six runs go in three batches, each row still its own run (igraph's quality for its
+    resolution, communities connected)."""
+    from curnet.analyses.community_detection import sweeps
+    from curnet.analyses.community_detection.runs import level_on
+    from curnet.backends import get_backend
+    g, _ = planted(4, 25, 0.3, 0.04, seed=3)
+    G = to_igraph(g)
+    device = get_backend("cpu").members[0]
+    lg = level_on(device, np, g, None)
+    room = int(2.5 * sweeps.ARC_BYTES * len(lg.idx) / sweeps.BATCH_MEMORY_SHARE)
+    assert sweeps.runs_per_batch(room, len(lg.idx)) == 2
+    assert sweeps.runs_per_batch(0, len(lg.idx)) == 1
+    batches = []
+    iterate = sweeps.iterate
+
+    def counted(prim, big, *args):
+        batches.append(big.n // len(g))
+        return iterate(prim, big, *args)
+    sweeps.iterate = counted
+    try:
+        rows, quality = sweeps.batched_runs(device.partition_primitives(), lg, algorithm="leiden",
+                                            objective="modularity", resolutions=[0.5, 1.0, 2.0], seeds=[1, 2],
+                                            beta=0.01, n_iterations=2, initial=None, free_bytes=room)
+    finally:
+        sweeps.iterate = iterate
+    assert batches == [2, 2, 2] and rows.shape == (6, len(g))
+    for row, q, r in zip(rows, quality, [0.5, 0.5, 1.0, 1.0, 2.0, 2.0]):
+        assert q == pytest.approx(G.modularity(row.tolist(), resolution=r), abs=1e-9)
+        assert_connected(G, row)

@@ -63,10 +63,16 @@ class PartitionSweep:
         return {k: np.asarray(v) for k, v in out.items()}
 
 
-# A batch of runs is one graph of copies of the graph; it holds at most this many arcs
-# (about 60 bytes an arc on the device, the moves' hash tables included: 512M arcs are about
-# 32 GB, so that 1,000 runs on PCSF's STRING are one batch and its levels are paid once).
-BATCH_ARCS = {"cpu": 1 << 22, "cuda": 1 << 29}
+# A batch of runs is one graph of copies of the graph: about ARC_BYTES an arc on the device
+# (the moves' hash tables included), in at most BATCH_MEMORY_SHARE of the device's free memory
+# (on an H200, 1,000 runs on PCSF's STRING, 21 GB, are one batch: its levels are paid once).
+ARC_BYTES = 60
+BATCH_MEMORY_SHARE = 1 / 2
+
+
+def runs_per_batch(free_bytes: int, arcs: int) -> int:
+    """Copies of a graph of `arcs` arcs a batch holds in `free_bytes` of free memory (1 at least)."""
+    return max(1, int(free_bytes * BATCH_MEMORY_SHARE) // (ARC_BYTES * max(1, arcs)))
 
 
 def copies(xp, lg: LevelGraph, vsize, scale) -> LevelGraph:
@@ -106,17 +112,18 @@ def copies_quality(xp, lg: LevelGraph, labels, c: int, vsize, gammas) -> np.ndar
 
 
 def batched_runs(prim, lg: LevelGraph, *, algorithm: str, objective: str, resolutions, seeds,
-                 beta: float, n_iterations: int, initial, device_name: str):
+                 beta: float, n_iterations: int, initial, free_bytes: int):
     """Every (resolution, seed) run, a batch of them at once as one run over copies of the
     graph (resolutions >= 0): (memberships, qualities). Each copy is a run of its own
     (its communities stay inside it); a batch's randomness comes from its seeds together,
-    so a row is reproducible from the sweep's seeds but is not the single run of its seed."""
+    so a row is reproducible from the sweep's seeds but is not the single run of its seed.
+    `free_bytes`: the device's free memory, which sizes the batches (runs_per_batch)."""
     xp = prim.xp
     n = lg.n
     vsize, _ = penalty(lg, objective, 1.0)
     unit = 1.0 / lg.twice_m if objective == "modularity" else 1.0    # g a unit of resolution
     runs = [(float(r), s) for r in resolutions for s in seeds]
-    per_batch = max(1, BATCH_ARCS["cuda" if device_name == "cuda" else "cpu"] // max(1, len(lg.idx)))
+    per_batch = runs_per_batch(free_bytes, len(lg.idx))
     start = None if initial is None else xp.asarray(initial_labels(initial, n))
     rows, quality = [], []
     for first in range(0, len(runs), per_batch):
@@ -164,7 +171,7 @@ def sweep(g, *, algorithm: str, resolutions, seeds, objective: str, weighted, be
             memberships, quality = batched_runs(prim, lg, algorithm=algorithm, objective=objective,
                                                 resolutions=resolutions, seeds=seeds, beta=float(beta),
                                                 n_iterations=int(n_iterations), initial=initial,
-                                                device_name=device.name)
+                                                free_bytes=device.free_memory())
             return PartitionSweep(memberships, quality, np.asarray(res), seed_of, algorithm, objective, g)
     rows, quality = [], []                  # one run at a time (and run's checks of the arguments)
     for r, s in zip(res, seed_of):
