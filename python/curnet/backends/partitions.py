@@ -196,7 +196,7 @@ def uniform(xp, seed: int, u, c):
 
 
 def round_seed(seed: int, r: int) -> int:
-    """The seed of round r of a level's local moving (leiden.cu's move_loop draws the same)."""
+    """The seed of round r of a level's local moving or refinement (leiden.cu's round_seed)."""
     return (seed + (r + 1) * MIX2) % 2**64
 
 

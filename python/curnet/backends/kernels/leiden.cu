@@ -16,6 +16,12 @@ __device__ __forceinline__ double uniform_of(u64 seed, u64 u, u64 c)
     return __dmul_rn(__dadd_rn((double)(x >> 11), 0.5), 1.1102230246251565e-16);   // 2^-53
 }
 
+// The seed of round r of a level's local moving or refinement (partitions.round_seed's twin)
+__device__ __forceinline__ u64 round_seed(u64 seed, int r)
+{
+    return seed + (u64)(r + 1) * 0x94D049BB133111EBull;
+}
+
 __device__ __forceinline__ double gumbel_of(u64 seed, u64 u, u64 c)
 {
     return -log(-log(uniform_of(seed, u, c)));
@@ -148,7 +154,7 @@ extern "C" __global__ void __launch_bounds__(256) move_loop(
     i64 k = 0, accepted = 0;
     int rounds = 0;
     for (int r = 0; r < max_rounds; ++r) {
-        const u64 rseed = seed + (u64)(r + 1) * 0x94D049BB133111EBull;     // partitions.round_seed
+        const u64 rseed = round_seed(seed, r);
         bool moved = false;
         const double round_start = quality;
         for (int b = 0; b < buckets; ++b, ++k) {
@@ -278,7 +284,7 @@ extern "C" __global__ void __launch_bounds__(256) refine_loop(
     int rounds = 0;
     for (int r = 0; r < max_rounds; ++r) {
         ++rounds;
-        const u64 rseed = seed + (u64)(r + 1) * 0x94D049BB133111EBull;     // partitions.round_seed
+        const u64 rseed = round_seed(seed, r);
         volatile double* now = sums + slot_of(r);
         if (grid_thread() == 0) sums[slot_of(r + 1)] = 0.0;
         // A: the moves drawn
