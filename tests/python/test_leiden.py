@@ -10,6 +10,7 @@ import curnet
 from oracles import planted
 from curnet.backends.cpu.leiden import CpuMoves
 from curnet.backends.partitions import level_graph
+from leiden_levels import level_quality
 
 ig = pytest.importorskip("igraph")
 nx = pytest.importorskip("networkx")
@@ -294,7 +295,6 @@ def test_compiled_local_moving_matches_numpy(seed):
     """cpu/compiled_leiden.py (Numba) against the NumPy twin of a level's local moving on random
     levels: the same labels and the same rounds, buckets and kept buckets (integer weights)."""
     from curnet.backends.cpu import compiled_leiden
-    from curnet.backends.partitions import quality_sum
     if not compiled_leiden.available():
         pytest.skip("needs Numba")
     rng = np.random.default_rng(300 + seed)
@@ -311,14 +311,14 @@ def test_compiled_local_moving_matches_numpy(seed):
         vsize, gamma = rng.integers(1, 4, n).astype(np.float64), float(rng.choice([0.0, 0.05, 0.5]))
     total = np.bincount(part, weights=vsize, minlength=n)
     count = np.bincount(part, minlength=n)
-    quality = quality_sum(np, lg, part, vsize, gamma)
+    quality = level_quality(lg, part, vsize, gamma)
     tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
     moves = CpuMoves()
     want, want_stats = moves.numpy_local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed)
     got, got_stats = moves.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed)
     np.testing.assert_array_equal(got_stats, want_stats)
     np.testing.assert_array_equal(got, want)
-    assert want_stats[2] > 0 and quality_sum(np, lg, want, vsize, gamma) > quality
+    assert want_stats[2] > 0 and level_quality(lg, want, vsize, gamma) > quality
 
 
 @pytest.mark.parametrize("seed", range(6))

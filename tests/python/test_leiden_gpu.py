@@ -1,4 +1,4 @@
-"""Leiden and Louvain on the GPU: kernels/leiden.cu's best_moves and move_loop against their
+"""Leiden and Louvain on the GPU: kernels/leiden.cu's move_loop and refine_loop against their
 NumPy twins on random inputs (exactly: integer weights make every sum exact), and whole runs'
 quality against the CPU's. Marked `gpu`, skipped without CuPy and a CUDA device."""
 from __future__ import annotations
@@ -11,6 +11,7 @@ from oracles import planted
 from curnet.backends import cuda_available, get_backend
 from curnet.backends.cpu.leiden import CpuMoves
 from curnet.backends.partitions import level_graph
+from leiden_levels import level_quality
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]
@@ -26,41 +27,12 @@ def random_level(rng, n, m):
     return np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
 
 
-@pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("mode", ["greedy", "bound", "noisy"])
-def test_best_moves_matches_numpy(seed, mode):
-    import cupy as cp
-    from curnet.backends.cuda.leiden import CudaMoves
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(5, 400))
-    src, dst, w = random_level(rng, n, int(rng.integers(0, 6 * n)))
-    lg = level_graph(np, src, dst, w, n)
-    dlg = level_graph(cp, src, dst, w, n)
-    k = int(rng.integers(1, n + 1))
-    comm = rng.integers(0, k, n).astype(np.int32)
-    vsize = rng.integers(1, 4, n).astype(np.float64)
-    total = np.bincount(comm, weights=vsize, minlength=n)
-    movable = rng.random(n) < 0.8
-    bound = rng.integers(0, 3, n).astype(np.int32) if mode != "greedy" else None
-    target_ok = rng.random(n) < 0.7 if mode != "greedy" else None
-    gamma = float(rng.choice([0.0, 0.25, 0.5, 2.0]))
-    beta = 0.5 if mode == "noisy" else 0.0
-    want = CpuMoves().best_moves(lg, comm, bound, vsize, total, gamma, movable, target_ok, beta, 99 + seed)
-    d = cp.asarray
-    got = CudaMoves(get_backend("cuda").launcher).best_moves(
-        dlg, d(comm), None if bound is None else d(bound), d(vsize), d(total), gamma, d(movable),
-        None if target_ok is None else d(target_ok), beta, 99 + seed)
-    np.testing.assert_array_equal(cp.asnumpy(got[0]), want[0])
-    np.testing.assert_array_equal(cp.asnumpy(got[1]), want[1])
-
-
 @pytest.mark.parametrize("seed", range(8))
 def test_local_moving_matches_numpy(seed):
     """move_loop (a level's rounds in one launch) against CpuMoves.local_moving: the same
     labels and the same rounds, buckets and kept buckets (integer weights: every sum exact)."""
     import cupy as cp
     from curnet.backends.cuda.leiden import CudaMoves
-    from curnet.backends.partitions import quality_sum
     rng = np.random.default_rng(100 + seed)
     n = int(rng.integers(5, 600))
     src, dst, w = random_level(rng, n, int(rng.integers(n, 8 * n)))
@@ -73,7 +45,7 @@ def test_local_moving_matches_numpy(seed):
         vsize, gamma = rng.integers(1, 4, n).astype(np.float64), float(rng.choice([0.0, 0.05, 0.5]))
     total = np.bincount(part, weights=vsize, minlength=n)
     count = np.bincount(part, minlength=n)
-    quality = quality_sum(np, lg, part, vsize, gamma)
+    quality = level_quality(lg, part, vsize, gamma)
     tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
     want, want_stats = CpuMoves().local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, 7 + seed)
     d = cp.asarray
@@ -82,7 +54,7 @@ def test_local_moving_matches_numpy(seed):
     np.testing.assert_array_equal(cp.asnumpy(got_stats), want_stats)
     np.testing.assert_array_equal(cp.asnumpy(got), want)
     assert want_stats[2] > 0                            # some bucket was kept: the test moved vertices
-    assert quality_sum(np, lg, want, vsize, gamma) > quality
+    assert level_quality(lg, want, vsize, gamma) > quality
 
 
 @pytest.mark.parametrize("seed", range(8))

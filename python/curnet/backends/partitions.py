@@ -2,8 +2,8 @@
 CuPy (`xp`): the graph of one level (arcs without self-loops, each vertex's inner weight,
 strength and size), its aggregation into the graph of communities, the quality of a
 partition, the counter-based random numbers of the moves, the rules of a level's local moving,
-and `PartitionPrimitives`: a device's `best_moves`, `local_moving`, `refine_moves`,
-`aggregate`, `community_sums` and `pieces`, which its
+and `PartitionPrimitives`: a device's `local_moving`, `refine_moves`, `aggregate`,
+`community_sums` and `pieces`, which its
 `partition_primitives()` gives (the CPU's NumPy/SciPy twin in `cpu/leiden.py`, the GPU's
 kernels in `cuda/leiden.py` over `kernels/leiden.cu`).
 
@@ -72,9 +72,6 @@ class PartitionPrimitives(Protocol):
 
     @property
     def xp(self) -> Any: ...
-
-    def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
-                   target_ok, beta: float, seed: int) -> tuple: ...
 
     def local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
                      tolerance: float, seed: int) -> tuple: ...
@@ -145,20 +142,8 @@ def label_sums(xp, labels, weights, k: int):
     if xp is np:
         return np.bincount(labels, weights=weights, minlength=k).astype(np.float64)
     out = xp.zeros(k, np.float64)
-    add = weights if weights is not None else xp.ones(len(labels), np.float64)
-    if hasattr(xp.add, "at"):
-        xp.add.at(out, labels, add)
-    else:                                           # CuPy before ufunc.at
-        import cupyx
-        cupyx.scatter_add(out, labels, add)
+    xp.add.at(out, labels, weights if weights is not None else xp.ones(len(labels), np.float64))
     return out
-
-
-def community_totals(xp, lg: LevelGraph, labels, vsize, k: int):
-    """(inner weight, penalty weight S_c) of each community 0..k-1 of the level's vertices."""
-    same = labels[lg.src] == labels[lg.idx]
-    inner = label_sums(xp, labels, lg.inner, k) + label_sums(xp, labels[lg.src], lg.w * same, k)
-    return inner, label_sums(xp, labels, vsize, k)
 
 
 def community_sums(xp, lg: LevelGraph, labels, vsize, k: int):
@@ -175,12 +160,6 @@ def community_sums(xp, lg: LevelGraph, labels, vsize, k: int):
 def quality_of(inner, total, gamma: float) -> float:
     """sum_c inner_c - g sum_c S_c^2 (2m times the quality) from community_sums' sums."""
     return float(inner.sum() - gamma * (total * total).sum())
-
-
-def quality_sum(xp, lg: LevelGraph, labels, vsize, gamma: float) -> float:
-    """sum_c inner_c - g sum_c S_c^2 (2m times the quality)."""
-    inner, total = community_totals(xp, lg, labels, vsize, lg.n)
-    return quality_of(inner, total, gamma)
 
 
 def uniform(xp, seed: int, u, c):

@@ -1,6 +1,6 @@
 """One Leiden or Louvain run on a device: the result (`Partition`), validation, the first
 level kept with the graph, the iterations over the driver in local_moving.py (the moves a
-device's `best_moves`), and the modularity of a given membership. `partitions.py` (one run)
+device's `local_moving` and `refine_moves`), and the modularity of a given membership. `partitions.py` (one run)
 and `sweeps.py` (many in one call) both start here."""
 from __future__ import annotations
 

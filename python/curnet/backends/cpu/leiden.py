@@ -1,6 +1,7 @@
-"""Leiden's and Louvain's moves on the CPU: `best_moves`, `local_moving` and `refine_moves`, the
-NumPy/SciPy twins of kernels/leiden.cu's best_moves, move_loop and refine_loop (see
-backends/partitions.py for the gain and the rules of local moving); `local_moving`,
+"""Leiden's and Louvain's moves on the CPU: `local_moving` and `refine_moves`, the NumPy/SciPy
+twins of kernels/leiden.cu's move_loop and refine_loop, over `best_moves` (a bucket's moves at
+once; the kernels' warp_best_move, a vertex a warp) (see backends/partitions.py for the gain
+and the rules of local moving); `local_moving`,
 `refine_moves`, `aggregate`, `community_sums` and `pieces` run compiled
 (cpu/compiled_leiden.py) where Numba imports."""
 from __future__ import annotations

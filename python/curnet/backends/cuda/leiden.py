@@ -1,6 +1,6 @@
-"""Leiden's and Louvain's moves on the GPU (kernels/leiden.cu): `best_moves`, `local_moving` and
-`refine_moves` (a level's rounds in one cooperative launch each), with the contracts of their
-NumPy twins in backends/cpu/leiden.py. The driver is curnet.analyses.community_detection."""
+"""Leiden's and Louvain's moves on the GPU (kernels/leiden.cu): `local_moving` and `refine_moves`
+(a level's rounds in one cooperative launch each), with the contracts of their NumPy twins in
+backends/cpu/leiden.py. The driver is curnet.analyses.community_detection."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,7 +8,7 @@ import cupy as cp
 
 from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE, LevelGraph,
                           aggregate, community_sums)
-from .launch import NULL, i32, i64
+from .launch import i32, i64
 
 
 class CudaMoves:
@@ -41,38 +41,14 @@ class CudaMoves:
         inside = labels[lg.src] == labels[lg.idx]
         u, v = lg.src[inside], lg.idx[inside]
         lab = cp.arange(lg.n, dtype=np.int32)
-        if hasattr(cp.minimum, "at"):
-            scatter_min = cp.minimum.at
-        else:                                         # CuPy before ufunc.at
-            import cupyx
-            scatter_min = cupyx.scatter_min
         while True:
             new = lab.copy()
-            scatter_min(new, u, lab[v])
+            cp.minimum.at(new, u, lab[v])
             new = new[new]
             new = new[new]
             if not bool((new != lab).any()):
                 return lab
             lab = new
-
-    def best_moves(self, lg: LevelGraph, comm, bound, vsize, total, gamma: float, movable,
-                   target_ok, beta: float, seed: int):
-        """See CpuMoves.best_moves."""
-        n = lg.n
-        target = cp.empty(n, np.int32)
-        gain = cp.empty(n, np.float64)
-        if n == 0:
-            return target, gain
-        keys, vals = self.tables(lg)
-        ok = NULL if target_ok is None else cp.ascontiguousarray(target_ok, dtype=np.uint8)
-        args = (lg.ptr, lg.idx, cp.ascontiguousarray(lg.w, dtype=np.float64),
-                cp.ascontiguousarray(comm, dtype=np.int32),
-                NULL if bound is None else cp.ascontiguousarray(bound, dtype=np.int32),
-                cp.ascontiguousarray(vsize, dtype=np.float64), cp.ascontiguousarray(total, dtype=np.float64),
-                np.float64(gamma), cp.ascontiguousarray(movable, dtype=np.uint8), ok,
-                np.float64(beta), np.uint64(seed % 2**64), i64(n), keys, vals, target, gain)
-        self.launcher.launch("leiden", "best_moves", n * 32, args, max_blocks=self.launcher.max_blocks)
-        return target, gain
 
     def local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
                      tolerance: float, seed: int):

@@ -3,8 +3,7 @@
 // open-addressing table of its own (2 x degree slots at 2 x ptr[u], in global memory), then
 // each lane scores the table's slots and the warp keeps the best. The gain and the noise are
 // rounded step by step as NumPy rounds them (no fused multiply-add), so the twins agree.
-// best_moves: one bucket's moves; move_loop: a level's whole local moving; refine_loop: a
-// level's whole refinement.
+// move_loop: a level's whole local moving; refine_loop: a level's whole refinement.
 
 // splitmix64's finaliser over (seed, u, c): a uniform in (0, 1) (partitions.uniform's twin)
 __device__ __forceinline__ double uniform_of(u64 seed, u64 u, u64 c)
@@ -93,30 +92,6 @@ __device__ __forceinline__ int warp_best_move(i64 u, int a, const i64* __restric
     bool move = beta > 0.0 ? (best_c != 0x7fffffff && best > gumbel_of(seed, (u64)u, (u64)a)) : best > 0.0;
     gain = move ? best_gain : 0.0;
     return move ? best_c : a;
-}
-
-extern "C" __global__ void best_moves(const i64* __restrict__ ptr, const int* __restrict__ idx,
-                                      const double* __restrict__ w, const int* __restrict__ comm,
-                                      const int* __restrict__ bound, const double* __restrict__ vsize,
-                                      const double* __restrict__ total, double g,
-                                      const unsigned char* __restrict__ movable,
-                                      const unsigned char* __restrict__ target_ok, double beta, u64 seed,
-                                      i64 n, int* __restrict__ keys, double* __restrict__ vals,
-                                      int* __restrict__ target, double* __restrict__ gain)
-{
-    const int lane = threadIdx.x & 31;
-    const i64 warps = grid_threads() >> 5;
-    for (i64 u = grid_thread() >> 5; u < n; u += warps) {
-        const int a = comm[u];
-        if (!movable[u] || ptr[u + 1] == ptr[u]) {
-            if (lane == 0) { target[u] = a; gain[u] = 0.0; }
-            continue;
-        }
-        double gn;
-        int t = warp_best_move(u, a, ptr, idx, w, comm, bound, vsize, total, g, target_ok, beta, seed,
-                               keys, vals, gn);
-        if (lane == 0) { target[u] = t; gain[u] = gn; }
-    }
 }
 
 // Sum of a double over the block, added to *sum once per block (every thread calls it).
