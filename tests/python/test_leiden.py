@@ -10,7 +10,7 @@ import curnet
 from oracles import planted
 from curnet.backends.cpu.leiden import CpuMoves
 from curnet.backends.partitions import level_graph
-from leiden_levels import level_quality
+from leiden_levels import level_quality, moving_start, random_arcs, refine_start
 
 ig = pytest.importorskip("igraph")
 nx = pytest.importorskip("networkx")
@@ -299,25 +299,14 @@ def test_compiled_local_moving_matches_numpy(seed):
         pytest.skip("needs Numba")
     rng = np.random.default_rng(300 + seed)
     n = int(rng.integers(5, 400))
-    m = int(rng.integers(n, 6 * n))
-    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
-    w = rng.integers(1, 5, m).astype(np.float64)
-    lg = level_graph(np, np.r_[src, dst], np.r_[dst, src], np.r_[w, w], n)
-    if seed % 2:                                        # modularity from singletons
-        part = np.arange(n, dtype=np.int32)
-        vsize, gamma = lg.strength, float(rng.choice([0.5, 1.0, 2.0])) / lg.twice_m
-    else:                                               # CPM from a random partition
-        part = rng.integers(0, int(rng.integers(1, n + 1)), n).astype(np.int32)
-        vsize, gamma = rng.integers(1, 4, n).astype(np.float64), float(rng.choice([0.0, 0.05, 0.5]))
-    total = np.bincount(part, weights=vsize, minlength=n)
-    count = np.bincount(part, minlength=n)
-    quality = level_quality(lg, part, vsize, gamma)
-    tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
+    lg = level_graph(np, *random_arcs(rng, n, int(rng.integers(n, 6 * n))), n)
+    start = moving_start(rng, lg, modularity=seed % 2 == 1)
     moves = CpuMoves()
-    want, want_stats = moves.numpy_local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed)
-    got, got_stats = moves.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, seed)
+    want, want_stats = moves.numpy_local_moving(lg, *start, seed)
+    got, got_stats = moves.local_moving(lg, *start, seed)
     np.testing.assert_array_equal(got_stats, want_stats)
     np.testing.assert_array_equal(got, want)
+    vsize, gamma, quality = start[1], start[4], start[5]
     assert want_stats[2] > 0 and level_quality(lg, want, vsize, gamma) > quality
 
 
@@ -330,23 +319,14 @@ def test_compiled_refinement_matches_numpy(seed):
         pytest.skip("needs Numba")
     rng = np.random.default_rng(400 + seed)
     n = int(rng.integers(5, 400))
-    m = int(rng.integers(n, 6 * n))
-    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
-    w = rng.integers(1, 5, m).astype(np.float64)
-    lg = level_graph(np, np.r_[src, dst], np.r_[dst, src], np.r_[w, w], n)
-    part = rng.integers(0, int(rng.integers(1, 12)), n).astype(np.int32)
-    vsize = lg.strength if seed % 2 else rng.integers(1, 4, n).astype(np.float64)
-    gamma = (float(rng.choice([0.5, 1.0])) / lg.twice_m) if seed % 2 else float(rng.choice([0.0, 0.002, 0.01]))
-    beta = float(rng.choice([0.01, 0.5]))
-    inside = part[lg.src] == part[lg.idx]
-    cut = np.bincount(lg.src, weights=lg.w * inside, minlength=n)
-    rest = np.bincount(part, weights=vsize, minlength=n)[part]
-    alone = cut >= gamma * vsize * (rest - vsize)
+    lg = level_graph(np, *random_arcs(rng, n, int(rng.integers(n, 6 * n))), n)
+    start = refine_start(rng, lg, modularity=seed % 2 == 1)
     moves = CpuMoves()
-    want, want_stats = moves.numpy_refine_moves(lg, part, vsize, rest, alone, vsize.copy(), cut, gamma, beta, seed)
-    got, got_stats = moves.refine_moves(lg, part, vsize, rest, alone, vsize.copy(), cut, gamma, beta, seed)
+    want, want_stats = moves.numpy_refine_moves(lg, *start, seed)
+    got, got_stats = moves.refine_moves(lg, *start, seed)
     np.testing.assert_array_equal(got_stats, want_stats)
     np.testing.assert_array_equal(got, want)
+    part = start[0]
     assert len(np.unique(want)) < n and (part[want] == part).all()
 
 
@@ -409,9 +389,7 @@ def test_compiled_pieces_match_scipy(seed):
         pytest.skip("needs Numba")
     rng = np.random.default_rng(700 + seed)
     n = int(rng.integers(2, 400))
-    m = int(rng.integers(0, 2 * n))
-    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
-    lg = level_graph(np, np.r_[src, dst], np.r_[dst, src], np.ones(2 * m), n)
+    lg = level_graph(np, *random_arcs(rng, n, int(rng.integers(0, 2 * n))), n)
     labels = rng.integers(0, int(rng.integers(1, 6)), n).astype(np.int32)
     want = CpuMoves().scipy_pieces(lg, labels)
     got = compiled_leiden.pieces(lg, labels)

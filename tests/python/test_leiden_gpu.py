@@ -11,76 +11,56 @@ from oracles import planted
 from curnet.backends import cuda_available, get_backend
 from curnet.backends.cpu.leiden import CpuMoves
 from curnet.backends.partitions import level_graph
-from leiden_levels import level_quality
+from leiden_levels import level_quality, moving_start, random_arcs, refine_start
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not cuda_available(), reason="needs CuPy and a CUDA device")]
 
 
-def random_level(rng, n, m):
-    src = rng.integers(0, n, m)
-    dst = rng.integers(0, n, m)
-    hub = rng.integers(0, n)                           # one vertex of high degree (a warp's table)
-    src = np.r_[src, np.full(200, hub)]
-    dst = np.r_[dst, rng.integers(0, n, 200)]
-    w = rng.integers(1, 5, len(src)).astype(np.float64)
-    return np.r_[src, dst], np.r_[dst, src], np.r_[w, w]
+def on_device(args):
+    """The arrays among a primitive's arguments on the device."""
+    import cupy as cp
+    return tuple(cp.asarray(a) if isinstance(a, np.ndarray) else a for a in args)
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_local_moving_matches_numpy(seed):
-    """move_loop (a level's rounds in one launch) against CpuMoves.local_moving: the same
-    labels and the same rounds, buckets and kept buckets (integer weights: every sum exact)."""
+    """move_loop (a level's rounds in one launch) against the NumPy twin,
+    CpuMoves.numpy_local_moving: the same labels and the same rounds, buckets and kept buckets
+    (integer weights: every sum exact)."""
     import cupy as cp
     from curnet.backends.cuda.leiden import CudaMoves
     rng = np.random.default_rng(100 + seed)
     n = int(rng.integers(5, 600))
-    src, dst, w = random_level(rng, n, int(rng.integers(n, 8 * n)))
-    lg, dlg = level_graph(np, src, dst, w, n), level_graph(cp, src, dst, w, n)
-    if seed % 2:                                        # modularity from singletons
-        part = np.arange(n, dtype=np.int32)
-        vsize, gamma = lg.strength, float(rng.choice([0.5, 1.0, 2.0])) / lg.twice_m
-    else:                                               # CPM from a random partition
-        part = rng.integers(0, int(rng.integers(1, n + 1)), n).astype(np.int32)
-        vsize, gamma = rng.integers(1, 4, n).astype(np.float64), float(rng.choice([0.0, 0.05, 0.5]))
-    total = np.bincount(part, weights=vsize, minlength=n)
-    count = np.bincount(part, minlength=n)
-    quality = level_quality(lg, part, vsize, gamma)
-    tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
-    want, want_stats = CpuMoves().local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, 7 + seed)
-    d = cp.asarray
-    got, got_stats = CudaMoves(get_backend("cuda").launcher).local_moving(
-        dlg, d(part), d(vsize), d(total), d(count), gamma, quality, tolerance, 7 + seed)
+    arcs = random_arcs(rng, n, int(rng.integers(n, 8 * n)), hub=True)
+    lg, dlg = level_graph(np, *arcs, n), level_graph(cp, *arcs, n)
+    start = moving_start(rng, lg, modularity=seed % 2 == 1)
+    want, want_stats = CpuMoves().numpy_local_moving(lg, *start, 7 + seed)
+    got, got_stats = CudaMoves(get_backend("cuda").launcher).local_moving(dlg, *on_device(start), 7 + seed)
     np.testing.assert_array_equal(cp.asnumpy(got_stats), want_stats)
     np.testing.assert_array_equal(cp.asnumpy(got), want)
+    vsize, gamma, quality = start[1], start[4], start[5]
     assert want_stats[2] > 0                            # some bucket was kept: the test moved vertices
     assert level_quality(lg, want, vsize, gamma) > quality
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_refine_moves_matches_numpy(seed):
-    """refine_loop (a level's refinement in one launch) against CpuMoves.refine_moves: the same
-    sub-communities and rounds, each inside one community (integer weights and sizes)."""
+    """refine_loop (a level's refinement in one launch) against the NumPy twin,
+    CpuMoves.numpy_refine_moves: the same sub-communities and rounds, each inside one
+    community (integer weights and sizes)."""
     import cupy as cp
     from curnet.backends.cuda.leiden import CudaMoves
     rng = np.random.default_rng(200 + seed)
     n = int(rng.integers(5, 600))
-    src, dst, w = random_level(rng, n, int(rng.integers(n, 8 * n)))
-    lg, dlg = level_graph(np, src, dst, w, n), level_graph(cp, src, dst, w, n)
-    part = rng.integers(0, int(rng.integers(1, 12)), n).astype(np.int32)
-    vsize = lg.strength if seed % 2 else rng.integers(1, 4, n).astype(np.float64)
-    gamma = (float(rng.choice([0.5, 1.0])) / lg.twice_m) if seed % 2 else float(rng.choice([0.0, 0.002, 0.01]))
-    beta = float(rng.choice([0.01, 0.5]))
-    inside = part[lg.src] == part[lg.idx]
-    cut = np.bincount(lg.src, weights=lg.w * inside, minlength=n)
-    rest = np.bincount(part, weights=vsize, minlength=n)[part]
-    alone = cut >= gamma * vsize * (rest - vsize)
-    want, want_stats = CpuMoves().refine_moves(lg, part, vsize, rest, alone, vsize.copy(), cut, gamma, beta, 3 + seed)
-    d = cp.asarray
-    got, got_stats = CudaMoves(get_backend("cuda").launcher).refine_moves(
-        dlg, d(part), d(vsize), d(rest), d(alone), d(vsize), d(cut), gamma, beta, 3 + seed)
+    arcs = random_arcs(rng, n, int(rng.integers(n, 8 * n)), hub=True)
+    lg, dlg = level_graph(np, *arcs, n), level_graph(cp, *arcs, n)
+    start = refine_start(rng, lg, modularity=seed % 2 == 1)
+    want, want_stats = CpuMoves().numpy_refine_moves(lg, *start, 3 + seed)
+    got, got_stats = CudaMoves(get_backend("cuda").launcher).refine_moves(dlg, *on_device(start), 3 + seed)
     np.testing.assert_array_equal(cp.asnumpy(got_stats), want_stats)
     np.testing.assert_array_equal(cp.asnumpy(got), want)
+    part = start[0]
     assert len(np.unique(want)) < n                     # some vertex joined another
     assert (part[want] == part).all()                   # each sub-community inside its community
 
@@ -124,8 +104,8 @@ def test_pieces_match_numpy(seed):
     from curnet.backends.cuda.leiden import CudaMoves
     rng = np.random.default_rng(seed)
     n = int(rng.integers(5, 400))
-    src, dst, w = random_level(rng, n, int(rng.integers(0, 3 * n)))
-    lg, dlg = level_graph(np, src, dst, w, n), level_graph(cp, src, dst, w, n)
+    arcs = random_arcs(rng, n, int(rng.integers(0, 3 * n)), hub=True)
+    lg, dlg = level_graph(np, *arcs, n), level_graph(cp, *arcs, n)
     labels = rng.integers(0, int(rng.integers(1, 6)), n).astype(np.int32)
     want = CpuMoves().scipy_pieces(lg, labels)
     got = cp.asnumpy(CudaMoves(get_backend("cuda").launcher).pieces(dlg, cp.asarray(labels)))
