@@ -95,6 +95,13 @@ test_that("bad input gets R's words", {
   m <- as.matrix(dist(1:4))
   m[1, 2] <- m[2, 1] <- NA
   expect_error(cuRnet_hclust(m), "NA, NaN or infinite")
+  for (bad in c(NA, NaN, Inf, -Inf)) {          # anywhere in a dist: first, inside, last
+    for (at in c(1, 4, 10)) {
+      d <- dist(1:5)
+      d[at] <- bad
+      expect_error(cuRnet_hclust(d), "NA, NaN or infinite")
+    }
+  }
   m[1, 2] <- 5
   m[2, 1] <- 6
   expect_error(cuRnet_hclust(m), "symmetric")
