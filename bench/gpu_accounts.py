@@ -414,17 +414,16 @@ def copy_floors(be, n: int, reps: int) -> dict:
     a fresh NumPy array each time (the public call's case: its pages fault in during the copy),
     into one reused array, and into pinned memory (the link's own rate)."""
     from curnet.backends.cuda.transfers import get_into
-    block = cp.arange(n, dtype=np.int32)
-    kept = np.empty(n, np.int32)
-    kept.fill(0)
+    block = cp.arange(n, dtype=np.int32).reshape(n, 1)   # the public call's (n, 1) device block
+    kept = np.zeros((1, n), np.int32, order="F")
     pinned_mem = cp.cuda.alloc_pinned_memory(block.nbytes)
     pinned = np.frombuffer(pinned_mem, np.int32, n)
     sync = cuda_sync
     out = {"bytes": int(block.nbytes)}
     for what, fn in (("fresh host array (the public call's route)",
-                      lambda: get_into(block, np.empty(n, np.int32), be.tuning)),
-                     ("one reused host array", lambda: get_into(block, kept, be.tuning)),
-                     ("pinned host memory", lambda: block.get(out=pinned))):
+                      lambda: get_into(block, np.empty((1, n), np.int32, order="F").T, be.tuning)),
+                     ("one reused host array", lambda: get_into(block, kept.T, be.tuning)),
+                     ("pinned host memory", lambda: block.ravel().get(out=pinned))):
         ms = median_call_ms(fn, sync, reps)
         out[what] = {"ms": ms, "GB/s": round(block.nbytes / ms / 1e6, 1)}
     return out
@@ -743,8 +742,11 @@ def floors(args, be, doc, started, save) -> None:
             got = fixed_costs(be)
         elif part == "rounds":
             from curnet import datasets
-            g = datasets.load(args.deep_dataset) if args.deep_dataset else \
-                Graph.from_edges(*generators.rmat_edges(args.one_scale, seed=2)[:2], directed=True)
+            if args.deep_dataset:
+                g = datasets.load(args.deep_dataset)
+            else:
+                src, dst, n = generators.rmat_edges(args.one_scale, seed=2)
+                g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
             g.csc()
             got = scc_round_trips(be, backend, g, args.floor_reps)
             got["graph"] = args.deep_dataset or f"R-MAT {args.one_scale} directed"
