@@ -302,12 +302,15 @@ def test_compiled_local_moving_matches_numpy(seed):
     lg = level_graph(np, *random_arcs(rng, n, int(rng.integers(n, 6 * n))), n)
     start = moving_start(rng, lg, modularity=seed % 2 == 1)
     moves = CpuMoves()
-    want, want_stats = moves.numpy_local_moving(lg, *start, seed)
-    got, got_stats = moves.local_moving(lg, *start, seed)
+    want, want_total, want_stats = moves.numpy_local_moving(lg, *start, seed)
+    got, got_total, got_stats = moves.local_moving(lg, *start, seed)
     np.testing.assert_array_equal(got_stats, want_stats)
     np.testing.assert_array_equal(got, want)
     vsize, gamma, quality = start[1], start[4], start[5]
     assert want_stats[2] > 0 and level_quality(lg, want, vsize, gamma) > quality
+    # the totals the moves kept are the new labels' (integer sizes: exact)
+    np.testing.assert_array_equal(want_total, np.bincount(want, weights=vsize, minlength=n))
+    np.testing.assert_array_equal(got_total, want_total)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -35,10 +35,14 @@ def test_local_moving_matches_numpy(seed):
     arcs = random_arcs(rng, n, int(rng.integers(n, 8 * n)), hub=True)
     lg, dlg = level_graph(np, *arcs, n), level_graph(cp, *arcs, n)
     start = moving_start(rng, lg, modularity=seed % 2 == 1)
-    want, want_stats = CpuMoves().numpy_local_moving(lg, *start, 7 + seed)
-    got, got_stats = CudaMoves(get_backend("cuda").launcher).local_moving(dlg, *on_device(start), 7 + seed)
+    want, want_total, want_stats = CpuMoves().numpy_local_moving(lg, *start, 7 + seed)
+    got, got_total, got_stats = CudaMoves(get_backend("cuda").launcher).local_moving(
+        dlg, *on_device(start), 7 + seed)
     np.testing.assert_array_equal(cp.asnumpy(got_stats), want_stats)
     np.testing.assert_array_equal(cp.asnumpy(got), want)
+    # the totals the moves kept are the new labels' (integer sizes: exact)
+    np.testing.assert_array_equal(cp.asnumpy(got_total), np.bincount(want, weights=start[1], minlength=n))
+    np.testing.assert_array_equal(cp.asnumpy(got_total), want_total)
     vsize, gamma, quality = start[1], start[4], start[5]
     assert want_stats[2] > 0                            # some bucket was kept: the test moved vertices
     assert level_quality(lg, want, vsize, gamma) > quality

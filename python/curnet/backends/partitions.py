@@ -74,7 +74,7 @@ class PartitionPrimitives(Protocol):
     def xp(self) -> Any: ...
 
     def local_moving(self, lg: LevelGraph, part, vsize, total, count, gamma: float, quality: float,
-                     tolerance: float, seed: int) -> tuple: ...
+                     tolerance: float, seed: int) -> tuple: ...     # (labels, totals, stats)
 
     def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
                      beta: float, seed: int) -> tuple: ...
@@ -149,12 +149,18 @@ def label_sums(xp, labels, weights, k: int):
 def community_sums(xp, lg: LevelGraph, labels, vsize, k: int):
     """What a level's local moving and refinement start from, for communities `labels`
     (0..k-1): each community's inner weight, penalty weight S_c and vertex count (float64),
-    and each vertex's weight to its own community (its arcs inside it). The devices'
+    and each vertex's weight to its own community (weight_inside). The devices'
     `community_sums` (the CPU's in one compiled pass over the arcs)."""
     arcs_inside = lg.w * (labels[lg.src] == labels[lg.idx])
     inner = label_sums(xp, labels, lg.inner, k) + label_sums(xp, labels[lg.src], arcs_inside, k)
     return (inner, label_sums(xp, labels, vsize, k), label_sums(xp, labels, None, k),
             label_sums(xp, lg.src, arcs_inside, lg.n))
+
+
+def weight_inside(xp, lg: LevelGraph, labels):
+    """Each vertex's weight to its own community of `labels` (its arcs inside it):
+    community_sums' last sum alone, for the refinement, whose other sums local moving kept."""
+    return label_sums(xp, lg.src, lg.w * (labels[lg.src] == labels[lg.idx]), lg.n)
 
 
 def quality_of(inner, total, gamma: float) -> float:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...backends.partitions import LevelGraph, quality_of, renumber
+from ...backends.partitions import LevelGraph, quality_of, renumber, weight_inside
 
 # A level whose refinement keeps more than this share of its vertices is aggregated by its
 # communities instead (Louvain's step): later levels would merge a few vertices each (47
@@ -43,21 +43,22 @@ class Stream:
 
 
 def move_nodes(prim, lg: LevelGraph, part, vsize, gamma: float, stream: Stream):
-    """Local moving until no vertex gains by moving: the new labels (vertex ids of lg). The
-    rounds run on the device (`local_moving`; on a GPU one launch a level, no wait for the
-    host between buckets)."""
+    """Local moving until no vertex gains by moving: (the new labels, vertex ids of lg; each
+    community's penalty weight S_c, which the moves kept up to date). The rounds run on the
+    device (`local_moving`; on a GPU one launch a level, no wait for the host between
+    buckets)."""
     inner, total, count, _ = prim.community_sums(lg, part, vsize, lg.n)
     quality = quality_of(inner, total, gamma)
     tolerance = 1e-12 * max(1.0, abs(quality), lg.twice_m)
-    part, _ = prim.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, stream.next())
-    return part
+    part, total, _ = prim.local_moving(lg, part, vsize, total, count, gamma, quality, tolerance, stream.next())
+    return part, total
 
 
-def refine(prim, lg: LevelGraph, part, vsize, gamma: float, beta: float, stream: Stream):
-    """Leiden's refinement of `part`: sub-community labels (each a vertex id of lg). The rounds
-    run on the device (`refine_moves`; on a GPU one launch a level)."""
-    # k_within: each vertex's weight to its own community
-    _, part_total, _, k_within = prim.community_sums(lg, part, vsize, lg.n)
+def refine(prim, lg: LevelGraph, part, part_total, vsize, gamma: float, beta: float, stream: Stream):
+    """Leiden's refinement of `part` (its communities' penalty weights `part_total`, local
+    moving's): sub-community labels (each a vertex id of lg). The rounds run on the device
+    (`refine_moves`; on a GPU one launch a level)."""
+    k_within = weight_inside(prim.xp, lg, part)       # each vertex's weight to its own community
     rest = part_total[part]                          # S of each vertex's community
     alone = k_within >= gamma * vsize * (rest - vsize)   # well connected to its community
     total = vsize.astype(np.float64)                 # every vertex its own sub-community
@@ -76,8 +77,8 @@ def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float
     part = membership
     while True:
         vsize, gamma = penalty(lg, objective, resolution)
-        part = move_nodes(prim, lg, part, vsize, gamma, stream)
-        coarse = refine(prim, lg, part, vsize, gamma, beta, stream) if leiden else part
+        part, part_total = move_nodes(prim, lg, part, vsize, gamma, stream)
+        coarse = refine(prim, lg, part, part_total, vsize, gamma, beta, stream) if leiden else part
         labels, k = renumber(xp, coarse)
         if k > MIN_SHRINK * lg.n:                     # the refinement merged (almost) nothing
             labels, k = renumber(xp, part)
@@ -94,7 +95,7 @@ def one_pass(prim, lg: LevelGraph, membership, objective: str, resolution: float
         # level then locks inside a community (scNET: median modularity 0.3169 -> 0.3208,
         # igraph's 0.3182); Leiden's next iteration does this itself.
         vsize, gamma = penalty(first, objective, resolution)
-        membership = move_nodes(prim, first, renumber(xp, membership)[0], vsize, gamma, stream)
+        membership, _ = move_nodes(prim, first, renumber(xp, membership)[0], vsize, gamma, stream)
     return membership
 
 

@@ -183,14 +183,15 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
 
 def local_moving(lg, part, vsize, total, count, gamma: float, quality: float, tolerance: float, seed: int,
                  max_rounds: int, buckets: int, round_gain: float, smallest_share: float):
-    """CpuMoves.local_moving's (labels, [rounds, buckets, buckets kept]), compiled."""
+    """CpuMoves.local_moving's (labels, totals, [rounds, buckets, buckets kept]), compiled."""
     part = np.array(part, dtype=np.int64)
+    total = np.array(total, dtype=np.float64)
     stats = _local_moving(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32),
-                          np.asarray(lg.w, np.float64), part, np.array(total, dtype=np.float64),
+                          np.asarray(lg.w, np.float64), part, total,
                           np.array(count, dtype=np.int64), np.asarray(vsize, np.float64), float(gamma),
                           float(quality), float(tolerance), np.uint64(seed % 2**64), int(max_rounds),
                           int(buckets), float(round_gain), float(smallest_share))
-    return part.astype(np.int32), np.array(stats, np.int64)
+    return part.astype(np.int32), total, np.array(stats, np.int64)
 
 
 # Bounds of _gumbel's noise: its uniforms are 2^-54 at least and, below 1.0 (which the largest

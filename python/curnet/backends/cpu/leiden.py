@@ -140,7 +140,8 @@ class CpuMoves:
                            tolerance: float, seed: int):
         """A level's local moving from labels `part` (vertex ids of lg), with each community's
         penalty weight `total` and vertex `count` and the partition's quality (2m Q): (the new
-        labels, [rounds, buckets, buckets accepted]).
+        labels, each community's penalty weight after the moves, [rounds, buckets, buckets
+        accepted]).
 
         A round draws each vertex a bucket (round_seed's uniform) and moves the buckets one
         after the other: the bucket's vertices still looked at (all at first; later those next
@@ -204,7 +205,7 @@ class CpuMoves:
                 break                           # the tail of a level: moves that barely count
             if moved:
                 look = next_look
-        return part, np.array([rounds, buckets, accepted], np.int64)
+        return part, total, np.array([rounds, buckets, accepted], np.int64)
 
     def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
                      beta: float, seed: int):

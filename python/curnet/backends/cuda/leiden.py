@@ -54,14 +54,15 @@ class CudaMoves:
                      tolerance: float, seed: int):
         """See CpuMoves.local_moving: here every round in one launch of move_loop (grid
         barriers between a bucket's steps), so a level waits for the device once, when its
-        labels are used. The counts (rounds, buckets, buckets accepted) stay on the device."""
+        labels are used. The totals and counts (rounds, buckets, buckets accepted) stay on the
+        device."""
         n = lg.n
         part = cp.array(part, dtype=np.int32)
         stats = cp.zeros(3, np.int64)
+        total = cp.array(total, dtype=np.float64)     # kept up to date by the moves
         if n == 0:
-            return part, stats
+            return part, total, stats
         keys, vals = self.tables(lg)
-        total = cp.array(total, dtype=np.float64)
         count = cp.array(count, dtype=np.int32)
         looks = cp.zeros(2 * n, np.uint8)
         looks[:n] = 1                                  # every vertex looked at in the first round
@@ -77,7 +78,7 @@ class CudaMoves:
                 np.float64(tolerance), np.uint64(seed % 2**64), i32(MAX_MOVE_ROUNDS), i32(MOVE_BUCKETS),
                 np.float64(ROUND_GAIN), np.float64(SMALLEST_SHARE), stats)
         self.launcher.launch_resident("leiden", "move_loop", args, vertices=n, lanes=32)
-        return part, stats
+        return part, total, stats
 
     def refine_moves(self, lg: LevelGraph, part, vsize, rest, alone, total, cut, gamma: float,
                      beta: float, seed: int):
