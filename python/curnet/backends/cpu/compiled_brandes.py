@@ -10,22 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
-    import numba
-except ImportError:                   # the twins run instead: available() is False
-    numba = None  # type: ignore[assignment]
+from .compiled import available, flood, jit, numba
 
-
-def _jit(**options):
-    """numba.njit, compiled at the first call and cached (beside this file, or in the user's
-    cache folder where this one is read-only: Numba's own choice)."""
-    if numba is None:
-        return lambda f: f
-    return numba.njit(cache=True, **options)
-
-
-def available() -> bool:
-    return numba is not None
+__all__ = ["adjacency", "available", "column_sums", "component_scores", "drop", "reached", "source_rows"]
 
 
 def adjacency(n: int, src, dst, both_ways: bool):
@@ -102,10 +89,12 @@ def column_sums(rows, sources, edges):
 def reached(arcs, start: int):
     """The vertices reached from `start` over the live arcs (bool by vertex)."""
     ptr, end, nbr, _ = arcs
-    return reached_from(ptr, end, nbr, start)
+    label = np.full(len(end), -1, np.int8)
+    flood(ptr, end, nbr, start, label, 1, np.empty(len(end), np.int64))
+    return label > 0
 
 
-@_jit()
+@jit()
 def _drop_from_row(ptr, end, nbr, edge, v, e):
     j = ptr[v]
     while j < end[v] and edge[j] != e:
@@ -118,7 +107,7 @@ def _drop_from_row(ptr, end, nbr, edge, v, e):
     end[v] -= 1
 
 
-@_jit()
+@jit()
 def bfs_source(ptr, end, nbr, edge, s, dist, sigma, delta, order, seg, dag, acc):
     # the DAG's arcs are listed as the search finds them (by tail, in BFS order): the
     # dependencies walk them alone, tails in reverse
@@ -141,18 +130,15 @@ def bfs_source(ptr, end, nbr, edge, s, dist, sigma, delta, order, seg, dag, acc)
                 sigma[w] += sigma[v]
                 dag[k] = a
                 k += 1
-    seg[count] = k
-    _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc)
-    for i in range(count):
-        v = order[i]
-        dist[v] = -1
-        sigma[v] = 0.0
-        delta[v] = 0.0
+    _dependencies(nbr, edge, order, count, seg, k, dag, sigma, delta, acc, dist, -1)
 
 
-@_jit()
-def _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc):
-    # by decreasing distance: each DAG arc's share, added into its edge and its tail
+@jit()
+def _dependencies(nbr, edge, order, count, seg, arcs, dag, sigma, delta, acc, dist, unreached):
+    # the search's `count` vertices in `order`, the first `arcs` of `dag` its DAG's, order[i]'s
+    # from seg[i] on: by decreasing distance, each DAG arc's share added into its edge and its
+    # tail; then the search's vertices made unreached again for the next source
+    seg[count] = arcs
     for i in range(count - 1, -1, -1):
         v = order[i]
         for j in range(seg[i], seg[i + 1]):
@@ -161,9 +147,14 @@ def _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc):
             c = sigma[v] / sigma[w] * (1.0 + delta[w])
             acc[edge[a]] += c
             delta[v] += c
+    for i in range(count):
+        v = order[i]
+        dist[v] = unreached
+        sigma[v] = 0.0
+        delta[v] = 0.0
 
 
-@_jit()
+@jit()
 def search_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t, threads):
     """Thread t's share of the sources (every threads-th from the t-th), each one's search
     (breadth-first where `lengths` is empty, else Dijkstra's) and its sums added into out[t],
@@ -190,13 +181,13 @@ def search_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t,
                             delta, order, hk, hv, seg, dag, target)
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def search_shares(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, threads):
     for t in numba.prange(threads):
         search_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t, threads)
 
 
-@_jit()
+@jit()
 def _column_sums(rows, sources, edges):
     out = np.zeros(len(edges))
     for s in sources:
@@ -205,12 +196,13 @@ def _column_sums(rows, sources, edges):
     return out
 
 
-@_jit()
+@jit()
 def same_length(reach, d, eps):
     # igraph_cmp_epsilon(reach, d, eps) == 0, as brandes.on_path
     return reach == d or abs(reach - d) < eps * (abs(reach) + abs(d))
 
-@_jit()
+
+@jit()
 def heap_lower(hk, hv, pos, size, key, v):
     """Vertex v's key lowered to `key` in the binary heap (hk, hv; pos[v] its place, -1 out of
     it), v pushed if it is out; the heap's new size."""
@@ -218,40 +210,53 @@ def heap_lower(hk, hv, pos, size, key, v):
     if i < 0:
         i = size
         size += 1
-    while i > 0:
-        p = (i - 1) // 2
-        if hk[p] <= key:
-            break
-        hk[i], hv[i] = hk[p], hv[p]
-        pos[hv[i]] = i
-        i = p
-    hk[i], hv[i], pos[v] = key, v, i
+    p = (i - 1) // 2
+    while i > 0 and hk[p] > key:       # sift up: the larger parents move down
+        _heap_set(hk, hv, pos, i, hk[p], hv[p])
+        i, p = p, (p - 1) // 2
+    _heap_set(hk, hv, pos, i, key, v)
     return size
 
-@_jit()
+
+@jit()
 def heap_pop(hk, hv, pos, size):
     """The heap's root taken out; its new size."""
     pos[hv[0]] = -1
     size -= 1
-    if size == 0:
-        return 0
-    key, v = hk[size], hv[size]
-    i = 0
-    while True:
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and hk[c + 1] < hk[c]:
-            c += 1
-        if hk[c] >= key:
-            break
-        hk[i], hv[i] = hk[c], hv[c]
-        pos[hv[i]] = i
-        i = c
-    hk[i], hv[i], pos[v] = key, v, i
+    if size > 0:
+        _heap_sift_down(hk, hv, pos, size, hk[size], hv[size])
     return size
 
-@_jit()
+
+# the heap's steps are inlined into their callers (Numba's inline="always"): as calls they cost
+# Dijkstra's searches about a fifth more time
+@jit(inline="always")
+def _heap_sift_down(hk, hv, pos, size, key, v):
+    # (key, v) placed from the root down: the smaller child moves up while it is below key
+    i = 0
+    c = _heap_smaller_child(hk, size, i)
+    while c >= 0 and hk[c] < key:
+        _heap_set(hk, hv, pos, i, hk[c], hv[c])
+        i = c
+        c = _heap_smaller_child(hk, size, i)
+    _heap_set(hk, hv, pos, i, key, v)
+
+
+@jit(inline="always")
+def _heap_smaller_child(hk, size, i):
+    """Place i's child with the smaller key (the first of equals), -1 where it has none."""
+    c = 2 * i + 1
+    if c >= size:
+        return -1
+    return c + 1 if c + 1 < size and hk[c + 1] < hk[c] else c
+
+
+@jit(inline="always")
+def _heap_set(hk, hv, pos, i, key, v):
+    hk[i], hv[i], pos[v] = key, v, i
+
+
+@jit()
 def dijkstra_source(ptr, end, nbr, edge, lengths, eps, s, dist, pos, sigma, delta, order,
                     hk, hv, seg, dag, acc):
     # distances and the settling order first (each vertex in the heap once, its key lowered
@@ -284,29 +289,4 @@ def dijkstra_source(ptr, end, nbr, edge, lengths, eps, s, dist, pos, sigma, delt
                 sigma[w] += sigma[v]
                 dag[k] = a
                 k += 1
-    seg[count] = k
-    _dependencies(nbr, edge, order, count, seg, dag, sigma, delta, acc)
-    for i in range(count):
-        v = order[i]
-        dist[v] = np.inf
-        sigma[v] = 0.0
-        delta[v] = 0.0
-
-@_jit()
-def reached_from(ptr, end, nbr, start):
-    n = len(ptr) - 1
-    seen = np.zeros(n, np.bool_)
-    stack = np.empty(n, np.int64)
-    seen[start] = True
-    stack[0] = start
-    top = 1
-    while top > 0:
-        top -= 1
-        v = stack[top]
-        for a in range(ptr[v], end[v]):
-            w = nbr[a]
-            if not seen[w]:
-                seen[w] = True
-                stack[top] = w
-                top += 1
-    return seen
+    _dependencies(nbr, edge, order, count, seg, k, dag, sigma, delta, acc, dist, np.inf)

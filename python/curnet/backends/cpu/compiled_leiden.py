@@ -15,14 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..partitions import GOLDEN, MIX1, MIX2
-from .compiled_brandes import _jit, available, numba
+from .compiled import available, flood, jit, numba
 
 __all__ = ["aggregate", "available", "community_sums", "local_moving", "numba", "pieces", "refine_moves"]
 
 _GOLDEN, _MIX1, _MIX2 = np.uint64(GOLDEN), np.uint64(MIX1), np.uint64(MIX2)
 
 
-@_jit()
+@jit()
 def _uniform(seed, u, c):
     """partitions.uniform for one (seed, u, c): all in uint64, wrapping as the device does."""
     x = seed + np.uint64(u) * _GOLDEN + np.uint64(c) * _MIX1
@@ -32,11 +32,11 @@ def _uniform(seed, u, c):
     return (np.float64(x >> np.uint64(11)) + 0.5) * 2.0 ** -53
 
 
-@_jit()
-def _weights_by_community(ptr, idx, w, labels, u, stamp, seen, kuc, comms):
+@jit()
+def _weights_by_community(ptr, idx, w, labels, u, stamp, seen, kuc, comms, k):
     """Vertex u's arc weights summed by its neighbours' labels into kuc (entries stamped
-    `stamp` in seen are this vertex's), the labels listed in comms: their count."""
-    k = 0
+    `stamp` in seen are this visit's), the labels new to the visit listed in comms from
+    comms[k] on: the list's new length."""
     for j in range(ptr[u], ptr[u + 1]):
         c = labels[idx[j]]
         if seen[c] != stamp:
@@ -48,7 +48,7 @@ def _weights_by_community(ptr, idx, w, labels, u, stamp, seen, kuc, comms):
     return k
 
 
-@_jit()
+@jit()
 def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolerance, seed,
                   max_rounds, buckets, round_gain, smallest_share):
     n = len(part)
@@ -69,23 +69,14 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
     rounds = 0
     done = 0
     kept = 0
-    first = np.zeros(buckets + 1, np.int64)
-    order = np.empty(n, np.int64)            # the round's looked-at vertices, bucket by bucket
+    bucket = np.empty(n, np.int64)           # each vertex's bucket this round, `buckets`: none
     for r in range(max_rounds):
         rseed = seed + np.uint64(r + 1) * _MIX2          # partitions.round_seed
         next_look[:] = False
-        first[:] = 0
         for u in range(n):
-            if look[u] and ptr[u + 1] > ptr[u]:
-                first[np.int64(_uniform(rseed, u, u) * buckets) + 1] += 1
-        for b in range(buckets):
-            first[b + 1] += first[b]
-        at = first[:buckets].copy()
-        for u in range(n):
-            if look[u] and ptr[u + 1] > ptr[u]:
-                bucket = np.int64(_uniform(rseed, u, u) * buckets)
-                order[at[bucket]] = u
-                at[bucket] += 1
+            looked_at = look[u] and ptr[u + 1] > ptr[u]
+            bucket[u] = np.int64(_uniform(rseed, u, u) * buckets) if looked_at else buckets
+        first, order = _counting_sort(bucket, buckets + 1)      # the vertices bucket by bucket
         moved = False
         round_start = quality
         for b in range(buckets):
@@ -98,7 +89,7 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
                 if share < 1.0 and not _uniform(rseed + np.uint64(1), u, u) < share:
                     continue
                 stamp += 1
-                k = _weights_by_community(ptr, idx, w, part, u, stamp, seen, kuc, comms)
+                k = _weights_by_community(ptr, idx, w, part, u, stamp, seen, kuc, comms, 0)
                 kua = kuc[a] if seen[a] == stamp else 0.0
                 su = vsize[u]
                 best = -np.inf
@@ -200,12 +191,12 @@ def local_moving(lg, part, vsize, total, count, gamma: float, quality: float, to
 GUMBEL_LOW, GUMBEL_HIGH = -4.0, 38.0
 
 
-@_jit()
+@jit()
 def _gumbel(seed, u, c):
     return -np.log(-np.log(_uniform(seed, u, c)))
 
 
-@_jit()
+@jit()
 def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed, max_rounds, sub):
     # ptr, idx, w: only the arcs inside communities (_inside_arcs)
     n = len(part)
@@ -233,7 +224,7 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
             if not alone[u]:
                 continue
             stamp += 1
-            k = _weights_by_community(ptr, idx, w, sub, u, stamp, seen, kuc, comms)
+            k = _weights_by_community(ptr, idx, w, sub, u, stamp, seen, kuc, comms, 0)
             if k == 0:
                 continue
             kua = kuc[a] if seen[a] == stamp else 0.0
@@ -304,7 +295,7 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
     return rounds
 
 
-@_jit()
+@jit()
 def _inside_arcs(ptr, idx, w, part):
     """The CSR of the arcs inside communities `part`, each row's in their order."""
     n = len(part)
@@ -337,19 +328,9 @@ def refine_moves(lg, part, vsize, rest, alone, total, cut, gamma: float, beta: f
     return sub.astype(np.int32), np.array([rounds], np.int64)
 
 
-@_jit()
+@jit()
 def _aggregate(ptr, idx, w, labels, k, inner_v, strength_v, size_v):
-    n = len(labels)
-    first = np.zeros(k + 1, np.int64)            # each community's members, in vertex order
-    for u in range(n):
-        first[labels[u] + 1] += 1
-    for c in range(k):
-        first[c + 1] += first[c]
-    members = np.empty(n, np.int64)
-    at = first[:k].copy()
-    for u in range(n):
-        members[at[labels[u]]] = u
-        at[labels[u]] += 1
+    first, members = _counting_sort(labels, k)   # each community's members, in vertex order
     own = np.zeros(k, np.float64)                 # the members' own inner weights
     inside = np.zeros(k, np.float64)              # the arcs between members
     strength = np.zeros(k, np.float64)
@@ -368,20 +349,14 @@ def _aggregate(ptr, idx, w, labels, k, inner_v, strength_v, size_v):
             own[c] += inner_v[u]
             strength[c] += strength_v[u]
             size[c] += size_v[u]
-            for j in range(ptr[u], ptr[u + 1]):
-                d = labels[idx[j]]
-                if d == c:
-                    inside[c] += w[j]
-                    continue
-                if seen[d] != c:
-                    seen[d] = c
-                    acc[d] = 0.0
-                    cols[nc] = d
-                    nc += 1
-                acc[d] += w[j]
+            nc = _weights_by_community(ptr, idx, w, labels, u, c, seen, acc, cols, nc)
         for i in range(nc):
-            out_idx[m] = cols[i]
-            out_w[m] = acc[cols[i]]
+            d = cols[i]
+            if d == c:                            # the arcs between members
+                inside[c] = acc[c]
+                continue
+            out_idx[m] = d
+            out_w[m] = acc[d]
             m += 1
         out_ptr[c + 1] = m
     # each row's columns in order, not by a sort of each row: a transpose by counting lists
@@ -414,24 +389,31 @@ def _aggregate(ptr, idx, w, labels, k, inner_v, strength_v, size_v):
     return out_ptr, sorted_idx, sorted_w, own + inside, strength, size
 
 
-@_jit()
+@jit()
 def _transpose(ptr, idx, w, k):
     """The k x k CSR matrix's transpose, each of its rows in increasing column order."""
-    out_ptr = np.zeros(k + 1, np.int64)
-    for e in range(len(idx)):
-        out_ptr[idx[e] + 1] += 1
-    for c in range(k):
-        out_ptr[c + 1] += out_ptr[c]
-    at = out_ptr[:k].copy()
-    out_idx = np.empty(len(idx), np.int32)
-    out_w = np.empty(len(idx), np.float64)
+    rows = np.empty(len(idx), np.int32)
     for r in range(k):
-        for e in range(ptr[r], ptr[r + 1]):
-            d = idx[e]
-            out_idx[at[d]] = r
-            out_w[at[d]] = w[e]
-            at[d] += 1
-    return out_ptr, out_idx, out_w
+        rows[ptr[r]:ptr[r + 1]] = r
+    out_ptr, order = _counting_sort(idx, k)       # the entries by column, each column's by row
+    return out_ptr, rows[order], w[order]
+
+
+@jit()
+def _counting_sort(keys, k):
+    """(first, order): the positions of `keys` (each 0..k-1) sorted by key, stably; key c's
+    positions are order[first[c]:first[c + 1]]."""
+    first = np.zeros(k + 1, np.int64)
+    for i in range(len(keys)):
+        first[keys[i] + 1] += 1
+    for c in range(k):
+        first[c + 1] += first[c]
+    at = first[:k].copy()
+    order = np.empty(len(keys), np.int64)
+    for i in range(len(keys)):
+        order[at[keys[i]]] = i
+        at[keys[i]] += 1
+    return first, order
 
 
 def aggregate(lg, labels, k: int):
@@ -447,7 +429,7 @@ def aggregate(lg, labels, k: int):
     return LevelGraph(int(k), ptr, src, idx, w, inner, strength, size)
 
 
-@_jit()
+@jit()
 def _community_sums(ptr, idx, w, labels, inner_v, vsize, k):
     n = len(labels)
     own = np.zeros(k, np.float64)
@@ -477,30 +459,21 @@ def community_sums(lg, labels, vsize, k: int):
                            np.asarray(vsize, np.float64), int(k))
 
 
-@_jit()
-def _pieces(ptr, idx, labels):
+@jit()
+def _pieces(ptr, idx, w, labels):
+    # the connected components of the arcs inside communities, each from its smallest vertex
+    in_ptr, in_idx, _ = _inside_arcs(ptr, idx, w, labels)
     n = len(labels)
     piece = np.full(n, -1, np.int32)
     stack = np.empty(n, np.int64)
     for s in range(n):
-        if piece[s] >= 0:
-            continue
-        piece[s] = s
-        stack[0] = s
-        top = 1
-        while top > 0:
-            top -= 1
-            u = stack[top]
-            for j in range(ptr[u], ptr[u + 1]):
-                v = idx[j]
-                if piece[v] < 0 and labels[v] == labels[u]:
-                    piece[v] = s
-                    stack[top] = v
-                    top += 1
+        if piece[s] < 0:
+            flood(in_ptr, in_ptr[1:], in_idx, s, piece, s, stack)
     return piece
 
 
 def pieces(lg, labels):
     """CpuMoves.pieces's connected pieces of each community by a search from each vertex not yet
     reached, in vertex order: each piece labelled by its smallest vertex id."""
-    return _pieces(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32), np.asarray(labels, np.int64))
+    return _pieces(np.asarray(lg.ptr, np.int64), np.asarray(lg.idx, np.int32), np.asarray(lg.w, np.float64),
+                   np.asarray(labels, np.int64))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiled_brandes import _jit, available, numba
+from .compiled import available, jit, numba
 
 __all__ = ["available", "scc_labels"]
 
@@ -56,7 +56,7 @@ def scc_labels(out_ptr, out_idx, in_ptr, in_src) -> np.ndarray:
             return labels
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def _trim(out_ptr, out_idx, in_ptr, in_src, alive):
     """Removes from `alive`, until none is left, the vertices with no in-arc or no out-arc to
     another alive vertex; returns how many are left alive. Passes over the threads while a
@@ -93,7 +93,7 @@ def _trim(out_ptr, out_idx, in_ptr, in_src, alive):
     return left
 
 
-@_jit()
+@jit()
 def _trim_rest(out_ptr, out_idx, in_ptr, in_src, alive, check):
     """The trim to its end on one thread: a stack of the vertices to look at (those flagged
     in `check` first), each removal stacking its alive neighbours again."""
@@ -116,7 +116,7 @@ def _trim_rest(out_ptr, out_idx, in_ptr, in_src, alive, check):
         size = _stack_alive(in_ptr, in_src, alive, v, stacked, stack, size)
 
 
-@_jit()
+@jit()
 def _stack_alive(ptr, nbr, alive, v, stacked, stack, size):
     """v's alive neighbours along ptr/nbr not yet on the stack, pushed; the new size."""
     for a in range(ptr[v], ptr[v + 1]):
@@ -128,13 +128,13 @@ def _stack_alive(ptr, nbr, alive, v, stacked, stack, size):
     return size
 
 
-@_jit()
+@jit()
 def _trimmed(out_ptr, out_idx, in_ptr, in_src, alive, v):
     """Whether v has no out-arc or no in-arc to another alive vertex."""
     return not (_has_alive(out_ptr, out_idx, alive, v) and _has_alive(in_ptr, in_src, alive, v))
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def _pivot(out_ptr, in_ptr, alive, threads):
     """The alive vertex with the largest in-degree x out-degree (the first of equals): the
     likeliest member of a large component."""
@@ -154,7 +154,7 @@ def _pivot(out_ptr, in_ptr, alive, threads):
     return at[np.argmax(best)]
 
 
-@_jit()
+@jit()
 def _has_alive(ptr, nbr, alive, v):
     for a in range(ptr[v], ptr[v + 1]):
         w = nbr[a]
@@ -163,7 +163,7 @@ def _has_alive(ptr, nbr, alive, v):
     return False
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def _reach(ptr, nbr, rptr, rnbr, alive, left, pivot, threads):
     """(n,) int32: each alive vertex's level from `pivot` along the arcs ptr/nbr inside
     `alive` (`left` of them), -1 where it is not reached. rptr/rnbr are the same arcs
@@ -207,7 +207,7 @@ def _reach(ptr, nbr, rptr, rnbr, alive, left, pivot, threads):
     return level
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def _push(ptr, nbr, alive, level, depth, frontier, threads):
     """One top-down level: the frontier's unseen alive heads get depth + 1; returns them (the
     next frontier). Each thread takes a slice of the
@@ -227,15 +227,8 @@ def _push(ptr, nbr, alive, level, depth, frontier, threads):
     claimed = np.empty(room[threads], np.int32)
     found = np.zeros(threads + 1, np.int64)
     for t in numba.prange(threads):
-        at = room[t]
-        for i in range(t * chunk, min(size, (t + 1) * chunk)):
-            v = frontier[i]
-            for a in range(ptr[v], ptr[v + 1]):
-                w = nbr[a]
-                if alive[w] and level[w] < 0:
-                    level[w] = depth + 1
-                    claimed[at] = w
-                    at += 1
+        at = _claim(ptr, nbr, alive, level, depth, frontier, t * chunk, min(size, (t + 1) * chunk),
+                    claimed, room[t])
         found[t + 1] = at - room[t]
     found = np.cumsum(found)
     out = np.empty(found[threads], np.int32)
@@ -244,26 +237,33 @@ def _push(ptr, nbr, alive, level, depth, frontier, threads):
     return out
 
 
-@_jit()
+@jit()
 def _push_serial(ptr, nbr, alive, level, depth, frontier, size):
     """_push on one thread, in place: the new frontier is written behind the old one, then
     moved to the front (`frontier` has room: the vertices in it are distinct but for the
     repeats of a parallel push, fewer than SERIAL_FRONTIER). A frontier this small is not
     worth the threads' start-up: a long cycle takes one level a vertex."""
-    found = size
-    for i in range(size):
+    found = _claim(ptr, nbr, alive, level, depth, frontier, 0, size, frontier, size)
+    frontier[:found - size] = frontier[size:found]
+    return found - size
+
+
+@jit(inline="always")      # inside the threads' loop: no call a frontier slice
+def _claim(ptr, nbr, alive, level, depth, frontier, first, last, out, at):
+    """The unseen alive heads of frontier[first:last] get depth + 1 and are written to out
+    from `at` on, in the order found; returns where the writing stopped."""
+    for i in range(first, last):
         v = frontier[i]
         for a in range(ptr[v], ptr[v + 1]):
             w = nbr[a]
             if alive[w] and level[w] < 0:
                 level[w] = depth + 1
-                frontier[found] = w
-                found += 1
-    frontier[:found - size] = frontier[size:found]
-    return found - size
+                out[at] = w
+                at += 1
+    return at
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def _gather(level, depth, threads):
     """The vertices at `depth`, in id order (room for a later serial push behind them)."""
     n = len(level)
@@ -286,7 +286,7 @@ def _gather(level, depth, threads):
     return frontier
 
 
-@_jit(parallel=True)
+@jit(parallel=True)
 def _peel(level, alive, labels, pivot):
     """The pivot's component (the vertices `level` reaches) labelled `pivot` and removed; its
     size."""
@@ -299,7 +299,7 @@ def _peel(level, alive, labels, pivot):
     return size
 
 
-@_jit()
+@jit()
 def _tarjan(ptr, nbr, alive, labels):
     """Tarjan's search over the alive vertices (arcs to others skipped), iterative: each
     component labelled with its root's id; the alive flags are left as they are."""
