@@ -5,13 +5,15 @@
 
 A graph is a dataset name (curnet.datasets), `rmatNN` (curnet.generators.rmat, undirected),
 `string_pcsf` (PCSF's STRING interactome, shared/pcsf/string_pcsf.tsv.gz, simplified),
-or NAME=PATH of an .npz with arrays src and dst (a copy for a machine without network).
+or NAME=PATH of an .npz with arrays src and dst, and n, the vertex count (a copy for a
+machine without network: `--save-npz` writes one).
 Each timed call is a warm one, the graph already on the device: a first call (compiling the
 GPU's kernels, sending the graph) is timed apart as `first_s`. Times are medians over
 --repeats (`best_s` the fastest); `quality` is the last call's modularity, `quality_median`
-the median over the calls (a new seed each). --phases adds, for one warm Leiden run
-a backend, the time in each phase (local moving, refinement, aggregation; the rest is host
-work and the final split), the device synchronised around each phase.
+the median over the calls (a new seed each). --phases adds, for one warm Leiden run (and
+Louvain's, --phase-calls) a backend, the time in each phase (local moving, refinement,
+aggregation; the rest is host work and the final split), the device synchronised around
+each phase.
 """
 from __future__ import annotations
 
@@ -41,7 +43,8 @@ def load(spec: str, on_gpu: bool = False):
         name, path = spec.split("=", 1)
         with np.load(path) as z:
             src, dst = z["src"], z["dst"]
-        return name, curnet.Graph.from_edges(src, dst, directed=False, num_vertices=int(max(src.max(), dst.max())) + 1)
+            n = int(z["n"]) if "n" in z else int(max(src.max(), dst.max())) + 1
+        return name, curnet.Graph.from_edges(src, dst, directed=False, num_vertices=n)
     if spec.startswith("rmat"):
         scale = int(spec[4:])
         return spec, rmat_on_gpu(scale) if on_gpu else generators.rmat(scale, directed=False)
@@ -93,24 +96,35 @@ def curnet_rows(name, g, backend, repeats, sweep, calls=CALLS):
     return rows
 
 
-def phase_rows(name, g, backend):
-    """One warm Leiden run (2 iterations) with the time of each phase: the driver's
-    move_nodes, refine and aggregate wrapped, the device synchronised around each; and the
-    device's counts of rounds and buckets (local moving) and rounds (refinement), read after
-    the run."""
+def phase_rows(name, g, backend, algorithm="leiden"):
+    """One Leiden run (2 iterations) or Louvain run with the time of each phase, the device
+    synchronised around each: local moving (the driver's move_nodes, with the sums it starts
+    from), refinement (refine), aggregation (the device's aggregate), renumbering (renumber),
+    the quality (runs.quality) and the final split (the device's pieces); `other_s` is the
+    rest (the host's steps between). `steps` lists each timed call: [phase, vertices of its
+    level, seconds]; the device's counts of rounds and buckets (local moving) and rounds
+    (refinement) are summed over the run, and `move_stats_by_level` keeps local moving's by
+    level. Warm: main runs it after curnet_rows' calls."""
     from curnet.analyses.community_detection import local_moving as lm
+    from curnet.analyses.community_detection import runs
     from curnet.backends import get_backend
-    spent = {"local_moving": 0.0, "refinement": 0.0, "aggregation": 0.0}
+    spent = {"local_moving": 0.0, "refinement": 0.0, "aggregation": 0.0, "renumber": 0.0, "quality": 0.0,
+             "pieces": 0.0}
     calls = {k: 0 for k in spent}
-    originals = {"local_moving": lm.move_nodes, "refinement": lm.refine, "aggregation": lm.aggregate}
+    steps: list = []
     moves = type(get_backend(backend).members[0].partition_primitives())
+    # (owner, attribute, phase): what is wrapped, restored after the run
+    wrapped = [(lm, "move_nodes", "local_moving"), (lm, "refine", "refinement"), (moves, "aggregate", "aggregation"),
+               (lm, "renumber", "renumber"), (runs, "renumber", "renumber"), (runs, "quality", "quality"),
+               (moves, "pieces", "pieces")]
+    originals = [getattr(owner, attr) for owner, attr, _ in wrapped]
     stats = {"local_moving": [], "refine_moves": []}
     counted = {k: getattr(moves, k) for k in stats}
 
     def count(method, fn):
         def counted_call(self, *args, **kw):
             out = fn(self, *args, **kw)
-            stats[method].append(out[1])
+            stats[method].append(out[-1])          # the stats come last
             return out
         return counted_call
 
@@ -120,39 +134,42 @@ def phase_rows(name, g, backend):
             t = time.perf_counter()
             out = fn(*args, **kw)
             drain(backend)
-            spent[phase] += time.perf_counter() - t
+            dt = time.perf_counter() - t
+            spent[phase] += dt
             calls[phase] += 1
+            level = args[1]                        # the level (or the labels) each wrapped call takes second
+            steps.append([phase, int(getattr(level, "n", None) or len(level)), dt])
             return out
         return timed_phase
-    lm.move_nodes, lm.refine, lm.aggregate = (wrap(k, f) for k, f in originals.items())
+    for (owner, attr, phase), fn in zip(wrapped, originals):
+        setattr(owner, attr, wrap(phase, fn))
     for k, f in counted.items():
         setattr(moves, k, count(k, f))
     try:
-        curnet.leiden(g, seed=1, backend=backend)          # warm (compiled, graph on the device)
-        for k in spent:
-            spent[k], calls[k] = 0.0, 0
-        for k in stats:
-            stats[k].clear()
         drain(backend)
         t = time.perf_counter()
-        p = curnet.leiden(g, seed=2, backend=backend)
+        p = getattr(curnet, algorithm)(g, seed=2, backend=backend)
         drain(backend)
         total = time.perf_counter() - t
     finally:
-        lm.move_nodes, lm.refine, lm.aggregate = originals.values()
+        for (owner, attr, _), fn in zip(wrapped, originals):
+            setattr(owner, attr, fn)
         for k, f in counted.items():
             setattr(moves, k, f)
-    totals = {k: np.sum([np.asarray(x.get() if hasattr(x, "get") else x) for x in v], axis=0).tolist()
-              for k, v in stats.items() if v}
-    row = {"graph": name, "tool": f"curnet-{backend}", "call": "leiden_2_phases", "seconds": total,
+    as_lists = {k: [np.asarray(x.get() if hasattr(x, "get") else x).tolist() for x in v] for k, v in stats.items()}
+    call = "leiden_2_phases" if algorithm == "leiden" else f"{algorithm}_phases"
+    row = {"graph": name, "tool": f"curnet-{backend}", "call": call, "seconds": total,
            "quality": p.quality, "communities": p.n_communities}
     row.update({f"{k}_s": v for k, v in spent.items()})
     row.update({f"{k}_calls": v for k, v in calls.items()})
     row["other_s"] = total - sum(spent.values())
-    if "local_moving" in totals:
-        row["move_rounds"], row["move_buckets"], row["move_buckets_kept"] = totals["local_moving"]
-    if "refine_moves" in totals:
-        row["refine_rounds"] = totals["refine_moves"][0]
+    if as_lists["local_moving"]:
+        sums = np.sum(as_lists["local_moving"], axis=0).tolist()
+        row["move_rounds"], row["move_buckets"], row["move_buckets_kept"] = sums
+        row["move_stats_by_level"] = as_lists["local_moving"]
+    if as_lists["refine_moves"]:
+        row["refine_rounds"] = int(np.sum(as_lists["refine_moves"]))
+    row["steps"] = steps
     return [row]
 
 
@@ -185,6 +202,8 @@ def main(argv=None):
     ap.add_argument("--igraph-repeats", type=int, default=None, help="igraph's repeats (default: --repeats)")
     ap.add_argument("--sweep", default="", help="RESxSEEDS, e.g. 10x10: one batched call")
     ap.add_argument("--phases", action="store_true", help="time each phase of one Leiden run")
+    ap.add_argument("--phase-calls", default="leiden", help="the runs --phases times: leiden, louvain")
+    ap.add_argument("--save-npz", default=None, help="write the (one) graph's edges here as NAME=PATH reads them")
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
     sweep = tuple(int(x) for x in a.sweep.split("x")) if a.sweep else None
@@ -203,10 +222,15 @@ def main(argv=None):
         name, g = load(spec, on_gpu="cuda" in a.backends)
         meta.setdefault("load_s", {})[name] = time.perf_counter() - t
         print(f"# {name}: {len(g):,} vertices, {g.num_edges:,} edges", flush=True)
+        if a.save_npz:
+            src, dst, _ = g.edges()
+            np.savez(a.save_npz, src=src, dst=dst, n=len(g))
+            continue
         for backend in a.backends.split(","):
             got = curnet_rows(name, g, backend, a.repeats, sweep, calls)
             if a.phases:
-                got += phase_rows(name, g, backend)
+                for algorithm in a.phase_calls.split(","):
+                    got += phase_rows(name, g, backend, algorithm)
             rows += got
             print(*(json.dumps(r) for r in got), sep="\n", flush=True)
             save()
@@ -216,7 +240,7 @@ def main(argv=None):
             rows += got
             print(*(json.dumps(r) for r in got), sep="\n", flush=True)
         for r in rows:
-            if r["graph"] == name and r["call"] in CALLS and r.get("seconds"):
+            if r["graph"] == name and (r["call"] in CALLS or r["call"].endswith("_phases")) and r.get("seconds"):
                 r["edges_per_s"] = g.num_edges / r["seconds"]
         save()
     return rows
