@@ -35,11 +35,12 @@ LEAVE_SHARE = 0.25
 class LongRows:
     """W's rows of more than PIECE_ARCS arcs, cut into pieces (device arrays): long_of (n,)
     int32, a row's number among the long rows or -1; piece_row, piece_first: each piece's row
-    and first arc; piece_count: the pieces of each long row."""
+    and first arc; piece_count: the pieces of each long row; piece_arcs: the arcs a piece holds."""
     long_of: cp.ndarray
     piece_row: cp.ndarray
     piece_first: cp.ndarray
     piece_count: cp.ndarray
+    piece_arcs: int = PIECE_ARCS
 
     @property
     def rows(self) -> int:
@@ -63,7 +64,25 @@ def long_rows(ptr, n: int, piece_arcs: int = PIECE_ARCS) -> LongRows:
     within = np.arange(len(piece_row)) - np.repeat(first_piece, count)
     piece_first = offsets[piece_row] + within * piece_arcs
     return LongRows(cp.asarray(long_of), cp.asarray(piece_row.astype(np.int32)),
-                    cp.asarray(piece_first.astype(np.int64)), cp.asarray(count.astype(np.int32)))
+                    cp.asarray(piece_first.astype(np.int64)), cp.asarray(count.astype(np.int32)), piece_arcs)
+
+
+@dataclass(frozen=True)
+class WalkSpec:
+    """What every launch of one walk_loop call shares: W's CSR rows (ptr int64, idx int32, val
+    float64) and its long rows cut into pieces, the dangling vertices ((n,) uint8), the restart
+    probability r (damping 1 - r), whether the dangling mass goes back along s (PageRank),
+    the norm of the stopping test (2 with `ord2`, else 1), the tolerance and max_iter."""
+    ptr: cp.ndarray
+    idx: cp.ndarray
+    val: cp.ndarray
+    dangling: cp.ndarray
+    cuts: LongRows
+    restart: float
+    redistribute: bool
+    ord2: bool
+    tol: float
+    max_iter: int
 
 
 def lane_shape(k: int, mean_row: float) -> tuple[int, int]:
@@ -110,7 +129,7 @@ def walk_loop(ptr, idx, val, dangling, s, restart: float, *, redistribute: bool,
         scale = cp.sqrt((s * s).sum(axis=0))
     else:
         scale = cp.abs(s).sum(axis=0)
-    walk = (ptr, idx, val, dangling, cuts, restart, redistribute, ord2, tol, max_iter)
+    walk = WalkSpec(ptr, idx, val, dangling, cuts, float(restart), redistribute, ord2, tol, max_iter)
     leave_at = int(k * LEAVE_SHARE) if k > 32 else 0
     x, steps, done, sums = _launch(walk, start, start.copy(), k, scale, 0, None, leave_at)
     running = np.flatnonzero(steps == 0)
@@ -127,15 +146,15 @@ def walk_loop(ptr, idx, val, dangling, s, restart: float, *, redistribute: bool,
     return (x if ld == k else x[:, :k]), steps
 
 
-def _launch(walk, start, x_now, k: int, scale, step0: int, carried, leave_at: int):
+def _launch(walk: WalkSpec, start, x_now, k: int, scale, step0: int, carried, leave_at: int):
     """One launch of walk_loop over the k columns of the (n, ld) blocks start (s) and x_now
     (x_step0, which the call may overwrite), from step step0 (carried: the change of step
     step0 - 1 and the dangling mass of x_step0 a column, when step0 > 0). Returns (x0, steps,
     steps taken, the per-column sums) once it ends, x0 holding every column's last iterate."""
-    ptr, idx, val, dangling, cuts, restart, redistribute, ord2, tol, max_iter = walk
+    cuts = walk.cuts
     n, ld = start.shape
     x0, x1 = (x_now, cp.empty_like(x_now)) if step0 % 2 == 0 else (cp.empty_like(x_now), x_now)
-    c_log, z_log = lane_shape(k, len(idx) / max(n, 1))
+    c_log, z_log = lane_shape(k, len(walk.idx) / max(n, 1))
     groups = -(-k // (1 << c_log))
     # change (3 slots), dangling mass (3 slots), the long rows' sums; one allocation
     sums = cp.zeros(6 * k + max(1, cuts.rows * ld), np.float64)
@@ -154,13 +173,13 @@ def _launch(walk, start, x_now, k: int, scale, step0: int, carried, leave_at: in
     wanted = -(-(tasks + groups * cuts.pieces) // (THREADS // 32 * TASKS_A_WARP))
     blocks = max(1, min(resident("propagation", "walk_loop", THREADS), wanted))
     run = max(1, min(RUN_MAX, tasks // (blocks * THREADS // 32 * RUN_WAVES)))
-    r = float(restart)
-    args = (ptr, idx, val, dangling, start, x0, x1, scale, sums[:3 * k], sums[3 * k:], counts[:3], stop,
-            counts[3:5], counts[5:6].view(np.int32), cuts.long_of, cuts.piece_row, cuts.piece_first,
-            cuts.piece_count, part, arrived, i64(cuts.pieces), i32(PIECE_ARCS),
+    r = walk.restart
+    args = (walk.ptr, walk.idx, walk.val, walk.dangling, start, x0, x1, scale, sums[:3 * k], sums[3 * k:],
+            counts[:3], stop, counts[3:5], counts[5:6].view(np.int32), cuts.long_of, cuts.piece_row,
+            cuts.piece_first, cuts.piece_count, part, arrived, i64(cuts.pieces), i32(cuts.piece_arcs),
             i64(n), i32(k), i64(ld), i32(c_log), i32(z_log), i32(run), np.float64(1 - r),
-            np.float64(r), np.float64((1 - r) / r), np.float64(tol), i32(int(ord2)), i32(int(redistribute)),
-            i32(max_iter), i32(step0), i32(leave_at))
+            np.float64(r), np.float64((1 - r) / r), np.float64(walk.tol), i32(int(walk.ord2)),
+            i32(int(walk.redistribute)), i32(walk.max_iter), i32(step0), i32(leave_at))
     launch_cooperative("propagation", "walk_loop", blocks, args, THREADS,
                        shape=f"{n} rows x {k} columns")
     tail = counts[5:6 + k].get().view(np.int32)

@@ -11,7 +11,9 @@
 // arcs split over Z lanes (R * Z * C = 32; lane = (row * Z + z) * C + column). Tasks are
 // numbered group-major, so the warps running together read one group's slice of x (L2), and
 // a warp takes `run` consecutive tasks at a time (one group's rows), so that it adds its
-// per-column sums once a run rather than once a task.
+// per-column sums once a run rather than once a task (and, over a single group, a block's
+// warps add theirs in shared memory first: one atomic a block). A warp reads its column's
+// state (stopped, the weight of s) once a group, not once a task.
 //
 // Long rows (a hub's in-arcs: more than piece_arcs) are cut into pieces of piece_arcs arcs,
 // each piece a task of its own for one group (lane = z * C + column, 32 / C lanes over the
@@ -85,6 +87,23 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
         acc = 0.0;
     };
 
+    // flush for a launch of one group (k <= C), called by every thread of the block at once:
+    // the warps' sums meet in shared memory and one lane a column adds the block's, one
+    // atomic on a column's sum a block instead of one a warp (thousands of warps a step on
+    // one vector's single address)
+    __shared__ double block_sums[2][8][32];      // [err, ds][warp of the block][column]
+    auto flush_block = [&](double& acc, double* slot, double (*shared)[32], int lo_bit) {
+        double v = lanes_sum(acc, lo_bit, 5);
+        if ((lane >> c_log) == 0) shared[threadIdx.x >> 5][my_col] = v;
+        acc = 0.0;
+        __syncthreads();
+        if ((int)threadIdx.x < C && (int)threadIdx.x < k) {
+            double total = 0.0;
+            for (int w = 0; w < (int)(blockDim.x >> 5); ++w) total += shared[w][threadIdx.x];
+            if (total != 0.0) atomicAdd(slot + threadIdx.x, total);
+        }
+    };
+
     // every task of this warp, in order: body(t)
     auto each_task = [&](auto body) {
         for (i64 first = warp * run; first < tasks; first += warps * run) {
@@ -126,9 +145,18 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
         auto column_done = [&](i64 col) {
             return stop[col] != 0 || (step > 0 && walk_converged(err_before[col], scale[col], factor, tol, ord2));
         };
+        // A lane's column for this step, read when its warp's group changes (not once a task:
+        // those reads head every task's chain of dependent loads): stopped or not, and the
+        // weight of s in its rows (r, plus PageRank's jumps from the dangling mass of x)
+        bool col_done = true;
+        double coef = r;
+        auto enter_group = [&](i64 g) {
+            i64 col = g * C + my_col;
+            col_done = col >= k || column_done(col);
+            coef = redistribute && col < k ? r + damp * ds_now[col] : r;
+        };
         // row's new value in column col from its sum over W's row: y, and the step's sums
         auto finish = [&](i64 row, i64 col, double sum, double& e, double& ds) {
-            double coef = redistribute ? r + damp * ds_now[col] : r;
             double now = damp * sum + coef * s[row * ld + col];
             y[row * ld + col] = now;
             double d = now - x[row * ld + col];
@@ -138,15 +166,17 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
 
         double e = 0.0, ds = 0.0;
         i64 group = -1;
-        // the long rows' pieces first (their warps then go on with ordinary tasks)
-        for (i64 t = warp; t < piece_tasks; t += warps) {
+        // the long rows' pieces first, taken from the last warp down: each_task below gives
+        // the first warps one task more than the last ones when the tasks do not divide evenly
+        for (i64 t = warps - 1 - warp; t < piece_tasks; t += warps) {
             i64 g = t / pieces, p = t - g * pieces;
             if (g != group) {
                 if (group >= 0) { flush(e, err_now, group, c_log); flush(ds, ds_next, group, c_log); }
                 group = g;
+                enter_group(g);
             }
             i64 col = g * C + my_col;
-            bool go = col < k && !column_done(col);
+            bool go = !col_done;
             if (!__any_sync(0xffffffffu, go)) continue;        // the group's columns have all stopped
             i64 row = piece_row[p];
             i64 l = long_of[row];
@@ -183,6 +213,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
             if (g != group) {
                 if (group >= 0) { flush(e, err_now, group, c_log + z_log); flush(ds, ds_next, group, c_log + z_log); }
                 group = g;
+                enter_group(g);
             }
             i64 block = t - g * row_blocks;
             i64 row = block * rows_a_task + my_row;
@@ -190,7 +221,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
             bool live = row < n && col < k;
             bool done = true;
             if (live) {
-                done = column_done(col);
+                done = col_done;
                 if (block == 0 && my_row == 0 && finisher) {     // the column's own bookkeeping
                     err_zero[col] = 0.0;
                     ds_zero[col] = 0.0;
@@ -211,7 +242,13 @@ extern "C" __global__ void __launch_bounds__(256, 4) walk_loop(
             sum = lanes_sum(sum, c_log, c_log + z_log);
             if (live && !done && finisher) finish(row, col, sum, e, ds);
         });
-        if (group >= 0) { flush(e, err_now, group, c_log + z_log); flush(ds, ds_next, group, c_log + z_log); }
+        if (groups == 1) {          // every warp's tasks are of group 0: one atomic a block
+            flush_block(e, err_now, block_sums[0], c_log + z_log);
+            flush_block(ds, ds_next, block_sums[1], c_log + z_log);
+        } else if (group >= 0) {
+            flush(e, err_now, group, c_log + z_log);
+            flush(ds, ds_next, group, c_log + z_log);
+        }
         grid_barrier(bar);
         active -= (int)retired[slot_of(step)];
         if (active <= 0) break;
