@@ -23,7 +23,7 @@ launch, so the wall times here are a little above the benchmark's); wall time mi
 time is the host's share: launches, synchronisations and Python between them.
 
     python -m bench gpu-accounts [--only many,one,scc] [--json OUT.json]
-    python -m bench gpu-accounts --only floors --budget 85 --json OUT.json
+    python -m bench gpu-accounts --only floors --budget 80 --json OUT.json
 
 The JSON (bench/rows.py's format): a row a part (many-source BFS, one source, SCC), its
 account under "account".
@@ -742,29 +742,36 @@ def floors(args, be, doc, started, save) -> None:
             doc["floors"][part] = {"skipped": f"{left:.0f} s left of the budget, the part needs ~{need} s"}
             continue
         t = time.perf_counter()
-        if part == "costs":
-            got = fixed_costs(be)
-        elif part == "rounds":
-            from curnet import datasets
-            if args.deep_dataset:
-                g = datasets.load(args.deep_dataset)
+        try:                     # a part that fails leaves its error in the JSON; the others still run
+            if part == "costs":
+                got = fixed_costs(be)
+            elif part == "rounds":
+                from curnet import datasets
+                if args.deep_dataset:
+                    g = datasets.load(args.deep_dataset)
+                else:
+                    src, dst, n = generators.rmat_edges(args.one_scale, seed=2)
+                    g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
+                g.csc()
+                got = scc_round_trips(be, backend, g, args.floor_reps)
+                got["graph"] = args.deep_dataset or f"R-MAT {args.one_scale} directed"
+            elif part == "public":
+                g, ids = one_graph()
+                got = public_calls(be, backend, g, ids, args.floor_reps)
+                got["graph built s"] = one["build s"]
+                if gpu:
+                    got["copy floors (n int32)"] = copy_floors(be, len(g), args.floor_reps)
+            elif part == "iterations":
+                g, ids = one_graph()
+                got = near_far_iterations(be.members[0], be.members[0].device_graph(g), int(ids[0]))
             else:
-                src, dst, n = generators.rmat_edges(args.one_scale, seed=2)
-                g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
-            g.csc()
-            got = scc_round_trips(be, backend, g, args.floor_reps)
-            got["graph"] = args.deep_dataset or f"R-MAT {args.one_scale} directed"
-        elif part == "public":
-            g, ids = one_graph()
-            got = public_calls(be, backend, g, ids, args.floor_reps)
-            got["graph built s"] = one["build s"]
-            if gpu:
-                got["copy floors (n int32)"] = copy_floors(be, len(g), args.floor_reps)
-        elif part == "iterations":
-            g, ids = one_graph()
-            got = near_far_iterations(be.members[0], be.members[0].device_graph(g), int(ids[0]))
-        else:
-            got = brandes_batch(be, backend, args.brandes_scale, min(args.floor_reps, 3))
+                got = brandes_batch(be, backend, args.brandes_scale, min(args.floor_reps, 3))
+        except Exception as e:  # noqa: BLE001
+            import traceback
+            doc["floors"][part] = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()[-3000:]}
+            print(f"{part}: FAILED {type(e).__name__}: {e}", flush=True)
+            save()
+            continue
         got["part s"] = round(time.perf_counter() - t, 2)
         doc["floors"][part] = got
         print(f"{part}: {json.dumps(summary_of(part, got))}", flush=True)
@@ -833,6 +840,8 @@ def main(argv=None):
     save()
     if args.json:
         print(f"wrote {args.json}")
+    failed = [k for k, v in doc.get("floors", {}).items() if "error" in v]
+    return 1 if failed else 0
 
 
 def report_one_source(doc, o):
@@ -857,4 +866,4 @@ def report_scc(doc, phases):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
