@@ -1,7 +1,8 @@
 # R's first call, step by step (wall and CPU seconds of each), in a fresh process:
-#   Rscript bench/first_call_steps.R [cpu|cuda] [ring|random]
+#   Rscript bench/first_call_steps.R [cpu|cuda] [ring|random|ppi]
 # The steps are those of library(cuRnet) and a first cuRnet_bfs on a 2,000-vertex ring (or the
-# 20,000-vertex random graph of bench/first_call.R), taken one at a time: reticulate (with the
+# 20,000-vertex random graph of bench/first_call.R; ppi: a first weighted cuRnet_betweenness on
+# first_call.R's PPI-sized graph, 7,729 vertices and 24,280 edges), taken one at a time: reticulate (with the
 # Matrix package its NAMESPACE imports), the probe of the engine's Python (reticulate runs its
 # config.py in a Python of its own, which imports NumPy), Python's start in R (with NumPy), the
 # engine's R entry (its drivers and adapters), the graph (R's columns read over R's memory),
@@ -35,10 +36,19 @@ if (backend != "cpu") {   # what cuRnet_graph's summary (backend "auto") and the
 if (shape == "ring") {
   n <- 2000
   x <- data.frame(from = 1:n, to = c(2:n, 1))
-} else {
+} else if (shape == "random") {
   set.seed(0)
   n <- 20000
   x <- data.frame(from = sample.int(n, 5 * n, TRUE), to = sample.int(n, 5 * n, TRUE))
+} else {                  # first_call.R's betweenness graph
+  set.seed(1)
+  n <- 7729
+  m <- 24280
+  x <- data.frame(from = sample.int(n, m, TRUE), to = sample.int(n, m, TRUE), weight = 0.1 + runif(m))
 }
 g <- cuRnet_graph(x, directed = FALSE); mark(sprintf("cuRnet_graph (%s of %d)", shape, n))
-d <- cuRnet_bfs(g, 1, backend = backend); mark(sprintf("first cuRnet_bfs (%s)", backend))
+if (shape == "ppi") {
+  b <- cuRnet_betweenness(g, weights = NULL, backend = backend); mark(sprintf("first cuRnet_betweenness (%s)", backend))
+} else {
+  d <- cuRnet_bfs(g, 1, backend = backend); mark(sprintf("first cuRnet_bfs (%s)", backend))
+}
