@@ -224,7 +224,9 @@ cuRnet_available <- function() {
 #' that fits the NVIDIA driver, runs a kernel with it and prints the device
 #' and the versions, then compiles every GPU kernel the engine runs, once,
 #' into the environment's kernel cache (\command{curnet warm-up}), so that no
-#' later call compiles (see \file{docs/first-call.md}).
+#' later call compiles (see \file{docs/first-call.md}). On every machine the
+#' warm-up also compiles the CPU backend's Numba routes (where Numba is
+#' installed) into Numba's cache.
 #' The environment is found automatically afterwards (see \code{\link{cuRnet_python}}).
 #'
 #' @param engine Where pip finds the engine: by default (empty, and no
@@ -236,8 +238,9 @@ cuRnet_available <- function() {
 #'   \code{NULL}: no new environment and no downloads (for a machine without
 #'   a package index): \code{python} is used as it is, must have NumPy, SciPy
 #'   and pyarrow (and CuPy for the GPU), and loads the engine shipped in this
-#'   package; it is remembered the same way. With \code{gpu} other than
-#'   \code{FALSE}, its GPU kernels are compiled once, as below.
+#'   package; it is remembered the same way. Its CPU routes (and, with
+#'   \code{gpu} other than \code{FALSE}, its GPU kernels) are compiled once,
+#'   as below.
 #' @param python The Python (3.11 or newer) that creates the environment.
 #' @param gpu \code{TRUE}: also install CuPy, for the CUDA version of the
 #'   driver (\command{nvidia-smi}, or libcuda's \code{cuDriverGetVersion}):
@@ -253,7 +256,7 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   if (is.null(envdir)) {
     if (!nzchar(python) || !file.exists(python)) stop("envdir = NULL needs `python =`", call. = FALSE)
     py <- remembered_message(use_existing_python(python), "as it is, with the engine shipped in cuRnet")
-    if (!isFALSE(gpu)) warm_up_kernels(py, engine = system.file("python", "python", package = "cuRnet"))
+    warm_up_kernels(py, engine = system.file("python", "python", package = "cuRnet"), gpu = !isFALSE(gpu))
     return(invisible(py))
   }
   if (!nzchar(engine)) {
@@ -284,10 +287,8 @@ cuRnet_install <- function(engine = Sys.getenv("CURNET_ENGINE"), envdir = defaul
   pins <- c("numpy>=1.26", "pyarrow>=14,<26", "pandas>=1.5,<3", cupy)
   run(py, c("-m", "pip", "install", "--upgrade", "pip"))
   run(py, c("-m", "pip", "install", pins, engine_arg))
-  if (!is.null(cupy)) {
-    check_cupy(py)
-    warm_up_kernels(py)
-  }
+  if (!is.null(cupy)) check_cupy(py)
+  warm_up_kernels(py, gpu = !is.null(cupy))
   invisible(remembered_message(py, "installed"))
 }
 
@@ -353,22 +354,24 @@ cupy_requirement <- function(cuda, required = TRUE) {
   package
 }
 
-# `curnet warm-up` in the new environment: every GPU kernel compiled now, into the engine's
-# kernel cache (inside the environment), rather than at the user's first calls
-# (docs/first-call.md). A failure is a warning: those kernels then compile at first use.
-# `engine`: where the engine's sources are when `py` has none (the copy shipped in the package).
-warm_up_kernels <- function(py, engine = "") {
-  message("Compiling cuRnet's GPU kernels (once; about a minute)")
-  warm_up <- "import sys; from curnet.cli import main; sys.exit(main(['warm-up']))"
+# `curnet warm-up` in the new environment: the CPU backend's compiled routes (Numba, where
+# installed) into Numba's cache and, with `gpu`, every GPU kernel into the engine's kernel cache
+# (inside the environment), now rather than at the user's first calls (docs/first-call.md). A
+# failure is a warning: those routes then compile at first use. `engine`: where the engine's
+# sources are when `py` has none (the copy shipped in the package).
+warm_up_kernels <- function(py, engine = "", gpu = TRUE) {
+  message("Compiling cuRnet's CPU routes", if (gpu) " and GPU kernels", " (once; about a minute)")
+  warm_up <- sprintf("import sys; from curnet.cli import main; sys.exit(main(%s))",
+                     if (gpu) "['warm-up']" else "['warm-up', '--backend', 'cpu']")
   env <- c("LD_LIBRARY_PATH=", if (nzchar(engine)) paste0("PYTHONPATH=", shQuote(engine)))
   out <- suppressWarnings(system2(py, c("-c", shQuote(warm_up)), stdout = TRUE, stderr = TRUE,
                                   env = env))
   status <- attr(out, "status")
   if (!is.null(status) && status != 0) {
-    warning("the GPU kernels were not all compiled (they will compile at their first use):\n",
+    warning("the kernels were not all compiled (they will compile at their first use):\n",
             paste(utils::tail(out, 5), collapse = "\n"), call. = FALSE)
   } else {
-    message(utils::tail(grep("^curnet warm-up:", out, value = TRUE), 1))
+    for (line in grep("^curnet warm-up:", out, value = TRUE)) message(line)
   }
   invisible(out)
 }

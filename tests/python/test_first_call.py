@@ -191,6 +191,7 @@ def test_the_kernel_cache_folder_follows_its_rule(monkeypatch, tmp_path):
 
 
 def test_warm_up_without_a_gpu_compiles_nothing_and_says_why(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "numba", None)     # the CPU's routes: test_warm_up_cpu.py
     monkeypatch.setenv("CURNET_DISABLE_CUDA", "1")
     monkeypatch.setenv(kernel_cache.ENV, str(tmp_path))
     from curnet.cli import main

@@ -246,7 +246,7 @@ test_that("after only cuRnet_install(), a fresh R session's quick start runs on 
   expect_true(any(startsWith(out, engine)), info = paste(out, collapse = "\n"))
 })
 
-test_that("cuRnet_install's warm-up runs `curnet warm-up` in the new environment; a failure is a warning", {
+test_that("cuRnet_install runs `curnet warm-up` (the CPU's routes alone without a GPU); a failure is a warning", {
   skip_on_os("windows")
   tmp <- withr::local_tempdir()
   fake <- function(status) {
@@ -258,6 +258,10 @@ test_that("cuRnet_install's warm-up runs `curnet warm-up` in the new environment
   }
   expect_message(cuRnet:::warm_up_kernels(fake(0)), "12 kernels compiled")
   expect_match(readLines(file.path(tmp, "args")), "main\\(\\['warm-up'\\]\\)")
+  # a CPU install (gpu = FALSE, or "auto" without a GPU): the CPU's compiled routes only
+  unlink(file.path(tmp, "args"))
+  expect_message(cuRnet:::warm_up_kernels(fake(0), gpu = FALSE), "CPU routes \\(once")
+  expect_match(readLines(file.path(tmp, "args")), "main\\(\\['warm-up', '--backend', 'cpu'\\]\\)")
   expect_warning(suppressMessages(cuRnet:::warm_up_kernels(fake(1))),
                  "not all compiled \\(they will compile at their first use\\)")
 })

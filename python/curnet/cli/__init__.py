@@ -53,10 +53,10 @@ def _parser() -> argparse.ArgumentParser:
     cli_propagation.add_parser(sub)
     cli_modules.add_parser(sub)
     sub.add_parser("info", help="backend, device and versions")
-    w = sub.add_parser("warm-up", help="compile every GPU kernel once, into cuRnet's kernel cache, "
-                       "so that no call compiles (docs/first-call.md)")
+    w = sub.add_parser("warm-up", help="compile the CPU's Numba routes into Numba's cache and every GPU kernel "
+                       "into cuRnet's kernel cache, once, so that no call compiles (docs/first-call.md)")
     w.add_argument("--backend", default="cuda", help="the GPU(s) to compile for: cuda, cuda:N, cuda:all "
-                   "(default cuda: there is nothing to compile for the CPU)")
+                   "(default cuda; the CPU's routes are compiled in every case), or cpu: the CPU's alone")
     c = sub.add_parser("cluster", help="start a local Dask cluster, print its address, run until Ctrl-C")
     c.add_argument("--workers", type=int, help="worker processes (default: one a CPU core; with --gpu one a GPU)")
     c.add_argument("--gpu", action="store_true", help="one worker per GPU (needs dask-cuda)")

@@ -7,10 +7,19 @@ operation, dtype and number of dimensions. Only running the code makes CuPy gene
 second kind, so the warm-up runs each analysis once on small graphs, in both precisions
 (Python's float32 and R's float64) and on both kinds of routes (short and long diameter,
 negative weights). Compiling needs no `nvcc`: CuPy compiles with NVRTC, a library its wheel
-depends on. Without a GPU there is nothing to compile (the CPU engine has no kernels).
+depends on.
+
+The CPU backend's compiled routes (Numba, backends/cpu/compiled*.py: strong components of large
+graphs, Girvan-Newman's searches, Leiden and Louvain) are compiled first, on every machine,
+into Numba's own on-disk cache (cache=True: `__pycache__` beside each file where it can be
+written, else `~/.cache/numba`; `NUMBA_CACHE_DIR` when set). Without Numba that step is
+skipped (those calls take their NumPy/SciPy routes, which compile nothing).
 """
 from __future__ import annotations
 
+import contextlib
+import importlib
+import pkgutil
 import time
 from typing import Any
 
@@ -180,6 +189,96 @@ def _kernel_modules(graphs, backend):
         raise RuntimeError("kernel modules that did not compile: " + "; ".join(failed))
 
 
+def numba_routines() -> dict:
+    """Every Numba routine of the CPU backend (the modules backends/cpu/compiled*.py), by
+    "module.name": each a dispatcher, whose `.stats` counts its loads from the cache (hits)
+    and its compiles (misses)."""
+    from numba.core.registry import CPUDispatcher
+    from ..backends import cpu
+    routines = {}
+    for info in pkgutil.iter_modules(cpu.__path__):
+        if not info.name.startswith("compiled"):
+            continue
+        module = importlib.import_module(f"{cpu.__name__}.{info.name}")
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
+                routines[f"{info.name}.{name}"] = value
+    return routines
+
+
+@contextlib.contextmanager
+def _small_graphs_take_the_compiled_routes(parallel: bool):
+    """The size thresholds lowered, so that the warm-up's small graphs take the routes large
+    graphs take: the compiled SCC (from scc.COMPILED_MIN_ARCS arcs) and, with `parallel`,
+    Girvan-Newman's searches over the threads (from compiled_brandes.PARALLEL_SCANS scans)."""
+    from ..backends.cpu import compiled_brandes, scc
+    saved = scc.COMPILED_MIN_ARCS, compiled_brandes.PARALLEL_SCANS
+    scc.COMPILED_MIN_ARCS = 0
+    if parallel:
+        compiled_brandes.PARALLEL_SCANS = 0
+    try:
+        yield
+    finally:
+        scc.COMPILED_MIN_ARCS, compiled_brandes.PARALLEL_SCANS = saved
+
+
+def _cpu_calls(graphs) -> None:
+    """The calls that reach every compiled CPU routine, in both precisions (Python's float32,
+    R's float64): SCC, Girvan-Newman (hops and lengths; its searches on one thread and over
+    the threads), Leiden (modularity and CPM) and Louvain. SCC's graphs: R-MAT (one large
+    component, peeled) and many triangles (left to Tarjan's search once pivots stop finding large
+    components)."""
+    from ..algorithms.scc import scc
+    from ..analyses.communities import girvan_newman
+    from ..analyses.community_detection.partitions import leiden, louvain
+    corner = np.arange(300 * 3)                 # 300 directed triangles: components too small to peel
+    triangles = (corner, corner - corner % 3 + (corner + 1) % 3)
+    for dtype in (np.float32, np.float64):
+        tag = np.dtype(dtype).name
+        cliques = Graph.from_edges(*_ring_of_cliques(), directed=False, dtype=dtype)
+        for parallel in (False, True):
+            with _small_graphs_take_the_compiled_routes(parallel):
+                scc(graphs[f"rmat {tag}"], backend="cpu")
+                scc(Graph.from_edges(*triangles, directed=True, dtype=dtype), backend="cpu")
+                for weighted in (False, True):
+                    girvan_newman(cliques, weighted=weighted, backend="cpu")
+        g = graphs[f"rmat undirected {tag}"]
+        for weighted in (False, True):
+            leiden(g, weighted=weighted, seed=1, backend="cpu")
+            leiden(g, objective="CPM", resolution=0.05, weighted=weighted, seed=1, backend="cpu")
+            louvain(g, weighted=weighted, seed=1, backend="cpu")
+
+
+def warm_up_cpu(graphs=None, say=print) -> dict:
+    """Compile every Numba routine of the CPU backend into Numba's on-disk cache, by running
+    the calls that reach them (_cpu_calls). Returns the Numba version, the cache folders, the
+    routines compiled now and loaded from the cache, the seconds, and the routines no call
+    reached; {"numba": None, ...} where Numba is not installed."""
+    try:
+        import numba
+    except ImportError:
+        say("curnet warm-up: Numba is not installed: no compiled CPU routes to compile "
+            "(the CPU backend takes its NumPy/SciPy routes)")
+        return {"numba": None, "compiled": 0, "loaded": 0}
+    routines = numba_routines()
+    t = time.perf_counter()
+    _cpu_calls(graphs if graphs is not None else _graphs())
+    stats = {name: d.stats for name, d in routines.items()}
+    report = {"numba": numba.__version__, "seconds": round(time.perf_counter() - t, 3),
+              "cache": sorted({s.cache_path for s in stats.values()}), "routines": len(routines),
+              "compiled": sum(sum(s.cache_misses.values()) for s in stats.values()),
+              "loaded": sum(sum(s.cache_hits.values()) for s in stats.values()),
+              # a routine only other routines call is compiled into them, and has no signature
+              # of its own where they were loaded from the cache; one inlined (inline="always")
+              # never has one
+              "not reached": sorted(name for name, d in routines.items()
+                                    if not d.signatures and d.targetoptions.get("inline") != "always")}
+    say(f"curnet warm-up: CPU routes (Numba {numba.__version__}): {report['compiled']} compiled, "
+        f"{report['loaded']} loaded from the cache, {report['seconds']:.1f} s; cache: "
+        + ", ".join(report["cache"]))
+    return report
+
+
 #: The warm-up's steps, in order: (name, what it runs).
 STEPS = (
     ("kernel modules", _kernel_modules),
@@ -192,16 +291,26 @@ STEPS = (
 
 
 def warm_up(backend: str = "cuda", steps=None, say=print) -> dict:
-    """Compile every kernel cuRnet runs on `backend`'s GPU(s) into the kernel cache. `steps`:
-    names from STEPS (all by default). Returns what was done: the cache folder, kernels
-    compiled (and the seconds spent compiling them), each step's seconds, failures."""
+    """Compile the CPU backend's Numba routines into Numba's cache (warm_up_cpu), then, unless
+    `backend` is "cpu", every kernel cuRnet runs on `backend`'s GPU(s) into the kernel cache.
+    `steps`: names from STEPS (all by default). Returns what was done: the CPU's report
+    ("cpu"), the kernel cache folder, kernels compiled (and the seconds spent compiling them),
+    each step's seconds, failures."""
     folder = kernel_cache.use()
+    report: dict[str, Any] = {"cache": folder, "gpu": False, "compiled": 0, "compile_seconds": 0.0,
+                              "steps": {}, "failed": {}}
+    try:
+        report["cpu"] = warm_up_cpu(say=say)
+    except Exception as e:  # reported; the GPU's kernels still compile
+        report["failed"]["CPU compiled routes"] = f"{type(e).__name__}: {e}"
+        say(f"curnet warm-up: the CPU's compiled routes failed: {report['failed']['CPU compiled routes']}")
+    if backend == "cpu":
+        return report
     problem = cuda_status()
-    report: dict[str, Any] = {"cache": folder, "gpu": problem is None, "compiled": 0, "compile_seconds": 0.0,
-              "steps": {}, "failed": {}}
+    report["gpu"] = problem is None
     if problem is not None:
         report["reason"] = problem
-        say(f"curnet warm-up: no usable GPU ({problem}): the CPU engine has no kernels to compile")
+        say(f"curnet warm-up: no usable GPU ({problem}): no GPU kernels to compile")
         return report
     from ..backends.cuda.launch import counting_compiles
     chosen = [s for s in STEPS if steps is None or s[0] in steps]
