@@ -39,7 +39,7 @@ def test_twins_on_the_gpu_match_networkx(seed):
         expected = nx.betweenness_centrality(G, normalized=normalized)
         same(got, [expected[v] for v in range(n)])
         folded = sum(len(c) - 1 for c in slow_twin_classes(case))
-        assert on_gpu["betweenness twin columns folded"] == folded
+        assert folded > 0 and on_gpu["betweenness twin columns folded"] == folded
     sources = rng.choice(n, int(rng.integers(1, n + 1)), replace=False).tolist()
     targets = rng.choice(n, int(rng.integers(1, n + 1)), replace=False).tolist()
     with count_work() as on_gpu:

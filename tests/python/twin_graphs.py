@@ -15,8 +15,8 @@ import curnet
 def twin_graph(integer):
     """(n, src, dst): pieces side by side (complete bipartite graphs, cliques, stars of paths,
     copies of a vertex's neighbours, adjacent to it or not), a few edges between pieces, leaves,
-    parallel edges and self-loops; isolated vertices at the end (`simple` leaves out the last
-    two kinds)."""
+    a K(2, 3) apart (so that `simple` of every case has twins), parallel edges and self-loops;
+    isolated vertices at the end (`simple` leaves out the last two kinds)."""
     src, dst = [], []
     n = 0
 
@@ -61,6 +61,10 @@ def twin_graph(integer):
     for _ in range(integer(0, 3)):                      # leaves
         edge(integer(0, n - 1), n)
         n += 1
+    for i in range(2):                                  # K(2, 3) on its own: twins on both
+        for j in range(3):                              # sides whatever was drawn above
+            edge(n + i, n + 2 + j)
+    n += 5
     for _ in range(integer(0, 2)):                      # a parallel edge, a self-loop
         at = integer(0, len(src) - 1)
         edge(src[at], dst[at])

@@ -12,9 +12,10 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 import numpy as np
 
 if TYPE_CHECKING:
-    from scipy.sparse import csr_matrix
+    import scipy.sparse as sp
 
 from ..backends.contract import Backend, Device
+from ..backends.hostgraph import csr_matrix
 from ..memory import check_fits
 
 
@@ -174,10 +175,9 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
             pool.shutdown(wait=True)
 
 
-def adjacency(g) -> csr_matrix:
+def adjacency(g) -> sp.csr_matrix:
     """g's arcs as a SciPy CSR matrix of ones (parallel arcs kept as entries), for SciPy's
     graph routines on the host."""
-    from scipy.sparse import csr_matrix   # at first use: a GPU's first BFS needs no SciPy
     n = len(g)
     return csr_matrix((np.ones(g.num_arcs, np.int8), g.indices, g.indptr), shape=(n, n))
 

@@ -97,11 +97,11 @@ def edge_removals(g: Graph, *, paths_directed: bool, weighted: bool, backend="au
             pick = int(ids[np.flatnonzero(live >= top - tie * abs(top))[0]])
             removed[step], values[step] = pick, scores[pick]
             alive[pick] = False
-            rescore.drop(pick)
             bar.update(1)
             a, b = int(src[pick]), int(dst[pick])
             if a == b:
                 continue                           # a self-loop is on no shortest path
+            rescore.drop(pick, a, b)
             comp = label[a]
             vertices = np.flatnonzero(label == comp)
             edges = ids[(label[src[ids]] == comp) & (ids != pick)]
@@ -123,8 +123,9 @@ class _Rescorer:
         self.paths_directed, self.dtype = paths_directed, dtype
         self.local = np.empty(int(max(src.max(initial=-1), dst.max(initial=-1))) + 1, np.int64)
 
-    def drop(self, edge: int) -> None:
-        """Edge `edge` is removed (each call's graph is built from the edges it is given)."""
+    def drop(self, edge: int, a: int, b: int) -> None:
+        """Edge `edge`, a - b (not a self-loop), is removed (each call's graph is built from
+        the edges it is given)."""
 
     def __call__(self, scores, edges, vertices, removed=None) -> None:
         tally("girvan-newman component rescores")
@@ -152,7 +153,6 @@ class _CompiledRescorer(_Rescorer):
     in another order (within `tie_tolerance`)."""
 
     def __init__(self, src, dst, lengths, paths_directed: bool, dtype, n: int):
-        self.src, self.dst = src, dst
         self.arcs = compiled_brandes.adjacency(n, src, dst, both_ways=not paths_directed)
         # weak components walk the edges both ways
         self.walk = compiled_brandes.adjacency(n, src, dst, True) if paths_directed else self.arcs
@@ -165,8 +165,7 @@ class _CompiledRescorer(_Rescorer):
         m = len(src)
         self.rows = np.zeros((n, m)) if n * m * 8 <= ROWS_BYTES else None
 
-    def drop(self, edge: int) -> None:
-        a, b = int(self.src[edge]), int(self.dst[edge])
+    def drop(self, edge: int, a: int, b: int) -> None:
         compiled_brandes.drop(self.arcs, edge, a, b)
         if self.walk is not self.arcs:
             compiled_brandes.drop(self.walk, edge, a, b)

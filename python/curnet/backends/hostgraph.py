@@ -15,11 +15,11 @@ if TYPE_CHECKING:
     import scipy.sparse as sp
 
 
-def _csr(*args, **kwargs) -> sp.csr_matrix:
-    """SciPy's CSR matrix, SciPy imported at the first view made: a BFS that needs none (the
-    bit traversal, a GPU's) leaves SciPy unloaded (80-150 ms of a first call)."""
-    from scipy.sparse import csr_matrix
-    return csr_matrix(*args, **kwargs)
+def csr_matrix(*args, **kwargs) -> sp.csr_matrix:
+    """SciPy's csr_matrix(...), SciPy imported at the first matrix made: a BFS that needs none
+    (the bit traversal, a GPU's) leaves SciPy unloaded (80-150 ms of a first call)."""
+    import scipy.sparse
+    return scipy.sparse.csr_matrix(*args, **kwargs)
 
 
 def host_graph(g) -> HostGraph:
@@ -61,10 +61,10 @@ class HostGraph:
         the SciPy route of the BFS-level Brandes sweeps (backends/cpu/brandes.py)."""
         if self._arc_counts is None:
             # copies: summing duplicates sorts the rows in place, and the graph's arrays are shared
-            forward = _csr((np.ones(len(self.out_idx)), self.out_idx, self.out_ptr),
-                                    shape=(self.n, self.n), copy=True)
-            backward = _csr((np.ones(len(self.in_src)), self.in_src, self.in_ptr),
-                                     shape=(self.n, self.n), copy=True)
+            forward = csr_matrix((np.ones(len(self.out_idx)), self.out_idx, self.out_ptr),
+                                 shape=(self.n, self.n), copy=True)
+            backward = csr_matrix((np.ones(len(self.in_src)), self.in_src, self.in_ptr),
+                                  shape=(self.n, self.n), copy=True)
             forward.sum_duplicates()
             backward.sum_duplicates()
             self._arc_counts = (forward, backward)
@@ -80,8 +80,8 @@ class HostGraph:
             keep = order[segment_starts(key[order])] if len(key) else order
             ptr = np.zeros(self.n + 1, np.int64)
             np.cumsum(np.bincount(self.out_src[keep], minlength=self.n), out=ptr[1:])
-            self._scipy = _csr((w[keep].astype(np.float64), self.out_idx[keep], ptr),
-                                        shape=(self.n, self.n))
+            self._scipy = csr_matrix((w[keep].astype(np.float64), self.out_idx[keep], ptr),
+                                     shape=(self.n, self.n))
         return self._scipy
 
     def reverse_matrix(self) -> sp.csr_matrix:
@@ -89,8 +89,8 @@ class HostGraph:
         in-arcs, which the in-arc arrays already are (no transpose). The data is one
         broadcast 1.0: BFS reads only the structure."""
         if self._reverse is None:
-            self._reverse = _csr((np.broadcast_to(1.0, len(self.in_src)), self.in_src, self.in_ptr),
-                                          shape=(self.n, self.n))
+            self._reverse = csr_matrix((np.broadcast_to(1.0, len(self.in_src)), self.in_src, self.in_ptr),
+                                       shape=(self.n, self.n))
         return self._reverse
 
     def scc_view(self) -> tuple[sp.csr_matrix, np.ndarray | None]:
@@ -120,7 +120,7 @@ class HostGraph:
         if len(repeat):
             tails = tails.copy()
             tails[repeat] = row
-        return _csr((np.broadcast_to(1.0, len(tails)), tails, ptr), shape=(n, n))
+        return csr_matrix((np.broadcast_to(1.0, len(tails)), tails, ptr), shape=(n, n))
 
     def _reverse_rows_and_repeats(self):
         """(ptr, tails, repeat, row): the reversed arcs with each row's tails sorted, and the
@@ -158,12 +158,12 @@ class HostGraph:
             at, length = row_arcs(kept_ptr, order)
             new_ptr = np.zeros(n + 1, ptr.dtype)
             np.cumsum(length, out=new_ptr[1:])
-            reverse = _csr((np.ones(len(at), np.int8), rank[tails[kept][at]], new_ptr),
-                                    shape=(n, n))
+            reverse = csr_matrix((np.ones(len(at), np.int8), rank[tails[kept][at]], new_ptr),
+                                 shape=(n, n))
             forward = reverse.T.tocsr()     # SciPy's linear transpose: each row comes out sorted
             del reverse
-            matrix = _csr((np.broadcast_to(1.0, forward.nnz), forward.indices, forward.indptr),
-                                   shape=(n, n))
+            matrix = csr_matrix((np.broadcast_to(1.0, forward.nnz), forward.indices, forward.indptr),
+                                shape=(n, n))
             self._scc = (matrix, order)
         return self._scc
 

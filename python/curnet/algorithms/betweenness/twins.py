@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...backends.hostgraph import row_arcs
 from ...work import tally
 from .graph_reductions import LeafFold, other_neighbour_range
 
@@ -118,11 +119,9 @@ def _groups(candidates, key):
 
 
 def _neighbour_lists(g, rows, closed: bool):
-    """(tail, head) int64: the arcs of `rows` (ascending) less self-loops, with an arc v -> v
-    for each where `closed`; a row's arcs together."""
-    length = (g.indptr[rows + 1] - g.indptr[rows]).astype(np.int64)
-    at = np.repeat(g.indptr[rows].astype(np.int64) - (np.cumsum(length) - length), length) + \
-        np.arange(length.sum())
+    """(tail, head) int64: the arcs of `rows` (ascending) less self-loops, in CSR order, with
+    an arc v -> v for each where `closed` (after them all)."""
+    at, length = row_arcs(g.indptr, rows)
     tail, head = np.repeat(rows.astype(np.int64), length), g.indices[at].astype(np.int64)
     other = head != tail
     tail, head = tail[other], head[other]
@@ -172,12 +171,7 @@ def _spread_over_neighbours(g, reps, gap, correction) -> None:
     through x. Each of the m(x) arcs adds gap[r] m(x) / sum m^2."""
     if len(reps) == 0:
         return
-    length = (g.indptr[reps + 1] - g.indptr[reps]).astype(np.int64)
-    at = np.repeat(g.indptr[reps].astype(np.int64) - np.cumsum(np.r_[0, length[:-1]]), length) + \
-        np.arange(length.sum())
-    tail, head = np.repeat(reps.astype(np.int64), length), g.indices[at].astype(np.int64)
-    keep = head != tail
-    tail, head = tail[keep], head[keep]
+    tail, head = _neighbour_lists(g, reps, False)
     _, pair, m = np.unique(tail * len(g) + head, return_inverse=True, return_counts=True)
     m = m[pair.ravel()].astype(np.float64)
     squares = np.bincount(tail, weights=m, minlength=len(g))

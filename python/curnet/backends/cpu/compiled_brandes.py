@@ -28,7 +28,7 @@ def adjacency(n: int, src, dst, both_ways: bool):
     order = np.lexsort((edge, tails))
     ptr = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(tails, minlength=n), out=ptr[1:])
-    return ptr, ptr[1:].copy(), heads[order].astype(np.int64), edge[order].astype(np.int64)
+    return ptr, ptr[1:].copy(), heads[order].astype(np.int64, copy=False), edge[order]
 
 
 def drop(arcs, e: int, tail: int, head: int) -> None:
@@ -160,21 +160,23 @@ def search_share(ptr, end, nbr, edge, lengths, eps, sources, out, per_source, t,
     (breadth-first where `lengths` is empty, else Dijkstra's) and its sums added into out[t],
     or (per_source) written over out[s], its own row."""
     n = len(ptr) - 1
-    hops = np.full(n, -1, np.int64)
-    dist = np.full(n, np.inf)
-    pos = np.full(n, -1, np.int64)
+    bfs = len(lengths) == 0
+    nb, nd = (n, 0) if bfs else (0, n)       # the scratch of the search run, n; the other's, 0
+    hops = np.full(nb, -1, np.int64)
+    dist = np.full(nd, np.inf)
+    pos = np.full(nd, -1, np.int64)
+    hk = np.empty(nd)
+    hv = np.empty(nd, np.int64)
     sigma = np.zeros(n)
     delta = np.zeros(n)
     order = np.empty(n, np.int64)
-    hk = np.empty(n)
-    hv = np.empty(n, np.int64)
     seg = np.empty(n + 1, np.int64)
     dag = np.empty(len(nbr), np.int64)
     for i in range(t, len(sources), threads):
         target = out[sources[i]] if per_source else out[t]
         if per_source:
             target[:] = 0.0
-        if len(lengths) == 0:
+        if bfs:
             bfs_source(ptr, end, nbr, edge, sources[i], hops, sigma, delta, order, seg, dag, target)
         else:
             dijkstra_source(ptr, end, nbr, edge, lengths, eps, sources[i], dist, pos, sigma,
