@@ -1,5 +1,8 @@
 """The CPU backend (NumPy and SciPy), by concern: `backend` (CPUBackend, the delegation),
-`batches` (the thread plan), `bfs`, `sssp`, `scc`; the graph's host copy is `backends.hostgraph`."""
+`batches` (the thread plan), `bfs`, `sssp`, `scc`, `brandes`, `leiden`; the compiled routes
+where Numba imports, `compiled_scc`, `compiled_brandes` (Girvan–Newman's rescore) and
+`compiled_leiden`, over what they share in `compiled`; the graph's host copy is
+`backends.hostgraph`."""
 from ..hostgraph import HostGraph
 from .backend import CPUBackend
 
