@@ -49,6 +49,27 @@ def _weights_by_community(ptr, idx, w, labels, u, stamp, seen, kuc, comms, k):
 
 
 @jit()
+def _by_community_scratch(n):
+    """_weights_by_community's arrays for n communities: (kuc, the vertex at hand's weight to
+    each; seen, the visit (stamp) that last wrote kuc[c], none yet; comms, the communities
+    around that vertex)."""
+    return np.zeros(n, np.float64), np.zeros(n, np.int64), np.empty(n, np.int64)
+
+
+@jit()
+def _inside_change(ptr, idx, w, part, target, moving, u, inside):
+    """`inside` plus the change of the weight inside communities that mover u's arcs make (an
+    arc to a vertex that stays stands for its reverse too), its arcs added in their order."""
+    ou, nu = part[u], target[u]
+    for j in range(ptr[u], ptr[u + 1]):
+        v = idx[j]
+        nv = target[v] if moving[v] else part[v]
+        delta = np.float64(nu == nv) - np.float64(ou == part[v])
+        inside += w[j] * delta * (1.0 if moving[v] else 2.0)
+    return inside
+
+
+@jit()
 def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolerance, seed,
                   max_rounds, buckets, round_gain, smallest_share):
     n = len(part)
@@ -56,10 +77,8 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
     next_look = np.zeros(n, np.bool_)
     target = part.copy()
     moving = np.zeros(n, np.bool_)
-    kuc = np.zeros(n, np.float64)           # u's weight to each community, for the vertex at hand
-    seen = np.zeros(n, np.int64)            # the visit (stamp) that last wrote kuc[c]
+    kuc, seen, comms = _by_community_scratch(n)
     stamp = 0
-    comms = np.empty(n, np.int64)           # the communities around that vertex
     dtot = np.zeros(n, np.float64)
     dcount = np.zeros(n, np.int64)
     touched = np.empty(n, np.int64)
@@ -109,18 +128,14 @@ def _local_moving(ptr, idx, w, part, total, count, vsize, gamma, quality, tolera
                     m += 1
             if m == 0:
                 continue
-            # the bucket's change of the quality: inside weight from the movers' arcs (an arc
-            # to a vertex that stays stands for its reverse too), penalty from the totals
+            # the bucket's change of the quality: inside weight from the movers' arcs, penalty
+            # from the totals
             inside = 0.0
             t_n = 0
             for i in range(m):
                 u = movers[i]
                 ou, nu = part[u], target[u]
-                for j in range(ptr[u], ptr[u + 1]):
-                    v = idx[j]
-                    nv = target[v] if moving[v] else part[v]
-                    delta = np.float64(nu == nv) - np.float64(ou == part[v])
-                    inside += w[j] * delta * (1.0 if moving[v] else 2.0)
+                inside = _inside_change(ptr, idx, w, part, target, moving, u, inside)
                 dtot[nu] += vsize[u]
                 dcount[nu] += 1
                 dtot[ou] -= vsize[u]
@@ -204,9 +219,7 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
     joined = np.zeros(n, np.bool_)
     moving = np.zeros(n, np.bool_)
     ok = np.zeros(n, np.bool_)
-    kuc = np.zeros(n, np.float64)
-    seen = np.zeros(n, np.int64)
-    comms = np.empty(n, np.int64)
+    kuc, seen, comms = _by_community_scratch(n)
     scaled = np.empty(n, np.float64)        # gain / beta of each of those communities
     movers = np.empty(n, np.int64)
     stamp = 0
@@ -270,29 +283,35 @@ def _refine(ptr, idx, w, part, vsize, rest, alone, total, cut, gamma, beta, seed
                 m += 1
         if m == 0:
             break
-        # the cuts and totals from the movers' arcs inside communities: u -> v counts in u's
-        # sub-community's cut, v -> u in v's (here when v stays)
+        # the cuts and totals the moves change
         for i in range(m):
             u = movers[i]
-            ou, nu = sub[u], target[u]
-            for j in range(ptr[u], ptr[u + 1]):
-                v = idx[j]
-                nv = target[v] if moving[v] else sub[v]
-                was_cut, is_cut = ou != sub[v], nu != nv
-                if is_cut:
-                    cut[nu] += w[j]
-                if was_cut:
-                    cut[ou] -= w[j]
-                if not moving[v] and is_cut != was_cut:
-                    cut[nv] += w[j] if is_cut else -w[j]
-            total[nu] += vsize[u]
-            total[ou] -= vsize[u]
+            _cut_change(ptr, idx, w, sub, target, moving, u, cut)
+            total[target[u]] += vsize[u]
+            total[sub[u]] -= vsize[u]
         for i in range(m):
             u = movers[i]
             sub[u] = target[u]
             alone[u] = False
             alone[target[u]] = False                   # joined: no longer alone
     return rounds
+
+
+@jit()
+def _cut_change(ptr, idx, w, sub, target, moving, u, cut):
+    """Mover u's arcs (inside communities) into the cuts of the sub-communities: u -> v counts
+    in u's sub-community's cut, v -> u in v's (here when v stays)."""
+    ou, nu = sub[u], target[u]
+    for j in range(ptr[u], ptr[u + 1]):
+        v = idx[j]
+        nv = target[v] if moving[v] else sub[v]
+        was_cut, is_cut = ou != sub[v], nu != nv
+        if is_cut:
+            cut[nu] += w[j]
+        if was_cut:
+            cut[ou] -= w[j]
+        if not moving[v] and is_cut != was_cut:
+            cut[nv] += w[j] if is_cut else -w[j]
 
 
 @jit()
