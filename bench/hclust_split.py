@@ -159,10 +159,11 @@ def expression_into(address, genes) -> None:
 
 
 def gpu_memory() -> dict:
-    """The device's used bytes (cudaMemGetInfo) and what CuPy's pool holds."""
+    """The device's used bytes (cudaMemGetInfo) and what CuPy's pool holds, as floats: reticulate
+    1.28 makes a Python int an R integer, which wraps above 2^31 (it did on the H200)."""
     import cupy as cp
     free, total = cp.cuda.runtime.memGetInfo()
-    return {"device_used_bytes": int(total - free), "pool_bytes": int(cp.get_default_memory_pool().total_bytes())}
+    return {"device_used_bytes": float(total - free), "pool_bytes": float(cp.get_default_memory_pool().total_bytes())}
 
 
 def free_pool() -> None:

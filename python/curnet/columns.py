@@ -101,7 +101,7 @@ def to_numpy(col, what: str = "column") -> np.ndarray:
         raise ValueError(f"{what} must be one-dimensional, got shape {arr.shape}")
     if arr.dtype == object:
         _reject_missing(arr, what)
-    elif arr.dtype.kind == "f" and np.isnan(arr).any() and what in ("src", "dst", "sources"):
+    elif arr.dtype.kind == "f" and what in ("src", "dst", "sources") and np.isnan(arr).any():
         raise ValueError(f"{what} has missing values (NaN)")
     return arr
 
