@@ -144,3 +144,14 @@ def test_public_call_keeps_scipys_route_without_numba(monkeypatch):
         labels = curnet.scc(g, backend="cpu")
     assert work == {"scc whole-graph runs": 1}, work
     np.testing.assert_array_equal(labels, oracles.canonical(expected))
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 7, 64])
+def test_gather_lists_a_depth_in_id_order_whatever_the_threads(threads):
+    """A bottom-up level's vertices gathered as the next frontier: each thread's slice listed
+    at its start, then moved together (more slices than vertices included)."""
+    level = np.random.default_rng(threads).integers(-1, 4, 50).astype(np.int32)
+    for depth in range(-1, 5):
+        expected = np.flatnonzero(level == depth)
+        got = compiled_scc._gather(level, depth, threads)
+        np.testing.assert_array_equal(got[:len(expected)], expected)

@@ -218,11 +218,7 @@ def _push(ptr, nbr, alive, level, depth, frontier, threads):
     chunk = (size + threads - 1) // threads
     room = np.zeros(threads + 1, np.int64)
     for t in numba.prange(threads):
-        arcs = 0
-        for i in range(t * chunk, min(size, (t + 1) * chunk)):
-            v = frontier[i]
-            arcs += ptr[v + 1] - ptr[v]
-        room[t + 1] = arcs
+        room[t + 1] = _arcs_of(ptr, frontier, t * chunk, min(size, (t + 1) * chunk))
     room = np.cumsum(room)
     claimed = np.empty(room[threads], np.int32)
     found = np.zeros(threads + 1, np.int64)
@@ -263,26 +259,38 @@ def _claim(ptr, nbr, alive, level, depth, frontier, first, last, out, at):
     return at
 
 
+@jit(inline="always")
+def _arcs_of(ptr, frontier, first, last):
+    """How many arcs leave the vertices frontier[first:last]."""
+    arcs = 0
+    for i in range(first, last):
+        arcs += ptr[frontier[i] + 1] - ptr[frontier[i]]
+    return arcs
+
+
 @jit(parallel=True)
 def _gather(level, depth, threads):
-    """The vertices at `depth`, in id order (room for a later serial push behind them)."""
+    """The vertices at `depth`, in id order (room for a later serial push behind them): each
+    thread lists those of its slice of the ids at the slice's start, then the lists are moved
+    together, in thread order (on one thread: a gather follows a bottom-up level that found
+    few, a twentieth of the unseen vertices at most)."""
     n = len(level)
     chunk = (n + threads - 1) // threads
-    count = np.zeros(threads + 1, np.int64)
-    for t in numba.prange(threads):
-        c = 0
-        for v in range(t * chunk, min(n, (t + 1) * chunk)):
-            if level[v] == depth:
-                c += 1
-        count[t + 1] = c
-    count = np.cumsum(count)
     frontier = np.empty(n, np.int32)
+    found = np.zeros(threads, np.int64)
     for t in numba.prange(threads):
-        at = count[t]
+        at = t * chunk
         for v in range(t * chunk, min(n, (t + 1) * chunk)):
             if level[v] == depth:
                 frontier[at] = v
                 at += 1
+        found[t] = at - t * chunk
+    size = found[0]
+    for t in range(1, threads):
+        # to the left: nothing still to move is written over
+        for i in range(t * chunk, t * chunk + found[t]):
+            frontier[size] = frontier[i]
+            size += 1
     return frontier
 
 
@@ -316,13 +324,7 @@ def _tarjan(ptr, nbr, alive, labels):
         if not alive[s] or index[s] >= 0:
             continue
         depth = 0
-        calls[0] = s
-        index[s] = low[s] = counter
-        counter += 1
-        next_arc[s] = ptr[s]
-        stack[top] = s
-        top += 1
-        on_stack[s] = True
+        counter, top = _enter(ptr, s, depth, calls, index, low, next_arc, stack, on_stack, counter, top)
         while depth >= 0:
             v = calls[depth]
             descended = False
@@ -332,14 +334,8 @@ def _tarjan(ptr, nbr, alive, labels):
                 if not alive[w]:
                     continue
                 if index[w] < 0:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    next_arc[w] = ptr[w]
-                    stack[top] = w
-                    top += 1
-                    on_stack[w] = True
                     depth += 1
-                    calls[depth] = w
+                    counter, top = _enter(ptr, w, depth, calls, index, low, next_arc, stack, on_stack, counter, top)
                     descended = True
                     break
                 if on_stack[w] and index[w] < low[v]:
@@ -359,3 +355,15 @@ def _tarjan(ptr, nbr, alive, labels):
                 u = calls[depth]
                 if low[v] < low[u]:
                     low[u] = low[v]
+
+
+@jit(inline="always")
+def _enter(ptr, v, depth, calls, index, low, next_arc, stack, on_stack, counter, top):
+    """Tarjan's search enters v at `depth` of the path: v numbered `counter`, its arcs read
+    from the first, pushed on the stack; (counter, top) after."""
+    calls[depth] = v
+    index[v] = low[v] = counter
+    next_arc[v] = ptr[v]
+    stack[top] = v
+    on_stack[v] = True
+    return counter + 1, top + 1
