@@ -135,15 +135,19 @@ def bench_modules(n: int, backend: str, first_call: bool = False) -> dict:
     return row
 
 
-#: the timed quantities a report's rows may hold, as the plot names them (hclust: dashed)
+#: the timed quantities a report's rows may hold, as the plot names them (the clustering: dashed)
 SERIES = (("modules_wgcna_s", "WGCNA::blockwiseModules"),
           ("modules_curnet_s", "cuRnet_blockwiseModules"),
           ("total_s", "blockwise_modules end to end"),
           ("modules_block_tree_s", "TOM + tree + 1 - TOM to host"),
           ("tree_cut_r_s", "dynamicTreeCut::cutreeHybrid"),
+          ("cutreeHybrid_s", "its dynamicTreeCut::cutreeHybrid"),
           ("hclust_fastcluster_s", "fastcluster average linkage"),
           ("hclust_scipy_s", "SciPy average linkage"),
-          ("hclust_curnet_s", "curnet.hclust average"))
+          ("hclust_curnet_s", "curnet.hclust average"),
+          ("hclust_condensed_host_s", "curnet.hclust of a host dist (R's route)"),
+          ("hclust_device_square_s", "curnet.hclust of 1 - TOM on the device"),
+          ("kernel_s", "hclust's chain kernel alone"))
 
 
 def plot(png: str, reports: list) -> None:
@@ -165,7 +169,7 @@ def plot(png: str, reports: list) -> None:
             pts = sorted((r["genes"], r[key]) for r in rows if r.get(key))
             if pts:
                 genes.update(g for g, _ in pts)
-                ax.plot(*zip(*pts), marker="o", linestyle="--" if key.startswith("hclust") else "-",
+                ax.plot(*zip(*pts), marker="o", linestyle="--" if key.startswith(("hclust", "kernel")) else "-",
                         label=f"{name} ({label})")
     ax.set_xscale("log")
     ax.set_yscale("log")

@@ -317,7 +317,8 @@ def modules_long() -> str:
            "step), `bench/modules_tree_cut.py` (the Dynamic Tree Cut from Python and from R) and "
            "`bench/r_modules.R`, `bench/r_modules_blocks.R` (from R beside WGCNA's `blockwiseModules` "
            "in the same session). × is the comparator's time over cuRnet's, in the same row. The "
-           "account, with what each column measures and the targets: [modules.md](modules.md#measured)."]
+           "account, with what each column measures and the targets: [modules.md](modules.md#measured). "
+           "Time against genes: [the plot](../bench/results/modules_time_vs_genes_h200_2026-12-02e.png)."]
     files = results("modules_*.json") + [p for p in results("modules_*.txt") if not p.name.endswith("_machine.txt")]
     for path in sorted(files):
         doc = json.loads(path.read_text()) if path.suffix == ".json" else modules_printed(path)
