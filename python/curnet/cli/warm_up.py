@@ -1,5 +1,6 @@
-"""`curnet warm-up` (and `cuRnet_install(gpu = TRUE)`): every GPU kernel compiled once, into
-cuRnet's kernel cache (backends/kernel_cache.py), so that no user call compiles.
+"""`curnet warm-up` (and `cuRnet_install()`): every GPU kernel compiled once, into cuRnet's
+kernel cache (backends/kernel_cache.py), and the CPU's compiled routes into Numba's cache, so
+that no user call compiles (docs/first-call.md).
 
 Two kinds of kernels run on a GPU: cuRnet's own modules (kernels/*.cu, compiled whole), and
 the elementwise and reduction kernels CuPy generates for the drivers' array code, one for each
