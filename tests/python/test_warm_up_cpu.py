@@ -73,7 +73,9 @@ def test_the_warm_up_fills_numba_cache_and_a_fresh_first_call_loads_from_it(tmp_
     report = json.loads(done.stdout)
     assert report["failed"] == {} and report["gpu"] is False and report["compiled"] == 0
     cpu = report["cpu"]
-    assert cpu["not reached"] == []           # every routine of backends/cpu/compiled*.py compiled
+    # every routine of backends/cpu/compiled*.py compiled (on one thread the searches never fan out)
+    import numba
+    assert cpu["not reached"] == ([] if numba.get_num_threads() > 1 else ["compiled_brandes.search_shares"])
     assert cpu["compiled"] >= cpu["routines"] > 0 and cpu["loaded"] == 0
     assert all(folder.startswith(str(cache)) for folder in cpu["cache"])
     assert "no usable GPU" in done.stderr
