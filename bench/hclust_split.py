@@ -90,16 +90,17 @@ def timed_hclust(d: np.ndarray, n: int, method: str, backend: str, clock: Clock)
     return merge, height, order
 
 
-def split_for_r(values, n, method: str = "average", backend: str = "cuda"):
-    """r_bridge.modules.hclust_for_r's work on R's dist, step by step: (the steps' seconds,
-    the result in the plain lists R converts)."""
-    from curnet.columns import to_numpy
-    from curnet.r_bridge.handoff import plain
+def split_for_r(address, n, method: str = "average", backend: str = "cuda"):
+    """r_bridge.modules.hclust_for_r's work on R's dist at `address` (data_address), step by
+    step: (the steps' seconds, the result in the plain lists R converts)."""
+    from curnet.r_bridge.handoff import plain, r_array
     _, _, sync, _ = device(backend)
     clock = Clock(sync)
-    d = to_numpy(values, "d").astype(np.float64, copy=False)
-    clock("the engine reads R's memory (to_numpy)")
-    merge, height, order = timed_hclust(d, int(n), method, backend, clock)
+    n = int(n)
+    d = r_array(address, (n * (n - 1) // 2,), "double")
+    d.flags.writeable = False
+    clock("the engine reads R's memory (r_array)")
+    merge, height, order = timed_hclust(d, n, method, backend, clock)
     out = plain({"merge": merge.ravel(order="F"), "height": height, "order": order})
     clock("plain lists for reticulate (tolist)")
     return clock.steps, out

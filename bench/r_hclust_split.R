@@ -5,8 +5,8 @@
 # (as.dist(1 - tom) itself would take R more time and memory than the clustering; it is not
 # part of the call). Then: cuRnet_hclust once (the process's first call), the whole call
 # REPEAT times, and one call's steps timed apart, in the order the call takes them:
-#   R: the finiteness check (min and max; range(), the check before, timed beside it), the
-#      hand-off (as_numbers: R's memory exported, no copy);
+#   R: the length check and the dist's address (R's finiteness checks and the Arrow export
+#      the call made before, timed beside it);
 #   the engine (bench/hclust_split.py's split_for_r, the device drained after each step):
 #      reading R's memory, the move to the device, the expansion, the checks, the kernel,
 #      the copy back, R's encoding, the plain lists;
@@ -36,14 +36,20 @@ cat(sprintf("%d genes: first %.3f s, whole %s s\n", n, row$first_call_s, paste(r
 
 # one call's steps, as R/hclust.R takes them (its argument checks and attributes: microseconds)
 steps <- list()
-steps[["R: finiteness check, min() and max()"]] <- elapsed({
+steps[["R: length check, the dist's address (data_address)"]] <- elapsed({
+  stopifnot(length(d) == n * (n - 1) / 2)
   values <- if (is.double(d)) d else as.double(d)
-  stopifnot(all(is.finite(c(min(values), max(values)))))
+  address <- cuRnet:::data_address(values)
 })
-steps[["R: finiteness check as before, range() (not in the call now)"]] <-
+# what the call did before (R's finiteness checks, the Arrow export), beside it
+steps[["before: R's finiteness check by min() and max() (not in the call now)"]] <-
+  elapsed(stopifnot(all(is.finite(c(min(values), max(values))))))
+steps[["before: R's finiteness check by range() (not in the call now)"]] <-
   elapsed(stopifnot(all(is.finite(range(values)))))
-steps[["R: hand-off (as_numbers: R's memory exported)"]] <- elapsed(numbers <- cuRnet:::as_numbers(values))
-engine_s <- elapsed(r <- split$split_for_r(numbers, n, "average", backend = row$engine))
+steps[["before: the Arrow export (as_numbers; counts NA) (not in the call now)"]] <-
+  elapsed(numbers <- cuRnet:::as_numbers(values))
+rm(numbers)
+engine_s <- elapsed(r <- split$split_for_r(address, n, "average", backend = row$engine))
 engine_steps <- reticulate::py_to_r(r[0])
 for (s in names(engine_steps)) steps[[paste("engine:", s)]] <- engine_steps[[s]]
 steps[["R: between R and the engine's steps (reticulate's call and return)"]] <- engine_s - sum(unlist(engine_steps))

@@ -107,5 +107,6 @@ test_that("bad input gets R's words", {
   expect_error(cuRnet_hclust(m), "symmetric")
   expect_error(cuRnet_hclust(matrix(0, 2, 3)), "square")
   expect_error(cuRnet_hclust(dist(1)), "at least 2")
+  expect_error(cuRnet_hclust(structure(c(1, 2), Size = 3L, class = "dist")), "2 values where a dist of Size 3 holds 3")
   expect_error(cuRnet_hclust("a"), "dist object or a numeric matrix")
 })

@@ -117,7 +117,7 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
             if n < 2:
                 raise ValueError(f"clustering needs at least 2 objects, got {n}")
             if not np.isfinite(d).all():
-                raise ValueError("the dissimilarities must be finite (no NA, NaN or Inf)")
+                raise ValueError("the dissimilarities must be finite: no NA, NaN or infinite values")
             condensed = d
         else:
             square = _square(np, d, copy=False)
@@ -169,7 +169,7 @@ def _check(xp, square) -> tuple:
         finite = xp.isfinite(square)
         finite[xp.arange(n), xp.arange(n)] = True           # the diagonal is never read
         if not bool(finite.all()):
-            raise ValueError("the dissimilarities must be finite (no NA, NaN or Inf)")
+            raise ValueError("the dissimilarities must be finite: no NA, NaN or infinite values")
     # symmetric to rounding (a TOM's two triangles are sums taken in different orders); the
     # lower triangle is what counts, as in R's as.dist(matrix)
     tile = 1024                                            # square tiles: cache-friendly

@@ -8,13 +8,15 @@ from .handoff import plain, r_array
 from .session import run_on
 
 
-def hclust_for_r(values, n, condensed, method, backend="auto") -> dict:
-    """R's dist (condensed, its lower triangle by columns: SciPy's order) or n x n matrix
-    clustered; merge by columns, height, order, all as R has them."""
+def hclust_for_r(address, n, condensed, method, backend="auto") -> dict:
+    """R's double dist (condensed, its lower triangle by columns: SciPy's order) or n x n
+    matrix, read over R's memory at `address` (data_address: no export, no pass over the
+    values; hclust checks they are finite), clustered; merge by columns, height, order, all
+    as R has them."""
     from ..analyses.linkage import hclust
-    from ..columns import to_numpy
-    d = to_numpy(values, "d").astype(np.float64, copy=False)     # over R's memory where it can
     n = int(n)
+    d = r_array(address, (n * (n - 1) // 2,) if condensed else (n * n,), "double")
+    d.flags.writeable = False                   # R's own vector: read, never written
     if not condensed:
         d = d.reshape(n, n).T                   # R's matrix (its lower triangle is read)
     tree = hclust(d, method, backend=run_on(backend, "hclust"))
