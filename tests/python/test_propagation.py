@@ -360,6 +360,31 @@ def test_reference_sets_are_uniform_subsets_of_each_bin():
     np.testing.assert_array_equal(again, reference_sets(members, bins, 100, np.random.default_rng(3)))
 
 
+def test_reference_sets_draw_each_bin_of_a_set_again_on_its_own():
+    """Many bins drawn together, with replacement, a set's picks of one bin drawn again on a
+    repeat there: two picks of 4 vertices in each of 6 bins repeat in a quarter of the draws of
+    a bin, in most sets somewhere. Each bin's pair is a uniform subset (6) and two bins' pairs
+    are independent (36 joint cells), within 5 standard deviations; a singleton bin's pick is
+    uniform; no vertex twice."""
+    from curnet.analyses.network_proximity import reference_sets
+    bins = np.repeat(np.arange(7), 4)                        # bin 6: the singleton's
+    members = np.array([b * 4 + i for b in range(6) for i in (0, 1)] + [24])[::-1]
+    n = 36_000
+    d = reference_sets(members, bins, n, np.random.default_rng(11))
+    np.testing.assert_array_equal(bins[d], np.broadcast_to(bins[members], d.shape))
+    s = np.sort(d, axis=1)
+    assert not (s[:, 1:] == s[:, :-1]).any()
+    pair = {b: np.sort(d[:, bins[members] == b], axis=1) @ np.array([4, 1]) for b in range(6)}
+    for b in range(6):
+        _, counts = np.unique(pair[b], return_counts=True)
+        assert len(counts) == 6 and np.abs(counts - n / 6).max() < 5 * np.sqrt(n / 6)
+    for a, b in ((0, 5), (2, 3)):
+        _, counts = np.unique(pair[a] * 100 + pair[b], return_counts=True)
+        assert len(counts) == 36 and np.abs(counts - n / 36).max() < 5 * np.sqrt(n / 36)
+    _, counts = np.unique(d[:, 0], return_counts=True)
+    assert len(counts) == 4 and np.abs(counts - n / 4).max() < 5 * np.sqrt(n / 4)
+
+
 def test_null_uniform_draws_other_kernels_and_errors():
     g, e, w = random_graph(3, n=40, m=100, directed=False)
     res = curnet.propagation_null(g, [2, 3, 4], n=30, degree_matched=False, kernel="diffusion", seed=1, **CPU)
