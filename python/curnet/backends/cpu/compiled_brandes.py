@@ -212,10 +212,12 @@ def heap_lower(hk, hv, pos, size, key, v):
     if i < 0:
         i = size
         size += 1
-    p = (i - 1) // 2
-    while i > 0 and hk[p] > key:       # sift up: the larger parents move down
+    while i > 0:                       # sift up: the larger parents move down
+        p = (i - 1) // 2
+        if hk[p] <= key:
+            break
         _heap_set(hk, hv, pos, i, hk[p], hv[p])
-        i, p = p, (p - 1) // 2
+        i = p
     _heap_set(hk, hv, pos, i, key, v)
     return size
 
@@ -225,34 +227,26 @@ def heap_pop(hk, hv, pos, size):
     """The heap's root taken out; its new size."""
     pos[hv[0]] = -1
     size -= 1
-    if size > 0:
-        _heap_sift_down(hk, hv, pos, size, hk[size], hv[size])
+    if size == 0:
+        return 0
+    key, v = hk[size], hv[size]
+    i = 0
+    while True:                        # sift down: the smaller child moves up while below key
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and hk[c + 1] < hk[c]:
+            c += 1
+        if hk[c] >= key:
+            break
+        _heap_set(hk, hv, pos, i, hk[c], hv[c])
+        i = c
+    _heap_set(hk, hv, pos, i, key, v)
     return size
 
 
-# the heap's steps are inlined into their callers (Numba's inline="always"): as calls they cost
-# Dijkstra's searches about a fifth more time
-@jit(inline="always")
-def _heap_sift_down(hk, hv, pos, size, key, v):
-    # (key, v) placed from the root down: the smaller child moves up while it is below key
-    i = 0
-    c = _heap_smaller_child(hk, size, i)
-    while c >= 0 and hk[c] < key:
-        _heap_set(hk, hv, pos, i, hk[c], hv[c])
-        i = c
-        c = _heap_smaller_child(hk, size, i)
-    _heap_set(hk, hv, pos, i, key, v)
-
-
-@jit(inline="always")
-def _heap_smaller_child(hk, size, i):
-    """Place i's child with the smaller key (the first of equals), -1 where it has none."""
-    c = 2 * i + 1
-    if c >= size:
-        return -1
-    return c + 1 if c + 1 < size and hk[c + 1] < hk[c] else c
-
-
+# a place's entry written: inlined (Numba's inline="always"), as the heap's steps are most of
+# Dijkstra's time
 @jit(inline="always")
 def _heap_set(hk, hv, pos, i, key, v):
     hk[i], hv[i], pos[v] = key, v, i
