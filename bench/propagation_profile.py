@@ -4,13 +4,19 @@ benchmark's walk rows measured apart, in bench/propagation.py's result format.
     PYTHONPATH=python python -m bench.propagation_profile --backend cuda \
         --string .data/propagation/string_pcsf.tsv.gz --out profile.json
     PYTHONPATH=python python -m bench.propagation_profile --backend cpu --quick
+    (--only host,null: just those parts; all by default: steps, null, host, kernel, sets)
 
 - steps: the stopping test's steps against the fewest a perfect test would take (the first step
   whose true L1 error, against the walk run to 1e-15, is within tol of the start's norm), on
   the host's twin of the kernel (any backend).
 - null: a 1,000-draw degree-matched null split into its parts as propagation_null runs them:
-  the draws, the observed set's propagation, the start block, the propagation of the draws,
-  the reduction to three sums a vertex, and the copy back (the device drained between parts).
+  the draws, the start block (the seed set's own column first), the propagation of the draws
+  and the set, the reduction to three sums a vertex, and the copy back (the device drained
+  between parts).
+- host: one personalized PageRank split into the parts curnet.pagerank runs (the input's
+  checks, its scaling, the device, the walk's lookup, the solver, the block's width, the start
+  on the device, the solve, the copy back), beside the whole call; on a GPU the solve's kernel
+  is timed by CUDA events, so the solve's host side is the rest.
 
 On a GPU also, from CUDA events around each launch of kernels/propagation.cu's walk_loop:
 
@@ -39,10 +45,10 @@ from scipy import sparse
 
 import curnet
 from curnet.analyses.network_proximity import reference_sets
-from curnet.propagation.inputs import Columns
+from curnet.propagation.inputs import Columns, as_columns
 from curnet.propagation.nulls import draw_block, vertex_bins
 from curnet.propagation.operators import open_device, walk
-from curnet.propagation.solvers import WalkSolver, block_width, run_blocks
+from curnet.propagation.solvers import WalkSolver, block_width
 
 from .propagation import string_graph
 
@@ -114,30 +120,75 @@ def null_parts(g, dev, seeds, n, sync) -> dict:
     draws = clock("draws_s", lambda: reference_sets(members, bins, n, np.random.default_rng(0)))
     weight = 1.0 / len(members)
     solver = clock("solver_s", lambda: WalkSolver(dev, walk(g, dev), 0.3, redistribute=False))
-    start = np.zeros((nv, 1))
-    start[members, 0] = weight
-    observed = clock("observed_s", lambda: run_blocks(dev, Columns(start, True), solver)[:, 0])
     with dev.scope():
         xp = dev.xp
-        width = block_width(dev, nv, n)
+        width = block_width(dev, nv, n + 1)
         sums = [xp.zeros(nv) for _ in range(3)]
-        obs = dev.to_device(observed[:, None])
+        obs = None
         for lo in range(0, n, width):
             hi = min(n, lo + width)
-            block = clock("block_s", lambda: draw_block(dev, draws[lo:hi], nv, weight, solver.order))
+            sets = draws[lo:hi] if obs is not None else np.vstack([members[None, :], draws[lo:hi]])
+            block = clock("block_s", lambda: draw_block(dev, sets, nv, weight, solver.order))
             x = clock("propagate_s", lambda: solver.solve(block))
+            if obs is None:                    # the seed set's own walk: the first column
+                obs, x = x[:, :1].copy(), x[:, 1:]
 
             def reduce():
                 diff = x - obs
                 for acc, part in zip(sums, (diff.sum(axis=1), (diff * diff).sum(axis=1), (diff >= 0).sum(axis=1))):
                     acc += part
             clock("reduce_s", reduce)
-        clock("to_host_s", lambda: [dev.to_host(a) for a in sums])
+        clock("to_host_s", lambda: [dev.to_host(a) for a in sums + [obs]])
     sync()
     parts["total_s"] = time.perf_counter() - t0
     parts["iterations"] = solver.iterations
     return parts
 
+
+
+def host_parts(g, backend: str, pers, sync, repeat: int) -> dict:
+    """curnet.pagerank(g, personalization=pers)'s body timed part by part, each the best of
+    `repeat` (the device drained around each part), and the whole call beside; on a GPU the
+    solve's kernel by CUDA events, and the free-memory query block_width no longer makes for
+    one vector (`mem_info_s`)."""
+    best: dict = {}
+
+    def clock(name, fn):
+        sync()
+        t0 = time.perf_counter()
+        out = fn()
+        sync()
+        best[name] = min(best.get(name, np.inf), time.perf_counter() - t0)
+        return out
+
+    n = len(g)
+    for _ in range(repeat):
+        cols = clock("checks_s", lambda: as_columns(pers, n, "personalization", nonnegative=True))
+        cols = clock("scale_s", lambda: Columns(cols.values / cols.l1, cols.vector))
+        dev = clock("device_s", lambda: open_device(backend))
+        w = clock("walk_lookup_s", lambda: walk(g, dev))
+        solver = clock("solver_init_s", lambda: WalkSolver(dev, w, 0.15, redistribute=True))
+        clock("block_width_s", lambda: block_width(dev, n, 1))
+        out = np.empty((n, 1))
+        with dev.scope():
+            block = clock("to_device_s", lambda: cols.on_device(dev, 0, 1, solver.order))
+            if dev.on_gpu:
+                launches = Launches()
+                with launches.used():
+                    x = clock("solve_s", lambda: solver.solve(block))
+                best["kernel_s"] = min(best.get("kernel_s", np.inf), sum(r["seconds"] for r in launches.runs))
+                clock("to_host_s", lambda: dev.backend.members[0].copy_to_host(dev.xp.ascontiguousarray(x), out))
+                clock("mem_info_s", lambda: dev.xp.cuda.Device().mem_info)
+            else:
+                clock("solve_s", lambda: solver.solve(block))
+        clock("call_s", lambda: curnet.pagerank(g, pers, backend=backend))
+    best["iterations"] = solver.iterations
+    parts = [k for k in best if k.endswith("_s") and k not in ("call_s", "kernel_s", "mem_info_s")]
+    best["parts_sum_s"] = sum(best[k] for k in parts)
+    if "kernel_s" in best:
+        best["solve_host_s"] = best["solve_s"] - best["kernel_s"]
+        best["call_less_kernel_s"] = best["call_s"] - best["kernel_s"]
+    return best
 
 # -- GPU: walk_loop's launches timed by CUDA events ------------------------------------------
 class Launches:
@@ -211,8 +262,11 @@ def main(argv=None):
     ap.add_argument("--baseline", default=None,
                     help="a CUDA file (common.cuh + another propagation.cu) whose walk_loop is timed beside")
     ap.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
+    ap.add_argument("--only", default="steps,null,host,kernel,sets",
+                    help="the parts to run, comma-separated (steps, null, host, kernel, sets)")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
+    only = set(args.only.split(","))
 
     dev = open_device(args.backend)
     sync = (lambda: dev.xp.cuda.Device().synchronize()) if dev.on_gpu else (lambda: None)
@@ -243,7 +297,10 @@ def main(argv=None):
             Path(args.out).write_text(json.dumps(results, indent=1))
 
     def section(label, fn):
-        """One part of the profile; a failure is recorded and the others still run."""
+        """One part of the profile (if --only names it); a failure is recorded and the others
+        still run."""
+        if label.split(",")[0].split(" ")[0] not in only:
+            return
         try:
             fn()
         except Exception as e:  # noqa: BLE001  (the profile goes on: each part is its own)
@@ -268,7 +325,13 @@ def main(argv=None):
                seconds=parts["total_s"], **parts,
                note=", ".join(f"{k[:-2]} {1e3 * v:.1f} ms" for k, v in parts.items() if k.endswith("_s")))
     section("null", null)
-    if not dev.on_gpu:
+
+    def host():
+        parts = host_parts(g, args.backend, pers, sync, 5 if args.quick else 30)
+        record(what="profile: one personalized PageRank (tol 1e-10), the call by part", seconds=parts["call_s"],
+               **parts, note=", ".join(f"{k[:-2]} {1e6 * v:.0f} us" for k, v in parts.items() if k.endswith("_s")))
+    section("host", host)
+    if not dev.on_gpu or not only & {"kernel", "sets"}:
         return results
 
     w = walk(g, dev)
@@ -305,7 +368,7 @@ def main(argv=None):
                     setattr(prop, name, value)
             record(what=f"profile: one personalized PageRank, per step, {label}", kernel_s=fit["kernel_s_at_each"][-1],
                    **fit, note=f"{fit['per_step_us']:.1f} us a step + {fit['fixed_us']:.0f} us, {fit['blocks']} blocks")
-        section(f"per step, {label}", run)
+        section(f"kernel, per step, {label}", run)
     for variant in variants:
         per_step(*variant)
 
@@ -323,7 +386,7 @@ def main(argv=None):
                    what=f"profile: a step's floor (barrier and bookkeeping), {fit['blocks']} blocks",
                    kernel_s=fit["kernel_s_at_each"][-1], **fit,
                    note=f"{fit['per_step_us']:.2f} us a step + {fit['fixed_us']:.0f} us")
-        section(f"floor {b}", floor)
+        section(f"kernel, floor {b}", floor)
 
     # 10,000 sets: the two launches apart
     many = sparse.csc_matrix((np.ones(args.sets * 20), (rng.integers(0, n, args.sets * 20),

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analyses.network_proximity import degree_bins, reference_sets
-from .inputs import Columns, seed_sets
+from .inputs import seed_sets
 from .kernels import kernel_solver
 from .operators import open_device
-from .solvers import block_width, run_blocks
+from .solvers import block_width
 
 
 @dataclass
@@ -65,23 +65,28 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
     solver = kernel_solver(g, dev, kernel, sigma2=sigma2, add_diag=add_diag, normalized=normalized,
                            restart=restart, alpha=alpha, weighted=weighted, directed=directed,
                            tol=tol, max_iter=max_iter)
-    start = np.zeros((nv, 1))
-    start[members, 0] = weight
-    observed = run_blocks(dev, Columns(start, True), solver)[:, 0]
-    # shifted by the observed value: the moments of (null - observed), and the count at or
-    # above, summed on the device over the blocks of draws
-    width = batch or block_width(dev, nv, n)
+    # the seed set itself walks as the first block's first column (a launch of its own would
+    # cost a one-vector call's host work and steps); then, shifted by the observed value: the
+    # moments of (null - observed), and the count at or above, summed on the device over the
+    # blocks of draws
+    width = batch or block_width(dev, nv, n + 1)
     with dev.scope():
         xp = dev.xp
         sums = [xp.zeros(nv) for _ in range(3)]
-        obs = dev.to_device(observed[:, None])
+        obs = None
         for lo in range(0, n, width):
             hi = min(n, lo + width)
-            diff = solver.solve(draw_block(dev, draws[lo:hi], nv, weight, solver.order)) - obs
+            block = draws[lo:hi] if obs is not None else np.vstack([members[None, :], draws[lo:hi]])
+            x = solver.solve(draw_block(dev, block, nv, weight, solver.order))
+            if obs is None:
+                obs, x = x[:, :1].copy(), x[:, 1:]
+            diff = x - obs
+            del x
             for acc, part in zip(sums, (diff.sum(axis=1), (diff * diff).sum(axis=1), (diff >= 0).sum(axis=1))):
                 acc += part
             del diff
         total, squares, above = (dev.to_host(a) for a in sums)
+        observed = dev.to_host(obs)[:, 0]
     shift = total / n
     mean = observed + shift
     sd = np.sqrt(np.maximum(squares / n - shift ** 2, 0.0))
@@ -92,10 +97,10 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
 
 def draw_block(dev, draws: np.ndarray, n: int, weight: float, order: str):
     """The (n, len(draws)) start block of the draws (one a column, each member at `weight`),
-    laid out on the device: only the draws' ids travel."""
+    laid out on the device: only the draws' ids travel (as int32 where they fit: half the bytes)."""
     xp = dev.xp
     block = xp.zeros((n, len(draws)), dtype=np.float64, order=cast(Any, order))   # "C" or "F"
-    rows = dev.to_device(np.ascontiguousarray(draws.T))
+    rows = dev.to_device(np.ascontiguousarray(draws.T, dtype=np.int32 if n < 2 ** 31 else np.int64))
     block[rows, xp.arange(len(draws))[None, :]] = weight
     return block
 

@@ -260,11 +260,19 @@ def run_blocks(dev: Device, cols, solver, batch: int | None = None) -> np.ndarra
     return out
 
 
+# Blocks whose arrays take at most this are run whole without asking the GPU for its free
+# memory (a driver call on every small call, one vector's included)
+SMALL_BLOCK_BYTES = 64 << 20
+
+
 def block_width(dev: Device, n: int, k: int, arrays: int = 8) -> int:
     """Columns a block: `arrays` float64 (n, width) arrays in at most 1 GiB on the CPU, a
-    quarter of the free memory on a GPU."""
+    quarter of the free memory on a GPU (all k when they take at most SMALL_BLOCK_BYTES)."""
+    column = max(1, arrays * 8 * n)
+    if k * column <= SMALL_BLOCK_BYTES:
+        return max(1, k)
     if dev.on_gpu:
         free = dev.xp.cuda.Device().mem_info[0] // 4
     else:
         free = 1 << 30
-    return int(max(1, min(k, free // max(1, arrays * 8 * n))))
+    return int(max(1, min(k, free // column)))

@@ -2,6 +2,8 @@
 matrix of many (genes x sets), by power iteration: one SpMM a step for the whole block."""
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from scipy import sparse
 
@@ -42,7 +44,7 @@ def pagerank(g, personalization=None, *, damping: float = 0.85, weighted=None, d
         cols = Columns(np.full((n, 1), 1.0 / n), vector=True)
     else:
         cols = as_columns(personalization, n, "personalization", nonnegative=True)
-        sums = cols.column_sums()
+        sums = cast(np.ndarray, cols.l1)  # as_columns measured it; non-negative: the sums
         scaled = (cols.values @ sparse.diags(1.0 / sums) if sparse.issparse(cols.values)
                   else cols.values / sums)
         cols = Columns(scaled, cols.vector)
