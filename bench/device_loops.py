@@ -26,9 +26,8 @@ from curnet import datasets, generators
 from curnet.algorithms.scc import canonical_labels, scc_by_reachability
 from curnet.backends import get_backend
 from curnet.graph import Graph
-from curnet.backends.cuda.launch import resident
 
-from . import gpu_accounts      # its timed SCC run
+from . import gpu_accounts      # its timed SCC run and a one-source BFS's account
 from . import rows as results
 from .timing import cuda_sync, timed
 
@@ -51,29 +50,6 @@ def both_routes(be, fn, reps: int) -> tuple[dict, object]:
     if not all(np.array_equal(answers[0], x) for x in answers[1:]):
         raise AssertionError("the two routes disagree")
     return out, answers[1]
-
-
-def bfs_account(be, hg, ids, reps: int) -> dict:
-    """Where a one-source BFS's time goes, medians over the sources: the wall time of the call,
-    the loop kernel's own span and each level's (the kernel's clock stamps), the rest
-    (allocation, launch, the wait and the result's read) being the host's share."""
-    long_levels = be.tuning.long_levels
-    stamps = cp.zeros(long_levels + 1, np.uint64)
-    walls, spans, levels = [], [], []
-    for s in ids.tolist():
-        for _ in range(reps):
-            stamps.fill(0)
-            depth, t = timed(lambda: be.bfs_strategy.bfs_one_loop(hg, int(s), stamps=stamps), sync=cuda_sync)
-            walls.append(t.median * 1e3)
-            st = cp.asnumpy(stamps)[:int(depth.max()) + 2].astype(np.int64)
-            spans.append((st[-1] - st[0]) / 1e6)
-            levels.append(np.diff(st) / 1e6)
-    depth_counts = {len(x) for x in levels}
-    per_level = ([round(float(np.median([x[i] for x in levels])), 4) for i in range(min(depth_counts))]
-                 if levels else [])
-    return {"wall ms": round(float(np.median(walls)), 4), "kernel levels ms": round(float(np.median(spans)), 4),
-            "host ms": round(float(np.median(walls) - np.median(spans)), 4), "per level ms": per_level,
-            "resident blocks": resident("bfs", "bfs_one_loop")}
 
 
 def scc_account(be, hd, reps: int) -> dict:
@@ -144,7 +120,7 @@ def main(argv=None):
             per_source.setdefault(k, []).append(v)
     row = report(f"one-source BFS, R-MAT {a.scale} undirected ({a.sources} sources, median)",
                  {k: float(np.median(v)) for k, v in per_source.items()})
-    row["account"] = bfs_account(be, hg, ids, a.reps)
+    row["account"] = gpu_accounts.bfs_account(be, hg, ids, a.reps)
     print("  where a search's time goes:", json.dumps(row["account"]), flush=True)
     row["by bfs_one_warp_list"] = {}
     default = be.tuning.bfs_one_warp_list

@@ -486,10 +486,33 @@ def public_calls(be, backend: str, g, ids, reps: int) -> dict:
     return out
 
 
+def bfs_account(be, hg, ids, reps: int) -> dict:
+    """Where a one-source BFS's time goes, medians over the sources: the wall time of the call,
+    the loop kernel's own span and each level's (the kernel's clock stamps), the rest
+    (allocation, launch, the wait and the result's read) being the host's share."""
+    from curnet.backends.cuda.launch import resident    # CuPy's: this account runs on a GPU only
+    long_levels = be.tuning.long_levels
+    stamps = cp.zeros(long_levels + 1, np.uint64)
+    walls, spans, levels = [], [], []
+    for s in ids.tolist():
+        for _ in range(reps):
+            stamps.fill(0)
+            depth, t = timed(lambda: be.bfs_strategy.bfs_one_loop(hg, int(s), stamps=stamps), sync=cuda_sync)
+            walls.append(t.median * 1e3)
+            st = cp.asnumpy(stamps)[:int(depth.max()) + 2].astype(np.int64)
+            spans.append((st[-1] - st[0]) / 1e6)
+            levels.append(np.diff(st) / 1e6)
+    depth_counts = {len(x) for x in levels}
+    per_level = ([round(float(np.median([x[i] for x in levels])), 4) for i in range(min(depth_counts))]
+                 if levels else [])
+    return {"wall ms": round(float(np.median(walls)), 4), "kernel levels ms": round(float(np.median(spans)), 4),
+            "host ms": round(float(np.median(walls) - np.median(spans)), 4), "per level ms": per_level,
+            "resident blocks": resident("bfs", "bfs_one_loop")}
+
+
 def bfs_levels(be, hg, ids, reps: int) -> dict:
-    """bfs_one_loop's clock stamps (device_loops.bfs_account): the kernel's span, each level's,
+    """bfs_one_loop's clock stamps (bfs_account): the kernel's span, each level's,
     the host's share of the engine call, with the levels' directions (push, pull)."""
-    from .device_loops import bfs_account
     before = dict(be.stats)
     acc = bfs_account(be, hg, ids, reps)
     calls = max(1, be.stats.get("bfs_one_loop_launches", 0) - before.get("bfs_one_loop_launches", 0))
