@@ -200,17 +200,18 @@ class DeviceGraph:
     @property
     def out_degree(self) -> cp.ndarray:
         """(n,) int64 out-degrees, made on first use."""
-        deg = self.extra.get("out_degree")
-        if deg is None:
-            deg = self.extra["out_degree"] = cp.diff(self.out_ptr)
-        return deg
+        return self._degrees("out_degree", self.out_ptr)
 
     @property
     def in_degree(self) -> cp.ndarray:
         """(n,) int64 in-degrees, made on first use."""
-        deg = self.extra.get("in_degree")
+        return self._degrees("in_degree", self.in_ptr)
+
+    def _degrees(self, key: str, ptr: cp.ndarray) -> cp.ndarray:
+        """The degrees of the CSR with offsets `ptr`, made at the first call and kept in extra[key]."""
+        deg = self.extra.get(key)
         if deg is None:
-            deg = self.extra["in_degree"] = cp.diff(self.in_ptr)
+            deg = self.extra[key] = cp.diff(ptr)
         return deg
 
 
