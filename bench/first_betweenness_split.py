@@ -31,10 +31,16 @@ import io
 import json
 import os
 import pstats
+import sys
 import threading
 import time
+import traceback
 
 T0 = time.perf_counter()
+# The imports a first call was seen to pay for (cupyx's own package imports cupyx.linalg, which
+# imports SciPy's sparse matrices; the leaf fold's components SciPy's csgraph; a product cuBLAS).
+WATCHED = ("cupyx.linalg", "cupyx.scipy.special", "scipy.sparse", "scipy.sparse.csgraph",
+           "cupy_backends.cuda.libs.cublas", "cupy.cuda.cub")
 
 
 def mapped_libraries() -> set:
@@ -44,6 +50,35 @@ def mapped_libraries() -> set:
             return {line.split()[-1].rsplit("/", 1)[-1] for line in f if ".so" in line}
     except OSError:
         return set()
+
+
+def modules_by_package(names) -> dict:
+    """How many of the module `names` each top-level package has, most first."""
+    counts: dict = {}
+    for name in names:
+        top = name.split(".")[0]
+        counts[top] = counts.get(top, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+class FirstImports:
+    """An import hook that records where each watched module is first imported: the stack
+    of the import (the frames outside importlib), and the step that was running. It finds
+    nothing itself, so every import goes on as it would."""
+
+    def __init__(self, names):
+        self.names = set(names)
+        self.step = "start"
+        self.seen: dict = {}
+
+    def find_spec(self, name, path=None, target=None):
+        if name in self.names and name not in self.seen:
+            frames = [f for f in traceback.extract_stack()[:-1] if "importlib" not in f.filename
+                      and not f.filename.startswith("<frozen")]
+            self.seen[name] = {"step": self.step,
+                               "stack": [f"{f.filename.split('site-packages/')[-1]}:{f.lineno} {f.name}"
+                                         for f in frames[-14:]]}
+        return None
 
 
 class Split:
@@ -151,6 +186,8 @@ def main(argv=None) -> dict:
     ap.add_argument("--n", type=int, default=7729)
     ap.add_argument("--m", type=int, default=24280)
     ap.add_argument("--profile", action="store_true", help="the first call under cProfile")
+    ap.add_argument("--watch", nargs="*", default=list(WATCHED),
+                    help="modules whose first import is traced (where, in which step)")
     ap.add_argument("--preload", choices=("cublas",), action="append", default=[],
                     help="start a library before the first call, timed as a start step (what the "
                          "call would save without it)")
@@ -160,13 +197,18 @@ def main(argv=None) -> dict:
                     "preload": args.preload,
                     "start": {}}
     libs = mapped_libraries()
+    modules = set(sys.modules)
+    first_imports = FirstImports(args.watch)
+    sys.meta_path.insert(0, first_imports)
 
     def mark(label, t):
-        nonlocal libs
-        now = mapped_libraries()
-        report["start"][label] = {"s": round(time.perf_counter() - t, 4),
-                                  "libraries_mapped": sorted(now - libs)}
-        libs = now
+        nonlocal libs, modules
+        took = time.perf_counter() - t
+        now, now_modules = mapped_libraries(), set(sys.modules)
+        report["start"][label] = {"s": round(took, 4), "libraries_mapped": sorted(now - libs),
+                                  "modules_imported": modules_by_package(now_modules - modules)}
+        libs, modules = now, now_modules
+        first_imports.step = f"after {label}"
         return time.perf_counter()
 
     t = time.perf_counter()
@@ -222,7 +264,8 @@ def main(argv=None) -> dict:
     for label, graph in (("first call", g), ("second call, same graph", g),
                          ("first call on a second graph", ppi_like(args.n, args.m, 2))):
         split.reset()
-        before = mapped_libraries()
+        before, modules_before = mapped_libraries(), set(sys.modules)
+        first_imports.step = label
         pool = cp.get_default_memory_pool() if gpu else None
         pool_before = pool.total_bytes() if pool is not None else 0
         profiler = cProfile.Profile() if args.profile and label == "first call" else None
@@ -235,7 +278,8 @@ def main(argv=None) -> dict:
         if profiler:
             profiler.disable()
         row = {"call": label, "s": round(time.perf_counter() - t, 4), "sum": float(values.sum()),
-               "libraries_mapped": sorted(mapped_libraries() - before), **split.table()}
+               "libraries_mapped": sorted(mapped_libraries() - before),
+               "modules_imported": modules_by_package(set(sys.modules) - modules_before), **split.table()}
         if pool is not None:
             row["pool_grew_bytes"] = int(pool.total_bytes() - pool_before)
         if profiler:
@@ -249,6 +293,7 @@ def main(argv=None) -> dict:
             row["profile_tottime"] = s.getvalue().splitlines()
         calls.append(row)
     report["calls"] = calls
+    report["first_imports"] = first_imports.seen
     report["process_s"] = round(time.perf_counter() - T0, 4)
     if gpu:
         report["cached_kernel_files_after"] = kernel_cache.cached_kernels()
@@ -267,8 +312,9 @@ def print_table(report):
     for call in report["calls"]:
         print(f"\n## {call['call']}: {1000 * call['s']:.1f} ms" +
               (f", pool grew {call['pool_grew_bytes'] / 2**20:.1f} MiB" if "pool_grew_bytes" in call else ""))
-        if call["libraries_mapped"]:
-            print("   libraries mapped:", ", ".join(call["libraries_mapped"]))
+        if call["modules_imported"]:
+            print("   modules imported, by package:",
+                  ", ".join(f"{k} {v}" for k, v in call["modules_imported"].items()))
         for name, v in sorted(call["steps"].items(), key=lambda kv: -kv[1]["s"]):
             print(f"   {name:<52} {1000 * v['s']:9.1f} ms  x{v['calls']}")
         for name, v in call["compiler"].items():
@@ -282,6 +328,9 @@ def print_table(report):
                             f"{1000 * k['s']:.1f}" for k in slow[:6]))
         if "profile_cumulative" in call:
             print("\n".join(call["profile_cumulative"][:70]))
+    for name, seen in report["first_imports"].items():
+        print(f"\nfirst import of {name} ({seen['step']}):")
+        print("\n".join("   " + frame for frame in seen["stack"]))
     print(f"\nthe whole process: {1000 * report['process_s']:.0f} ms after the interpreter's start")
 
 
