@@ -226,6 +226,13 @@ def main(argv=None) -> dict:
         report["cached_kernel_files_before"] = kernel_cache.cached_kernels()
         import cupy as cp
         t = mark("import cupy", t)
+        from cupy._core import _accelerator
+        # cuTENSOR among CuPy's accelerators makes its elementwise and reduction routines
+        # import cupyx (and with it SciPy's sparse matrices) at their first use
+        report["cupy"] = {"version": cp.__version__, "CUPY_ACCELERATORS": os.environ.get("CUPY_ACCELERATORS"),
+                          "elementwise_accelerators": list(_accelerator.get_elementwise_accelerators()),
+                          "reduction_accelerators": list(_accelerator.get_reduction_accelerators()),
+                          "routine_accelerators": list(_accelerator.get_routine_accelerators())}
         cp.zeros(1)
         cp.cuda.Device().synchronize()
         t = mark("the CUDA context (first allocation)", t)
