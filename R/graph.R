@@ -371,21 +371,23 @@ igraph_weights <- function(g, weights) {
 # The front door of the functions that take igraph's `weights` (paths, measures, betweenness,
 # distances): the engine graph, and in its `use_weights` whether the call uses its weights,
 # decided once here and passed down with the graph (no layer below reads `weights` again).
-# igraph objects keep their edge order (edge ids), directions and weights (igraph_weights();
-# `refuse_negative`: the caller's name, whose weights must not be negative); anything else
-# goes through cuRnet_graph() with its own weights.
+# Each branch reads `weights` once. igraph objects keep their edge order (edge ids), directions
+# and weights (igraph_weights(); `refuse_negative`: the caller's name, whose weights must not be
+# negative), so their engine graph holds weights only where the call uses them; anything else
+# goes through cuRnet_graph() with its own weights, which `weights = NA` leaves unused.
 weighted_graph <- function(graph, weights, refuse_negative = NULL) {
   if (igraph::is_igraph(graph)) {
     w <- igraph_weights(graph, weights)
     if (!is.null(refuse_negative)) negative_weights_refused(w, refuse_negative)
     g <- igraph_engine_graph(graph, w)
+    g$use_weights <- g$weighted
   } else {
     if (is.numeric(weights)) {
       stop("weights as a vector need an igraph object; build the cuRnet graph with them", call. = FALSE)
     }
     g <- check_graph(graph)
+    g$use_weights <- g$weighted && !no_weights(weights)
   }
-  g$use_weights <- g$weighted && !no_weights(weights)
   g
 }
 

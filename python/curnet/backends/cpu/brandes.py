@@ -1,7 +1,10 @@
 """Brandes' sweeps on the CPU: the NumPy twins of `kernels/betweenness.cu` (the CPU backend's
 primitives, the reference the kernels match), over the blocks backends/brandes.py lays out.
 BFS levels are swept a level at a time by SciPy's products; a weighted batch's DAG arcs are
-found once with its levels (`dag_levels`) and kept as its index (`DagArcs`).
+found once with its levels (`dag_levels`) and kept as its index (`DagArcs`). Whether a batch
+is weighted is the driver's word, read once a sweep: the level sweeps go by the index the
+backend made for the batch (DagArcs, None for BFS levels), the arcs' dependency by its
+distance block (None for BFS levels), which its DAG test needs.
 """
 from __future__ import annotations
 
@@ -40,15 +43,20 @@ def _row_runs(ptr, rows, kb: int):
     return _pieces(ptr, rows, max(1, PIECE_ENTRIES // 4 // max(kb, 1)))
 
 
-def _dag_block(level, dist, w, tails, heads, placed=True):
-    """(arcs, kb) bool: whether arc tails[i] -> heads[i] (weight w[i]; None for BFS) is on
-    each of the batch's sources' DAGs. The blocks' rows are gathered whole (kb contiguous
-    entries an arc), not entry by entry. `placed`: the levels are final, so a DAG arc climbs
-    (weighted: the distances compared where the levels allow it)."""
+def _on_hop_dag(level, tails, heads):
+    """(arcs, kb) bool: whether arc tails[i] -> heads[i] is on each of the batch's sources' BFS
+    DAGs (the head one level below the tail). The blocks' rows are gathered whole (kb
+    contiguous entries an arc), not entry by entry."""
     lt, lh = level[tails], level[heads]
-    if dist is None:
-        lt += 1                              # a gathered copy; BFS levels stay below 127
-        return (lt > 0) & (lh == lt)
+    lt += 1                                  # a gathered copy; BFS levels stay below 127
+    return (lt > 0) & (lh == lt)
+
+
+def _on_length_dag(level, dist, w, tails, heads, placed=True):
+    """(arcs, kb) bool: whether arc tails[i] -> heads[i] (weight w[i]) is on each of the batch's
+    sources' weighted DAGs: the distances compared (on_path) where the levels allow it, rows
+    gathered as in _on_hop_dag. `placed`: the levels are final, so a DAG arc climbs."""
+    lt, lh = level[tails], level[heads]
     ok = (lt >= 0) & ((lh > lt) if placed else (lh >= 0))
     with np.errstate(invalid="ignore"):
         reach = dist[tails].astype(np.float64) + np.asarray(w, np.float64)[:, None]
@@ -56,20 +64,16 @@ def _dag_block(level, dist, w, tails, heads, placed=True):
     return ok
 
 
-def _weights_of(w, pos):
-    return None if w is None else w[pos]
-
-
 def _dag_entry_pairs(hg, level, dist):
     """The weighted DAG's arcs as (tail entry, head entry) int64 pairs, entry v * kb + j, in
     CSR order (a run of reached rows at a time, each arc's row of sources tested whole,
-    _dag_block; the levels not yet placed: `level` 0 where reached, -1 elsewhere)."""
+    _on_length_dag; the levels not yet placed: `level` 0 where reached, -1 elsewhere)."""
     kb = level.shape[1]
     rows = np.flatnonzero((level >= 0).any(axis=1))
     tail_entry, head_entry = [], []
     for a, b, pos, owner in _row_runs(hg.out_ptr, rows, kb):
         t, h = rows[a:b][owner], hg.out_idx[pos]
-        arc, j = np.nonzero(_dag_block(level, dist, _weights_of(hg.out_w, pos), t, h, placed=False))
+        arc, j = np.nonzero(_on_length_dag(level, dist, hg.out_w[pos], t, h, placed=False))
         tail_entry.append(t[arc].astype(np.int64) * kb + j)
         head_entry.append(h[arc].astype(np.int64) * kb + j)
     if not tail_entry:
@@ -100,13 +104,6 @@ def _grouped_arcs(level, tails, heads) -> DagArcs:
     by_head, head_starts = grouped(heads)
     by_tail, tail_starts = grouped(tails)
     return DagArcs(by_head, head_starts, by_tail, tail_starts)
-
-
-def _weighted(arcs) -> DagArcs:
-    """A weighted sweep's DagArcs, which the caller finds once a batch (not once a level)."""
-    if arcs is None:
-        raise ValueError("weighted level sweeps take the batch's DagArcs (bc_levels)")
-    return arcs
 
 
 def _flat(block):
@@ -177,8 +174,9 @@ def sigma_level(hg, level, dist, sigma, at: int, arcs=None) -> None:
     """sigma[v, j] = sum of sigma[u, j] over v's DAG in-arcs u -> v, for the (v, j) at level `at`
     (the lower levels done). BFS levels: A^T @ (the counts one level up), SciPy's compiled
     product (the arc counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs`
-    (found with its levels, dag_levels), once for all its levels."""
-    if dist is None:
+    (found with its levels, dag_levels), once for all its levels. `arcs` tells the two apart:
+    the index the backend made for the batch (None for BFS levels), so `dist` is not read."""
+    if arcs is None:
         rows, here = _level_rows(level, at)
         up = np.where(level == at - 1, sigma, 0.0)
         counts = _level_product(hg.arc_count_matrices()[1], rows, up)
@@ -187,7 +185,7 @@ def sigma_level(hg, level, dist, sigma, at: int, arcs=None) -> None:
         else:
             sigma[rows] = np.where(here, counts, sigma[rows])
         return
-    tails, heads = _weighted(arcs).by_head
+    tails, heads = arcs.by_head
     v, sums = _grouped_sums(sigma, tails, heads, arcs.head_starts[at], arcs.head_starts[at + 1])
     _flat(sigma)[v] = sums
 
@@ -206,8 +204,8 @@ def share_level(hg, level, dist, share, at: int, arcs=None) -> None:
     """share[u, j] += the sum of share[v, j] over u's DAG out-arcs u -> v, for the (u, j) at
     level `at`. BFS levels: A @ (the shares one level down), SciPy's compiled product (the arc
     counts carry parallel arcs). Weighted: over the batch's DagArcs `arcs` (found with its
-    levels, dag_levels), once for all its levels."""
-    if dist is None:
+    levels, dag_levels), once for all its levels; `arcs` tells the two apart, as in sigma_level."""
+    if arcs is None:
         rows, here = _level_rows(level, at)
         down = np.where(level == at + 1, share, 0.0)
         sums = _level_product(hg.arc_count_matrices()[0], rows, down)
@@ -216,7 +214,7 @@ def share_level(hg, level, dist, share, at: int, arcs=None) -> None:
         else:
             share[rows] += np.where(here, sums, 0.0)
         return
-    tails, heads = _weighted(arcs).by_tail
+    tails, heads = arcs.by_tail
     u, sums = _grouped_sums(share, heads, tails, arcs.tail_starts[at], arcs.tail_starts[at + 1])
     _flat(share)[u] += sums
 
@@ -236,11 +234,17 @@ def edge_dependency(hg, level, dist, sigma, share, out) -> None:
     """out[p] += sum over the batch's sources of arc p's dependency (out-arc order, as the
     CSR): sigma[u] * share[v] = sigma[u] / sigma[v] * (weight[v] + delta[v]) where u -> v is on
     the DAG (sigma: the path counts; share: finished by finish_level). Each arc's row dot
-    product over the batch's sources, a run of arcs at a time."""
+    product over the batch's sources, a run of arcs at a time; `dist` (None: BFS levels) says
+    once which DAG test the runs take."""
     kb = level.shape[1]
     step = max(1, PIECE_ENTRIES // max(kb, 1) // 4)
+    if dist is None:
+        def on_dag(arcs, t, h):
+            return _on_hop_dag(level, t, h)
+    else:
+        def on_dag(arcs, t, h):
+            return _on_length_dag(level, dist, hg.out_w[arcs], t, h)
     for a in range(0, len(hg.out_idx), step):
         arcs = slice(a, a + step)
         t, h = hg.out_src[arcs], hg.out_idx[arcs]
-        on = _dag_block(level, dist, _weights_of(hg.out_w, arcs), t, h)
-        out[arcs] += np.einsum("ij,ij->i", np.where(on, sigma[t], 0.0), share[h])
+        out[arcs] += np.einsum("ij,ij->i", np.where(on_dag(arcs, t, h), sigma[t], 0.0), share[h])
