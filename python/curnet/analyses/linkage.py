@@ -5,7 +5,8 @@ Routes. CPU: the `fastcluster` package's `linkage` when it is installed (the C++
 fastcluster::hclust, which WGCNA calls: the same tree, ties included), else SciPy's `linkage`
 (compiled too, as fast; its chain breaks ties otherwise). GPU: the nearest-neighbour chain of
 kernels/hclust.cu over a square float64 matrix on the device (a CuPy matrix, 1 - TOM made
-there, is used where it lies), with fastcluster's rules. `nn_chain_twin` is the kernel's
+there, is used where it lies; a condensed vector travels as it is and is expanded there by
+one kernel), with fastcluster's rules. `nn_chain_twin` is the kernel's
 NumPy twin, step for step.
 
 R's encoding (`stats::hclust`, `fastcluster::hclust`): merge row s joins two clusters, a
@@ -96,13 +97,17 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     on_device = type(d).__module__.startswith("cupy")
     be = get_backend(backend if backend != "auto" or not on_device else "cuda").members[0]
-    chain = be.hclust_chain()
-    if chain is not None:                     # the device's kernel, on a matrix there
+    chain, expand = be.hclust_chain(), be.hclust_square()
+    if chain is not None and expand is not None:   # the device's kernels, on a matrix there
         xp = be.xp
         with be.device_scope():
             # a host vector or matrix is copied by its move to the device; a condensed vector
             # travels as it is (half the square's bytes) and is expanded there
-            square = _square(xp, xp.asarray(d), copy=on_device and not overwrite)
+            d = xp.asarray(d)
+            if d.ndim == 1:
+                square = expand(d, _condensed_size(d.shape[0]))
+            else:
+                square = _square(xp, d, copy=on_device and not overwrite)
             n, exact = _check(xp, square)
             _labels = _check_labels(labels, n)
             if not exact:
@@ -129,28 +134,12 @@ def hclust(d, method: str = "average", *, backend: str = "auto", labels=None,
 
 
 def _square(xp, d, copy: bool):
-    """`d` as a square float64 matrix of `xp` (a condensed vector expanded)."""
-    if d.ndim == 1:
-        return _expand(xp, d, _condensed_size(d.shape[0]))
+    """A square matrix `d` as a float64 matrix of `xp`, C-ordered."""
     if d.ndim != 2 or d.shape[0] != d.shape[1]:
         raise ValueError(f"the dissimilarity must be a square matrix or a condensed vector, got shape {d.shape}")
     if copy or d.dtype != np.float64:
         return xp.array(d, dtype=np.float64, order="C", copy=True)
     return xp.ascontiguousarray(d)                        # the kernel reads rows
-
-
-def _expand(xp, condensed, n: int):
-    """A condensed dissimilarity (SciPy's order: row i's entries to i + 1 .. n - 1) as a square
-    float64 matrix of `xp`: each row's entries copied into the upper triangle, then mirrored
-    a tile at a time (no index arrays: those of 20,000 objects would be 3.2 GB)."""
-    out = xp.zeros((n, n), dtype=np.float64)
-    start = 0
-    for i in range(n - 1):
-        stop = start + n - 1 - i
-        out[i, i + 1:] = condensed[start:stop]
-        start = stop
-    _lower_to_upper(xp, out.T)          # out.T's lower triangle is out's upper
-    return out
 
 
 def _condensed_size(m: int) -> int:

@@ -114,6 +114,9 @@ class Device(Backend, Protocol):
     # hierarchical clustering (analyses.linkage): the device's kernel (square matrix on the
     # device, method) -> (a, b, h) merges; None: the host clusters with SciPy's linkage
     def hclust_chain(self) -> Callable | None: ...
+    # (condensed vector on the device, n) -> its square float64 matrix there, for the chain;
+    # None where hclust_chain is None
+    def hclust_square(self) -> Callable | None: ...
 
     # betweenness (algorithms.betweenness): Brandes' sweeps over a batch's shortest-path DAGs,
     # (n, kb) blocks of levels, distances (weighted; else None), path counts (then the

@@ -75,6 +75,10 @@ class CPUBackend:
         """No device kernel for hclust: analyses.linkage clusters with SciPy's linkage."""
         return None
 
+    def hclust_square(self) -> None:
+        """No square either: SciPy's linkage takes the condensed vector as it is."""
+        return None
+
     def free_memory(self) -> int:
         """The CPU's arrays are the host's: its available memory."""
         return memory.available_host_memory()

@@ -17,7 +17,7 @@ from ..contract import SccMethod, SsspMethod
 from ..host_routes import HostRoutes
 from .batches import BatchRunner, CallState, Counters
 from .bfs import BfsStrategy
-from .hclust import nn_chain
+from .hclust import nn_chain, square_of_condensed
 from .brandes import BrandesSweeps
 from .launch import DeviceGraph, Launcher, build_device_graph, mark_long_diameter
 from .leiden import CudaMoves
@@ -97,6 +97,10 @@ class CUDABackend:
     def hclust_chain(self):
         """hclust's nearest-neighbour chain over a square matrix on this GPU (kernels/hclust.cu)."""
         return nn_chain
+
+    def hclust_square(self):
+        """A condensed dissimilarity's square on this GPU, one kernel (kernels/hclust.cu)."""
+        return square_of_condensed
 
     def free_memory(self) -> int:
         return self.launcher.free_memory()

@@ -1,16 +1,31 @@
 """Hierarchical clustering on the GPU (kernels/hclust.cu): the nearest-neighbour chain over a
-square float64 dissimilarity held on the device, one block for the whole clustering."""
+square float64 dissimilarity held on the device, one block for the whole clustering, and the
+square of a condensed dissimilarity, one kernel."""
 from __future__ import annotations
 
 import numpy as np
 import cupy as cp
 
-from .launch import i64, i32, kernel, KernelError
+from .launch import i64, i32, kernel, launch, KernelError
 
 LINKS = {"average": 0, "complete": 1, "single": 2}
 THREADS = 1024
 #: dynamic shared memory a block may take without opting in: the live bitset's limit
 SHARED_LIMIT = 48 * 1024
+#: the condensed vector's dtypes the expansion reads as they are (others are cast first)
+SQUARE_KERNELS = {np.dtype(np.float64): "square_of_condensed_f64", np.dtype(np.float32): "square_of_condensed_f32"}
+
+
+def square_of_condensed(condensed, n: int):
+    """The n x n float64 CuPy matrix of a condensed dissimilarity on the device (SciPy's
+    order, n(n - 1)/2 entries): symmetric, its diagonal 0, one cell a thread."""
+    name = SQUARE_KERNELS.get(condensed.dtype)
+    if name is None:
+        condensed, name = condensed.astype(np.float64), SQUARE_KERNELS[np.dtype(np.float64)]
+    condensed = cp.ascontiguousarray(condensed)
+    out = cp.empty((n, n), dtype=np.float64)
+    launch("hclust", name, n * n, (condensed, i64(n), out))
+    return out
 
 
 def nn_chain(d, method: str):

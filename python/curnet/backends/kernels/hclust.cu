@@ -182,3 +182,21 @@ extern "C" __global__ void __launch_bounds__(1024) nn_chain(double* D, i64 n, in
         ++merged;
     }
 }
+
+// The square n x n float64 matrix of a condensed dissimilarity (SciPy's pdist order: row a's
+// entries to columns a + 1 .. n - 1, so pair a < b at n a - a (a + 1) / 2 + b - a - 1), in one
+// pass: each cell reads its pair's entry, the diagonal is 0, both triangles written at once.
+// The writes are coalesced; the lower triangle's reads are strided, and still one kernel took
+// a third of the time of a slice copy a row and a mirror (20,000 objects on an H200).
+template <typename T>
+__device__ __forceinline__ void hc_square(const T* __restrict__ cond, i64 n, double* __restrict__ D)
+{
+    for_each(n * n, [&](i64 k) {
+        i64 r = k / n, c = k - r * n;
+        i64 a = r < c ? r : c, b = r < c ? c : r;
+        D[k] = r == c ? 0.0 : (double)cond[a * n - a * (a + 1) / 2 + (b - a - 1)];
+    });
+}
+
+extern "C" __global__ void square_of_condensed_f64(const double* cond, i64 n, double* D) { hc_square(cond, n, D); }
+extern "C" __global__ void square_of_condensed_f32(const float* cond, i64 n, double* D) { hc_square(cond, n, D); }
