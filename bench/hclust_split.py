@@ -6,13 +6,13 @@ the whole call beside them. docs/modules.md reads the results.
     python -m bench.hclust_split --genes 20000 5000 10000 40000 --backend cuda [--steps-at 20000] --out F.json
     (from R: bench/r_hclust_split.R, which calls split_for_r over R's own dist)
 
-The steps (timed_hclust): the condensed vector moved to the device, the n x n square
-allocated, its upper triangle filled row by row and mirrored (linkage._expand, step by step),
-the checks (finite, symmetric: linkage._check), the nearest-neighbour chain kernel, the merges
-copied back, R's encoding (merge, height, order). They repeat linkage.hclust's GPU route line
-for line; `same_tree` checks they made the whole call's tree. Two measurements show what
-the steps could cost: the expansion as one elementwise kernel, and the move from page-locked
-host memory.
+The steps (timed_hclust): the condensed vector moved to the device, the n x n square made
+from it by the backend's one kernel (hclust_square: kernels/hclust.cu), the checks (finite,
+symmetric: linkage._check), the nearest-neighbour chain kernel, the merges copied back, R's
+encoding (merge, height, order). They repeat linkage.hclust's GPU route line for line;
+`same_tree` checks they made the whole call's tree. Two measurements beside them: the
+expansion the route took before (a slice copy a row, then a tiled mirror), and the move from
+page-locked host memory.
 
 The Python comparison (main): for each size, 1 - TOM of bench.modules' planted modules
 (genes x 100 samples) on the device and its condensed vector on the host (R's dist's
@@ -59,21 +59,15 @@ def device(backend: str):
 def timed_hclust(d: np.ndarray, n: int, method: str, backend: str, clock: Clock):
     """linkage.hclust's GPU route of a condensed host vector `d`, a step at a time: R's
     (merge, height, order)."""
+    from scipy.spatial.distance import squareform
     from curnet.analyses.linkage import _check, _lower_to_upper, r_encoding
     be, xp, _, chain = device(backend)
+    expand = be.hclust_square() or (lambda v, n: squareform(v))     # the CPU: SciPy stands in
     with be.device_scope():
         dev = xp.asarray(d)
         clock("condensed vector to the device")
-        square = xp.zeros((n, n), dtype=np.float64)
-        clock("square allocated (zeros)")
-        start = 0
-        for i in range(n - 1):                     # linkage._expand, its two steps apart
-            stop = start + n - 1 - i
-            square[i, i + 1:] = dev[start:stop]
-            start = stop
-        clock("expansion: rows copied, one slice copy a row")
-        _lower_to_upper(xp, square.T)
-        clock("expansion: mirrored a tile at a time")
+        square = expand(dev, n)
+        clock("expansion: one kernel (hclust_square)")
         del dev
         _, exact = _check(xp, square)
         if not exact:
@@ -106,17 +100,18 @@ def split_for_r(address, n, method: str = "average", backend: str = "cuda"):
     return clock.steps, out
 
 
-def expansion_one_kernel(d, n: int, xp):
-    """The condensed vector's square in one elementwise kernel (each cell reads its pair's
-    entry): what linkage._expand's n - 1 slice copies and tiled mirror could take."""
-    import cupy as cp
-    expand = cp.ElementwiseKernel(
-        "raw float64 cond, int64 n", "float64 out",
-        """long long r = i / n, c = i % n;
-        long long a = r < c ? r : c, b = r < c ? c : r;
-        out = r == c ? 0.0 : cond[a * n - a * (a + 1) / 2 + b - a - 1];""", "bench_expand")
-    out = xp.empty((n, n), dtype=np.float64)
-    expand(d, np.int64(n), out)
+def expansion_row_copies(d, n: int, xp):
+    """The condensed vector's square as the GPU route made it before hclust_square: each
+    row's entries copied into the upper triangle (n - 1 slice copies), then mirrored a tile
+    at a time."""
+    from curnet.analyses.linkage import _lower_to_upper
+    out = xp.zeros((n, n), dtype=np.float64)
+    start = 0
+    for i in range(n - 1):
+        stop = start + n - 1 - i
+        out[i, i + 1:] = d[start:stop]
+        start = stop
+    _lower_to_upper(xp, out.T)          # out.T's lower triangle is out's upper
     return out
 
 
@@ -179,21 +174,27 @@ def once(fn, *args, **kwargs):
     return value, time.perf_counter() - t
 
 
-def what_could_be(host: np.ndarray, square, n: int, xp, sync) -> dict:
-    """The expansion as one kernel (checked against the square the steps make) and the move
-    to the device from page-locked memory (the host copy into it timed apart)."""
-    import cupy as cp
+def what_could_be(host: np.ndarray, square, n: int, xp, sync, expand) -> dict:
+    """The package's one-kernel expansion and the former row copies, each checked against
+    R's square, and the move to the device from page-locked memory (the host copy into it
+    timed apart)."""
     row: dict = {"condensed_bytes": int(host.nbytes)}
     dev = xp.asarray(host)
-    expansion_one_kernel(dev[:3], 3, xp)                 # compiled apart
-    sync()
-    t = time.perf_counter()
-    out = expansion_one_kernel(dev, n, xp)
-    sync()
-    row["expansion_one_kernel_s"] = time.perf_counter() - t
     upper = xp.triu(square.T, 1)                         # as.dist reads the lower triangle
-    row["expansion_one_kernel_same"] = bool((out == upper + upper.T).all())
-    del out, upper, dev
+
+    def row_copies(v, m):
+        return expansion_row_copies(v, m, xp)
+    for name, fn in (("expansion_one_kernel", expand), ("expansion_row_copies", row_copies)):
+        fn(dev[:3], 3)                                   # compiled apart
+        sync()
+        t = time.perf_counter()
+        out = fn(dev, n)
+        sync()
+        row[name + "_s"] = time.perf_counter() - t
+        row[name + "_same"] = bool((out == upper + upper.T).all())
+        del out
+    del upper, dev
+    import cupy as cp
     pinned = cp.cuda.alloc_pinned_memory(host.nbytes)
     staged = np.frombuffer(pinned, dtype=np.float64, count=host.size)
     _, row["host_copy_to_pinned_s"] = once(np.copyto, staged, host)
@@ -241,7 +242,7 @@ def compare_size(n: int, backend: str, steps: bool) -> dict:
         del work
         if steps and xp is not np:
             try:
-                row.update(what_could_be(host, square, n, xp, sync))
+                row.update(what_could_be(host, square, n, xp, sync, be.hclust_square()))
             except Exception as e:                  # kept in the row: the steps above still count
                 row["what_could_be_failed"] = f"{type(e).__name__}: {e}"
     print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
