@@ -264,3 +264,25 @@ def test_chunks_in_chunk_order_fold_their_own_leaves(size):
     cuts = -(-len(ordered) // size) - 1
     assert once <= traversed <= once + cuts
     assert chunked(ids)[1] > once + cuts
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("directed", [False, True])
+def test_components_are_scipy_s_weak_components(seed, directed):
+    """The leaf fold's components (NumPy, no SciPy on betweenness's path) are SciPy's weak
+    components, numbered as SciPy numbers them: many small pieces, isolated vertices, loops,
+    parallel arcs, and a long path in shuffled ids (the hooks' slowest case)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+    from curnet.algorithms.betweenness.graph_reductions import components
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 400))
+    src, dst = rng.integers(0, n, (2, int(rng.integers(0, n)))).astype(np.int32)
+    path = rng.permutation(n).astype(np.int32)
+    src, dst = np.r_[src, path[:-1][: n // 3]], np.r_[dst, path[1:][: n // 3]]
+    g = curnet.Graph.from_edges(src, dst, directed=directed, num_vertices=n)
+    adj = csr_matrix((np.ones(g.num_arcs), g.indices, g.indptr), shape=(n, n))
+    count, oracle = connected_components(adj, directed=True, connection="weak")
+    got = components(g)
+    assert got.dtype == oracle.dtype and np.array_equal(got, oracle)
+    assert got.max() + 1 == count

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import curnet
@@ -310,3 +311,82 @@ def test_the_first_call_bench_reads_r_s_steps_and_says_each_row(tmp_path):
     assert lines[0] == "R steps [cuda] library(cuRnet): 11 ms (cpu 38)"
     assert lines[2] == "R steps [cuda] R's start and exit (the process less its steps): 837 ms"
     assert lines[-1] == "warm-up [cuda]: cut at its limit of 60 s"
+
+
+# A first betweenness in a fresh process, leaves folded (undirected, no cutoff): a star's
+# leaves on a ring. Prints [the modules left after it, the stack that first imported each of
+# WATCHED (if any), CuPy's elementwise accelerators (None without CuPy), the scores].
+WATCHED = ("scipy.sparse", "scipy.sparse.csgraph", "cupyx.linalg", "cupyx.scipy.sparse")
+FIRST_BETWEENNESS = """
+import json, sys, traceback
+import numpy as np
+stacks = {}
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name in %r and name not in stacks:
+            stacks[name] = "".join(line for line in traceback.format_stack()[:-1]
+                                   if "importlib" not in line)
+        return None
+
+sys.meta_path.insert(0, Watch())
+import curnet
+n = 40
+ring = np.arange(30, dtype=np.int32)
+src = np.r_[ring, ring[:10]]
+dst = np.r_[(ring + 1) %% 30, np.arange(30, 40, dtype=np.int32)]
+g = curnet.Graph.from_edges(src, dst, weights=np.r_[np.linspace(1, 2, 30), np.ones(10)],
+                            directed=False, num_vertices=n)
+scores = curnet.betweenness(g, directed=False, weighted=%s, backend=sys.argv[1])
+cupy = sys.modules.get("cupy")
+accelerators = cupy._core.get_elementwise_accelerators() if cupy is not None else None
+print(json.dumps([sorted(sys.modules), stacks, accelerators, np.asarray(scores).tolist()]))
+"""
+
+
+def first_betweenness(backend: str, weighted: bool, **env) -> tuple:
+    out = subprocess.run([sys.executable, "-c", FIRST_BETWEENNESS % (WATCHED, weighted), backend],
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(PYTHON), **env})
+    assert out.returncode == 0, out.stderr[-3000:]
+    return tuple(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def ring_with_leaves_betweenness(weighted: bool) -> np.ndarray:
+    """The oracle: NetworkX's betweenness of FIRST_BETWEENNESS's graph (unnormalised)."""
+    import networkx as nx
+    g = nx.Graph()
+    for v in range(30):
+        g.add_edge(v, (v + 1) % 30, weight=1 + v / 29)
+    for v in range(10):
+        g.add_edge(v, 30 + v, weight=1.0)
+    bc = nx.betweenness_centrality(g, normalized=False, weight="weight" if weighted else None)
+    return np.array([bc[v] for v in range(40)])
+
+
+def test_a_first_unweighted_betweenness_on_the_cpu_imports_no_csgraph():
+    """The leaf fold's components are NumPy's (docs/first-call.md: SciPy's csgraph cost a first
+    call ~0.1 s). The CPU's level products still use scipy.sparse, its weighted DAGs SciPy's
+    Dijkstra (csgraph): steps that need them."""
+    loaded, stacks, _, scores = first_betweenness("cpu", False, CURNET_DISABLE_CUDA="1")
+    assert "scipy.sparse.csgraph" not in loaded, stacks.get("scipy.sparse.csgraph")
+    assert {"cupy", "cupyx"}.isdisjoint(loaded)
+    np.testing.assert_allclose(scores, ring_with_leaves_betweenness(False), atol=1e-9)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("weighted", [True, False])
+def test_a_first_gpu_betweenness_imports_neither_cupyx_nor_scipy(weighted):
+    """A fresh process's first GPU betweenness, as R's cuRnet_betweenness calls it: the graph's
+    upload and the leaf fold need neither cupyx (whose package imports scipy.sparse, ~0.45 s on
+    the H200) nor SciPy's csgraph (~0.1 s). `cupyx` itself is in sys.modules once CuPy is
+    imported (a lazily loaded module): its submodules show whether it was loaded. CuPy's
+    accelerators are its default (CUPY_ACCELERATORS=cub): with cuTENSOR among them CuPy itself
+    imports cupyx.cutensor, and with it the whole cupyx package, at its first ufunc on two
+    arrays (cupy/_core/_kernel.pyx). A failure prints the stack that imported each."""
+    loaded, stacks, accelerators, scores = first_betweenness("cuda", weighted, CUPY_ACCELERATORS="cub")
+    assert "cupy" in loaded
+    imported = [name for name in WATCHED if name in loaded]
+    assert imported == [], f"accelerators {accelerators}\n" + "\n".join(
+        f"{name} first imported at:\n{stacks.get(name)}" for name in imported)
+    np.testing.assert_allclose(scores, ring_with_leaves_betweenness(weighted), atol=1e-9)

@@ -2,7 +2,7 @@
 isolated vertices left out (`with_arcs_only`), and on undirected paths the leaves (one
 neighbour besides themselves) folded into their neighbour's column as sources (`LeafFold`,
 `fold_leaf_sources`) and left out as targets (`without_leaves`, `leaf_target_weights`).
-Each is found once a graph and kept with it (`Graph.cache`); all on the host (NumPy, SciPy).
+Each is found once a graph and kept with it (`Graph.cache`); all on the host (NumPy).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 
 from ...graph import Graph
 from ...work import tally
-from ..common import adjacency, weak_components
+from ..common import weak_component_labels
 
 
 def with_arcs_only(g):
@@ -108,8 +108,9 @@ def _hanging_leaves(g) -> np.ndarray:
 
 
 def components(g) -> np.ndarray:
-    """Each vertex's connected component (arcs taken both ways), found once a graph (SciPy)."""
-    return g.cache("components", lambda: weak_components(adjacency(g))[1])
+    """Each vertex's connected component (arcs taken both ways), found once a graph (NumPy:
+    no SciPy on betweenness's path)."""
+    return g.cache("components", lambda: weak_component_labels(g))
 
 
 def folds_leaves(g, cutoff, edges: bool, endpoints: bool) -> bool:
