@@ -339,7 +339,7 @@ g = curnet.Graph.from_edges(src, dst, weights=np.r_[np.linspace(1, 2, 30), np.on
                             directed=False, num_vertices=n)
 scores = curnet.betweenness(g, directed=False, weighted=%s, backend=sys.argv[1])
 cupy = sys.modules.get("cupy")
-accelerators = cupy._core.get_elementwise_accelerators() if cupy is not None else None
+accelerators = [int(a) for a in cupy._core.get_elementwise_accelerators()] if cupy is not None else None
 print(json.dumps([sorted(sys.modules), stacks, accelerators, np.asarray(scores).tolist()]))
 """
 
