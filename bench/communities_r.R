@@ -5,14 +5,39 @@
 #
 #   Rscript bench/communities_r.R [OUT_PREFIX] [SIZES] [REPEATS] [BACKEND]
 #   Rscript bench/communities_r.R bench/results/communities_r_cpu 1000,4000,16000 3 auto
+#   Rscript bench/communities_r.R --plot RUN.csv      (the plot alone, from a run's CSV)
 #
 # Each time is the median of REPEATS warm calls (a first call, compiling the GPU's kernels,
 # is made before and not counted); cuRnet's include the hand-off from R to the engine.
+# Time against edges, Leiden and Louvain side by side, one line a tool.
+plot_times <- function(result, path) {
+  grDevices::png(path, width = 900, height = 450, res = 100)
+  op <- graphics::par(mfrow = c(1, 2))
+  for (call in c("leiden_2", "louvain")) {
+    r <- result[result$call == call, ]
+    tools <- unique(r$tool)
+    graphics::plot(r$edges, r$seconds, log = "xy", type = "n", xlab = "edges", ylab = "seconds (median)",
+                   main = if (call == "leiden_2") "Leiden, 2 iterations, from R" else "Louvain, from R")
+    for (i in seq_along(tools)) {
+      s <- r[r$tool == tools[i], ]
+      s <- s[order(s$edges), ]
+      graphics::lines(s$edges, s$seconds, type = "b", col = i, pch = i)
+    }
+    graphics::legend("topleft", legend = tools, col = seq_along(tools), pch = seq_along(tools), lty = 1, bty = "n")
+  }
+  graphics::par(op)
+  invisible(grDevices::dev.off())
+}
+
 suppressPackageStartupMessages({
   library(cuRnet)
   library(igraph)
 })
 args <- commandArgs(TRUE)
+if (length(args) == 2 && args[1] == "--plot") {   # re-draw a run's CSV (its machine's R had no PNG device)
+  plot_times(utils::read.csv(args[2]), sub("[.]csv$", ".png", args[2]))
+  quit(save = "no")
+}
 prefix <- if (length(args) >= 1) args[1] else "communities_r"
 sizes <- if (length(args) >= 2) as.integer(strsplit(args[2], ",")[[1]]) else c(1000L, 4000L, 16000L)
 repeats <- if (length(args) >= 3) as.integer(args[3]) else 3L
@@ -73,20 +98,5 @@ result$machine <- Sys.info()[["nodename"]]
 result$date <- format(Sys.time(), "%Y-%m-%d %H:%M UTC", tz = "UTC")
 utils::write.csv(result, paste0(prefix, ".csv"), row.names = FALSE)
 
-grDevices::png(paste0(prefix, ".png"), width = 900, height = 450, res = 100)
-op <- graphics::par(mfrow = c(1, 2))
-for (call in c("leiden_2", "louvain")) {
-  r <- result[result$call == call, ]
-  tools <- unique(r$tool)
-  graphics::plot(r$edges, r$seconds, log = "xy", type = "n", xlab = "edges", ylab = "seconds (median)",
-                 main = if (call == "leiden_2") "Leiden, 2 iterations, from R" else "Louvain, from R")
-  for (i in seq_along(tools)) {
-    s <- r[r$tool == tools[i], ]
-    s <- s[order(s$edges), ]
-    graphics::lines(s$edges, s$seconds, type = "b", col = i, pch = i)
-  }
-  graphics::legend("topleft", legend = tools, col = seq_along(tools), pch = seq_along(tools), lty = 1, bty = "n")
-}
-graphics::par(op)
-invisible(grDevices::dev.off())
+plot_times(result, paste0(prefix, ".png"))
 print(result[, c("graph", "edges", "call", "tool", "seconds", "modularity")])
