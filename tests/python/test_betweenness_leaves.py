@@ -286,3 +286,25 @@ def test_components_are_scipy_s_weak_components(seed, directed):
     got = components(g)
     assert got.dtype == oracle.dtype and np.array_equal(got, oracle)
     assert got.max() + 1 == count
+
+
+@pytest.mark.parametrize("hub_id", ["largest", "smallest"])
+def test_components_hook_a_hub_s_leaves_in_few_rounds(hub_id):
+    """A star of 20,000 leaves: with the hub's id above every leaf's, hooking any one root a
+    round took one leaf a round; hooking the smallest takes at most two rounds. A shuffled path
+    of 20,000 vertices stays within twice log2(n) rounds. Labels equal SciPy's."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+    from curnet.algorithms.common import hooked_labels
+    k = 20_000
+    hub = k if hub_id == "largest" else 0
+    leaves = np.arange(k + 1, dtype=np.int32)
+    leaves = leaves[leaves != hub]
+    path = np.random.default_rng(1).permutation(k).astype(np.int32)
+    for n, tails, heads, bound in [(k + 1, leaves, np.full(k, hub, np.int32), 2),
+                                   (k, path[:-1], path[1:], 2 * int(np.log2(k)))]:
+        both = np.r_[tails, heads], np.r_[heads, tails]
+        labels, rounds = hooked_labels(n, *both)
+        assert 1 <= rounds <= bound
+        adj = csr_matrix((np.ones(len(both[0])), both), shape=(n, n))
+        assert np.array_equal(labels, connected_components(adj, connection="weak")[1])
