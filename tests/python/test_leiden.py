@@ -438,8 +438,9 @@ def test_sweep_batches_sized_by_free_memory():
     device = get_backend("cpu").members[0]
     lg = level_on(device, np, g, None)
     room = int(2.5 * sweeps.ARC_BYTES * len(lg.idx) / sweeps.BATCH_MEMORY_SHARE)
-    assert sweeps.runs_per_batch(room, len(lg.idx)) == 2
-    assert sweeps.runs_per_batch(0, len(lg.idx)) == 1
+    assert sweeps.runs_per_batch(room, len(lg.idx), lg.n) == 2
+    assert sweeps.runs_per_batch(0, len(lg.idx), lg.n) == 1
+    assert sweeps.runs_per_batch(10**15, 10, 2**30) == 1        # two copies' ids would pass int32
     batches = []
     iterate = sweeps.iterate
 

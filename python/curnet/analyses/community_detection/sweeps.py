@@ -64,15 +64,19 @@ class PartitionSweep:
 
 
 # A batch of runs is one graph of copies of the graph: about ARC_BYTES an arc on the device
-# (the moves' hash tables included), in at most BATCH_MEMORY_SHARE of the device's free memory
-# (on an H200, 1,000 runs on PCSF's STRING, 21 GB, are one batch: its levels are paid once).
-ARC_BYTES = 60
+# (the copies' arrays, the moves' hash tables, and the aggregation's int64 keys, sort and
+# inverse), in at most BATCH_MEMORY_SHARE of the device's free memory (on an H200, 1,000 runs on
+# PCSF's STRING, 42 GB, are one batch: its levels are paid once); and the copies' vertex ids
+# must fit int32.
+ARC_BYTES = 120
 BATCH_MEMORY_SHARE = 1 / 2
 
 
-def runs_per_batch(free_bytes: int, arcs: int) -> int:
-    """Copies of a graph of `arcs` arcs a batch holds in `free_bytes` of free memory (1 at least)."""
-    return max(1, int(free_bytes * BATCH_MEMORY_SHARE) // (ARC_BYTES * max(1, arcs)))
+def runs_per_batch(free_bytes: int, arcs: int, vertices: int) -> int:
+    """Copies of a graph of `arcs` arcs and `vertices` vertices a batch holds in `free_bytes`
+    of free memory (1 at least)."""
+    by_memory = int(free_bytes * BATCH_MEMORY_SHARE) // (ARC_BYTES * max(1, arcs))
+    return max(1, min(by_memory, (2**31 - 1) // max(1, vertices)))
 
 
 def copies(xp, lg: LevelGraph, vsize, scale) -> LevelGraph:
@@ -123,7 +127,7 @@ def batched_runs(prim, lg: LevelGraph, *, algorithm: str, objective: str, resolu
     vsize, _ = penalty(lg, objective, 1.0)
     unit = 1.0 / lg.twice_m if objective == "modularity" else 1.0    # g a unit of resolution
     runs = [(float(r), s) for r in resolutions for s in seeds]
-    per_batch = runs_per_batch(free_bytes, len(lg.idx))
+    per_batch = runs_per_batch(free_bytes, len(lg.idx), lg.n)
     start = None if initial is None else xp.asarray(initial_labels(initial, n))
     rows, quality = [], []
     for first in range(0, len(runs), per_batch):
