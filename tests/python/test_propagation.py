@@ -398,6 +398,8 @@ def test_null_uniform_draws_other_kernels_and_errors():
         curnet.propagation_null(g, [1], n=1, **CPU)
     with pytest.raises(ValueError, match="bins must be"):
         curnet.propagation_null(g, [1], n=10, bins=np.zeros(3, int), **CPU)
+    with pytest.raises(ValueError, match="batch must be at least 1"):
+        curnet.propagation_null(g, [1], n=10, batch=-1, **CPU)
 
 
 def test_no_convergence_warning_on_defaults():

@@ -55,6 +55,8 @@ def propagation_null(g, seeds, n: int = 1000, *, degree_matched: bool = True, bi
         raise ValueError("propagation_null takes one seed set; call it once a set")
     members = sets[0]
     nv = len(g)
+    if batch is not None and int(batch) < 1:
+        raise ValueError(f"batch must be at least 1 draw, got {batch}")
     if len(members) >= nv:
         raise ValueError("the seed set holds every vertex: no random set can differ from it")
     rng = np.random.default_rng(seed)
