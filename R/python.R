@@ -360,7 +360,8 @@ cupy_requirement <- function(cuda, required = TRUE) {
 # failure is a warning: those routes then compile at first use. `engine`: where the engine's
 # sources are when `py` has none (the copy shipped in the package).
 warm_up_kernels <- function(py, engine = "", gpu = TRUE) {
-  message("Compiling cuRnet's CPU routes", if (gpu) " and GPU kernels", " (once; about a minute)")
+  message(if (gpu) "Compiling cuRnet's GPU kernels and CPU routes (once; about a minute)"
+          else "Compiling cuRnet's CPU routes (once, where Numba is installed)")
   warm_up <- sprintf("import sys; from curnet.cli import main; sys.exit(main(%s))",
                      if (gpu) "['warm-up']" else "['warm-up', '--backend', 'cpu']")
   env <- c("LD_LIBRARY_PATH=", if (nzchar(engine)) paste0("PYTHONPATH=", shQuote(engine)))

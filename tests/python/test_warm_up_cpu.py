@@ -72,6 +72,7 @@ def test_the_warm_up_fills_numba_cache_and_a_fresh_first_call_loads_from_it(tmp_
                CURNET_KERNEL_CACHE=str(tmp_path / "kernels"))
     report = json.loads(done.stdout)
     assert report["failed"] == {} and report["gpu"] is False and report["compiled"] == 0
+    assert list(report)[-1] == "failed"        # cuRnet_install's warning shows the output's tail
     cpu = report["cpu"]
     # every routine of backends/cpu/compiled*.py compiled (on one thread the searches never fan out)
     import numba
@@ -102,6 +103,7 @@ def test_without_numba_the_warm_up_says_so_and_compiles_nothing(capsys, monkeypa
     out = capsys.readouterr()
     report = json.loads(out.out)
     assert report["cpu"] == {"numba": None, "compiled": 0, "loaded": 0} and report["failed"] == {}
+    assert list(report)[-1] == "failed"
     assert "Numba is not installed" in out.err
     assert "GPU" not in out.err                          # --backend cpu: the GPU is not looked for
 

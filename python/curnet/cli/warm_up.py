@@ -257,9 +257,9 @@ def warm_up_cpu(graphs=None, say=print) -> dict:
     reached; {"numba": None, ...} where Numba is not installed."""
     try:
         import numba
-    except ImportError:
-        say("curnet warm-up: Numba is not installed: no compiled CPU routes to compile "
-            "(the CPU backend takes its NumPy/SciPy routes)")
+    except ImportError as e:    # absent, or present but unable to load (e.g. a NumPy too new)
+        say(f"curnet warm-up: Numba is not installed or does not load ({e}): no compiled CPU routes "
+            "to compile (the CPU backend takes its NumPy/SciPy routes)")
         return {"numba": None, "compiled": 0, "loaded": 0}
     routines = numba_routines()
     t = time.perf_counter()
@@ -298,8 +298,9 @@ def warm_up(backend: str = "cuda", steps=None, say=print) -> dict:
     ("cpu"), the kernel cache folder, kernels compiled (and the seconds spent compiling them),
     each step's seconds, failures."""
     folder = kernel_cache.use()
-    report: dict[str, Any] = {"cache": folder, "gpu": False, "compiled": 0, "compile_seconds": 0.0,
-                              "steps": {}, "failed": {}}
+    # "failed" last: cuRnet_install's warning shows the last lines the command printed
+    report: dict[str, Any] = {"cache": folder, "gpu": False, "reason": None, "cpu": None, "compiled": 0,
+                              "compile_seconds": 0.0, "steps": {}, "failed": {}}
     try:
         report["cpu"] = warm_up_cpu(say=say)
     except Exception as e:  # reported; the GPU's kernels still compile
