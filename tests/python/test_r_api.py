@@ -48,8 +48,10 @@ _evaluate = _eval_holding_the_gil()
 
 
 def R(code):
-    """Evaluates R code and returns its value (also when invisible)."""
-    return _evaluate(f"({code})")
+    """Evaluates R code and returns its value (also when invisible). A gc() first, with the GIL
+    held: rpy2 then keeps the value through cffi calls that allocate with the GIL released, and
+    a collection there would run reticulate's finalizers without it (see above)."""
+    return _evaluate(f"{{invisible(gc(FALSE)); ({code})}}")
 
 
 if not R('requireNamespace("cuRnet", quietly = TRUE)')[0]:
@@ -71,23 +73,31 @@ def _skip_r_exit_finalizers():
     R("unlink(tempdir(), recursive = TRUE)")
 
 
+def put(name, make, *args):
+    """Assigns make(*args) to R's global `name`. rpy2 makes the vector and assigns it through
+    cffi, with the GIL released: a gc() first, through R(), leaves a collection there nothing to
+    finalize (see R)."""
+    R("invisible(NULL)")
+    ro.globalenv[name] = make(*args)
+
+
 def r_edges(src, dst, weights=None, names=None):
     """Puts a data frame of edges into R's global `edges`: names[src], names[dst], weight."""
     names = np.asarray(names if names is not None else [f"v{i}" for i in range(max(src.max(), dst.max()) + 1)])
-    # assigning vectors runs no R code; data.frame() runs through R() (see above)
-    ro.globalenv["from_"] = ro.StrVector(names[src].tolist())
-    ro.globalenv["to_"] = ro.StrVector(names[dst].tolist())
+    # vectors are assigned through put(); data.frame() runs through R() (see above)
+    put("from_", ro.StrVector, names[src].tolist())
+    put("to_", ro.StrVector, names[dst].tolist())
     if weights is None:
         R("edges <- data.frame(from = from_, to = to_)")
     else:
-        ro.globalenv["w_"] = ro.FloatVector(weights.tolist())
+        put("w_", ro.FloatVector, weights.tolist())
         R("edges <- data.frame(from = from_, to = to_, weight = w_)")
     return names
 
 
 def matrix(expr):
     """An R numeric matrix as a NumPy array (R is column-major)."""
-    ro.globalenv["m_"] = R(expr)
+    put("m_", R, expr)
     return np.asarray(R("m_")).reshape(tuple(R("dim(m_)")), order="F")
 
 
@@ -106,7 +116,7 @@ def test_bfs_matches_engine(directed):
     order = np.asarray(R("g$names"))       # R numbers vertices by first appearance
     g = curnet.Graph.from_edges(names[src], names[dst], directed=directed, names=order)
     sources = order[[0, 5, 17, 5]]
-    ro.globalenv["s"] = ro.StrVector(sources.tolist())
+    put("s", ro.StrVector, sources.tolist())
     got = matrix("cuRnet_bfs(g, s)")
     want = curnet.bfs(g, sources.tolist()).astype(float)
     want[want < 0] = np.inf
@@ -123,7 +133,7 @@ def test_sssp_and_dists_match_engine():
     order = np.asarray(R("g$names"))
     g = curnet.Graph.from_edges(names[src], names[dst], w, names=order, dtype=np.float64)
     sources = order[:8].tolist()
-    ro.globalenv["s"] = ro.StrVector(sources)
+    put("s", ro.StrVector, sources)
     dist, pred = curnet.sssp(g, sources)
     np.testing.assert_allclose(matrix("cuRnet_sssp(g, s)$distances"), dist, rtol=1e-12)
     np.testing.assert_allclose(matrix("cuRnet_sssp_dists(g, s)"), dist, rtol=1e-12)
