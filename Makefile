@@ -31,8 +31,11 @@ $(STAMP): setup.py pyproject.toml requirements-dev.txt
 	$(PY) -m pip install -q --no-deps -e .
 	touch $@
 
+# test_r_api.py embeds R in the Python process (rpy2) from its collection on: it runs in a
+# process of its own, so that R and reticulate 1.28 do not live through the other tests.
 test-python: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q --ignore=tests/python/test_r_api.py
+	$(PY) -m pytest -q tests/python/test_r_api.py
 
 # The linters: ruff (pyproject.toml), mypy over the whole python/curnet package (setup.cfg;
 # the backend contract, backends/contract.py, among it) and lintr over the R package (.lintr).
