@@ -6,16 +6,12 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 import numpy as np
 
-if TYPE_CHECKING:
-    import scipy.sparse as sp
-
 from ..backends.contract import Backend, Device
-from ..backends.hostgraph import csr_matrix
 from ..memory import check_fits
 
 
@@ -175,13 +171,6 @@ def over_devices(be: Backend, ids: np.ndarray, work: Callable[[Device, int, np.n
             pool.shutdown(wait=True)
 
 
-def adjacency(g) -> sp.csr_matrix:
-    """g's arcs as a SciPy CSR matrix of ones (parallel arcs kept as entries), for SciPy's
-    graph routines on the host."""
-    n = len(g)
-    return csr_matrix((np.ones(g.num_arcs, np.int8), g.indices, g.indptr), shape=(n, n))
-
-
 def weak_component_labels(g) -> np.ndarray:
     """(n,) int32: each vertex's weak component (arcs taken both ways) in graph g, numbered in
     order of their smallest vertex, as SciPy's connected_components numbers them, in NumPy: a
@@ -213,8 +202,3 @@ def hooked_labels(n: int, tails: np.ndarray, heads: np.ndarray) -> tuple[np.ndar
     root = parent == np.arange(n, dtype=np.int32)
     return (np.cumsum(root, dtype=np.int32) - 1)[parent], rounds
 
-
-def weak_components(adj):
-    """(count, labels): the weak components of a SciPy adjacency matrix (arcs taken both ways)."""
-    from scipy.sparse.csgraph import connected_components   # lazily: csgraph imports scipy.linalg
-    return connected_components(adj, directed=True, connection="weak")

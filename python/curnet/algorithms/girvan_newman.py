@@ -24,7 +24,6 @@ same on every backend, and igraph's too wherever its rounding leaves the tied su
 from __future__ import annotations
 
 import numpy as np
-from scipy.sparse import coo_matrix
 
 from ..backends import get_backend
 from ..backends.brandes import tie_epsilon
@@ -34,7 +33,7 @@ from ..progress import Progress
 from ..work import tally
 from .betweenness.source_order import near_sources_together
 from .betweenness.sweeps import dependencies, shortest_path_dag
-from .common import adjacency, batches_of, primary, weak_components
+from .common import batches_of, hooked_labels, primary, weak_component_labels
 
 # A component of up to this many sources is one batch: its levels use every CPU thread, and a
 # batch's fixed costs (a few dozen NumPy calls or kernel launches a level) are paid once a step.
@@ -142,8 +141,8 @@ class _Rescorer:
     def split_off(self, vertices, a: int, b: int):
         """After a rescore of `vertices` less the edge a - b: the mask of one half of them where
         that split the component, else None (the rescored graph's weak components)."""
-        halves, half = weak_components(adjacency(self.last))
-        return half == 1 if halves > 1 else None
+        half = weak_component_labels(self.last)
+        return half == 1 if half.max(initial=0) > 0 else None
 
 
 class _CompiledRescorer(_Rescorer):
@@ -211,7 +210,6 @@ def component_arc_sums(dev, g: Graph, weighted: bool) -> np.ndarray:
 
 
 def _weak_labels(src, dst, n: int) -> np.ndarray:
-    adj = coo_matrix((np.ones(len(src), np.int8), (src, dst)), shape=(n, n)).tocsr()
-    return weak_components(adj)[1].astype(np.int64)
+    return hooked_labels(n, src.astype(np.int32), dst.astype(np.int32))[0].astype(np.int64)
 
 
