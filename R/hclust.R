@@ -62,10 +62,10 @@ cuRnet_hclust <- function(d, method = "average", members = NULL, backend = "auto
     stop(sprintf("'d' holds %.0f values where a dist of Size %d holds %.0f", as.double(length(d)), n,
                  n * (n - 1) / 2), call. = FALSE)
   }
-  if (!condensed && !isSymmetric(unname(d))) stop("'d' must be a symmetric matrix", call. = FALSE)
   # a double dist or matrix goes as it is: the engine reads R's memory by its address. 20,000
   # genes' dist is 1.6 GB; each pass over it here costs 0.3-0.7 s on a GPU machine's host, so
-  # R makes none: the engine checks the values are finite (NA is a NaN), on the GPU there
+  # R makes none: the engine checks the values are finite (NA is a NaN) and a matrix symmetric,
+  # on the GPU there
   values <- if (is.double(d)) d else as.double(d)
   r <- engine_call(engine_module("modules")$hclust_for_r(data_address(values), n, condensed, method,
                                                           backend = backend))

@@ -158,7 +158,7 @@ cuRnet_blockwiseModules <- function(datExpr, power = 6, networkType = "unsigned"
   say <- function(...) if (verbose > 0) message(...)
 
   engine <- engine_module("modules")
-  start <- engine_call(engine$modules_start(
+  run <- engine_call(engine$modules_start(
     as_arrow(as.double(x)), nrow(x), ncol(x), backend = backend,
     blocks = if (is.null(blocks)) NULL else as_arrow(as.double(blocks)),
     color_seq = if (isTRUE(numericLabels)) NULL else as.list(wgcna_standard_colors()),
@@ -169,14 +169,14 @@ cuRnet_blockwiseModules <- function(datExpr, power = 6, networkType = "unsigned"
     min_core_kme_size = as.numeric(minCoreKMESize), min_kme_to_stay = as.numeric(minKMEtoStay),
     reassign_threshold = as.numeric(reassignThreshold), merge_cut_height = as.numeric(mergeCutHeight),
     numeric_labels = isTRUE(numericLabels), random_seed = as.integer(randomSeed)))
-  start <- reticulate::py_to_r(start)
+  start <- reticulate::py_to_r(engine_call(engine$modules_layout(run)))
   sizes <- unlist(start$sizes)
   dendrograms <- vector("list", length(sizes))
   for (b in seq_along(sizes)) {
     say(sprintf(" ..working on block %d (%d genes)", b, sizes[b]))
     engine_call(bridge()$check_result_fits(sizes[b], sizes[b], 8L))
     diss <- new_result("double", sizes[b], sizes[b])
-    tree <- reticulate::py_to_r(engine_call(engine$modules_block_into(b - 1L, data_address(diss))))
+    tree <- reticulate::py_to_r(engine_call(engine$modules_block_into(run, b - 1L, data_address(diss))))
     dendrograms[[b]] <- structure(list(merge = matrix(as.integer(unlist(tree$merge)), ncol = 2),
                                        height = as.double(unlist(tree$height)),
                                        order = as.integer(unlist(tree$order)), labels = NULL,
@@ -191,10 +191,10 @@ cuRnet_blockwiseModules <- function(datExpr, power = 6, networkType = "unsigned"
       pamRespectsDendro = pamRespectsDendro, useMedoids = FALSE, maxPamDist = detectCutHeight,
       respectSmallClusters = TRUE, verbose = 0)$labels
     rm(diss)
-    engine_call(engine$modules_block_labels(b - 1L, as_arrow(as.double(labels))))
+    engine_call(engine$modules_block_labels(run, b - 1L, as_arrow(as.double(labels))))
   }
   say(" ..merging modules that are too close")
-  r <- reticulate::py_to_r(engine_call(engine$modules_finish()))
+  r <- reticulate::py_to_r(engine_call(engine$modules_finish(run)))
   label_vector <- function(v) {
     v <- unlist(v)
     if (isTRUE(numericLabels)) as.numeric(v) else as.character(v)

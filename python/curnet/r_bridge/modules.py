@@ -23,13 +23,10 @@ def hclust_for_r(address, n, condensed, method, backend="auto") -> dict:
     return plain({"merge": tree.merge.ravel(order="F"), "height": tree.height, "order": tree.order})
 
 
-# The run cuRnet_blockwiseModules is in the middle of: R cuts each block's tree with
-# dynamicTreeCut::cutreeHybrid between modules_block_into() and modules_block_labels().
-_run: dict = {}
-
-
-def modules_start(values, nrow, ncol, backend="auto", blocks=None, color_seq=None, **options) -> dict:
-    """R's datExpr (samples x genes, column-major) checked, its good genes and blocks found."""
+def modules_start(values, nrow, ncol, backend="auto", blocks=None, color_seq=None, **options):
+    """R's datExpr (samples x genes, column-major) checked, its good genes and blocks found: the
+    run, which R holds and hands back to each step below. R cuts each block's tree with
+    dynamicTreeCut::cutreeHybrid between modules_block_into() and modules_block_labels()."""
     from .coexpression import expression_from_r
     from ..coexpression.modules import STANDARD_COLORS, ModuleDetection
     x = expression_from_r(values, nrow, ncol, False)             # genes x samples
@@ -37,31 +34,31 @@ def modules_start(values, nrow, ncol, backend="auto", blocks=None, color_seq=Non
         blocks = np.asarray(blocks.to_numpy(zero_copy_only=False), dtype=np.float64)
     if options.get("max_block_size") is not None:
         options["max_block_size"] = int(options["max_block_size"])
-    run = ModuleDetection(x, backend=run_on(backend, "blockwiseModules"), blocks=blocks,
-                          color_seq=tuple(color_seq) if color_seq else STANDARD_COLORS,
-                          **options)
-    _run.clear()
-    _run["run"] = run
+    return ModuleDetection(x, backend=run_on(backend, "blockwiseModules"), blocks=blocks,
+                           color_seq=tuple(color_seq) if color_seq else STANDARD_COLORS, **options)
+
+
+def modules_layout(run) -> dict:
+    """The run's blocks: their sizes, and the minimum module size it settled on."""
     return plain({"blocks": len(run.block_members), "sizes": [len(m) for m in run.block_members],
                   "min_module_size": float(run.min_module_size)})
 
 
-def modules_block_into(b, address) -> dict:
+def modules_block_into(run, b, address) -> dict:
     """Block b's (0-based) 1 - TOM into R's n x n matrix, and its dendrogram."""
-    run = _run["run"]
     n = len(run.block_members[int(b)])
     tree = run.block_tree(int(b), out=r_array(address, (n, n), "double"))
     return plain({"merge": tree.merge.ravel(order="F"), "height": tree.height, "order": tree.order})
 
 
-def modules_block_labels(b, labels) -> None:
+def modules_block_labels(run, b, labels) -> None:
     """Block b's labels from R's cutreeHybrid."""
-    _run["run"].set_block_labels(int(b), np.asarray(labels.to_numpy(zero_copy_only=False)))
+    run.set_block_labels(int(b), np.asarray(labels.to_numpy(zero_copy_only=False)))
 
 
-def modules_finish() -> dict:
+def modules_finish(run) -> dict:
     """The run's result in plain lists (MEs by columns)."""
-    r = _run.pop("run").finish()
+    r = run.finish()
     colors = r["colors"]
     return plain({"colors": colors.astype(np.float64) if colors.dtype.kind == "i" else colors.tolist(),
                   "unmergedColors": (r["unmergedColors"].astype(np.float64) if r["unmergedColors"].dtype.kind == "i"

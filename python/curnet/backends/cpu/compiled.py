@@ -36,8 +36,7 @@ def flood(ptr, end, nbr, start, label, value, stack) -> None:
     while top > 0:
         top -= 1
         v = stack[top]
-        for a in range(ptr[v], end[v]):
-            w = nbr[a]
+        for w in nbr[ptr[v]:end[v]]:
             if label[w] < 0:
                 label[w] = value
                 stack[top] = w
