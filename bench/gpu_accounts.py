@@ -589,6 +589,52 @@ def near_far_iterations(be, hg, source: int) -> dict:
             "by iteration": rows}
 
 
+def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 1.0)) -> list:
+    """near-far's redundant work against its iterations as the bucket width (nf_delta_factor)
+    varies, on one source: a narrower bucket scans fewer arcs again but takes more iterations,
+    each with a fixed cost; whether some width reaches the row's target is read off here."""
+    default = be.tuning.nf_delta_factor
+    rows = []
+    try:
+        for factor in factors:
+            be.tuning.nf_delta_factor = factor
+            it = near_far_iterations(be, hg, source)
+            one = lambda: solve_batch(be, hg, np.array([source], np.int32), False)  # noqa: E731
+            rows.append({"nf_delta_factor": factor, "wall ms": round(wall(one)[1], 4),
+                         **{k: it[k] for k in ("iterations", "launches", "arcs scanned / arcs", "kernel ms",
+                                               "relax kernel ms", "relax fit: fixed ms an iteration",
+                                               "relax fit: ns an arc")}})
+    finally:
+        be.tuning.nf_delta_factor = default
+    return rows
+
+
+def batches_by_width(be, scale: int, factors=(0.125, 0.25, 0.5), sizes=(1, 32, 256, 1024)) -> dict:
+    """Near-far's wall time a batch against its bucket width (nf_delta_factor) and the batch's
+    sources, on R-MAT `scale`, weights in (0, 1]: whether a narrower default width, faster for one source on R-MAT 22, also serves
+    the batched runs (many-source distances, weighted betweenness). At most 1,024 sources: the
+    public calls' batches keep k x n under 2^31 (`batch_size`), which R-MAT 20 reaches at 2,048."""
+    rng = np.random.default_rng(5)
+    out: dict = {}
+    default = be.tuning.nf_delta_factor
+    try:
+        for name, g in ((f"R-MAT {scale}", generators.rmat(scale, seed=2, weighted=True)),):
+            hg = be.device_graph(g)
+            has_arcs = np.flatnonzero(np.diff(g.indptr) > 0)
+            rows = out[name] = {}
+            for k in sizes:
+                ids = rng.choice(has_arcs, k, replace=False).astype(np.int32)
+                for factor in factors:
+                    be.tuning.nf_delta_factor = factor
+                    solve_batch(be, hg, ids, False)
+                    rows.setdefault(f"{k} sources", {})[factor] = ms = round(
+                        wall(lambda: solve_batch(be, hg, ids, False))[1], 3)
+                    print(f"widths: {name}, {k} sources, nf_delta_factor {factor}: {ms} ms", flush=True)
+    finally:
+        be.tuning.nf_delta_factor = default
+    return {"ms a batch by sources, then nf_delta_factor": out}
+
+
 class LineClock:
     """Each line of the given functions timed with the device drained at every line (so a
     line's time is its own work, host and device): {(function, line): [runs, ms]}, inclusive
@@ -726,11 +772,11 @@ def brandes_batch(be, backend: str, scale: int, reps: int, positions=(0.5,)) -> 
     return out
 
 
-FLOOR_PARTS = ("costs", "rounds", "public", "iterations", "brandes")
+FLOOR_PARTS = ("costs", "rounds", "public", "iterations", "brandes", "widths")
 # a part's seconds at most on an H200, graph building included (it is skipped with less left);
 # public and iterations share the one-source graph, R-MAT 22: ~30 s to build on the H200's host
 # (peers_h200.log: 30.4 s)
-PART_SECONDS = {"costs": 3, "rounds": 10, "public": 12, "iterations": 5, "brandes": 30}
+PART_SECONDS = {"costs": 3, "rounds": 10, "public": 12, "iterations": 10, "brandes": 30, "widths": 60}
 ONE_GRAPH_SECONDS = 35
 
 
@@ -757,7 +803,7 @@ def floors(args, be, doc, started, save) -> None:
         if part not in args.parts:
             continue
         left = args.budget - (time.perf_counter() - started) if args.budget else float("inf")
-        if not gpu and part in ("costs", "iterations"):
+        if not gpu and part in ("costs", "iterations", "widths"):
             doc["floors"][part] = {"skipped": "needs the CUDA backend"}
             continue
         need = PART_SECONDS[part] + (ONE_GRAPH_SECONDS if part in ("public", "iterations") and "g" not in one else 0)
@@ -786,9 +832,13 @@ def floors(args, be, doc, started, save) -> None:
                     got["copy floors (n int32)"] = copy_floors(be, len(g), args.floor_reps)
             elif part == "iterations":
                 g, ids = one_graph()
-                got = near_far_iterations(be.members[0], be.members[0].device_graph(g), int(ids[0]))
-            else:
+                dev = be.members[0]
+                got = near_far_iterations(dev, dev.device_graph(g), int(ids[0]))
+                got["by nf_delta_factor"] = redundancy_by_width(dev, dev.device_graph(g), int(ids[0]))
+            elif part == "brandes":
                 got = brandes_batch(be, backend, args.brandes_scale, min(args.floor_reps, 3))
+            else:
+                got = batches_by_width(be.members[0], args.brandes_scale)
         except Exception as e:  # noqa: BLE001
             import traceback
             doc["floors"][part] = {"error": f"{type(e).__name__}: {e}", "traceback": traceback.format_exc()[-3000:]}

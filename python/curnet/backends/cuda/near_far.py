@@ -69,11 +69,14 @@ class NearFar:
         stamp = cp.full(count, -1, np.int32)
         stamp[cp.asarray(entries)] = 0
         far = cp.zeros(count, np.uint8)
-        deg = cp.asnumpy(hg.out_ptr[cp.asarray(ids64) + 1] - hg.out_ptr[cp.asarray(ids64)])
+        # degrees from the host's offsets: a device gather here is CuPy's advanced indexing,
+        # which imports cupyx (and SciPy's sparse module) at a process's first SSSP
+        ptr = hg.graph.indptr
+        deg = ptr[ids64 + 1] - ptr[ids64]
         heavy = deg > t.nf_heavy
         nheavy = hg.extra.get(("nf_heavy", t.nf_heavy))
         if nheavy is None:
-            nheavy = hg.extra[("nf_heavy", t.nf_heavy)] = int(cp.count_nonzero(cp.diff(hg.out_ptr) > t.nf_heavy))
+            nheavy = hg.extra[("nf_heavy", t.nf_heavy)] = int(np.count_nonzero(np.diff(ptr) > t.nf_heavy))
         hcap = max(1, kb * nheavy)
         lq = [cp.empty(count, np.int64), cp.empty(count, np.int64)]
         hq = [cp.empty(hcap, np.int64), cp.empty(hcap, np.int64)]

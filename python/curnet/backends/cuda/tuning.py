@@ -54,11 +54,15 @@ class CudaTuning:
     # Entries with more arcs than nf_heavy are spread over the grid; the host reads the queue
     # counts every nf_sync_every iterations; past nf_max_iters the batch finishes on the host.
     # Delta = nf_delta_factor x 32 x mean weight / mean out-degree (Davidson et al.'s rule).
+    # 0.125 (0.5 before 2026-12-02): on one H200, batches of 32 / 256 / 1,024 R-MAT 20 sources
+    # 35-40% faster, one R-MAT 22 source 12.6 against 19.7 ms (fewer arcs scanned again: 3.1x
+    # the arcs against 4.4x), one R-MAT 20 source 6.6 against 5.5 ms
+    # (bench/results/gpu_accounts_{widths,iterations}_h200_2026-12-02h.json).
     nf_max_sources: int = 4096
     nf_heavy: int = 256
     nf_sync_every: int = 8
     nf_max_iters: int = 8192
-    nf_delta_factor: float = 0.5
+    nf_delta_factor: float = 0.125
     # Device -> host copies of at least stage_min bytes go through stage_buffers pinned
     # buffers of stage_chunk bytes, copied out by stage_threads host threads (0 chunk: off).
     # stage_pitched: a batch's rows of a larger matrix (a share of a multi-GPU job, or one of
