@@ -67,12 +67,11 @@ cuRnet_hclust <- function(d, method = "average", members = NULL, backend = "auto
   # R makes none: the engine checks the values are finite (NA is a NaN) and a matrix symmetric,
   # on the GPU there
   values <- if (is.double(d)) d else as.double(d)
-  r <- engine_call(engine_module("modules")$hclust_for_r(data_address(values), n, condensed, method,
-                                                          backend = backend))
-  r <- reticulate::py_to_r(r)
-  structure(list(merge = matrix(as.integer(unlist(r$merge)), ncol = 2),
-                 height = as.double(unlist(r$height)),
-                 order = as.integer(unlist(r$order)),
+  r <- engine_call(held_result(engine_module("modules")$hclust_for_r(data_address(values), n, condensed, method,
+                                                                      backend = backend)))
+  structure(list(merge = matrix(r$merge, ncol = 2),
+                 height = r$height,
+                 order = r$order,
                  labels = labels,
                  method = method,
                  call = match.call(),

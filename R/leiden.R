@@ -118,11 +118,11 @@ cuRnet_cluster_leiden <- function(graph, objective_function = c("CPM", "modulari
     }
   }
   g <- community_graph(graph, weights, "cuRnet_cluster_leiden")
-  res <- reticulate::py_to_r(engine_call(engine_module("communities")$leiden_for_r(
+  res <- engine_call(held_result(engine_module("communities")$leiden_for_r(
     g$py, objective, resolution, beta, if (!is.null(initial_membership)) as.numeric(initial_membership),
     as.integer(n_iterations), if (!is.null(vertex_weights)) as.numeric(vertex_weights), check_seed(seed),
     backend)))
-  membership <- as.numeric(unlist(res$membership))
+  membership <- as.numeric(res$membership)
   communities_result(graph, membership, "leiden",
                      list(nb_clusters = if (n) max(membership) + 1 else 0, quality = res$quality,
                           modularity = res$modularity))
@@ -153,9 +153,9 @@ cuRnet_cluster_louvain <- function(graph, weights = NULL, resolution = 1, seed =
   weights <- community_weights(graph, weights)
   resolution <- check_number(resolution, "resolution", lower = 0)
   g <- community_graph(graph, weights, "cuRnet_cluster_louvain")
-  res <- reticulate::py_to_r(engine_call(engine_module("communities")$louvain_for_r(
+  res <- engine_call(held_result(engine_module("communities")$louvain_for_r(
     g$py, resolution, check_seed(seed), backend)))
-  membership <- as.numeric(unlist(res$membership))
+  membership <- as.numeric(res$membership)
   communities_result(graph, membership, "multi level",
                      list(memberships = matrix(membership + 1, nrow = 1), modularity = res$quality))
 }
@@ -214,16 +214,16 @@ cuRnet_cluster_sweep <- function(graph, resolution_parameter = c(0.5, 1, 2), see
   n_iterations <- check_number(n_iterations, "n_iterations", whole = TRUE)
   threshold <- check_number(threshold, "threshold", lower = 0, upper = 1)
   g <- community_graph(graph, weights, "cuRnet_cluster_sweep")
-  res <- reticulate::py_to_r(engine_call(engine_module("communities")$sweep_for_r(
+  res <- engine_call(held_result(engine_module("communities")$sweep_for_r(
     g$py, method, objective, as.list(as.numeric(resolution_parameter)), as.list(as.integer(seeds)), beta,
     as.integer(n_iterations), threshold, backend)))
   n <- igraph::vcount(graph)
-  memberships <- matrix(as.numeric(unlist(res$memberships)) + 1, nrow = res$runs, ncol = n)
+  memberships <- matrix(as.numeric(res$memberships) + 1, nrow = res$runs, ncol = n)
   if (igraph::is_named(graph)) colnames(memberships) <- igraph::V(graph)$name
-  consensus <- as.numeric(unlist(res$consensus))
-  profile <- as.data.frame(lapply(res$profile, function(x) as.numeric(unlist(x))))
-  list(memberships = memberships, quality = as.numeric(unlist(res$quality)),
-       resolution = as.numeric(unlist(res$resolution)), seed = as.integer(unlist(res$seed)),
+  consensus <- as.numeric(res$consensus)
+  profile <- as.data.frame(lapply(res$profile, as.numeric))
+  list(memberships = memberships, quality = as.numeric(res$quality),
+       resolution = as.numeric(res$resolution), seed = as.integer(res$seed),
        profile = profile,
        consensus = communities_result(graph, consensus, "consensus",
                                       list(nb_clusters = if (n) max(consensus) + 1 else 0,

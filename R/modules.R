@@ -176,10 +176,10 @@ cuRnet_blockwiseModules <- function(datExpr, power = 6, networkType = "unsigned"
     say(sprintf(" ..working on block %d (%d genes)", b, sizes[b]))
     engine_call(bridge()$check_result_fits(sizes[b], sizes[b], 8L))
     diss <- new_result("double", sizes[b], sizes[b])
-    tree <- reticulate::py_to_r(engine_call(engine$modules_block_into(run, b - 1L, data_address(diss))))
-    dendrograms[[b]] <- structure(list(merge = matrix(as.integer(unlist(tree$merge)), ncol = 2),
-                                       height = as.double(unlist(tree$height)),
-                                       order = as.integer(unlist(tree$order)), labels = NULL,
+    tree <- engine_call(held_result(engine$modules_block_into(run, b - 1L, data_address(diss))))
+    dendrograms[[b]] <- structure(list(merge = matrix(tree$merge, ncol = 2),
+                                       height = tree$height,
+                                       order = tree$order, labels = NULL,
                                        method = "average", call = match.call(), dist.method = NULL),
                                   class = "hclust")
     say(" ....detecting modules")
@@ -194,7 +194,7 @@ cuRnet_blockwiseModules <- function(datExpr, power = 6, networkType = "unsigned"
     engine_call(engine$modules_block_labels(run, b - 1L, as_arrow(as.double(labels))))
   }
   say(" ..merging modules that are too close")
-  r <- reticulate::py_to_r(engine_call(engine$modules_finish(run)))
+  r <- engine_call(held_result(engine$modules_finish(run)))
   label_vector <- function(v) {
     v <- unlist(v)
     if (isTRUE(numericLabels)) as.numeric(v) else as.character(v)
@@ -202,15 +202,15 @@ cuRnet_blockwiseModules <- function(datExpr, power = 6, networkType = "unsigned"
   colors <- stats::setNames(label_vector(r$colors), gene_names)
   unmerged <- stats::setNames(label_vector(r$unmergedColors), gene_names)
   me_names <- as.character(unlist(r$ME_names))
-  mes <- matrix(as.double(unlist(r$MEs)), nrow = nrow(x), ncol = length(me_names))
+  mes <- matrix(r$MEs, nrow = nrow(x), ncol = length(me_names))
   mes[is.nan(mes)] <- NA
   mes <- as.data.frame(mes)
   names(mes) <- me_names
   rownames(mes) <- make.unique(sample_names)
-  block_of <- as.double(unlist(r$blocks))
+  block_of <- r$blocks
   block_of[is.nan(block_of)] <- NA
   list(colors = colors, unmergedColors = unmerged, MEs = mes,
-       goodSamples = as.logical(unlist(r$goodSamples)), goodGenes = as.logical(unlist(r$goodGenes)),
+       goodSamples = as.logical(r$goodSamples), goodGenes = as.logical(r$goodGenes),
        dendrograms = dendrograms, TOMFiles = NULL,
        blockGenes = lapply(r$blockGenes, function(g) as.integer(unlist(g))),
        blocks = if (is.null(blocks)) block_of else blocks, MEsOK = TRUE)

@@ -1,11 +1,12 @@
 """R's adapters for Leiden and Louvain (R/leiden.R): cuRnet_cluster_leiden,
 cuRnet_cluster_louvain and cuRnet_cluster_sweep over curnet.analyses.community_detection. Vectors
-arrive as plain R vectors (reticulate), results go back as plain lists (0-based
-memberships; R adds 1)."""
+arrive as plain R vectors (reticulate), results go back as a Held (its arrays into vectors R
+allocates; 0-based memberships, R adds 1)."""
 from __future__ import annotations
 
 import numpy as np
 
+from .handoff import Held
 from .session import run_on
 
 
@@ -18,7 +19,7 @@ def _seed(seed):
 
 
 def leiden_for_r(g, objective="cpm", resolution=1.0, beta=0.01, initial=None, n_iterations=2,
-                 vertex_weights=None, seed=None, backend="auto") -> dict:
+                 vertex_weights=None, seed=None, backend="auto") -> Held:
     from ..analyses.community_detection.partitions import leiden, modularity
     p = leiden(g, objective=objective, resolution=float(resolution), beta=float(beta),
                n_iterations=int(n_iterations), initial=_vector(initial, np.float64),
@@ -26,17 +27,17 @@ def leiden_for_r(g, objective="cpm", resolution=1.0, beta=0.01, initial=None, n_
                backend=run_on(backend, "cluster_leiden"))
     q_mod = p.quality if objective == "modularity" and vertex_weights is None else \
         modularity(g, p.membership, backend="cpu")
-    return {"membership": p.membership.tolist(), "quality": p.quality, "modularity": q_mod}
+    return Held({"membership": p.membership, "quality": p.quality, "modularity": q_mod})
 
 
-def louvain_for_r(g, resolution=1.0, seed=None, backend="auto") -> dict:
+def louvain_for_r(g, resolution=1.0, seed=None, backend="auto") -> Held:
     from ..analyses.community_detection.partitions import louvain
     p = louvain(g, resolution=float(resolution), seed=_seed(seed), backend=run_on(backend, "cluster_louvain"))
-    return {"membership": p.membership.tolist(), "quality": p.quality}
+    return Held({"membership": p.membership, "quality": p.quality})
 
 
 def sweep_for_r(g, method="leiden", objective="modularity", resolutions=(1.0,), seeds=(1,), beta=0.01,
-                n_iterations=2, threshold=0.5, backend="auto") -> dict:
+                n_iterations=2, threshold=0.5, backend="auto") -> Held:
     from ..analyses.community_detection.partitions import leiden, louvain
     resolutions = [float(r) for r in np.atleast_1d(resolutions)]
     seeds = [int(s) for s in np.atleast_1d(seeds)]
@@ -48,8 +49,8 @@ def sweep_for_r(g, method="leiden", objective="modularity", resolutions=(1.0,), 
         s = louvain(g, resolutions=resolutions, seeds=seeds, backend=be)
     consensus = s.consensus(threshold=float(threshold), seed=seeds[0], backend=be)
     profile = s.profile()
-    return {"memberships": s.memberships.ravel(order="F").tolist(), "runs": int(s.memberships.shape[0]),
-            "quality": s.quality.tolist(), "resolution": s.resolution.tolist(),
-            "seed": [int(x) for x in s.seed], "consensus": consensus.membership.tolist(),
-            "consensus_modularity": consensus.quality,
-            "profile": {k: v.tolist() for k, v in profile.items()}}
+    return Held({"memberships": s.memberships.ravel(order="F"), "runs": int(s.memberships.shape[0]),
+                 "quality": np.asarray(s.quality), "resolution": np.asarray(s.resolution),
+                 "seed": np.asarray(s.seed, np.int32), "consensus": consensus.membership,
+                 "consensus_modularity": consensus.quality,
+                 "profile": {k: np.asarray(v) for k, v in profile.items()}})

@@ -1,14 +1,15 @@
 """R's adapters for WGCNA's module detection: cuRnet_hclust (curnet.analyses.linkage) and
-cuRnet_blockwiseModules (curnet.coexpression.modules). Flat arrays in, plain lists out."""
+cuRnet_blockwiseModules (curnet.coexpression.modules). Flat arrays in; results back as a Held
+(its arrays into vectors R allocates), or into R's own matrix (1 - TOM)."""
 from __future__ import annotations
 
 import numpy as np
 
-from .handoff import plain, r_array
+from .handoff import Held, plain, r_array
 from .session import run_on
 
 
-def hclust_for_r(address, n, condensed, method, backend="auto") -> dict:
+def hclust_for_r(address, n, condensed, method, backend="auto") -> Held:
     """R's double dist (condensed, its lower triangle by columns: SciPy's order) or n x n
     matrix, read over R's memory at `address` (data_address: no export, no pass over the
     values; hclust checks they are finite), clustered; merge by columns, height, order, all
@@ -20,7 +21,7 @@ def hclust_for_r(address, n, condensed, method, backend="auto") -> dict:
     if not condensed:
         d = d.reshape(n, n).T                   # R's matrix (its lower triangle is read)
     tree = hclust(d, method, backend=run_on(backend, "hclust"))
-    return plain({"merge": tree.merge.ravel(order="F"), "height": tree.height, "order": tree.order})
+    return _tree(tree)
 
 
 def modules_start(values, nrow, ncol, backend="auto", blocks=None, color_seq=None, **options):
@@ -44,11 +45,11 @@ def modules_layout(run) -> dict:
                   "min_module_size": float(run.min_module_size)})
 
 
-def modules_block_into(run, b, address) -> dict:
+def modules_block_into(run, b, address) -> Held:
     """Block b's (0-based) 1 - TOM into R's n x n matrix, and its dendrogram."""
     n = len(run.block_members[int(b)])
     tree = run.block_tree(int(b), out=r_array(address, (n, n), "double"))
-    return plain({"merge": tree.merge.ravel(order="F"), "height": tree.height, "order": tree.order})
+    return _tree(tree)
 
 
 def modules_block_labels(run, b, labels) -> None:
@@ -56,13 +57,20 @@ def modules_block_labels(run, b, labels) -> None:
     run.set_block_labels(int(b), np.asarray(labels.to_numpy(zero_copy_only=False)))
 
 
-def modules_finish(run) -> dict:
-    """The run's result in plain lists (MEs by columns)."""
+def modules_finish(run) -> Held:
+    """The run's result (MEs by columns; numeric labels as numbers, colours as strings)."""
     r = run.finish()
-    colors = r["colors"]
-    return plain({"colors": colors.astype(np.float64) if colors.dtype.kind == "i" else colors.tolist(),
-                  "unmergedColors": (r["unmergedColors"].astype(np.float64) if r["unmergedColors"].dtype.kind == "i"
-                                     else r["unmergedColors"].tolist()),
-                  "MEs": r["MEs"].ravel(order="F"), "ME_names": r["ME_names"],
-                  "goodSamples": r["goodSamples"], "goodGenes": r["goodGenes"],
-                  "blockGenes": [g.astype(np.float64) for g in r["blockGenes"]], "blocks": r["blocks"]})
+
+    def labels(x):
+        return x if x.dtype.kind in "iuf" else x.tolist()
+    return Held({"colors": labels(r["colors"]), "unmergedColors": labels(r["unmergedColors"]),
+                 "MEs": r["MEs"].ravel(order="F"), "ME_names": r["ME_names"],
+                 "goodSamples": np.asarray(r["goodSamples"]), "goodGenes": np.asarray(r["goodGenes"]),
+                 "blockGenes": [g.astype(np.float64) for g in r["blockGenes"]],
+                 "blocks": np.asarray(r["blocks"], np.float64)})
+
+
+def _tree(tree) -> Held:
+    """A dendrogram's merge (by columns), height and order, as R's hclust holds them."""
+    return Held({"merge": tree.merge.ravel(order="F").astype(np.int32), "height": tree.height,
+                 "order": tree.order.astype(np.int32)})
