@@ -34,6 +34,7 @@ def account(tmp_path_factory):
 def test_gpu_only_parts_are_skipped_with_their_reason(account):
     assert account["costs"] == {"skipped": "needs the CUDA backend"}
     assert account["iterations"] == {"skipped": "needs the CUDA backend"}
+    assert account["widths"] == {"skipped": "needs the CUDA backend"}
 
 
 def test_the_public_calls_split_counts_each_step_of_one_source(account):
