@@ -611,9 +611,10 @@ def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 
 
 def batches_by_width(be, scale: int, factors=(0.125, 0.25, 0.5), sizes=(1, 32, 256, 1024)) -> dict:
     """Near-far's wall time a batch against its bucket width (nf_delta_factor) and the batch's
-    sources, on R-MAT `scale`, weights in (0, 1]: whether a narrower default width, faster for one source on R-MAT 22, also serves
-    the batched runs (many-source distances, weighted betweenness). At most 1,024 sources: the
-    public calls' batches keep k x n under 2^31 (`batch_size`), which R-MAT 20 reaches at 2,048."""
+    sources, on R-MAT `scale`, weights in (0, 1]: whether a narrower width, faster for one
+    source on R-MAT 22, also serves the batched runs (many-source distances, weighted
+    betweenness). At most 1,024 sources: the public calls' batches keep k x n under 2^31
+    (`batch_size`), which R-MAT 20 reaches at 2,048."""
     rng = np.random.default_rng(5)
     out: dict = {}
     default = be.tuning.nf_delta_factor

@@ -217,8 +217,7 @@ class DeviceGraph:
 
 def build_device_graph(launcher: Launcher, g, heavy_degree: int) -> DeviceGraph:
     """The graph's arrays on the launcher's GPU (the current device). The heavy rows are found
-    on the host, where the offsets already are: CuPy's device nonzero would load cupyx and
-    SciPy's sparse module at a process's first graph (~0.3-0.45 s of a first call)."""
+    on the host, where the offsets already are: no device pass and no host read for them."""
     n = len(g)
     out_ptr = cp.asarray(g.indptr.astype(np.int64))
     out_idx = cp.asarray(g.indices)

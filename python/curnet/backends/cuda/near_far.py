@@ -69,8 +69,7 @@ class NearFar:
         stamp = cp.full(count, -1, np.int32)
         stamp[cp.asarray(entries)] = 0
         far = cp.zeros(count, np.uint8)
-        # degrees from the host's offsets: a device gather here is CuPy's advanced indexing,
-        # which imports cupyx (and SciPy's sparse module) at a process's first SSSP
+        # the sources' degrees from the host's offsets: no device gather and no copy back
         ptr = hg.graph.indptr
         deg = ptr[ids64 + 1] - ptr[ids64]
         heavy = deg > t.nf_heavy
