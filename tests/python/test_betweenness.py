@@ -319,16 +319,17 @@ def test_breadth_first_rank_is_scipys_order(case):
     both ways, each vertex's out-neighbours by id then its in-neighbours by id) are a
     breadth-first order of the graph, exactly SciPy's breadth_first_order (arcs taken both
     ways), then the vertices it does not reach in id order."""
+    from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order
 
     from curnet.algorithms.betweenness.source_order import breadth_first_rank, busiest_vertex
-    from curnet.algorithms.common import adjacency
     n, src, dst, _, directed = case
     g = curnet.Graph.from_edges(src, dst, directed=directed, num_vertices=n)
     rank = breadth_first_rank(g)
     assert_search_order(rank, g, src, dst)
     if n:
-        order = breadth_first_order(adjacency(g), busiest_vertex(g), directed=not directed, return_predecessors=False)
+        adjacency = csr_matrix((np.ones(g.num_arcs, np.int8), g.indices, g.indptr), shape=(n, n))
+        order = breadth_first_order(adjacency, busiest_vertex(g), directed=not directed, return_predecessors=False)
         assert np.array_equal(np.argsort(rank), np.r_[order, np.setdiff1d(np.arange(n), order)])
 
 
