@@ -300,3 +300,59 @@ def test_betweenness_is_written_into_r_s_vector():
     some = np.zeros(2)
     betweenness_into(g, "vertex", [address(some), 2], pa.array([5, 0], pa.int32()), backend="cpu")
     np.testing.assert_allclose(some, betweenness(g, [5, 0], weighted=False, backend="cpu"), rtol=1e-12)
+
+
+def held_arrays(held):
+    """A Held's arrays, written into NumPy buffers as R's held_result() writes into R's vectors."""
+    out = {}
+    for i, (keys, r_type, length) in enumerate(held.arrays()):
+        buf = np.empty(length, np.int32 if r_type == "integer" else np.float64)
+        held.into(i, address(buf))
+        out[tuple(keys)] = buf
+    return out
+
+
+def test_module_runs_are_held_by_their_caller():
+    """cuRnet_blockwiseModules' steps take the run R holds: a second run started, stepped and
+    finished between two steps of a first changes nothing of the first's result (the bridge
+    keeps no run of its own), and each comes back as a Held of R's vectors."""
+    from curnet.r_bridge import modules
+
+    def expression(seed, genes=60, samples=24):
+        rng = np.random.default_rng(seed)
+        hubs = rng.normal(size=(samples, 3))
+        x = hubs[:, rng.integers(0, 3, genes)] + 0.4 * rng.normal(size=(samples, genes))
+        return pa.array(x.ravel(order="F"))                 # R's samples x genes, by columns
+
+    def start(seed):
+        return modules.modules_start(expression(seed), 24, 60, backend="cpu", min_module_size=5.0,
+                                     color_seq=["turquoise", "blue", "brown", "yellow"])
+
+    def tree_and_cut(run):
+        (size,) = modules.modules_layout(run)["sizes"]
+        diss = np.empty((size, size), order="F")
+        tree = held_arrays(modules.modules_block_into(run, 0, (address(diss), diss.size)))
+        assert tree[("merge",)].dtype == np.int32 and len(tree[("height",)]) == size - 1
+        assert np.allclose(diss, diss.T) and np.all(np.diag(diss) == 0)
+        labels = 1.0 + (np.argsort(np.argsort(tree[("order",)])) * 3 // size)   # three runs of the order
+        return labels
+
+    def finish(run, labels):
+        modules.modules_block_labels(run, 0, pa.array(labels))
+        held = modules.modules_finish(run)
+        return held.values(), held_arrays(held)
+
+    alone = start(1)
+    alone_result = finish(alone, tree_and_cut(alone))
+    first = start(1)
+    labels = tree_and_cut(first)
+    other = start(2)                                        # a second run between the first's steps
+    other_result = finish(other, tree_and_cut(other))
+    first_result = finish(first, labels)
+    assert first_result[0] == alone_result[0]
+    assert first_result[1].keys() == alone_result[1].keys()
+    for key, values in alone_result[1].items():
+        np.testing.assert_array_equal(first_result[1][key], values)
+    assert first_result[0]["colors"] is not None and len(first_result[0]["colors"]) == 60
+    # the two data sets differ, so a step that took the other run would show in the first's result
+    assert not np.array_equal(other_result[1][("MEs",)], alone_result[1][("MEs",)])
