@@ -834,8 +834,9 @@ def floors(args, be, doc, started, save) -> None:
             elif part == "iterations":
                 g, ids = one_graph()
                 dev = be.members[0]
-                got = near_far_iterations(dev, dev.device_graph(g), int(ids[0]))
-                got["by nf_delta_factor"] = redundancy_by_width(dev, dev.device_graph(g), int(ids[0]))
+                hg = dev.device_graph(g)
+                got = near_far_iterations(dev, hg, int(ids[0]))
+                got["by nf_delta_factor"] = redundancy_by_width(dev, hg, int(ids[0]))
             elif part == "brandes":
                 got = brandes_batch(be, backend, args.brandes_scale, min(args.floor_reps, 3))
             else:

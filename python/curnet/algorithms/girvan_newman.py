@@ -33,7 +33,7 @@ from ..progress import Progress
 from ..work import tally
 from .betweenness.source_order import near_sources_together
 from .betweenness.sweeps import dependencies, shortest_path_dag
-from .common import batches_of, hooked_labels, primary, weak_component_labels
+from .common import batches_of, primary, weak_component_labels
 
 # A component of up to this many sources is one batch: its levels use every CPU thread, and a
 # batch's fixed costs (a few dozen NumPy calls or kernel launches a level) are paid once a step.
@@ -77,7 +77,7 @@ def edge_removals(g: Graph, *, paths_directed: bool, weighted: bool, backend="au
         rescore: _Rescorer = _CompiledRescorer(src, dst, lengths, paths_directed, g.weight_dtype, n)
     else:
         rescore = _Rescorer(dev, src, dst, lengths, paths_directed, g.weight_dtype)
-    label = _weak_labels(src, dst, n)              # each vertex's current weak component
+    label = weak_component_labels(g).astype(np.int64)    # each vertex's current weak component
     next_label = int(label.max(initial=-1)) + 1
     tie = tie_tolerance(np.bincount(label).max(initial=0))
     scores = np.zeros(m)
@@ -207,9 +207,5 @@ def component_arc_sums(dev, g: Graph, weighted: bool) -> np.ndarray:
         parts.append(arc)
     total = parts[0] if len(parts) == 1 else sum(parts[1:], parts[0])
     return dev.to_host(total)
-
-
-def _weak_labels(src, dst, n: int) -> np.ndarray:
-    return hooked_labels(n, src.astype(np.int32), dst.astype(np.int32))[0].astype(np.int64)
 
 

@@ -50,7 +50,7 @@ def sweep_for_r(g, method="leiden", objective="modularity", resolutions=(1.0,), 
     consensus = s.consensus(threshold=float(threshold), seed=seeds[0], backend=be)
     profile = s.profile()
     return Held({"memberships": s.memberships.ravel(order="F"), "runs": int(s.memberships.shape[0]),
-                 "quality": np.asarray(s.quality), "resolution": np.asarray(s.resolution),
+                 "quality": s.quality, "resolution": s.resolution,
                  "seed": np.asarray(s.seed, np.int32), "consensus": consensus.membership,
                  "consensus_modularity": consensus.quality,
-                 "profile": {k: np.asarray(v) for k, v in profile.items()}})
+                 "profile": profile})

@@ -60,13 +60,10 @@ def modules_block_labels(run, b, labels) -> None:
 def modules_finish(run) -> Held:
     """The run's result (MEs by columns; numeric labels as numbers, colours as strings)."""
     r = run.finish()
-
-    def labels(x):
-        return x if x.dtype.kind in "iuf" else x.tolist()
-    return Held({"colors": labels(r["colors"]), "unmergedColors": labels(r["unmergedColors"]),
+    return Held({"colors": r["colors"], "unmergedColors": r["unmergedColors"],
                  "MEs": r["MEs"].ravel(order="F"), "ME_names": r["ME_names"],
                  "goodSamples": np.asarray(r["goodSamples"]), "goodGenes": np.asarray(r["goodGenes"]),
-                 "blockGenes": [g.astype(np.float64) for g in r["blockGenes"]],
+                 "blockGenes": r["blockGenes"],
                  "blocks": np.asarray(r["blocks"], np.float64)})
 
 
