@@ -50,6 +50,7 @@ from curnet.algorithms.scc import scc_by_reachability
 from curnet.algorithms.sssp import solve_batch
 from curnet.backends import get_backend
 from curnet.graph import Graph
+from curnet.work import count_work
 
 from . import rows as results
 from .timing import cuda_sync, timed
@@ -525,8 +526,10 @@ def bfs_levels(be, hg, ids, reps: int) -> dict:
 def near_far_iterations(be, hg, source: int) -> dict:
     """One near-far search iteration by iteration (a run of its own, the host reading the
     queue counts before each relaxation, so its wall time is not the engine's): the entries
-    queued (light, heavy), the arcs they scan (their out-degrees summed), the threshold, and
-    each kernel's device time (CUDA events). Then a least-squares line through the relaxation
+    queued (light, heavy), the arcs they read (their out-degrees summed), whether it settles
+    (relaxes the arcs landing past the threshold) or not, the threshold, and each kernel's
+    device time (CUDA events); and the arcs offered a distance over the search (the device's
+    count, `sssp near-far arc relaxations`). Then a least-squares line through the relaxation
     kernel's time against its arcs: ms = fixed + per_arc x arcs, which splits the search's
     kernel time into a part a persistent kernel could not save (the arcs) and one it might
     (the iterations' fixed part)."""
@@ -550,7 +553,7 @@ def near_far_iterations(be, hg, source: int) -> dict:
                 queued = cp.concatenate([args[0][:light], args[1][:heavy]]) % n
                 arcs = int((ptr[queued + 1] - ptr[queued]).sum()) if len(queued) else 0
                 iters[it].update({"light entries": light, "heavy entries": heavy, "arcs": arcs,
-                                  "threshold": float(args[5][it & 1])})
+                                  "settle": bool(c[6 + (it & 1)]), "threshold": float(args[5][it & 1])})
             start, end = cp.cuda.Event(), cp.cuda.Event()
             start.record()
             k(grid, block, args, **kw)
@@ -559,11 +562,11 @@ def near_far_iterations(be, hg, source: int) -> dict:
         call.kernel = k.kernel
         return call
 
-    from curnet.algorithms.sssp import solve_batch
     solve_batch(be, hg, np.array([source], np.int32), False)          # warm
     module.kernel = counting
     try:
-        solve_batch(be, hg, np.array([source], np.int32), False)
+        with count_work() as work:
+            solve_batch(be, hg, np.array([source], np.int32), False)
     finally:
         module.kernel = real
     cp.cuda.runtime.deviceSynchronize()
@@ -581,6 +584,8 @@ def near_far_iterations(be, hg, source: int) -> dict:
     total_arcs = int(arcs.sum())
     return {"source": int(source), "iterations": len(rows), "launches": len(events),
             "arcs scanned": total_arcs, "arcs scanned / arcs": round(total_arcs / max(hg.m, 1), 3),
+            "settle iterations": sum(bool(r.get("settle")) for r in rows),
+            "arcs relaxed / arcs": round(work["sssp near-far arc relaxations"] / max(hg.m, 1), 3),
             "kernel ms": round(sum(r["kernel ms"] for r in rows), 4),
             "relax kernel ms": round(float(ms.sum()), 4),
             "relax fit: fixed ms an iteration": round(float(fit[1]), 5),
@@ -589,7 +594,7 @@ def near_far_iterations(be, hg, source: int) -> dict:
             "by iteration": rows}
 
 
-def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 1.0)) -> list:
+def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 1.0, 2.0)) -> list:
     """near-far's redundant work against its iterations as the bucket width (nf_delta_factor)
     varies, on one source: a narrower bucket scans fewer arcs again but takes more iterations,
     each with a fixed cost; whether some width reaches the row's target is read off here."""
@@ -601,7 +606,8 @@ def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 
             it = near_far_iterations(be, hg, source)
             one = lambda: solve_batch(be, hg, np.array([source], np.int32), False)  # noqa: E731
             rows.append({"nf_delta_factor": factor, "wall ms": round(wall(one)[1], 4),
-                         **{k: it[k] for k in ("iterations", "launches", "arcs scanned / arcs", "kernel ms",
+                         **{k: it[k] for k in ("iterations", "settle iterations", "launches",
+                                               "arcs scanned / arcs", "arcs relaxed / arcs", "kernel ms",
                                                "relax kernel ms", "relax fit: fixed ms an iteration",
                                                "relax fit: ns an arc")}})
     finally:
@@ -609,7 +615,7 @@ def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 
     return rows
 
 
-def batches_by_width(be, scale: int, factors=(0.125, 0.25, 0.5), sizes=(1, 32, 256, 1024)) -> dict:
+def batches_by_width(be, scale: int, factors=(0.125, 0.25, 0.5, 1.0), sizes=(1, 32, 256, 1024)) -> dict:
     """Near-far's wall time a batch against its bucket width (nf_delta_factor) and the batch's
     sources, on R-MAT `scale`, weights in (0, 1]: whether a narrower width, faster for one
     source on R-MAT 22, also serves the batched runs (many-source distances, weighted

@@ -30,6 +30,8 @@ from collections import Counter
 #   "sssp rounds"               one frontier Bellman-Ford round of a batch (all backends)
 #   "sssp per-source runs"      sources handed to the per-source route after max_bf_rounds
 #   "sssp near-far iterations"  near-far iterations of a batch (CUDA), the long route's included
+#   "sssp near-far arc relaxations"  arcs near-far offered a distance (CUDA; counted on the
+#                               device, by a block sum a relaxation, only while someone counts)
 #   "dijkstra sources"          sources solved by SciPy's Dijkstra (CPU)
 #   "worklist scans"            vertices scanned by the negative-weight FIFO worklist (CPU)
 #   "scc trim rounds"           one call of the SCC trimming (up to TRIM_PASSES passes; all backends)
@@ -61,6 +63,11 @@ def count_work(bounds: dict | None = None):
     finally:
         with _lock:
             _counters.remove(entry)
+
+
+def counting() -> bool:
+    """True while some count_work is open: for counts that cost the engine work to keep."""
+    return bool(_counters)
 
 
 def tally(what: str, amount: int = 1) -> None:

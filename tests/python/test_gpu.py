@@ -638,6 +638,35 @@ def test_near_far_rmat_and_grid(gpu):
         assert not hd.long_diameter
 
 
+@pytest.mark.parametrize("f64", [False, True])
+def test_near_far_relaxes_arcs_past_the_bucket_once(gpu, f64):
+    """Arcs landing past the bucket's threshold wait for their tail's final distance (a settle
+    iteration): every arc out of a reached vertex is offered a distance at least once, and
+    at the default width the search offers few more than that (counted on the device)."""
+    from curnet.work import count_work
+    g = generators.rmat(14, seed=2, weighted=True)
+    if f64:
+        g = Graph.from_edges(g.edge_sources(), g.indices, g.weights, directed=True, num_vertices=len(g),
+                             dtype=np.float64)
+    ids = np.array([int(np.argmax(np.diff(g.indptr)))], np.int32)
+    hd = gpu.device_graph(g)
+    with count_work() as work:
+        dist, _ = gpu.near_far(hd, ids, False)
+    dist = dist.get()
+    np.testing.assert_allclose(dist, csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids), rtol=1e-5)
+    tails = np.repeat(np.arange(len(g)), np.diff(g.indptr))
+    needed = int(np.count_nonzero(np.isfinite(dist[0])[tails] & (g.indices != tails)))
+    offered = work["sssp near-far arc relaxations"]
+    assert needed <= offered <= 1.5 * needed, (offered, needed)
+    assert work["sssp near-far iterations"] >= 2
+    # the rows it walks: each vertex's own arcs, in ascending weight
+    heads, w, flagged = gpu.nf_strategy.rows_by_weight(hd)
+    heads, w = heads.get() & (0x3FFFFFFF if flagged else -1), w.get()
+    assert w.dtype == g.weights.dtype
+    same_row = tails[1:] == tails[:-1]
+    assert np.all(w[1:][same_row] >= w[:-1][same_row])
+    assert sorted(zip(tails, heads, w)) == sorted(zip(tails, g.indices, g.weights))
+
 def test_near_far_long_falls_back(gpu, monkeypatch):
     monkeypatch.setattr(gpu.tuning, "nf_max_iters", 64)
     g = generators.path(5000, weighted=True)

@@ -1,6 +1,8 @@
 """Near-far SSSP on the GPU (Delta-stepping with one threshold a batch; kernels/sssp.cu):
-non-negative float32 or float64 weights, few sources. Each arc is relaxed ~1-2 times
-instead of Bellman-Ford's ~5; both reach the same fixed point in the weights' precision.
+non-negative float32 or float64 weights, few sources. An arc that lands past the threshold
+is relaxed once a bucket, from its tail's final distance (a settle iteration), so only the
+arcs inside a bucket are relaxed again; both reach Bellman-Ford's fixed point in the
+weights' precision.
 float32 keeps (distance, predecessor) in one packed word; float64 keeps the distance alone
 (one 64-bit atomicMin on its ordered bits) and finds predecessors after it (`preds_f64`)."""
 from __future__ import annotations
@@ -11,7 +13,7 @@ import cupy as cp
 from ..gpu_routes import near_far_suits
 from .launch import THREADS, DeviceGraph, KernelError, i32, i64
 from .sssp import class_heads
-from ...work import tally
+from ...work import counting, tally
 
 # Ordered keys (kernels/sssp.cu f2o / d2o) of +inf and 0: unreached entries and the sources.
 F32_INF, F32_ZERO = np.uint32(0xFF800000), np.uint32(0x80000000)
@@ -43,6 +45,26 @@ class NearFar:
             hg.extra["nf_delta_base"] = base
         return base * self.tuning.nf_delta_factor
 
+    def rows_by_weight(self, hg: DeviceGraph):
+        """(heads, weights or None, flagged): each vertex's out-arcs in ascending weight, so that a near
+        iteration stops at a row's first arc landing past the threshold (kernels/sssp.cu). Built
+        once per graph: one sort of (row, weight rank) keys on the device."""
+        got = hg.extra.get(("nf_rows_by_weight", self.tuning.edge_classes))
+        if got is None:
+            heads, flagged = class_heads(hg, self.tuning)
+            if hg.out_w is None:                # every weight 1: any order is ascending
+                got = (heads, None, flagged)
+            else:
+                m = hg.m
+                rank = cp.empty(m, np.uint64)
+                rank[cp.argsort(hg.out_w)] = cp.arange(m, dtype=np.uint64)
+                row = cp.searchsorted(hg.out_ptr, cp.arange(m, dtype=hg.out_ptr.dtype), side="right") - 1
+                order = cp.argsort((row.astype(np.uint64) << np.uint64(32)) | rank)
+                del rank, row
+                got = (heads[order], hg.out_w[order], flagged)
+            hg.extra[("nf_rows_by_weight", self.tuning.edge_classes)] = got
+        return got
+
     def run(self, hg: DeviceGraph, ids, with_pred: bool):
         """(dist, pred or None), (kb, n) on the device."""
         if hg.long_diameter:
@@ -69,6 +91,7 @@ class NearFar:
         stamp = cp.full(count, -1, np.int32)
         stamp[cp.asarray(entries)] = 0
         far = cp.zeros(count, np.uint8)
+        marked = cp.zeros(count, np.uint8)      # relaxed in this bucket's near iterations
         # the sources' degrees from the host's offsets: no device gather and no copy back
         ptr = hg.graph.indptr
         deg = ptr[ids64 + 1] - ptr[ids64]
@@ -83,14 +106,17 @@ class NearFar:
         light0, heavy0 = entries[(~heavy) & (deg > 0)], entries[heavy]
         lq[0][:len(light0)] = cp.asarray(light0)
         hq[0][:len(heavy0)] = cp.asarray(heavy0)
-        cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0], np.uint32))
+        # queue counts by slot (light 0-2, heavy 3-5), then the mode of even and odd iterations
+        cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0, 0, 0], np.uint32))
+        offered = cp.zeros(1, np.uint64) if counting() else None
+        offers = np.uint64(0) if offered is None else offered       # 0: a null pointer, nothing counted
         delta = self.delta(hg)
         thr = cp.asarray(np.array([delta, delta], wdt))
         minbox = cp.zeros(1, np.uint64 if f64 else np.uint32)
         gate = cp.zeros(1, np.int32)
         has_w = hg.out_w is not None
-        w = hg.out_w if has_w else cp.zeros(1, wdt)
-        heads, flagged = class_heads(hg, t)
+        heads, w, flagged = self.rows_by_weight(hg)
+        w = w if has_w else cp.zeros(1, wdt)
         relax, fmin, fgather = (L.kernel("sssp", f"nf_relax_{suffix}"), L.kernel("sssp", f"nf_far_min_{suffix}"),
                                 L.kernel("sssp", f"nf_far_gather_{suffix}"))
         scan = L.kernel("sssp", "nf_heavy_scan")
@@ -104,11 +130,10 @@ class NearFar:
                     b = it % 2
                     scan((1,), (1024,), (hq[b], cnt, i32(it), i64(n), hg.out_ptr, hincl))
                     relax(grid, (THREADS,), (lq[b], hq[b], hincl, cnt, i32(it), thr, i64(n), hg.out_ptr,
-                                             heads, w, i32(has_w), i32(flagged), key, stamp, far,
-                                             lq[1 - b], hq[1 - b],
-                                             heavy_arg, minbox, gate))
+                                             heads, w, i32(has_w), i32(flagged), key, stamp, far, marked,
+                                             lq[1 - b], hq[1 - b], heavy_arg, minbox, gate, offers))
                     fmin(sgrid, (THREADS,), (cnt, i32(it), key, far, i64(count), minbox, gate))
-                    fgather(sgrid, (THREADS,), (cnt, i32(it), thr, wdt(delta), key, far, stamp,
+                    fgather(sgrid, (THREADS,), (cnt, i32(it), thr, wdt(delta), key, far, marked, stamp,
                                                 i64(count), i64(n), hg.out_ptr, heavy_arg, lq[1 - b], hq[1 - b],
                                                 minbox, gate))
                     it += 1
@@ -127,6 +152,8 @@ class NearFar:
                               f"{type(e).__name__}: {e}") from e
         self.counters.add("nf_iters", it)
         tally("sssp near-far iterations", it)
+        if offered is not None:
+            tally("sssp near-far arc relaxations", int(offered[0]))
         if f64:
             dist = cp.empty((kb, n), np.float64)
             L.launch("sssp", "from_ordered_f64", count, (key, i64(count), dist), max_blocks=L.max_blocks)

@@ -223,6 +223,14 @@ JACOBI_KERNELS(f64, double, u64)
 // queued at most once per iteration (stamp[e] = the iteration it is queued for). An entry
 // lowered to a distance >= the threshold is only flagged (far) and gathered when the near
 // queue runs dry: threshold = max(smallest far distance, threshold) + delta.
+// Arcs that land past the threshold are relaxed once a bucket, not at each relaxation of
+// their tail (Delta-stepping's heavy arcs, by where they land rather than by weight): a near
+// iteration relaxes only the arcs with du + w < threshold and marks its entries (`settle`);
+// when the near queue runs dry the marked entries, final now, are queued again for one
+// settle iteration, which relaxes their other arcs and flags the far entries. Each
+// iteration's mode is cnt[NF_MODE + (it & 1)] (1: settle), set by the iteration before.
+// Rows come in ascending weight (NearFar.rows_by_weight), so a light entry's near lanes stop
+// at their first arc past the threshold.
 // Light entries (degree <= heavy_deg) get a group of 8 lanes; heavy ones are spread over
 // the whole grid, one arc a lane, through an inclusive degree sum (nf_heavy_scan): the
 // load-balanced advance, walked a warp's chunk of 512 arcs at a time (one find_entry a chunk).
@@ -266,6 +274,8 @@ struct NfDist64 {
     }
 };
 
+#define NF_MODE 6          // cnt[6 + (it & 1)]: 1 when iteration it is a settle iteration
+
 __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
                                            i64* lq, i64* hq, unsigned int* cnt, int slot)
 {
@@ -276,19 +286,22 @@ __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict_
     else lq[warp_append(&cnt[slot])] = ev;
 }
 
+// Arc a of u (distance du) in row rn: skipped unless it lands on this iteration's side of
+// the threshold (near: below it; settle: at or past it); true when offered.
 template <typename P>
-__device__ __forceinline__ void nf_arc(typename P::K* key, i64 rn, int u, int x, typename P::T du,
-                                       typename P::T wa, typename P::T thr,
+__device__ __forceinline__ bool nf_arc(typename P::K* key, i64 rn, int u, const int* __restrict__ idx, i64 a,
+                                       typename P::T du, typename P::T wa, typename P::T thr, bool settle,
                                        int next_it, int* stamp, unsigned char* far, i64 n,
                                        const i64* __restrict__ ptr, int flagged,
                                        int heavy_deg, i64* lq, i64* hq, unsigned int* cnt, int slot)
 {
-    unsigned int cls;
-    int v = head_of(x, flagged, cls);
-    if (v == u) return;                  // weights are non-negative here
     typename P::T c = du + wa;
+    if ((c < thr) == settle) return false;
+    unsigned int cls;
+    int v = head_of(idx[a], flagged, cls);
+    if (v == u) return false;            // weights are non-negative here
     i64 ev = rn + v;
-    if (!P::offer(&key[ev], P::to_ord(c), u, c > du, cls) || (cls & CLASS_SINK)) return;
+    if (!P::offer(&key[ev], P::to_ord(c), u, c > du, cls) || (cls & CLASS_SINK)) return true;
     if (c < thr) {
         if (atomicExch(&stamp[ev], next_it) != next_it) {
             far[ev] = 0;
@@ -297,6 +310,7 @@ __device__ __forceinline__ void nf_arc(typename P::K* key, i64 rn, int u, int x,
     } else {
         far[ev] = 1;
     }
+    return true;
 }
 
 template <typename P>
@@ -305,12 +319,14 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
                          const typename P::T* thr_box, i64 n, const i64* __restrict__ ptr,
                          const int* __restrict__ idx, const typename P::T* __restrict__ w, int has_w,
                          int flagged, typename P::K* key, int* stamp, unsigned char* far,
-                         i64* lq_next, i64* hq_next, int heavy_deg, typename P::O* minbox, int* gate)
+                         unsigned char* marked, i64* lq_next, i64* hq_next, int heavy_deg,
+                         typename P::O* minbox, int* gate, u64* offers)
 {
     typedef typename P::T T;
     int cur = it % 3, nxt = (it + 1) % 3, old = (it + 2) % 3;
     i64 tid = blockIdx.x * (i64)blockDim.x + threadIdx.x;
     i64 nthreads = (i64)gridDim.x * blockDim.x;
+    bool settle = cnt[NF_MODE + (it & 1)] != 0;
     if (tid == 0) {                 // the slot two iterations ahead, and this iteration's far boxes
         cnt[old] = 0;
         cnt[3 + old] = 0;
@@ -319,6 +335,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
     }
     T thr = thr_box[it & 1];
     int next_it = it + 1;
+    u64 offered = 0;
     // heavy entries: one arc a lane over the whole grid, a warp taking 512 consecutive arcs;
     // one (broadcast) binary search a chunk, then each lane steps its entry forward (advance_chunks)
     unsigned int hlen = cnt[3 + cur];
@@ -334,10 +351,11 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
                 a0 = ptr[u];
                 du = P::dist(P::ord(key[e]));
             },
-            [&](int, i64 offset) {
+            [&](int q, i64 offset) {
                 i64 a = a0 + offset;
-                nf_arc<P>(key, rn, u, idx[a], du, has_w ? w[a] : (T)1, thr, next_it, stamp, far, n, ptr,
-                          flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
+                if (offset == 0 && !settle) marked[hq_cur[q]] = 1;
+                offered += nf_arc<P>(key, rn, u, idx, a, du, has_w ? w[a] : (T)1, thr, settle, next_it, stamp,
+                                     far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
             });
     }
     // light entries: 8 lanes an entry
@@ -349,21 +367,31 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         i64 r = e / n;
         int u = (int)(e - r * n);
         T du = P::dist(P::ord(key[e]));
+        if (sub == 0 && !settle) marked[e] = 1;
         i64 end = ptr[u + 1];
-        for (i64 a = ptr[u] + sub; a < end; a += 8)
-            nf_arc<P>(key, r * n, u, idx[a], du, has_w ? w[a] : (T)1, thr, next_it, stamp, far, n, ptr,
-                      flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
+        for (i64 a = ptr[u] + sub; a < end; a += 8) {
+            T wa = has_w ? w[a] : (T)1;
+            if (!settle && !(du + wa < thr)) break;     // rows ascend by weight: the rest land past it too
+            offered += nf_arc<P>(key, r * n, u, idx, a, du, wa, thr, settle, next_it, stamp,
+                                 far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
+        }
     }
+    if (offers) block_add(offered, offers);     // only while the host counts the work
 }
 
-// When the next near queue is empty: the smallest far distance into *minbox (gate set).
+// After a near iteration whose next near queue is empty: the next iteration settles
+// (cnt[NF_MODE + ((it + 1) & 1)] = 1). After a settle iteration (no near entries follow one):
+// the smallest far distance into *minbox (gate set).
 template <typename P>
-__device__ void nf_far_min(const unsigned int* cnt, int it, const typename P::K* key,
+__device__ void nf_far_min(unsigned int* cnt, int it, const typename P::K* key,
                            const unsigned char* far, i64 count, typename P::O* minbox, int* gate)
 {
     typedef typename P::O O;
     int nxt = (it + 1) % 3;
-    if (cnt[nxt] || cnt[3 + nxt]) return;
+    bool settled = cnt[NF_MODE + (it & 1)] != 0;
+    bool near_left = cnt[nxt] || cnt[3 + nxt];
+    if (grid_thread() == 0) cnt[NF_MODE + ((it + 1) & 1)] = !settled && !near_left;
+    if (!settled || near_left) return;
     if (grid_thread() == 0) *gate = 1;
     const O none = ~(O)0;
     O m = none;
@@ -374,16 +402,29 @@ __device__ void nf_far_min(const unsigned int* cnt, int it, const typename P::K*
     if ((threadIdx.x & 31) == 0 && m != none) atomicMin(minbox, m);
 }
 
-// Gated: the new threshold into thr_box[(it + 1) & 1]; far entries under it are queued.
+// Before a settle iteration: the marked entries queued for it (the threshold kept). Gated:
+// the new threshold into thr_box[(it + 1) & 1]; far entries under it are queued.
 template <typename P>
 __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box, typename P::T delta,
-                              const typename P::K* key, unsigned char* far, int* stamp, i64 count, i64 n,
-                              const i64* ptr, int heavy_deg, i64* lq_next, i64* hq_next,
-                              const typename P::O* minbox, const int* gate)
+                              const typename P::K* key, unsigned char* far, unsigned char* marked,
+                              int* stamp, i64 count, i64 n, const i64* ptr, int heavy_deg,
+                              i64* lq_next, i64* hq_next, const typename P::O* minbox, const int* gate)
 {
     typedef typename P::T T;
     i64 tid = grid_thread();
     T thr = thr_box[it & 1];
+    int nxt = (it + 1) % 3;
+    if (cnt[NF_MODE + ((it + 1) & 1)]) {
+        if (tid == 0) thr_box[(it + 1) & 1] = thr;
+        for_each(count, [&](i64 e) {
+            if (marked[e]) {
+                marked[e] = 0;
+                stamp[e] = it + 1;
+                nf_enqueue(e, n, ptr, heavy_deg, lq_next, hq_next, cnt, nxt);
+            }
+        });
+        return;
+    }
     if (!*gate || *minbox == ~(typename P::O)0) {
         if (tid == 0) thr_box[(it + 1) & 1] = thr;
         return;
@@ -391,7 +432,6 @@ __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box,
     T lo = P::dist(*minbox);
     T nthr = (lo > thr ? lo : thr) + delta;
     if (tid == 0) thr_box[(it + 1) & 1] = nthr;
-    int nxt = (it + 1) % 3;
     for_each(count, [&](i64 e) {
         if (far[e] && P::dist(P::ord(key[e])) < nthr) {
             far[e] = 0;
@@ -405,22 +445,24 @@ __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box,
 extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hincl, \
         unsigned int* cnt, int it, const P::T* thr_box, i64 n, const i64* ptr, const int* idx,         \
         const P::T* w, int has_w, int flagged, P::K* key, int* stamp, unsigned char* far,              \
-        i64* lq_next, i64* hq_next, int heavy_deg, P::O* minbox, int* gate)                            \
+        unsigned char* marked, i64* lq_next, i64* hq_next, int heavy_deg, P::O* minbox, int* gate,     \
+        u64* offers)                                                                               \
 {                                                                                                  \
     nf_relax<P>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
-                far, lq_next, hq_next, heavy_deg, minbox, gate);                                     \
+                far, marked, lq_next, hq_next, heavy_deg, minbox, gate, offers);                     \
 }                                                                                                  \
-extern "C" __global__ void nf_far_min_##SUFFIX(const unsigned int* cnt, int it, const P::K* key,    \
+extern "C" __global__ void nf_far_min_##SUFFIX(unsigned int* cnt, int it, const P::K* key,          \
         const unsigned char* far, i64 count, P::O* minbox, int* gate)                                 \
 {                                                                                                  \
     nf_far_min<P>(cnt, it, key, far, count, minbox, gate);                                         \
 }                                                                                                  \
 extern "C" __global__ void nf_far_gather_##SUFFIX(unsigned int* cnt, int it, P::T* thr_box,         \
-        P::T delta, const P::K* key, unsigned char* far, int* stamp, i64 count, i64 n, const i64* ptr, \
-        int heavy_deg, i64* lq_next, i64* hq_next, const P::O* minbox, const int* gate)               \
+        P::T delta, const P::K* key, unsigned char* far, unsigned char* marked, int* stamp, i64 count, \
+        i64 n, const i64* ptr, int heavy_deg, i64* lq_next, i64* hq_next, const P::O* minbox,         \
+        const int* gate)                                                                           \
 {                                                                                                  \
-    nf_far_gather<P>(cnt, it, thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,  \
-                     hq_next, minbox, gate);                                                        \
+    nf_far_gather<P>(cnt, it, thr_box, delta, key, far, marked, stamp, count, n, ptr, heavy_deg,   \
+                     lq_next, hq_next, minbox, gate);                                               \
 }
 NF_KERNELS(packed, NfPacked32)
 NF_KERNELS(dist, NfDist32)
