@@ -537,7 +537,7 @@ def near_far_iterations(be, hg, source: int) -> dict:
     real = module.kernel
     iters: dict = collections.defaultdict(lambda: {"kernels ms": {}})
     events = []
-    it_arg = {"nf_heavy_scan": 2, "nf_far_min": 1, "nf_far_gather": 1, "nf_relax": 4}
+    it_arg = {"nf_heavy_scan": 3, "nf_far_min": 1, "nf_far_gather": 1, "nf_relax": 4}
 
     def counting(mod, name, cooperative=False):
         k = real(mod, name, cooperative)
@@ -547,13 +547,15 @@ def near_far_iterations(be, hg, source: int) -> dict:
             it = int(args[it_arg[stem]]) if stem else -1
             if stem == "nf_relax":
                 c = args[3].get()
-                slot = it % 3
+                settle = bool(c[6 + (it & 1)])      # kernels/sssp.cu NF_MODE, NF_SETTLE
+                slot = 8 if settle else it % 3
                 light, heavy = int(c[slot]), int(c[3 + slot])
                 n, ptr = int(args[6]), args[7]
-                queued = cp.concatenate([args[0][:light], args[1][:heavy]]) % n
+                lq, hq = (args[16], args[17]) if settle else (args[0], args[1])
+                queued = cp.concatenate([lq[:light], hq[:heavy]]) % n
                 arcs = int((ptr[queued + 1] - ptr[queued]).sum()) if len(queued) else 0
                 iters[it].update({"light entries": light, "heavy entries": heavy, "arcs": arcs,
-                                  "settle": bool(c[6 + (it & 1)]), "threshold": float(args[5][it & 1])})
+                                  "settle": settle, "threshold": float(args[5][it & 1])})
             start, end = cp.cuda.Event(), cp.cuda.Event()
             start.record()
             k(grid, block, args, **kw)

@@ -91,7 +91,7 @@ class NearFar:
         stamp = cp.full(count, -1, np.int32)
         stamp[cp.asarray(entries)] = 0
         far = cp.zeros(count, np.uint8)
-        marked = cp.zeros(count, np.uint8)      # relaxed in this bucket's near iterations
+        marked = cp.zeros(count, np.uint8)      # in the settle queues (relaxed in this bucket)
         # the sources' degrees from the host's offsets: no device gather and no copy back
         ptr = hg.graph.indptr
         deg = ptr[ids64 + 1] - ptr[ids64]
@@ -102,12 +102,14 @@ class NearFar:
         hcap = max(1, kb * nheavy)
         lq = [cp.empty(count, np.int64), cp.empty(count, np.int64)]
         hq = [cp.empty(hcap, np.int64), cp.empty(hcap, np.int64)]
+        sl, sh = cp.empty(count, np.int64), cp.empty(hcap, np.int64)     # the settle queues
         hincl = cp.empty(hcap, np.int64)
         light0, heavy0 = entries[(~heavy) & (deg > 0)], entries[heavy]
         lq[0][:len(light0)] = cp.asarray(light0)
         hq[0][:len(heavy0)] = cp.asarray(heavy0)
-        # queue counts by slot (light 0-2, heavy 3-5), then the mode of even and odd iterations
-        cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0, 0, 0], np.uint32))
+        # queue counts by slot (light 0-2, heavy 3-5), the mode of even and odd iterations
+        # (6, 7: 1 settles), the settle queues' counts (light 8, heavy 11)
+        cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0, 0, 0, 0, 0, 0, 0], np.uint32))
         offered = cp.zeros(1, np.uint64) if counting() else None
         offers = np.uint64(0) if offered is None else offered       # 0: a null pointer, nothing counted
         delta = self.delta(hg)
@@ -128,18 +130,18 @@ class NearFar:
             while True:
                 for _ in range(t.nf_sync_every):
                     b = it % 2
-                    scan((1,), (1024,), (hq[b], cnt, i32(it), i64(n), hg.out_ptr, hincl))
+                    scan((1,), (1024,), (hq[b], sh, cnt, i32(it), i64(n), hg.out_ptr, hincl))
                     relax(grid, (THREADS,), (lq[b], hq[b], hincl, cnt, i32(it), thr, i64(n), hg.out_ptr,
                                              heads, w, i32(has_w), i32(flagged), key, stamp, far, marked,
-                                             lq[1 - b], hq[1 - b], heavy_arg, minbox, gate, offers))
+                                             sl, sh, lq[1 - b], hq[1 - b], heavy_arg, minbox, gate, offers))
                     fmin(sgrid, (THREADS,), (cnt, i32(it), key, far, i64(count), minbox, gate))
-                    fgather(sgrid, (THREADS,), (cnt, i32(it), thr, wdt(delta), key, far, marked, stamp,
+                    fgather(sgrid, (THREADS,), (cnt, i32(it), thr, wdt(delta), key, far, stamp,
                                                 i64(count), i64(n), hg.out_ptr, heavy_arg, lq[1 - b], hq[1 - b],
                                                 minbox, gate))
                     it += 1
                 c = cnt.get()
                 slot = it % 3
-                if c[slot] == 0 and c[3 + slot] == 0:
+                if c[slot] == 0 and c[3 + slot] == 0 and c[8] == 0 and c[11] == 0:
                     break
                 if it >= t.nf_max_iters:
                     tally("sssp near-far iterations", it)

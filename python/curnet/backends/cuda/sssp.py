@@ -56,7 +56,7 @@ class BellmanFord:
     def batch_size(self, n: int, k: int) -> int:
         """Sources per near-far / Bellman-Ford batch: enough to fill the GPU on small networks,
         bounded by a quarter of free memory and by 2^31 entries (the queues' 32-bit counts)."""
-        per_source = n * 41 + 1      # near-far: key 8, stamp 4, far 1, marked 1, two queues 16, result
+        per_source = n * 49 + 1      # near-far: key 8, stamp 4, far 1, marked 1, three queues 24, result
         fit = int(self.launcher.free_memory() * 0.25 // per_source)
         return max(1, min(k, fit, 4096, (2**31 - 1) // max(n, 1),   # entries r * n + v in int32 counts
                           self.tuning.batch_limit or k))

@@ -57,7 +57,10 @@ class CudaTuning:
     # 0.125 (0.5 before 2026-12-02): on one H200, batches of 32 / 256 / 1,024 R-MAT 20 sources
     # 35-40% faster, one R-MAT 22 source 12.6 against 19.7 ms (fewer arcs scanned again: 3.1x
     # the arcs against 4.4x), one R-MAT 20 source 6.6 against 5.5 ms
-    # (bench/results/gpu_accounts_{widths,iterations}_h200_2026-12-02h.json).
+    # (bench/results/gpu_accounts_{widths,iterations}_h200_2026-12-02h.json). With settle
+    # iterations (arcs past the bucket relaxed once) 0.125 stays the best width measured for
+    # one R-MAT 22 source and for every batch (gpu_accounts_iterations_h200_2026-12-02k.json,
+    # gpu_accounts_widths_h200_2026-12-02j.json).
     nf_max_sources: int = 4096
     nf_heavy: int = 256
     nf_sync_every: int = 8

@@ -225,10 +225,12 @@ JACOBI_KERNELS(f64, double, u64)
 // queue runs dry: threshold = max(smallest far distance, threshold) + delta.
 // Arcs that land past the threshold are relaxed once a bucket, not at each relaxation of
 // their tail (Delta-stepping's heavy arcs, by where they land rather than by weight): a near
-// iteration relaxes only the arcs with du + w < threshold and marks its entries (`settle`);
-// when the near queue runs dry the marked entries, final now, are queued again for one
-// settle iteration, which relaxes their other arcs and flags the far entries. Each
-// iteration's mode is cnt[NF_MODE + (it & 1)] (1: settle), set by the iteration before.
+// iteration relaxes only the arcs with du + w < threshold and appends each entry it relaxes
+// for the first time in the bucket to the settle queues (sl, sh: counts cnt[NF_SETTLE],
+// cnt[NF_SETTLE + 3]; `marked` says who is in them); when the near queue runs dry the next
+// iteration settles: it relaxes those entries' other arcs, from their final distances, and
+// flags the far entries. Each iteration's mode is cnt[NF_MODE + (it & 1)] (1: settle), set by
+// the iteration before.
 // Rows come in ascending weight (NearFar.rows_by_weight), so a light entry's near lanes stop
 // at their first arc past the threshold.
 // Light entries (degree <= heavy_deg) get a group of 8 lanes; heavy ones are spread over
@@ -275,6 +277,7 @@ struct NfDist64 {
 };
 
 #define NF_MODE 6          // cnt[6 + (it & 1)]: 1 when iteration it is a settle iteration
+#define NF_SETTLE 8        // the settle queues' counts, light cnt[8] and heavy cnt[11] (nf_enqueue's slot)
 
 __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
                                            i64* lq, i64* hq, unsigned int* cnt, int slot)
@@ -319,7 +322,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
                          const typename P::T* thr_box, i64 n, const i64* __restrict__ ptr,
                          const int* __restrict__ idx, const typename P::T* __restrict__ w, int has_w,
                          int flagged, typename P::K* key, int* stamp, unsigned char* far,
-                         unsigned char* marked, i64* lq_next, i64* hq_next, int heavy_deg,
+                         unsigned char* marked, i64* sl, i64* sh, i64* lq_next, i64* hq_next, int heavy_deg,
                          typename P::O* minbox, int* gate, u64* offers)
 {
     typedef typename P::T T;
@@ -327,6 +330,19 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
     i64 tid = blockIdx.x * (i64)blockDim.x + threadIdx.x;
     i64 nthreads = (i64)gridDim.x * blockDim.x;
     bool settle = cnt[NF_MODE + (it & 1)] != 0;
+    if (settle) {                   // the bucket's entries, in the settle queues
+        lq_cur = sl;
+        hq_cur = sh;
+        cur = NF_SETTLE;
+    }
+    // an entry this near iteration relaxes: into the settle queues, once a bucket
+    auto to_settle = [&](i64 e) {
+        if (settle) marked[e] = 0;
+        else if (!marked[e]) {
+            marked[e] = 1;
+            nf_enqueue(e, n, ptr, heavy_deg, sl, sh, cnt, NF_SETTLE);
+        }
+    };
     if (tid == 0) {                 // the slot two iterations ahead, and this iteration's far boxes
         cnt[old] = 0;
         cnt[3 + old] = 0;
@@ -353,7 +369,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
             },
             [&](int q, i64 offset) {
                 i64 a = a0 + offset;
-                if (offset == 0 && !settle) marked[hq_cur[q]] = 1;
+                if (offset == 0) to_settle(hq_cur[q]);
                 offered += nf_arc<P>(key, rn, u, idx, a, du, has_w ? w[a] : (T)1, thr, settle, next_it, stamp,
                                      far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
             });
@@ -367,7 +383,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         i64 r = e / n;
         int u = (int)(e - r * n);
         T du = P::dist(P::ord(key[e]));
-        if (sub == 0 && !settle) marked[e] = 1;
+        if (sub == 0) to_settle(e);
         i64 end = ptr[u + 1];
         for (i64 a = ptr[u] + sub; a < end; a += 8) {
             T wa = has_w ? w[a] : (T)1;
@@ -392,7 +408,10 @@ __device__ void nf_far_min(unsigned int* cnt, int it, const typename P::K* key,
     bool near_left = cnt[nxt] || cnt[3 + nxt];
     if (grid_thread() == 0) cnt[NF_MODE + ((it + 1) & 1)] = !settled && !near_left;
     if (!settled || near_left) return;
-    if (grid_thread() == 0) *gate = 1;
+    if (grid_thread() == 0) {
+        *gate = 1;
+        cnt[NF_SETTLE] = cnt[NF_SETTLE + 3] = 0;      // settled: the queues are free again
+    }
     const O none = ~(O)0;
     O m = none;
     for_each(count, [&](i64 e) {
@@ -402,29 +421,17 @@ __device__ void nf_far_min(unsigned int* cnt, int it, const typename P::K* key,
     if ((threadIdx.x & 31) == 0 && m != none) atomicMin(minbox, m);
 }
 
-// Before a settle iteration: the marked entries queued for it (the threshold kept). Gated:
-// the new threshold into thr_box[(it + 1) & 1]; far entries under it are queued.
+// Gated: the new threshold into thr_box[(it + 1) & 1]; far entries under it are queued.
 template <typename P>
 __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box, typename P::T delta,
-                              const typename P::K* key, unsigned char* far, unsigned char* marked,
-                              int* stamp, i64 count, i64 n, const i64* ptr, int heavy_deg,
-                              i64* lq_next, i64* hq_next, const typename P::O* minbox, const int* gate)
+                              const typename P::K* key, unsigned char* far, int* stamp, i64 count, i64 n,
+                              const i64* ptr, int heavy_deg, i64* lq_next, i64* hq_next,
+                              const typename P::O* minbox, const int* gate)
 {
     typedef typename P::T T;
     i64 tid = grid_thread();
     T thr = thr_box[it & 1];
     int nxt = (it + 1) % 3;
-    if (cnt[NF_MODE + ((it + 1) & 1)]) {
-        if (tid == 0) thr_box[(it + 1) & 1] = thr;
-        for_each(count, [&](i64 e) {
-            if (marked[e]) {
-                marked[e] = 0;
-                stamp[e] = it + 1;
-                nf_enqueue(e, n, ptr, heavy_deg, lq_next, hq_next, cnt, nxt);
-            }
-        });
-        return;
-    }
     if (!*gate || *minbox == ~(typename P::O)0) {
         if (tid == 0) thr_box[(it + 1) & 1] = thr;
         return;
@@ -445,11 +452,11 @@ __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box,
 extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hincl, \
         unsigned int* cnt, int it, const P::T* thr_box, i64 n, const i64* ptr, const int* idx,         \
         const P::T* w, int has_w, int flagged, P::K* key, int* stamp, unsigned char* far,              \
-        unsigned char* marked, i64* lq_next, i64* hq_next, int heavy_deg, P::O* minbox, int* gate,     \
-        u64* offers)                                                                               \
+        unsigned char* marked, i64* sl, i64* sh, i64* lq_next, i64* hq_next, int heavy_deg,           \
+        P::O* minbox, int* gate, u64* offers)                                                      \
 {                                                                                                  \
     nf_relax<P>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
-                far, marked, lq_next, hq_next, heavy_deg, minbox, gate, offers);                     \
+                far, marked, sl, sh, lq_next, hq_next, heavy_deg, minbox, gate, offers);             \
 }                                                                                                  \
 extern "C" __global__ void nf_far_min_##SUFFIX(unsigned int* cnt, int it, const P::K* key,          \
         const unsigned char* far, i64 count, P::O* minbox, int* gate)                                 \
@@ -457,12 +464,11 @@ extern "C" __global__ void nf_far_min_##SUFFIX(unsigned int* cnt, int it, const 
     nf_far_min<P>(cnt, it, key, far, count, minbox, gate);                                         \
 }                                                                                                  \
 extern "C" __global__ void nf_far_gather_##SUFFIX(unsigned int* cnt, int it, P::T* thr_box,         \
-        P::T delta, const P::K* key, unsigned char* far, unsigned char* marked, int* stamp, i64 count, \
-        i64 n, const i64* ptr, int heavy_deg, i64* lq_next, i64* hq_next, const P::O* minbox,         \
-        const int* gate)                                                                           \
+        P::T delta, const P::K* key, unsigned char* far, int* stamp, i64 count, i64 n, const i64* ptr, \
+        int heavy_deg, i64* lq_next, i64* hq_next, const P::O* minbox, const int* gate)               \
 {                                                                                                  \
-    nf_far_gather<P>(cnt, it, thr_box, delta, key, far, marked, stamp, count, n, ptr, heavy_deg,   \
-                     lq_next, hq_next, minbox, gate);                                               \
+    nf_far_gather<P>(cnt, it, thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,  \
+                     hq_next, minbox, gate);                                                        \
 }
 NF_KERNELS(packed, NfPacked32)
 NF_KERNELS(dist, NfDist32)
@@ -545,12 +551,16 @@ extern "C" __global__ void nf_pred_adopt_finish(int* cand, i64 count, int* pred,
 }
 
 
-// Inclusive sum of the out-degrees of the heavy queue of slot it % 3 (one block).
-extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const unsigned int* cnt, int it, i64 n,
+// Inclusive sum of the out-degrees of the heavy queue of slot it % 3, or of the heavy settle
+// queue sh where iteration it settles (one block).
+extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* __restrict__ sh,
+                                         const unsigned int* cnt, int it, i64 n,
                                          const i64* __restrict__ ptr, i64* hincl)
 {
     __shared__ i64 part[1024];
-    unsigned int len = cnt[3 + it % 3];
+    bool settle = cnt[NF_MODE + (it & 1)] != 0;
+    if (settle) hq = sh;
+    unsigned int len = cnt[3 + (settle ? NF_SETTLE : it % 3)];
     if (len == 0) return;
     int t = threadIdx.x, T = blockDim.x;
     i64 per = ((i64)len + T - 1) / T;
