@@ -64,15 +64,20 @@ def launch_module():
 
 
 class KernelClock:
-    """CUDA events around every kernel launched through backends/cuda/launch.py's `kernel`."""
+    """CUDA events around every kernel launched through backends/cuda/launch.py's `kernel`;
+    given the backend, its near-far launches kernel by kernel meanwhile (no CUDA graph replays,
+    whose kernels no event would time)."""
 
-    def __init__(self):
+    def __init__(self, be=None):
         self.records = []
         self._module = launch_module()
         self._real = self._module.kernel
+        self._tuning = be.tuning if be is not None else None
 
     def __enter__(self):
         real = self._real
+        if self._tuning is not None:
+            self._graph_after, self._tuning.nf_graph_after = self._tuning.nf_graph_after, 10**9
 
         def timed_kernel(module, name, cooperative=False):
             k = real(module, name, cooperative)
@@ -90,6 +95,8 @@ class KernelClock:
 
     def __exit__(self, *exc):
         self._module.kernel = self._real
+        if self._tuning is not None:
+            self._tuning.nf_graph_after = self._graph_after
 
     def mark(self) -> int:
         return len(self.records)
@@ -191,7 +198,7 @@ def one_source(be, scale, n_sources):
         for s in ids.tolist():
             before = dict(be.stats)
             _, plain = wall(lambda: run(s))
-            with KernelClock() as clock:
+            with KernelClock(be) as clock:
                 _, clocked = wall(lambda: run(s))
                 kern = clock.by_kernel()
             iters = be.stats.get("nf_iters", 0) - before.get("nf_iters", 0)
@@ -532,30 +539,33 @@ def near_far_iterations(be, hg, source: int) -> dict:
     count, `sssp near-far arc relaxations`). Then a least-squares line through the relaxation
     kernel's time against its arcs: ms = fixed + per_arc x arcs, which splits the search's
     kernel time into a part a persistent kernel could not save (the arcs) and one it might
-    (the iterations' fixed part)."""
+    (the iterations' fixed part). Its kernels run one by one (nf_graph_after: never), so
+    each is timed; the iteration's number, on the device, is counted here by its first kernel."""
     module = launch_module()
     real = module.kernel
     iters: dict = collections.defaultdict(lambda: {"kernels ms": {}})
     events = []
-    it_arg = {"nf_heavy_scan": 3, "nf_far_min": 1, "nf_far_gather": 1, "nf_relax": 4}
+    stems = ("nf_heavy_scan", "nf_far_min", "nf_far_gather", "nf_relax")
+    running = [-1]
 
     def counting(mod, name, cooperative=False):
         k = real(mod, name, cooperative)
 
         def call(grid, block, args, **kw):
-            stem = next((p for p in it_arg if name.startswith(p)), None)
-            it = int(args[it_arg[stem]]) if stem else -1
+            stem = next((p for p in stems if name.startswith(p)), None)
+            running[0] += stem == "nf_heavy_scan"
+            it = running[0] if stem else -1
             if stem == "nf_relax":
                 c = args[3].get()
                 settle = bool(c[6 + (it & 1)])      # kernels/sssp.cu NF_MODE, NF_SETTLE
                 slot = 8 if settle else it % 3
                 light, heavy = int(c[slot]), int(c[3 + slot])
-                n, ptr = int(args[6]), args[7]
-                lq, hq = (args[16], args[17]) if settle else (args[0], args[1])
+                n, ptr = int(args[5]), args[6]
+                lq, hq = (args[15], args[16]) if settle else (args[0], args[1])
                 queued = cp.concatenate([lq[:light], hq[:heavy]]) % n
                 arcs = int((ptr[queued + 1] - ptr[queued]).sum()) if len(queued) else 0
                 iters[it].update({"light entries": light, "heavy entries": heavy, "arcs": arcs,
-                                  "settle": settle, "threshold": float(args[5][it & 1])})
+                                  "settle": settle, "threshold": float(args[4][it & 1])})
             start, end = cp.cuda.Event(), cp.cuda.Event()
             start.record()
             k(grid, block, args, **kw)
@@ -566,11 +576,13 @@ def near_far_iterations(be, hg, source: int) -> dict:
 
     solve_batch(be, hg, np.array([source], np.int32), False)          # warm
     module.kernel = counting
+    graph_after, be.tuning.nf_graph_after = be.tuning.nf_graph_after, 10**9
     try:
         with count_work() as work:
             solve_batch(be, hg, np.array([source], np.int32), False)
     finally:
         module.kernel = real
+        be.tuning.nf_graph_after = graph_after
     cp.cuda.runtime.deviceSynchronize()
     for it, name, s, e in events:
         ms = cp.cuda.get_elapsed_time(s, e)

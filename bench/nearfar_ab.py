@@ -1,5 +1,8 @@
-"""Near-far A/B: one tree's one-source SSSP on R-MAT 22 and batches on R-MAT 20 (weights (0, 1]),
-at the tree's default width. Run once per tree in the same device call."""
+"""Near-far A/B: one tree's one-source SSSP on R-MAT 22 and batches on R-MAT 20 and 16 (weights
+(0, 1]). Run once per tree in the same device call, or once for several tunings of one tree,
+each argument after the output file a tuning (`name=value`, several joined by commas; `-`:
+the defaults), every graph built once and timed under each tuning in turn:
+`python3 bench/nearfar_ab.py . out.json nf_graph_after=1000000000 -`."""
 import json
 import sys
 import time
@@ -15,6 +18,18 @@ from curnet.algorithms.sssp import solve_batch  # noqa: E402
 
 be = get_backend("cuda")
 dev = be.members[0] if hasattr(be, "members") else be
+tunings = sys.argv[3:] or ["-"]
+defaults = {}
+
+
+def tuned(tuning):
+    """Set `tuning` on the backend, the others back to their defaults."""
+    for name, value in defaults.items():
+        setattr(dev.tuning, name, value)
+    for setting in ([] if tuning == "-" else tuning.split(",")):
+        name, value = setting.split("=")
+        defaults.setdefault(name, getattr(dev.tuning, name))
+        setattr(dev.tuning, name, type(defaults[name])(value))
 
 
 def timed(fn, reps=5):
@@ -29,7 +44,16 @@ def timed(fn, reps=5):
     return float(np.median(ts))
 
 
-doc = {"tree": tree, "nf_delta_factor": dev.tuning.nf_delta_factor}
+def each_tuning(key, measure, *args):
+    """doc[tuning][key] = measure(*args) under each tuning in turn."""
+    for tuning in tunings:
+        tuned(tuning)
+        doc.setdefault(tuning, {})[key] = measure(*args)
+    tuned("-")
+    print(json.dumps(doc), flush=True)
+
+
+doc: dict = {"tree": tree, "nf_delta_factor": dev.tuning.nf_delta_factor}
 t = time.perf_counter()
 src, dst, n = generators.rmat_edges(22, seed=2)
 w = (1.0 - np.random.default_rng(3).random(len(src))).astype(np.float32)
@@ -41,19 +65,25 @@ solve_batch(dev, hg, np.array([ids[0]], np.int32), False)
 cp.cuda.runtime.deviceSynchronize()
 doc["R-MAT 22 first call ms (rows sorted there)"] = round((time.perf_counter() - first) * 1e3, 2)
 doc["R-MAT 22 build s"] = round(time.perf_counter() - t, 1)
-one = {int(s): round(timed(lambda s=s: solve_batch(dev, hg, np.array([s], np.int32), False)), 3) for s in ids}
-doc["R-MAT 22 one source ms"] = one
-doc["R-MAT 22 one source median ms"] = float(np.median(list(one.values())))
-print(json.dumps(doc), flush=True)
+
+
+def one_source(hg):
+    one = {int(s): round(timed(lambda s=s: solve_batch(dev, hg, np.array([s], np.int32), False)), 3) for s in ids}
+    return {"ms by source": one, "median ms": float(np.median(list(one.values())))}
+
+
+def batches(hg, by_size, reps):
+    return {k: round(timed(lambda s=s: solve_batch(dev, hg, s, False), reps=reps), 3) for k, s in by_size.items()}
+
+
+each_tuning("R-MAT 22 one source", one_source, hg)
 del hg, g
-g = generators.rmat(20, seed=2, weighted=True)
-hg = dev.device_graph(g)
 rng = np.random.default_rng(5)
-has = np.flatnonzero(np.diff(g.indptr) > 0)
-b = {}
-for k in (1, 32, 256, 1024):
-    s = rng.choice(has, k, replace=False).astype(np.int32)
-    b[k] = round(timed(lambda s=s: solve_batch(dev, hg, s, False), reps=3), 2)
-doc["R-MAT 20 batch ms by sources"] = b
-print(json.dumps(doc), flush=True)
+for scale, sizes, reps in ((20, (1, 32, 256, 1024), 3), (16, (1, 32), 9)):   # R-MAT 16: few iterations a search
+    g = generators.rmat(scale, seed=2, weighted=True)
+    hg = dev.device_graph(g)
+    has = np.flatnonzero(np.diff(g.indptr) > 0)
+    by_size = {k: rng.choice(has, k, replace=False).astype(np.int32) for k in sizes}
+    each_tuning(f"R-MAT {scale} batch ms by sources", batches, hg, by_size, reps)
+    del hg, g
 json.dump(doc, open(out, "w"), indent=1)

@@ -667,6 +667,35 @@ def test_near_far_relaxes_arcs_past_the_bucket_once(gpu, f64):
     assert np.all(w[1:][same_row] >= w[:-1][same_row])
     assert sorted(zip(tails, heads, w)) == sorted(zip(tails, g.indices, g.weights))
 
+@pytest.mark.parametrize("with_pred", [False, True])
+def test_near_far_replays_iterations_from_a_graph(gpu, monkeypatch, with_pred):
+    """Groups of iterations replayed from a captured CUDA graph give what the same iterations
+    launched kernel by kernel give: the distances, the predecessors and the iteration count;
+    and the replays happen (counted), from the first group or after it."""
+    from curnet.work import count_work
+    g = generators.rmat(14, seed=5, weighted=True)
+    ids = np.random.default_rng(6).choice(np.flatnonzero(np.diff(g.indptr) > 0), 3, replace=False).astype(np.int32)
+    hd = gpu.device_graph(g)
+    ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids)
+    runs = {}
+    for after in (10**9, 0, 1):
+        monkeypatch.setattr(gpu.tuning, "nf_graph_after", after)
+        replays = gpu.stats.get("nf_graph_groups", 0)
+        with count_work() as work:
+            dist, pred = gpu.near_far(hd, ids, with_pred)
+        groups = work["sssp near-far iterations"] // gpu.tuning.nf_sync_every
+        assert groups >= 3      # enough groups that both replaying routes replay some
+        assert gpu.stats.get("nf_graph_groups", 0) - replays == (0 if after == 10**9 else groups - after)
+        runs[after] = (dist.get(), None if pred is None else pred.get(), work["sssp near-far iterations"])
+    np.testing.assert_allclose(runs[10**9][0], ref, rtol=1e-5)
+    for after in (0, 1):
+        assert np.array_equal(runs[after][0], runs[10**9][0])
+        assert runs[after][2] == runs[10**9][2]
+        if with_pred:
+            assert np.array_equal(runs[after][1], runs[10**9][1])
+            check_preds_exact(g, ids, runs[after][0], runs[after][1])
+
+
 def test_near_far_long_falls_back(gpu, monkeypatch):
     monkeypatch.setattr(gpu.tuning, "nf_max_iters", 64)
     g = generators.path(5000, weighted=True)

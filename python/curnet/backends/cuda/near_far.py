@@ -22,6 +22,20 @@ PACKED_INF, PACKED_ZERO = np.uint64(0xFF800000FFFFFFFF), np.uint64(0x80000000FFF
 PRED_NONE = np.iinfo(np.int32).max       # kernels/sssp.cu PRED_NONE
 
 
+def captured(launches) -> cp.cuda.Graph:
+    """A CUDA graph of the kernels `launches()` launches (captured on a side stream, run on
+    none): replayed, it costs one launch instead of one a kernel. Their arguments are fixed
+    at capture, so what changes between replays lives on the device."""
+    side = cp.cuda.Stream(non_blocking=True)
+    with side:
+        side.begin_capture()
+        try:
+            launches()
+        finally:
+            graph = side.end_capture()
+    return graph
+
+
 class NearFar:
     """Near-far batches on one GPU. `long_route(hg, ids, with_pred)` finishes a batch on
     the host when it runs past `nf_max_iters` iterations (a long-diameter graph)."""
@@ -108,8 +122,9 @@ class NearFar:
         lq[0][:len(light0)] = cp.asarray(light0)
         hq[0][:len(heavy0)] = cp.asarray(heavy0)
         # queue counts by slot (light 0-2, heavy 3-5), the mode of even and odd iterations
-        # (6, 7: 1 settles), the settle queues' counts (light 8, heavy 11)
-        cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0, 0, 0, 0, 0, 0, 0], np.uint32))
+        # (6, 7: 1 settles), the settle queues' counts (light 8, heavy 11), the iteration
+        # running (12; nf_heavy_scan moves it on from -1)
+        cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0, 0, 0, 0, 0, 0, 0, 0xFFFFFFFF], np.uint32))
         offered = cp.zeros(1, np.uint64) if counting() else None
         offers = np.uint64(0) if offered is None else offered       # 0: a null pointer, nothing counted
         delta = self.delta(hg)
@@ -124,21 +139,36 @@ class NearFar:
         scan = L.kernel("sssp", "nf_heavy_scan")
         grid = (L.max_blocks * 2,)
         sgrid = (max(1, min(L.max_blocks, (count + THREADS - 1) // THREADS)),)
-        it = 0
         heavy_arg = i32(t.nf_heavy)
+
+        def iteration(b):
+            """One iteration: it reads queues b and appends to 1 - b (its number is on the device)."""
+            scan((1,), (1024,), (hq[b], sh, cnt, i64(n), hg.out_ptr, hincl))
+            relax(grid, (THREADS,), (lq[b], hq[b], hincl, cnt, thr, i64(n), hg.out_ptr, heads, w, i32(has_w),
+                                     i32(flagged), key, stamp, far, marked, sl, sh, lq[1 - b], hq[1 - b],
+                                     heavy_arg, minbox, gate, offers))
+            fmin(sgrid, (THREADS,), (cnt, key, far, i64(count), minbox, gate))
+            fgather(sgrid, (THREADS,), (cnt, thr, wdt(delta), key, far, stamp, i64(count), i64(n), hg.out_ptr,
+                                        heavy_arg, lq[1 - b], hq[1 - b], minbox, gate))
+
+        per_group = t.nf_sync_every + t.nf_sync_every % 2     # even: a group ends on the buffers it began on
+
+        def group():
+            for k in range(per_group):
+                iteration(k % 2)
+
+        it, groups, graph = 0, 0, None
         try:
             while True:
-                for _ in range(t.nf_sync_every):
-                    b = it % 2
-                    scan((1,), (1024,), (hq[b], sh, cnt, i32(it), i64(n), hg.out_ptr, hincl))
-                    relax(grid, (THREADS,), (lq[b], hq[b], hincl, cnt, i32(it), thr, i64(n), hg.out_ptr,
-                                             heads, w, i32(has_w), i32(flagged), key, stamp, far, marked,
-                                             sl, sh, lq[1 - b], hq[1 - b], heavy_arg, minbox, gate, offers))
-                    fmin(sgrid, (THREADS,), (cnt, i32(it), key, far, i64(count), minbox, gate))
-                    fgather(sgrid, (THREADS,), (cnt, i32(it), thr, wdt(delta), key, far, stamp,
-                                                i64(count), i64(n), hg.out_ptr, heavy_arg, lq[1 - b], hq[1 - b],
-                                                minbox, gate))
-                    it += 1
+                if graph is None and groups >= t.nf_graph_after:
+                    graph = captured(group)
+                if graph is None:
+                    group()
+                else:
+                    graph.launch()
+                    self.counters.add("nf_graph_groups", 1)
+                groups += 1
+                it += per_group
                 c = cnt.get()
                 slot = it % 3
                 if c[slot] == 0 and c[3 + slot] == 0 and c[8] == 0 and c[11] == 0:

@@ -66,6 +66,10 @@ class CudaTuning:
     nf_sync_every: int = 8
     nf_max_iters: int = 8192
     nf_delta_factor: float = 0.125
+    # Near-far launches its first nf_graph_after groups of nf_sync_every iterations kernel by
+    # kernel, then captures one group as a CUDA graph and replays it (one launch a group
+    # instead of four a iteration). A large number: never (the route measured against).
+    nf_graph_after: int = 1
     # Device -> host copies of at least stage_min bytes go through stage_buffers pinned
     # buffers of stage_chunk bytes, copied out by stage_threads host threads (0 chunk: off).
     # stage_pitched: a batch's rows of a larger matrix (a share of a multi-GPU job, or one of

@@ -217,8 +217,10 @@ JACOBI_KERNELS(f64, double, u64)
 // the ordered float64 distance (u64: non-negative doubles order as their bits do, so one
 // 64-bit atomicMin lowers it; its predecessors come afterwards, nf_pred_* below).
 // Queues are built on the device (warp-aggregated appends) and
-// every counter lives on the device, so the host launches several iterations between
-// synchronisations. Iteration it reads the queues of slot it % 3 (counts cnt[slot] light,
+// every counter lives on the device, the iteration's number included (cnt[NF_ITER], moved on
+// by nf_heavy_scan, the iteration's first kernel), so the host launches several iterations
+// between synchronisations, and replays them from a captured CUDA graph (NearFar.run).
+// Iteration it reads the queues of slot it % 3 (counts cnt[slot] light,
 // cnt[3 + slot] heavy) from buffers it % 2, and appends to slot (it + 1) % 3. An entry is
 // queued at most once per iteration (stamp[e] = the iteration it is queued for). An entry
 // lowered to a distance >= the threshold is only flagged (far) and gathered when the near
@@ -278,6 +280,7 @@ struct NfDist64 {
 
 #define NF_MODE 6          // cnt[6 + (it & 1)]: 1 when iteration it is a settle iteration
 #define NF_SETTLE 8        // the settle queues' counts, light cnt[8] and heavy cnt[11] (nf_enqueue's slot)
+#define NF_ITER 12         // the iteration running; the host starts it at -1
 
 __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
                                            i64* lq, i64* hq, unsigned int* cnt, int slot)
@@ -450,24 +453,24 @@ __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box,
 
 #define NF_KERNELS(SUFFIX, P)                                                                      \
 extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hincl, \
-        unsigned int* cnt, int it, const P::T* thr_box, i64 n, const i64* ptr, const int* idx,         \
+        unsigned int* cnt, const P::T* thr_box, i64 n, const i64* ptr, const int* idx,         \
         const P::T* w, int has_w, int flagged, P::K* key, int* stamp, unsigned char* far,              \
         unsigned char* marked, i64* sl, i64* sh, i64* lq_next, i64* hq_next, int heavy_deg,           \
         P::O* minbox, int* gate, u64* offers)                                                      \
 {                                                                                                  \
-    nf_relax<P>(lq_cur, hq_cur, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
+    nf_relax<P>(lq_cur, hq_cur, hincl, cnt, (int)cnt[NF_ITER], thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
                 far, marked, sl, sh, lq_next, hq_next, heavy_deg, minbox, gate, offers);             \
 }                                                                                                  \
-extern "C" __global__ void nf_far_min_##SUFFIX(unsigned int* cnt, int it, const P::K* key,          \
+extern "C" __global__ void nf_far_min_##SUFFIX(unsigned int* cnt, const P::K* key,                 \
         const unsigned char* far, i64 count, P::O* minbox, int* gate)                                 \
 {                                                                                                  \
-    nf_far_min<P>(cnt, it, key, far, count, minbox, gate);                                         \
+    nf_far_min<P>(cnt, (int)cnt[NF_ITER], key, far, count, minbox, gate);                                         \
 }                                                                                                  \
-extern "C" __global__ void nf_far_gather_##SUFFIX(unsigned int* cnt, int it, P::T* thr_box,         \
+extern "C" __global__ void nf_far_gather_##SUFFIX(unsigned int* cnt, P::T* thr_box,                \
         P::T delta, const P::K* key, unsigned char* far, int* stamp, i64 count, i64 n, const i64* ptr, \
         int heavy_deg, i64* lq_next, i64* hq_next, const P::O* minbox, const int* gate)               \
 {                                                                                                  \
-    nf_far_gather<P>(cnt, it, thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,  \
+    nf_far_gather<P>(cnt, (int)cnt[NF_ITER], thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,  \
                      hq_next, minbox, gate);                                                        \
 }
 NF_KERNELS(packed, NfPacked32)
@@ -551,13 +554,17 @@ extern "C" __global__ void nf_pred_adopt_finish(int* cand, i64 count, int* pred,
 }
 
 
-// Inclusive sum of the out-degrees of the heavy queue of slot it % 3, or of the heavy settle
+// An iteration's first kernel: moves cnt[NF_ITER] on to the iteration it starts, then the
+// inclusive sum of the out-degrees of the heavy queue of slot it % 3, or of the heavy settle
 // queue sh where iteration it settles (one block).
 extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* __restrict__ sh,
-                                         const unsigned int* cnt, int it, i64 n,
-                                         const i64* __restrict__ ptr, i64* hincl)
+                                         unsigned int* cnt, i64 n, const i64* __restrict__ ptr, i64* hincl)
 {
     __shared__ i64 part[1024];
+    __shared__ int running;
+    if (threadIdx.x == 0) running = (int)(cnt[NF_ITER] += 1u);
+    __syncthreads();
+    int it = running;
     bool settle = cnt[NF_MODE + (it & 1)] != 0;
     if (settle) hq = sh;
     unsigned int len = cnt[3 + (settle ? NF_SETTLE : it % 3)];
