@@ -104,7 +104,7 @@ class NearFar:
         key[cp.asarray(entries)] = zero
         stamp = cp.full(count, -1, np.int32)
         stamp[cp.asarray(entries)] = 0
-        far = cp.zeros(count, np.uint8)
+        far = cp.zeros(-(-count // 16) * 16, np.uint8)     # read 16 at a time (for_each_flagged)
         marked = cp.zeros(count, np.uint8)      # in the settle queues (relaxed in this bucket)
         # the sources' degrees from the host's offsets: no device gather and no copy back
         ptr = hg.graph.indptr

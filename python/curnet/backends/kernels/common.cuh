@@ -19,6 +19,23 @@ __device__ __forceinline__ void for_each(i64 count, Body body)
         body(i);
 }
 
+// body(i) for each i in [0, count) whose byte flags[i] is set (0 or 1), over the whole grid:
+// a thread reads 16 flags at once (a uint4), so a dense pass over a sparse byte mask moves at
+// the memory's pace rather than a load a byte. flags is 16-byte aligned (CuPy's are) and
+// holds a multiple of 16 bytes, zero past count. body may clear flags[i].
+template <typename Body>
+__device__ __forceinline__ void for_each_flagged(const unsigned char* flags, i64 count, Body body)
+{
+    const uint4* words = reinterpret_cast<const uint4*>(flags);
+    for (i64 c = grid_thread(); c < (count + 15) >> 4; c += grid_threads()) {
+        uint4 f = words[c];
+        unsigned int part[4] = {f.x, f.y, f.z, f.w};
+        for (int k = 0; k < 4; ++k)
+            for (unsigned int bits = part[k]; bits; bits &= bits - 1)   // a set flag is its byte's low bit
+                body((c << 4) + 4 * k + ((__ffs(bits) - 1) >> 3));
+    }
+}
+
 // The queue entry q holding work item i, given incl, the inclusive sum of the entries'
 // arc counts (incl[q - 1] <= i < incl[q]): a binary search.
 __device__ __forceinline__ int find_entry(const i64* __restrict__ incl, i64 qlen, i64 i)

@@ -387,10 +387,13 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         int u = (int)(e - r * n);
         T du = P::dist(P::ord(key[e]));
         if (sub == 0) to_settle(e);
-        i64 end = ptr[u + 1];
-        for (i64 a = ptr[u] + sub; a < end; a += 8) {
+        // rows ascend by weight: a near iteration walks a row up to its first arc landing past
+        // the threshold, a settle iteration down from its end to its last arc landing before it
+        i64 start = ptr[u], end = ptr[u + 1];
+        for (i64 step = sub; step < end - start; step += 8) {
+            i64 a = settle ? end - 1 - step : start + step;
             T wa = has_w ? w[a] : (T)1;
-            if (!settle && !(du + wa < thr)) break;     // rows ascend by weight: the rest land past it too
+            if ((du + wa < thr) == settle) break;
             offered += nf_arc<P>(key, r * n, u, idx, a, du, wa, thr, settle, next_it, stamp,
                                  far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
         }
@@ -417,9 +420,7 @@ __device__ void nf_far_min(unsigned int* cnt, int it, const typename P::K* key,
     }
     const O none = ~(O)0;
     O m = none;
-    for_each(count, [&](i64 e) {
-        if (far[e]) { O o = P::ord(key[e]); m = o < m ? o : m; }
-    });
+    for_each_flagged(far, count, [&](i64 e) { O o = P::ord(key[e]); m = o < m ? o : m; });
     m = warp_min(m);
     if ((threadIdx.x & 31) == 0 && m != none) atomicMin(minbox, m);
 }
@@ -442,8 +443,8 @@ __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box,
     T lo = P::dist(*minbox);
     T nthr = (lo > thr ? lo : thr) + delta;
     if (tid == 0) thr_box[(it + 1) & 1] = nthr;
-    for_each(count, [&](i64 e) {
-        if (far[e] && P::dist(P::ord(key[e])) < nthr) {
+    for_each_flagged(far, count, [&](i64 e) {
+        if (P::dist(P::ord(key[e])) < nthr) {
             far[e] = 0;
             if (atomicExch(&stamp[e], it + 1) != it + 1)
                 nf_enqueue(e, n, ptr, heavy_deg, lq_next, hq_next, cnt, nxt);
