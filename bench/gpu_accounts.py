@@ -546,27 +546,29 @@ def near_far_iterations(be, hg, source: int) -> dict:
     iters: dict = collections.defaultdict(lambda: {"kernels ms": {}})
     events = []
     stems = ("nf_heavy_ranges", "nf_heavy_scan", "nf_far_min", "nf_far_gather", "nf_relax")
-    running = [-1]
+    running, last = [-1], [""]
 
     def counting(mod, name, cooperative=False):
         k = real(mod, name, cooperative)
 
         def call(grid, block, args, **kw):
             stem = next((p for p in stems if name.startswith(p)), None)
-            running[0] += stem == "nf_heavy_ranges"
+            # an iteration begins with nf_heavy_ranges, or nf_heavy_scan where no ranges came before it
+            running[0] += stem == "nf_heavy_ranges" or (stem == "nf_heavy_scan" and last[0] != "nf_heavy_ranges")
+            last[0] = stem or ""
             it = running[0] if stem else -1
             if stem == "nf_relax":
-                c = args[4].get()
+                c = args[5].get()
                 settle = bool(c[6 + (it & 1)])      # kernels/sssp.cu NF_MODE, NF_SETTLE
                 slot = 8 if settle else it % 3
                 light, heavy = int(c[slot]), int(c[3 + slot])
-                n, ptr = int(args[6]), args[7]
-                lq = (args[16] if settle else args[0])[:light] % n
+                n, ptr = int(args[7]), args[8]
+                lq = (args[17] if settle else args[0])[:light] % n
                 # light rows whole (their lanes stop at the threshold), heavy entries' ranges
                 arcs = int((ptr[lq + 1] - ptr[lq]).sum()) if light else 0
-                arcs += int(args[3][heavy - 1]) if heavy else 0
+                arcs += int(args[4][heavy - 1]) if heavy else 0
                 iters[it].update({"light entries": light, "heavy entries": heavy, "arcs": arcs,
-                                  "settle": settle, "threshold": float(args[5][it & 1])})
+                                  "settle": settle, "threshold": float(args[6][it & 1])})
             start, end = cp.cuda.Event(), cp.cuda.Event()
             start.record()
             k(grid, block, args, **kw)

@@ -638,12 +638,15 @@ def test_near_far_rmat_and_grid(gpu):
         assert not hd.long_diameter
 
 
+@pytest.mark.parametrize("ranges", [False, True])
 @pytest.mark.parametrize("f64", [False, True])
-def test_near_far_relaxes_arcs_past_the_bucket_once(gpu, f64):
+def test_near_far_relaxes_arcs_past_the_bucket_once(gpu, monkeypatch, f64, ranges):
     """Arcs landing past the bucket's threshold wait for their tail's final distance (a settle
     iteration): every arc out of a reached vertex is offered a distance at least once, and
-    at the default width the search offers few more than that (counted on the device)."""
+    at the default width the search offers few more than that (counted on the device); with
+    heavy entries' whole rows or (`ranges`) their rows' range for the iteration."""
     from curnet.work import count_work
+    monkeypatch.setattr(gpu.tuning, "nf_ranges_min_arcs", 0 if ranges else 1 << 62)
     g = generators.rmat(14, seed=2, weighted=True)
     if f64:
         g = Graph.from_edges(g.edge_sources(), g.indices, g.weights, directed=True, num_vertices=len(g),
@@ -667,12 +670,15 @@ def test_near_far_relaxes_arcs_past_the_bucket_once(gpu, f64):
     assert np.all(w[1:][same_row] >= w[:-1][same_row])
     assert sorted(zip(tails, heads, w)) == sorted(zip(tails, g.indices, g.weights))
 
+@pytest.mark.parametrize("ranges", [False, True])
 @pytest.mark.parametrize("with_pred", [False, True])
-def test_near_far_replays_iterations_from_a_graph(gpu, monkeypatch, with_pred):
+def test_near_far_replays_iterations_from_a_graph(gpu, monkeypatch, with_pred, ranges):
     """Groups of iterations replayed from a captured CUDA graph give what the same iterations
     launched kernel by kernel give: the distances, the predecessors and the iteration count;
-    and the replays happen (counted), from the first group or after it."""
+    and the replays happen (counted), from the first group or after it. Heavy entries relax
+    their whole rows or (`ranges`) their rows' range for the iteration."""
     from curnet.work import count_work
+    monkeypatch.setattr(gpu.tuning, "nf_ranges_min_arcs", 0 if ranges else 1 << 62)
     g = generators.rmat(14, seed=5, weighted=True)
     ids = np.random.default_rng(6).choice(np.flatnonzero(np.diff(g.indptr) > 0), 3, replace=False).astype(np.int32)
     hd = gpu.device_graph(g)

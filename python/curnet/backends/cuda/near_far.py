@@ -140,15 +140,19 @@ class NearFar:
         grid = (L.max_blocks * 2,)
         sgrid = (max(1, min(L.max_blocks, (count + THREADS - 1) // THREADS)),)
         heavy_arg = i32(t.nf_heavy)
+        # heavy entries relax only their rows' range for the iteration where the batch's arcs
+        # are many (each iteration pays a binary search a heavy entry; tuning.py's measurements)
+        use_ranges = kb * hg.m >= t.nf_ranges_min_arcs
 
         def iteration(b):
             """One iteration: it reads queues b and appends to 1 - b (its number is on the device)."""
-            ranges((L.max_blocks,), (THREADS,), (hq[b], cnt, thr, i64(n), hg.out_ptr, w, i32(has_w), key, marked,
-                                                 sl, sh, heavy_arg, hstart, hincl))
-            scan((1,), (1024,), (cnt, hincl))
-            relax(grid, (THREADS,), (lq[b], hq[b], hstart, hincl, cnt, thr, i64(n), hg.out_ptr, heads, w, i32(has_w),
-                                     i32(flagged), key, stamp, far, marked, sl, sh, lq[1 - b], hq[1 - b],
-                                     heavy_arg, minbox, gate, offers))
+            if use_ranges:
+                ranges((L.max_blocks,), (THREADS,), (hq[b], cnt, thr, i64(n), hg.out_ptr, w, i32(has_w), key,
+                                                     marked, sl, sh, heavy_arg, hstart, hincl))
+            scan((1,), (1024,), (hq[b], sh, cnt, i64(n), hg.out_ptr, i32(use_ranges), hincl))
+            relax(grid, (THREADS,), (lq[b], hq[b], i32(use_ranges), hstart, hincl, cnt, thr, i64(n), hg.out_ptr,
+                                     heads, w, i32(has_w), i32(flagged), key, stamp, far, marked, sl, sh,
+                                     lq[1 - b], hq[1 - b], heavy_arg, minbox, gate, offers))
             fmin(sgrid, (THREADS,), (cnt, key, far, i64(count), minbox, gate))
             fgather(sgrid, (THREADS,), (cnt, thr, wdt(delta), key, far, stamp, i64(count), i64(n), hg.out_ptr,
                                         heavy_arg, lq[1 - b], hq[1 - b], minbox, gate))

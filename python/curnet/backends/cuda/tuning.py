@@ -72,6 +72,14 @@ class CudaTuning:
     # one H200 (bench/results/nearfar_ab_graph_h200_2026-12-03a.json), one source: R-MAT 16
     # 2.32 ms from the first group, 2.47 after it, 4.53 never; R-MAT 22 15.2 against 16.0.
     nf_graph_after: int = 0
+    # Near-far's heavy entries relax only their row's range for the iteration (one binary
+    # search a row an iteration: the head in a near iteration, the tail in a settle one) in
+    # batches of at least nf_ranges_min_arcs arcs (sources x arcs), their whole rows below.
+    # On one H200 (nearfar_ab_{old,new}_h200_2026-12-03c.json), ranges against rows: one R-MAT
+    # 22 source (2^27 arcs) 12.2 against 14.6 ms, R-MAT 20 batches of 32 / 256 / 1,024 sources
+    # 86 / 696 / 3,277 against 95 / 813 / 3,826 ms; but one R-MAT 20 source (2^25) 5.5
+    # against 4.4 ms and R-MAT 16 (2^21) one / 32 sources 3.0 / 15.6 against 2.4 / 12.4 ms.
+    nf_ranges_min_arcs: int = 1 << 27
     # Device -> host copies of at least stage_min bytes go through stage_buffers pinned
     # buffers of stage_chunk bytes, copied out by stage_threads host threads (0 chunk: off).
     # stage_pitched: a batch's rows of a larger matrix (a share of a multi-GPU job, or one of
