@@ -533,7 +533,7 @@ def bfs_levels(be, hg, ids, reps: int) -> dict:
 def near_far_iterations(be, hg, source: int) -> dict:
     """One near-far search iteration by iteration (a run of its own, the host reading the
     queue counts before each relaxation, so its wall time is not the engine's): the entries
-    queued (light, heavy), the arcs they read (light rows whole, heavy entries' ranges), whether it settles
+    queued (light, heavy), the arcs they read (their out-degrees summed), whether it settles
     (relaxes the arcs landing past the threshold) or not, the threshold, and each kernel's
     device time (CUDA events); and the arcs offered a distance over the search (the device's
     count, `sssp near-far arc relaxations`). Then a least-squares line through the relaxation
@@ -545,7 +545,7 @@ def near_far_iterations(be, hg, source: int) -> dict:
     real = module.kernel
     iters: dict = collections.defaultdict(lambda: {"kernels ms": {}})
     events = []
-    stems = ("nf_heavy_ranges", "nf_heavy_scan", "nf_far_min", "nf_far_gather", "nf_relax")
+    stems = ("nf_heavy_scan", "nf_far_min", "nf_far_gather", "nf_relax")
     running = [-1]
 
     def counting(mod, name, cooperative=False):
@@ -553,20 +553,19 @@ def near_far_iterations(be, hg, source: int) -> dict:
 
         def call(grid, block, args, **kw):
             stem = next((p for p in stems if name.startswith(p)), None)
-            running[0] += stem == "nf_heavy_ranges"
+            running[0] += stem == "nf_heavy_scan"
             it = running[0] if stem else -1
             if stem == "nf_relax":
-                c = args[4].get()
+                c = args[3].get()
                 settle = bool(c[6 + (it & 1)])      # kernels/sssp.cu NF_MODE, NF_SETTLE
                 slot = 8 if settle else it % 3
                 light, heavy = int(c[slot]), int(c[3 + slot])
-                n, ptr = int(args[6]), args[7]
-                lq = (args[16] if settle else args[0])[:light] % n
-                # light rows whole (their lanes stop at the threshold), heavy entries' ranges
-                arcs = int((ptr[lq + 1] - ptr[lq]).sum()) if light else 0
-                arcs += int(args[3][heavy - 1]) if heavy else 0
+                n, ptr = int(args[5]), args[6]
+                lq, hq = (args[15], args[16]) if settle else (args[0], args[1])
+                queued = cp.concatenate([lq[:light], hq[:heavy]]) % n
+                arcs = int((ptr[queued + 1] - ptr[queued]).sum()) if len(queued) else 0
                 iters[it].update({"light entries": light, "heavy entries": heavy, "arcs": arcs,
-                                  "settle": settle, "threshold": float(args[5][it & 1])})
+                                  "settle": settle, "threshold": float(args[4][it & 1])})
             start, end = cp.cuda.Event(), cp.cuda.Event()
             start.record()
             k(grid, block, args, **kw)

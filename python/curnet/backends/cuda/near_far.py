@@ -117,7 +117,7 @@ class NearFar:
         lq = [cp.empty(count, np.int64), cp.empty(count, np.int64)]
         hq = [cp.empty(hcap, np.int64), cp.empty(hcap, np.int64)]
         sl, sh = cp.empty(count, np.int64), cp.empty(hcap, np.int64)     # the settle queues
-        hstart, hincl = cp.empty(hcap, np.int64), cp.empty(hcap, np.int64)   # heavy entries' arc ranges
+        hincl = cp.empty(hcap, np.int64)
         light0, heavy0 = entries[(~heavy) & (deg > 0)], entries[heavy]
         lq[0][:len(light0)] = cp.asarray(light0)
         hq[0][:len(heavy0)] = cp.asarray(heavy0)
@@ -134,19 +134,17 @@ class NearFar:
         has_w = hg.out_w is not None
         heads, w, flagged = self.rows_by_weight(hg)
         w = w if has_w else cp.zeros(1, wdt)
-        ranges, scan = L.kernel("sssp", f"nf_heavy_ranges_{suffix}"), L.kernel("sssp", "nf_heavy_scan")
         relax, fmin, fgather = (L.kernel("sssp", f"nf_relax_{suffix}"), L.kernel("sssp", f"nf_far_min_{suffix}"),
                                 L.kernel("sssp", f"nf_far_gather_{suffix}"))
+        scan = L.kernel("sssp", "nf_heavy_scan")
         grid = (L.max_blocks * 2,)
         sgrid = (max(1, min(L.max_blocks, (count + THREADS - 1) // THREADS)),)
         heavy_arg = i32(t.nf_heavy)
 
         def iteration(b):
             """One iteration: it reads queues b and appends to 1 - b (its number is on the device)."""
-            ranges((L.max_blocks,), (THREADS,), (hq[b], cnt, thr, i64(n), hg.out_ptr, w, i32(has_w), key, marked,
-                                                 sl, sh, heavy_arg, hstart, hincl))
-            scan((1,), (1024,), (cnt, hincl))
-            relax(grid, (THREADS,), (lq[b], hq[b], hstart, hincl, cnt, thr, i64(n), hg.out_ptr, heads, w, i32(has_w),
+            scan((1,), (1024,), (hq[b], sh, cnt, i64(n), hg.out_ptr, hincl))
+            relax(grid, (THREADS,), (lq[b], hq[b], hincl, cnt, thr, i64(n), hg.out_ptr, heads, w, i32(has_w),
                                      i32(flagged), key, stamp, far, marked, sl, sh, lq[1 - b], hq[1 - b],
                                      heavy_arg, minbox, gate, offers))
             fmin(sgrid, (THREADS,), (cnt, key, far, i64(count), minbox, gate))

@@ -236,12 +236,8 @@ JACOBI_KERNELS(f64, double, u64)
 // Rows come in ascending weight (NearFar.rows_by_weight), so a light entry's near lanes stop
 // at their first arc past the threshold.
 // Light entries (degree <= heavy_deg) get a group of 8 lanes; heavy ones are spread over
-// the whole grid, one arc a lane: each heavy entry's range of its row (nf_heavy_ranges: the
-// arcs landing before the threshold in a near iteration, the others in a settle iteration,
-// one binary search in the ascending row), their inclusive sum (nf_heavy_scan), and the
-// load-balanced advance over it, walked a warp's chunk of 512 arcs at a time (one find_entry
-// a chunk). An iteration's kernels: nf_heavy_ranges, nf_heavy_scan, nf_relax, nf_far_min,
-// nf_far_gather.
+// the whole grid, one arc a lane, through an inclusive degree sum (nf_heavy_scan): the
+// load-balanced advance, walked a warp's chunk of 512 arcs at a time (one find_entry a chunk).
 
 // The key forms: K the stored word, T the distance, O its ordered form (what thresholds and
 // the far minimum compare); ord(K) -> O, to_ord(T) -> O, dist(O) -> T, offer(...).
@@ -323,54 +319,9 @@ __device__ __forceinline__ bool nf_arc(typename P::K* key, i64 rn, int u, const 
     return true;
 }
 
-// An iteration's first kernel (nf_heavy_scan moves cnt[NF_ITER] on after it, so the iteration
-// is cnt[NF_ITER] + 1 here): for each heavy entry q of the iteration, its row's arcs this
-// iteration relaxes, from hstart[q], their count into hincl[q]. Rows ascend by weight, so a
-// near iteration's are the row's head (landing before the threshold) and a settle
-// iteration's its tail: one binary search a row. A near iteration puts the entry into the
-// settle queues here (it may relax none of its arcs); a settle iteration takes it out.
-template <typename P>
-__device__ void nf_heavy_ranges(const i64* __restrict__ hq_cur, unsigned int* cnt, const typename P::T* thr_box,
-                                i64 n, const i64* __restrict__ ptr, const typename P::T* __restrict__ w, int has_w,
-                                const typename P::K* key, unsigned char* marked, i64* sl, i64* sh, int heavy_deg,
-                                i64* hstart, i64* hincl)
-{
-    typedef typename P::T T;
-    int it = (int)(cnt[NF_ITER] + 1u);
-    bool settle = cnt[NF_MODE + (it & 1)] != 0;
-    const i64* hq = settle ? sh : hq_cur;
-    T thr = thr_box[it & 1];
-    for_each(cnt[3 + (settle ? NF_SETTLE : it % 3)], [&](i64 q) {
-        i64 e = hq[q];
-        i64 u = e % n, lo = ptr[u], hi = ptr[u + 1];
-        T du = P::dist(P::ord(key[e]));
-        i64 cut = du + (T)1 < thr ? hi : lo;            // the row's first arc landing at or past thr
-        if (has_w) {
-            i64 a = lo, b = hi;
-            while (a < b) {
-                i64 mid = (a + b) >> 1;
-                if (du + w[mid] < thr) a = mid + 1; else b = mid;
-            }
-            cut = a;
-        }
-        if (settle) {
-            marked[e] = 0;
-            hstart[q] = cut;
-            hincl[q] = hi - cut;
-        } else {
-            if (!marked[e]) {
-                marked[e] = 1;
-                nf_enqueue(e, n, ptr, heavy_deg, sl, sh, cnt, NF_SETTLE);
-            }
-            hstart[q] = lo;
-            hincl[q] = cut - lo;
-        }
-    });
-}
-
 template <typename P>
 __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__ hq_cur,
-                         const i64* __restrict__ hstart, const i64* __restrict__ hincl, unsigned int* cnt, int it,
+                         const i64* __restrict__ hincl, unsigned int* cnt, int it,
                          const typename P::T* thr_box, i64 n, const i64* __restrict__ ptr,
                          const int* __restrict__ idx, const typename P::T* __restrict__ w, int has_w,
                          int flagged, typename P::K* key, int* stamp, unsigned char* far,
@@ -387,8 +338,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         hq_cur = sh;
         cur = NF_SETTLE;
     }
-    // a light entry this near iteration relaxes: into the settle queues, once a bucket (heavy
-    // ones go in nf_heavy_ranges)
+    // an entry this near iteration relaxes: into the settle queues, once a bucket
     auto to_settle = [&](i64 e) {
         if (settle) marked[e] = 0;
         else if (!marked[e]) {
@@ -405,9 +355,8 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
     T thr = thr_box[it & 1];
     int next_it = it + 1;
     u64 offered = 0;
-    // heavy entries: their ranges (nf_heavy_ranges), one arc a lane over the whole grid, a warp
-    // taking 512 consecutive arcs; one (broadcast) binary search a chunk, then each lane steps
-    // its entry forward (advance_chunks)
+    // heavy entries: one arc a lane over the whole grid, a warp taking 512 consecutive arcs;
+    // one (broadcast) binary search a chunk, then each lane steps its entry forward (advance_chunks)
     unsigned int hlen = cnt[3 + cur];
     if (hlen) {
         i64 rn = 0, a0 = 0;
@@ -418,11 +367,12 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
                 i64 e = hq_cur[q];
                 rn = (e / n) * n;
                 u = (int)(e - rn);
-                a0 = hstart[q];
+                a0 = ptr[u];
                 du = P::dist(P::ord(key[e]));
             },
-            [&](int, i64 offset) {
+            [&](int q, i64 offset) {
                 i64 a = a0 + offset;
+                if (offset == 0) to_settle(hq_cur[q]);
                 offered += nf_arc<P>(key, rn, u, idx, a, du, has_w ? w[a] : (T)1, thr, settle, next_it, stamp,
                                      far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
             });
@@ -503,21 +453,13 @@ __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box,
 }
 
 #define NF_KERNELS(SUFFIX, P)                                                                      \
-extern "C" __global__ void nf_heavy_ranges_##SUFFIX(const i64* hq_cur, unsigned int* cnt,           \
-        const P::T* thr_box, i64 n, const i64* ptr, const P::T* w, int has_w, const P::K* key,        \
-        unsigned char* marked, i64* sl, i64* sh, int heavy_deg, i64* hstart, i64* hincl)             \
-{                                                                                                  \
-    nf_heavy_ranges<P>(hq_cur, cnt, thr_box, n, ptr, w, has_w, key, marked, sl, sh, heavy_deg,     \
-                       hstart, hincl);                                                             \
-}                                                                                                  \
-extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hstart, \
-        const i64* hincl,                                                                          \
+extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cur, const i64* hincl, \
         unsigned int* cnt, const P::T* thr_box, i64 n, const i64* ptr, const int* idx,         \
         const P::T* w, int has_w, int flagged, P::K* key, int* stamp, unsigned char* far,              \
         unsigned char* marked, i64* sl, i64* sh, i64* lq_next, i64* hq_next, int heavy_deg,           \
         P::O* minbox, int* gate, u64* offers)                                                      \
 {                                                                                                  \
-    nf_relax<P>(lq_cur, hq_cur, hstart, hincl, cnt, (int)cnt[NF_ITER], thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
+    nf_relax<P>(lq_cur, hq_cur, hincl, cnt, (int)cnt[NF_ITER], thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
                 far, marked, sl, sh, lq_next, hq_next, heavy_deg, minbox, gate, offers);             \
 }                                                                                                  \
 extern "C" __global__ void nf_far_min_##SUFFIX(unsigned int* cnt, const P::K* key,                 \
@@ -613,11 +555,11 @@ extern "C" __global__ void nf_pred_adopt_finish(int* cand, i64 count, int* pred,
 }
 
 
-// An iteration's second kernel (one block): moves cnt[NF_ITER] on to the iteration it runs,
-// then turns the counts nf_heavy_ranges wrote for the iteration's heavy entries into their
-// inclusive sum, in place: each thread sums a stretch, the block scans the stretches' sums,
-// and each thread rewrites its stretch from its offset.
-extern "C" __global__ void nf_heavy_scan(unsigned int* cnt, i64* hincl)
+// An iteration's first kernel: moves cnt[NF_ITER] on to the iteration it starts, then the
+// inclusive sum of the out-degrees of the heavy queue of slot it % 3, or of the heavy settle
+// queue sh where iteration it settles (one block).
+extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* __restrict__ sh,
+                                         unsigned int* cnt, i64 n, const i64* __restrict__ ptr, i64* hincl)
 {
     __shared__ i64 part[1024];
     __shared__ int running;
@@ -625,13 +567,17 @@ extern "C" __global__ void nf_heavy_scan(unsigned int* cnt, i64* hincl)
     __syncthreads();
     int it = running;
     bool settle = cnt[NF_MODE + (it & 1)] != 0;
+    if (settle) hq = sh;
     unsigned int len = cnt[3 + (settle ? NF_SETTLE : it % 3)];
     if (len == 0) return;
     int t = threadIdx.x, T = blockDim.x;
     i64 per = ((i64)len + T - 1) / T;
     i64 lo = t * per, hi = lo + per < (i64)len ? lo + per : (i64)len;
     i64 s = 0;
-    for (i64 q = lo; q < hi; ++q) s += hincl[q];
+    for (i64 q = lo; q < hi; ++q) {
+        i64 u = hq[q] % n;
+        s += ptr[u + 1] - ptr[u];
+    }
     part[t] = s;
     __syncthreads();
     for (int off = 1; off < T; off <<= 1) {
@@ -642,7 +588,8 @@ extern "C" __global__ void nf_heavy_scan(unsigned int* cnt, i64* hincl)
     }
     i64 run = t ? part[t - 1] : 0;
     for (i64 q = lo; q < hi; ++q) {
-        run += hincl[q];
+        i64 u = hq[q] % n;
+        run += ptr[u + 1] - ptr[u];
         hincl[q] = run;
     }
 }
