@@ -23,9 +23,9 @@ PRED_NONE = np.iinfo(np.int32).max       # kernels/sssp.cu PRED_NONE
 
 
 def captured(launches) -> cp.cuda.Graph:
-    """A CUDA graph of the kernels `launches()` launches (captured on a side stream, run on
-    none): replayed, it costs one launch instead of one a kernel. Their arguments are fixed
-    at capture, so what changes between replays lives on the device."""
+    """A CUDA graph of the kernels `launches()` launches, captured on a side stream (none of
+    them runs then): replayed, it costs one launch instead of one a kernel. Their arguments
+    are fixed at capture, so what changes between replays lives on the device."""
     side = cp.cuda.Stream(non_blocking=True)
     with side:
         side.begin_capture()

@@ -68,7 +68,7 @@ class CudaTuning:
     nf_delta_factor: float = 0.125
     # Near-far launches its first nf_graph_after groups of nf_sync_every iterations kernel by
     # kernel, then captures one group as a CUDA graph and replays it (one launch a group
-    # instead of five an iteration). A large number: never (the route measured against). On
+    # instead of four or five an iteration). A large number: never (the route measured against). On
     # one H200 (bench/results/nearfar_ab_graph_h200_2026-12-03a.json), one source: R-MAT 16
     # 2.32 ms from the first group, 2.47 after it, 4.53 never; R-MAT 22 15.2 against 16.0.
     nf_graph_after: int = 0
