@@ -79,6 +79,8 @@ class CudaTuning:
     # 22 source (2^27 arcs) 12.2 against 14.6 ms, R-MAT 20 batches of 32 / 256 / 1,024 sources
     # 86 / 696 / 3,277 against 95 / 813 / 3,826 ms; but one R-MAT 20 source (2^25) 5.5
     # against 4.4 ms and R-MAT 16 (2^21) one / 32 sources 3.0 / 15.6 against 2.4 / 12.4 ms.
+    # The rule itself, run (nearfar_ab_rule_h200_2026-12-03d.json): R-MAT 22 one source 12.6 ms,
+    # R-MAT 20 32 sources 85 ms, R-MAT 16 32 sources 12.9 ms (ranges 15.9).
     nf_ranges_min_arcs: int = 1 << 27
     # Device -> host copies of at least stage_min bytes go through stage_buffers pinned
     # buffers of stage_chunk bytes, copied out by stage_threads host threads (0 chunk: off).
