@@ -52,7 +52,7 @@ def test_what_get_backend_returns():
     assert missing(be, Backend) == [] and be.members == [be]
     hg = be.device_graph(__import__("curnet").generators.path(4))
     assert missing(hg, GraphArrays) == [] and hg.n == 4
-    assert contract_names(Backend) == ["describe", "device_scope", "info", "members", "name"]
+    assert contract_names(Backend) == ["describe", "device_scope", "host_result", "info", "members", "name"]
     assert set(OPTIONAL) <= set(contract_names()) and not set(OPTIONAL) & set(contract_names(Backend))
 
 

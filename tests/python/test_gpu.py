@@ -776,6 +776,38 @@ def slow_copies(monkeypatch, seconds=0.02):
     monkeypatch.setattr(transfers, "get_into", slow)
 
 
+def test_small_results_are_pinned_and_copied_straight_in(gpu, monkeypatch):
+    """A public call's result of at most pinned_result_max bytes is pinned host memory, and the
+    copy back goes straight into it (counted); a larger one is pageable and staged as before.
+    Both give the CPU backend's depths and distances, and valid predecessors."""
+    from curnet.backends.cuda.transfers import pinned
+    from curnet.work import count_work
+    rng = np.random.default_rng(41)
+    g = random_graph(rng, 5000, 40000, weighted=True)
+    one, many = [17], rng.integers(0, 5000, 40)
+    want = {k: (bfs(g, s, backend="cpu"), sssp_dists(g, s, backend="cpu")) for k, s in (("one", one), ("many", many))}
+    monkeypatch.setattr(gpu.tuning, "stage_min", 1 << 10)      # what is not pinned is staged
+    monkeypatch.setattr(gpu.tuning, "stage_chunk", 1 << 16)
+    for cap, is_pinned in ((64 << 20, True), (0, False)):
+        monkeypatch.setattr(gpu.tuning, "pinned_result_max", cap)
+        for key, sources in (("one", one), ("many", many)):
+            with count_work() as work:
+                depth = bfs(g, sources, backend="cuda")
+                dist, pred = sssp(g, sources, backend="cuda")
+            assert pinned(depth) is is_pinned and pinned(dist) is is_pinned and pinned(pred) is is_pinned
+            assert depth.flags.f_contiguous and depth.flags.writeable
+            assert np.array_equal(depth, want[key][0])
+            assert np.allclose(dist, want[key][1], rtol=1e-5) and np.array_equal(np.isinf(dist), np.isinf(want[key][1]))
+            check_preds(g, sources, dist, pred)
+            # one source: the depth column, the distances and the predecessors straight in (a
+            # batch's rows of a many-source result have a pitch, so those are staged)
+            if key == "one" or not is_pinned:
+                assert work["pinned direct copies"] == (3 if is_pinned else 0), dict(work)
+            else:
+                assert work["pinned direct copies"] >= 1, dict(work)
+    assert not pinned(np.empty(1000)) and not pinned(np.empty(0))
+
+
 @pytest.mark.parametrize("stage", [False, True])
 def test_batches_overlap_bfs(gpu, monkeypatch, stage):
     if stage:                                   # pinned chunks from the copy thread

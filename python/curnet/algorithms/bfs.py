@@ -21,11 +21,11 @@ def bfs(g, sources, *, backend="auto", out=None, unreachable=-1, progress=None):
     `out` may be a caller's (k, n) array (int32, int64, float32 or float64, C- or
     Fortran-ordered) to write into; the depths are written there and it is returned.
     """
-    get_backend(backend)                 # a bad backend name is the first error, as before
+    be = get_backend(backend)            # a bad backend name is the first error, as before
     ids = resolve_sources(g, sources)
     if out is not None and out.dtype not in OUT_DTYPES:
         raise TypeError(f"out must be int32, int64, float32 or float64, not {out.dtype}")
-    out = result_buffer(out, (len(ids), len(g)), np.int32, "the BFS depth matrix")
+    out = result_buffer(out, (len(ids), len(g)), np.int32, "the BFS depth matrix", be)
     bfs_blocks(g, ids, MatrixSink(out), backend=backend, unreachable=unreachable, progress=progress)
     return out
 

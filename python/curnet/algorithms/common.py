@@ -15,11 +15,14 @@ from ..backends.contract import Backend, Device
 from ..memory import check_fits
 
 
-def result_buffer(out, shape: tuple, dtype, what: str) -> np.ndarray:
-    """The caller's `out` (checked) or a new array. New arrays are Fortran-ordered: each
-    vertex's sources are adjacent, the layout the traversals write and R's matrix layout."""
+def result_buffer(out, shape: tuple, dtype, what: str, be: Backend | None = None) -> np.ndarray:
+    """The caller's `out` (checked) or a new array (`be.host_result`: pinned where a GPU's
+    result is small). New arrays are Fortran-ordered: each vertex's sources are adjacent, the
+    layout the traversals write and R's matrix layout."""
     if out is None:
         check_fits(int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize, what)
+        if be is not None:
+            return be.host_result(shape, dtype)
         return np.empty(shape, dtype=dtype, order="F")
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a NumPy array, got {type(out).__name__}")

@@ -20,20 +20,20 @@ CYCLE_CHECK_ROUNDS = 16
 
 def sssp(g, sources, *, backend="auto", out_dist=None, out_pred=None, progress=None):
     """Distances (k, n) (`inf` unreachable) and predecessors (k, n) int32 (-1 none)."""
-    get_backend(backend)                 # a bad backend name is the first error, as before
+    be = get_backend(backend)            # a bad backend name is the first error, as before
     ids = resolve_sources(g, sources)
     shape = (len(ids), len(g))
-    dist = result_buffer(out_dist, shape, g.weight_dtype, "the distance matrix")
-    pred = result_buffer(out_pred, shape, np.int32, "the predecessor matrix")
+    dist = result_buffer(out_dist, shape, g.weight_dtype, "the distance matrix", be)
+    pred = result_buffer(out_pred, shape, np.int32, "the predecessor matrix", be)
     sssp_blocks(g, ids, MatrixSink(dist, pred), backend=backend, with_pred=True, progress=progress)
     return dist, pred
 
 
 def sssp_dists(g, sources, *, backend="auto", out=None, progress=None):
     """Distances only: as `sssp`, without the cost of predecessors."""
-    get_backend(backend)
+    be = get_backend(backend)
     ids = resolve_sources(g, sources)
-    dist = result_buffer(out, (len(ids), len(g)), g.weight_dtype, "the distance matrix")
+    dist = result_buffer(out, (len(ids), len(g)), g.weight_dtype, "the distance matrix", be)
     sssp_blocks(g, ids, MatrixSink(dist), backend=backend, with_pred=False, progress=progress)
     return dist
 

@@ -50,6 +50,9 @@ class Backend(Protocol):
     @property
     def members(self) -> Sequence[Device]: ...   # one a device ([self] for one device)
     def device_scope(self) -> ContextManager: ...   # the (first) device made current for this thread
+    # a new host array (Fortran order) for a call's result: a GPU's small results in pinned
+    # memory, which its copies reach at the link's speed
+    def host_result(self, shape: tuple, dtype) -> Any: ...
 
 
 class Device(Backend, Protocol):

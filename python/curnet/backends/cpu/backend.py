@@ -97,6 +97,9 @@ class CPUBackend:
     def to_host(self, a) -> np.ndarray:
         return a
 
+    def host_result(self, shape: tuple, dtype) -> np.ndarray:
+        return np.empty(shape, dtype=dtype, order="F")
+
     def output_block(self, view: np.ndarray, fill) -> np.ndarray:
         """Where a batch's (n, kb) result is computed: on the CPU, the caller's buffer itself."""
         view[...] = fill

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import cupy as cp
+import cupyx
 
 from ..arrays import pred_has_cycle
 from ..contract import SccMethod, SsspMethod
@@ -128,6 +129,19 @@ class CUDABackend:
 
     def to_host(self, a) -> np.ndarray:
         return cp.asnumpy(a) if isinstance(a, cp.ndarray) else np.asarray(a)
+
+    def host_result(self, shape: tuple, dtype) -> np.ndarray:
+        """A result of at most `pinned_result_max` bytes in pinned memory (CuPy's pinned pool:
+        a freed result's memory serves the next), so the copy back runs at the link's speed
+        rather than through the staging buffers into pageable memory; larger ones, or where
+        the host refuses to pin more, pageable."""
+        if np.prod(shape, dtype=np.int64) * np.dtype(dtype).itemsize <= self.tuning.pinned_result_max:
+            try:
+                with self.device_scope():
+                    return cupyx.empty_pinned(shape, dtype=dtype, order="F")
+            except cp.cuda.runtime.CUDARuntimeError:
+                pass
+        return np.empty(shape, dtype=dtype, order="F")
 
     def output_block(self, view: np.ndarray, fill):
         """A device (n, kb) block, C-ordered, in the dtype of the caller's view. Not filled:

@@ -55,3 +55,7 @@ class MultiCUDABackend:
     def device_scope(self):
         """The first GPU made current for the calling thread."""
         return self._members[0].device_scope()
+
+    def host_result(self, shape: tuple, dtype):
+        """As one GPU's (pinned memory is every GPU's under unified addressing)."""
+        return self._members[0].host_result(shape, dtype)
