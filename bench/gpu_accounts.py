@@ -420,8 +420,10 @@ def fixed_costs(be) -> dict:
 
 def copy_floors(be, n: int, reps: int) -> dict:
     """An n-entry int32 result (the one-source rows' output) from the device to the host: into
-    a fresh NumPy array each time (the public call's case: its pages fault in during the copy),
-    into one reused array, and into pinned memory (the link's own rate)."""
+    a fresh pageable NumPy array each time (its pages fault in during the copy), into one reused
+    array, and into pinned memory (the link's own rate; a public call's small result); and what
+    pinning such a result afresh costs (CuPy's pinned pool emptied first)."""
+    import cupyx
     from curnet.backends.cuda.transfers import get_into
     block = cp.arange(n, dtype=np.int32).reshape(n, 1)   # the public call's (n, 1) device block
     kept = np.zeros((1, n), np.int32, order="F")
@@ -429,7 +431,12 @@ def copy_floors(be, n: int, reps: int) -> dict:
     pinned = np.frombuffer(pinned_mem, np.int32, n)
     sync = cuda_sync
     out = {"bytes": int(block.nbytes)}
-    for what, fn in (("fresh host array (the public call's route)",
+    def pinned_afresh():
+        cp.get_default_pinned_memory_pool().free_all_blocks()
+        cupyx.empty_pinned((1, n), np.int32, order="F")
+
+    out["pinned (1, n) int32 allocated afresh (pool emptied), ms"] = median_call_ms(pinned_afresh, None, reps)
+    for what, fn in (("fresh host array (the route before pinned results)",
                       lambda: get_into(block, np.empty((1, n), np.int32, order="F").T, be.tuning)),
                      ("one reused host array", lambda: get_into(block, kept.T, be.tuning)),
                      ("pinned host memory", lambda: block.ravel().get(out=pinned))):
@@ -478,14 +485,6 @@ def public_calls(be, backend: str, g, ids, reps: int) -> dict:
     for what, r in rows.items():
         engine, public, into, pageable, splits = [], [], [], [], []
         out_buf = np.zeros((1, n), r["dtype"], order="F")
-        if pinned_max:
-            # the pinned pool emptied: this call pins its result's memory afresh
-            gc.collect()
-            cp.get_default_pinned_memory_pool().free_all_blocks()
-            t0 = time.perf_counter()
-            r["public"](int(ids[0]))
-            cuda_sync()
-            out[what + ": a call into a freshly pinned result, ms"] = round((time.perf_counter() - t0) * 1e3, 4)
         for s in ids.tolist():
             engine.append(median_call_ms(lambda: r["engine"](s), sync, reps))
             public.append(median_call_ms(lambda: r["public"](s), sync, reps))
@@ -496,12 +495,21 @@ def public_calls(be, backend: str, g, ids, reps: int) -> dict:
                 dev.tuning.pinned_result_max = pinned_max
             splits.append(split_medians(split_runs(lambda: r["public"](s), sync, r["wraps"], reps),
                                         [w[2] for w in r["wraps"]]))
+        if pinned_max:
+            # warm, but with the pinned pool emptied: this call pins its result's memory afresh
+            gc.collect()
+            cp.get_default_pinned_memory_pool().free_all_blocks()
+            t0 = time.perf_counter()
+            r["public"](int(ids[0]))
+            cuda_sync()
+            fresh = round((time.perf_counter() - t0) * 1e3, 4)
         mid = int(np.argsort(public)[len(public) // 2])
         out[what] = {"engine median ms": round(float(np.median(engine)), 4),
                      "public median ms": round(float(np.median(public)), 4),
                      "public into a reused out, median ms": round(float(np.median(into)), 4),
-                     **({"public into a new pageable result, median ms": round(float(np.median(pageable)), 4)}
-                        if pageable else {}),
+                     **({"public into a new pageable result, median ms": round(float(np.median(pageable)), 4),
+                         "public, first source, its result pinned afresh (pool emptied), ms": fresh}
+                        if pinned_max else {}),
                      "median source": int(ids[mid]), "its split (device drained around each part)": splits[mid],
                      "by source": [{"source": int(s), "engine ms": e, "public ms": p, "into out ms": o}
                                    for s, e, p, o in zip(ids.tolist(), engine, public, into)]}
