@@ -591,13 +591,18 @@ def test_bfs_flushes_levels_in_pieces(gpu, monkeypatch):
 
 # -- near-far SSSP, push levels, staged copies (issue 3, second round) ----------------------
 
+@pytest.mark.parametrize("lanes", [(1, 8), (16, 8), (4, 32), (1, 1)])
 @pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("heavy", [256, 4])
-def test_near_far_twin(gpu, cpu, monkeypatch, directed, heavy):
+def test_near_far_twin(gpu, cpu, monkeypatch, directed, heavy, lanes):
     """near_far equals Bellman-Ford's float32 fixed point exactly, scipy within rounding;
-    a tiny heavy threshold sends most entries through the grid-wide heavy path."""
+    a tiny heavy threshold sends most entries through the grid-wide heavy path. `lanes`: the
+    heavy arcs a lane walks at least (the default 1, and 16: fixed chunks), and the lanes a
+    light entry's row is walked by."""
     from curnet.algorithms.sssp import bellman_ford
     monkeypatch.setattr(gpu.tuning, "nf_heavy", heavy)
+    monkeypatch.setattr(gpu.tuning, "nf_lane_arcs_min", lanes[0])
+    monkeypatch.setattr(gpu.tuning, "nf_light_lanes", lanes[1])
     for seed, (n, m, kb, factor) in enumerate([(2000, 16000, 1, 1.0), (3000, 20000, 5, 0.1),
                                                 (500, 8000, 3, 8.0), (4000, 5000, 2, 1.0)]):
         monkeypatch.setattr(gpu.tuning, "nf_delta_factor", factor)
@@ -620,6 +625,13 @@ def test_near_far_twin(gpu, cpu, monkeypatch, directed, heavy):
                 check_preds(g, ids, d, p.get())
         np.testing.assert_allclose(sssp_dists(g, ids, backend="cuda"), sssp_dists(g, ids, backend="cpu"),
                                    rtol=1e-5)
+
+
+def test_near_far_light_lanes_checked(gpu, monkeypatch):
+    monkeypatch.setattr(gpu.tuning, "nf_light_lanes", 12)
+    g = generators.rmat(8, seed=1, weighted=True)
+    with pytest.raises(ValueError, match="nf_light_lanes must be a power of two up to 32, not 12"):
+        gpu.near_far(gpu.device_graph(g), np.array([0], np.int32), False)
 
 
 def test_near_far_rmat_and_grid(gpu):

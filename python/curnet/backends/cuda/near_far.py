@@ -140,6 +140,9 @@ class NearFar:
         grid = (L.max_blocks * 2,)
         sgrid = (max(1, min(L.max_blocks, (count + THREADS - 1) // THREADS)),)
         heavy_arg = i32(t.nf_heavy)
+        if t.nf_light_lanes not in (1, 2, 4, 8, 16, 32):
+            raise ValueError(f"CudaTuning.nf_light_lanes must be a power of two up to 32, not {t.nf_light_lanes}")
+        light_shift, lane_min = i32(t.nf_light_lanes.bit_length() - 1), i32(t.nf_lane_arcs_min)
         # heavy entries relax only their rows' range for the iteration where the batch's arcs
         # are many (each iteration pays a binary search a heavy entry; tuning.py's measurements)
         use_ranges = kb * hg.m >= t.nf_ranges_min_arcs
@@ -152,7 +155,7 @@ class NearFar:
             scan((1,), (1024,), (hq[b], sh, cnt, i64(n), hg.out_ptr, i32(use_ranges), hincl))
             relax(grid, (THREADS,), (lq[b], hq[b], i32(use_ranges), hstart, hincl, cnt, thr, i64(n), hg.out_ptr,
                                      heads, w, i32(has_w), i32(flagged), key, stamp, far, marked, sl, sh,
-                                     lq[1 - b], hq[1 - b], heavy_arg, minbox, gate, offers))
+                                     lq[1 - b], hq[1 - b], heavy_arg, lane_min, light_shift, minbox, gate, offers))
             fmin(sgrid, (THREADS,), (cnt, key, far, i64(count), minbox, gate))
             fgather(sgrid, (THREADS,), (cnt, thr, wdt(delta), key, far, stamp, i64(count), i64(n), hg.out_ptr,
                                         heavy_arg, lq[1 - b], hq[1 - b], minbox, gate))

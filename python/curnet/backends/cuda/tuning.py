@@ -63,6 +63,13 @@ class CudaTuning:
     # gpu_accounts_widths_h200_2026-12-02j.json).
     nf_max_sources: int = 4096
     nf_heavy: int = 256
+    # A lane of near-far's relaxation walks at least nf_lane_arcs_min of the heavy entries'
+    # arcs (and at most 16): fewer where an iteration's heavy arcs are few against the grid's
+    # lanes, so its chains of dependent relaxations stay short. 16: a fixed 512 arcs a warp,
+    # the route before (2026-12-03).
+    nf_lane_arcs_min: int = 1
+    # Lanes that walk a light entry's row together (a power of two up to 32).
+    nf_light_lanes: int = 8
     nf_sync_every: int = 8
     nf_max_iters: int = 8192
     nf_delta_factor: float = 0.125

@@ -60,20 +60,26 @@ __device__ __forceinline__ void advance(const i64* __restrict__ incl, i64 qlen, 
     });
 }
 
-// The advance walked a warp's chunk of CHUNK consecutive work items at a time: one
-// find_entry a chunk (every lane searches the same item: broadcast loads), then each lane
-// steps its entry forward. enter(q) is called when a lane's entry changes (to load what all
-// of q's arcs share), then visit(q, offset) for each item. For queues of hubs (near-far's
-// heavy entries), where a binary search per arc costs more than the arc.
-template <int CHUNK, typename Enter, typename Visit>
+// The advance walked a warp's chunk of consecutive work items at a time: one find_entry a
+// chunk (every lane searches the same item: broadcast loads), then each lane steps its entry
+// forward. enter(q) is called when a lane's entry changes (to load what all of q's arcs
+// share), then visit(q, offset) for each item. For queues of hubs (near-far's heavy
+// entries), where a binary search per arc costs more than the arc. A chunk is 32 x per_lane
+// items, per_lane the items a lane needs to cover `total` with the grid, kept within
+// [lane_min, lane_max]: a small queue spreads over the whole grid (short chains of
+// dependent relaxations), a large one pays one search per lane_max items a lane.
+template <typename Enter, typename Visit>
 __device__ __forceinline__ void advance_chunks(const i64* __restrict__ incl, i64 qlen, i64 total,
-                                               Enter enter, Visit visit)
+                                               int lane_min, int lane_max, Enter enter, Visit visit)
 {
     i64 wid = grid_thread() >> 5, nwarps = grid_threads() >> 5;
     int lane = (int)(threadIdx.x & 31);
-    for (i64 c0 = wid * CHUNK; c0 < total; c0 += nwarps * CHUNK) {
+    i64 per_lane = (total + grid_threads() - 1) / grid_threads();
+    per_lane = per_lane < lane_min ? lane_min : (per_lane > lane_max ? lane_max : per_lane);
+    const i64 chunk = 32 * per_lane;
+    for (i64 c0 = wid * chunk; c0 < total; c0 += nwarps * chunk) {
         int q = find_entry(incl, qlen, c0);
-        i64 cend = c0 + CHUNK < total ? c0 + CHUNK : total;
+        i64 cend = c0 + chunk < total ? c0 + chunk : total;
         int qc = -1;
         i64 start = 0;
         for (i64 i = c0 + lane; i < cend; i += 32) {

@@ -235,8 +235,8 @@ JACOBI_KERNELS(f64, double, u64)
 // the iteration before.
 // Rows come in ascending weight (NearFar.rows_by_weight), so a light entry's near lanes stop
 // at their first arc past the threshold.
-// Light entries (degree <= heavy_deg) get a group of 8 lanes; heavy ones are spread over
-// the whole grid, one arc a lane: their rows, or where `ranges` (large batches) each heavy
+// Light entries (degree <= heavy_deg) get a group of lanes (nf_light_lanes, 8); heavy ones
+// are spread over the whole grid, one arc a lane: their rows, or where `ranges` (large batches) each heavy
 // entry's range of its row (nf_heavy_ranges: the arcs landing before the threshold in a near
 // iteration, the others in a settle iteration, one binary search in the ascending row), the
 // inclusive sum of their arc counts (nf_heavy_scan), and the load-balanced advance over it,
@@ -376,7 +376,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
                          const int* __restrict__ idx, const typename P::T* __restrict__ w, int has_w,
                          int flagged, typename P::K* key, int* stamp, unsigned char* far,
                          unsigned char* marked, i64* sl, i64* sh, i64* lq_next, i64* hq_next, int heavy_deg,
-                         typename P::O* minbox, int* gate, u64* offers)
+                         int lane_min, int light_shift, typename P::O* minbox, int* gate, u64* offers)
 {
     typedef typename P::T T;
     int cur = it % 3, nxt = (it + 1) % 3, old = (it + 2) % 3;
@@ -407,14 +407,15 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
     int next_it = it + 1;
     u64 offered = 0;
     // heavy entries: their rows or ranges (nf_heavy_ranges), one arc a lane over the whole grid, a warp
-    // taking 512 consecutive arcs; one (broadcast) binary search a chunk, then each lane steps
-    // its entry forward (advance_chunks)
+    // taking a chunk of consecutive arcs (16 a lane at most, fewer where the iteration's
+    // arcs are few, down to lane_min); one (broadcast) binary search a chunk, then each lane
+    // steps its entry forward (advance_chunks)
     unsigned int hlen = cnt[3 + cur];
     if (hlen) {
         i64 rn = 0, a0 = 0;
         int u = 0;
         T du = 0;
-        advance_chunks<512>(hincl, (i64)hlen, hincl[hlen - 1],
+        advance_chunks(hincl, (i64)hlen, hincl[hlen - 1], lane_min, 16,
             [&](int q) {                  // this lane's entry changed: its row, tail, first arc, distance
                 i64 e = hq_cur[q];
                 rn = (e / n) * n;
@@ -429,10 +430,11 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
                                      far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
             });
     }
-    // light entries: 8 lanes an entry
+    // light entries: a group of 2^light_shift lanes an entry (8 by default)
     unsigned int llen = cnt[cur];
-    i64 group = tid >> 3, ngroups = nthreads >> 3;
-    int sub = (int)(tid & 7);
+    const int lanes = 1 << light_shift;
+    i64 group = tid >> light_shift, ngroups = nthreads >> light_shift;
+    int sub = (int)(tid & (lanes - 1));
     for (i64 q = group; q < llen; q += ngroups) {
         i64 e = lq_cur[q];
         i64 r = e / n;
@@ -442,7 +444,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         // rows ascend by weight: a near iteration walks a row up to its first arc landing past
         // the threshold, a settle iteration down from its end to its last arc landing before it
         i64 start = ptr[u], end = ptr[u + 1];
-        for (i64 step = sub; step < end - start; step += 8) {
+        for (i64 step = sub; step < end - start; step += lanes) {
             i64 a = settle ? end - 1 - step : start + step;
             T wa = has_w ? w[a] : (T)1;
             if ((du + wa < thr) == settle) break;
@@ -517,10 +519,11 @@ extern "C" __global__ void nf_relax_##SUFFIX(const i64* lq_cur, const i64* hq_cu
         unsigned int* cnt, const P::T* thr_box, i64 n, const i64* ptr, const int* idx,         \
         const P::T* w, int has_w, int flagged, P::K* key, int* stamp, unsigned char* far,              \
         unsigned char* marked, i64* sl, i64* sh, i64* lq_next, i64* hq_next, int heavy_deg,           \
-        P::O* minbox, int* gate, u64* offers)                                                      \
+        int lane_min, int light_shift, P::O* minbox, int* gate, u64* offers)                       \
 {                                                                                                  \
     nf_relax<P>(lq_cur, hq_cur, ranges, hstart, hincl, cnt, (int)cnt[NF_ITER], thr_box, n, ptr, idx, w, has_w, flagged, key, stamp,  \
-                far, marked, sl, sh, lq_next, hq_next, heavy_deg, minbox, gate, offers);             \
+                far, marked, sl, sh, lq_next, hq_next, heavy_deg, lane_min, light_shift, minbox,  \
+                gate, offers);                                                                     \
 }                                                                                                  \
 extern "C" __global__ void nf_far_min_##SUFFIX(unsigned int* cnt, const P::K* key,                 \
         const unsigned char* far, i64 count, P::O* minbox, int* gate)                                 \
