@@ -71,7 +71,8 @@ def traverse(be: Device, hg: GraphArrays, ids, depth, unreachable, max_depth=Non
         # direction-optimizing frontier traversal on the GPU) beats a one-bit joint traversal.
         tally("bfs one-source runs")
         col = be.bfs_one(hg, int(ids[0]))
-        depth[:, 0] = xp.where(col < 0, unreachable, col)
+        # bfs_one marks unreached vertices -1: the caller's -1 needs no pass of its own
+        depth[:, 0] = col if unreachable == -1 else xp.where(col < 0, unreachable, col)
         return
     state = be.bits_start(hg, ids, depth, unreachable)
     level = 0
