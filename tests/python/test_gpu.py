@@ -789,8 +789,8 @@ def slow_copies(monkeypatch, seconds=0.02):
 
 
 def test_small_results_are_pinned_and_copied_straight_in(gpu, monkeypatch):
-    """A public call's result of at most pinned_result_max bytes is pinned host memory, and the
-    copy back goes straight into it (counted); a larger one is pageable and staged as before.
+    """A public call's result within [pinned_result_min, pinned_result_max] bytes is pinned host
+    memory, and the copy back goes straight into it (counted); others are pageable and staged.
     Both give the CPU backend's depths and distances, and valid predecessors."""
     from curnet.backends.cuda.transfers import pinned
     from curnet.work import count_work
@@ -800,8 +800,9 @@ def test_small_results_are_pinned_and_copied_straight_in(gpu, monkeypatch):
     want = {k: (bfs(g, s, backend="cpu"), sssp_dists(g, s, backend="cpu")) for k, s in (("one", one), ("many", many))}
     monkeypatch.setattr(gpu.tuning, "stage_min", 1 << 10)      # what is not pinned is staged
     monkeypatch.setattr(gpu.tuning, "stage_chunk", 1 << 16)
-    for cap, is_pinned in ((64 << 20, True), (0, False)):
-        monkeypatch.setattr(gpu.tuning, "pinned_result_max", cap)
+    for least, most, is_pinned in ((0, 64 << 20, True), (0, 0, False), (1 << 20, 64 << 20, False)):
+        monkeypatch.setattr(gpu.tuning, "pinned_result_min", least)   # these results: 20-800 kB
+        monkeypatch.setattr(gpu.tuning, "pinned_result_max", most)
         for key, sources in (("one", one), ("many", many)):
             with count_work() as work:
                 depth = bfs(g, sources, backend="cuda")

@@ -131,11 +131,12 @@ class CUDABackend:
         return cp.asnumpy(a) if isinstance(a, cp.ndarray) else np.asarray(a)
 
     def host_result(self, shape: tuple, dtype) -> np.ndarray:
-        """A result of at most `pinned_result_max` bytes in pinned memory (CuPy's pinned pool:
-        a freed result's memory serves the next), so the copy back runs at the link's speed
-        rather than through the staging buffers into pageable memory; larger ones, or where
-        the host refuses to pin more, pageable."""
-        if np.prod(shape, dtype=np.int64) * np.dtype(dtype).itemsize <= self.tuning.pinned_result_max:
+        """A result of `pinned_result_min` to `pinned_result_max` bytes in pinned memory
+        (CuPy's pinned pool: a freed result's memory serves the next), so the copy back runs at
+        the link's speed rather than through the staging buffers into pageable memory; others,
+        or where the host refuses to pin more, pageable."""
+        nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        if self.tuning.pinned_result_min <= nbytes <= self.tuning.pinned_result_max:
             try:
                 with self.device_scope():
                     return cupyx.empty_pinned(shape, dtype=dtype, order="F")

@@ -95,11 +95,14 @@ class CudaTuning:
     # several batches) are staged too, a chunk of whole rows at a time (False: through a
     # temporary host copy, the path measured against in docs/gpu-notes.md).
     stage_min: int = 16 << 20
-    # A public call's new result of at most pinned_result_max bytes is pinned host memory,
-    # which the copy back reaches directly (one R-MAT 22 column of depths, 16.8 MB: 0.33 ms
-    # into pinned memory against 1.61 ms into a fresh pageable array through the staging,
-    # gpu_accounts_floors_h200_2026-12-02.json); 0: never. Larger results stay pageable: pinned
-    # memory cannot be paged out, and CuPy's pinned pool keeps what it has allocated.
+    # A public call's new result of pinned_result_min to pinned_result_max bytes is pinned
+    # host memory, which the copy back reaches directly (one R-MAT 22 column of depths, 16.8
+    # MB: 0.33 ms into pinned memory against 1.61 ms into a fresh pageable array through the
+    # staging, gpu_accounts_floors_h200_2026-12-02.json); max 0: never. Larger results stay
+    # pageable: pinned memory cannot be paged out, and CuPy's pinned pool keeps what it has
+    # allocated. Smaller ones too: their pageable copies are short, and pinning memory afresh
+    # (a caller keeping every result) costs more than it saves.
+    pinned_result_min: int = 4 << 20
     pinned_result_max: int = 64 << 20
     stage_pitched: bool = True
     stage_chunk: int = 32 << 20
