@@ -68,8 +68,10 @@ class CudaTuning:
     # lanes, so its chains of dependent relaxations stay short. 16: a fixed 512 arcs a warp,
     # the route before (2026-12-03).
     nf_lane_arcs_min: int = 1
-    # Lanes that walk a light entry's row together (a power of two up to 32).
-    nf_light_lanes: int = 8
+    # Lanes that walk a light entry's row together (a power of two up to 32). One H200
+    # (nearfar_ab_lanes_h200_2026-12-03f.json), 4 / 8 / 16 / 32 lanes: one R-MAT 22 source
+    # 12.4 / 12.8 / 13.6 / 14.7 ms, R-MAT 20 batches of 256 sources 655 / 693 / 749 / 756 ms.
+    nf_light_lanes: int = 4
     nf_sync_every: int = 8
     nf_max_iters: int = 8192
     nf_delta_factor: float = 0.125

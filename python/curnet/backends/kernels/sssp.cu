@@ -235,7 +235,7 @@ JACOBI_KERNELS(f64, double, u64)
 // the iteration before.
 // Rows come in ascending weight (NearFar.rows_by_weight), so a light entry's near lanes stop
 // at their first arc past the threshold.
-// Light entries (degree <= heavy_deg) get a group of lanes (nf_light_lanes, 8); heavy ones
+// Light entries (degree <= heavy_deg) get a group of lanes (nf_light_lanes, 4); heavy ones
 // are spread over the whole grid, one arc a lane: their rows, or where `ranges` (large batches) each heavy
 // entry's range of its row (nf_heavy_ranges: the arcs landing before the threshold in a near
 // iteration, the others in a settle iteration, one binary search in the ascending row), the
@@ -430,7 +430,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
                                      far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
             });
     }
-    // light entries: a group of 2^light_shift lanes an entry (8 by default)
+    // light entries: a group of 2^light_shift lanes an entry (nf_light_lanes)
     unsigned int llen = cnt[cur];
     const int lanes = 1 << light_shift;
     i64 group = tid >> light_shift, ngroups = nthreads >> light_shift;
