@@ -821,6 +821,30 @@ def test_small_results_are_pinned_and_copied_straight_in(gpu, monkeypatch):
     assert not pinned(np.empty(1000)) and not pinned(np.empty(0))
 
 
+def test_pinned_results_alive_are_bounded(gpu, monkeypatch):
+    """The pinned results alive at once stay within pinned_live_max: past it a result is
+    pageable; a result freed (its views too) makes room again. Every result is the CPU's."""
+    from curnet.backends.cuda.transfers import pinned
+    g = random_graph(np.random.default_rng(42), 5000, 20000)
+    want = bfs(g, [3], backend="cpu")
+    gc.collect()
+    live0 = gpu.pinned_results.live                 # results other tests still hold, if any
+    monkeypatch.setattr(gpu.tuning, "pinned_result_min", 0)
+    monkeypatch.setattr(gpu.tuning, "pinned_live_max", live0 + 2 * want.nbytes)
+    kept = [bfs(g, [3], backend="cuda") for _ in range(3)]
+    assert [pinned(a) for a in kept] == [True, True, False]
+    assert all(np.array_equal(a, want) for a in kept)
+    assert gpu.pinned_results.live == live0 + 2 * want.nbytes
+    view = kept[0][:, :10]
+    del kept[0]
+    assert not pinned(bfs(g, [3], backend="cuda"))      # its view keeps the first alive
+    del view
+    again = bfs(g, [3], backend="cuda")
+    assert pinned(again) and np.array_equal(again, want)
+    del kept, again
+    assert gpu.pinned_results.live == live0                   # every pinned result freed
+
+
 @pytest.mark.parametrize("stage", [False, True])
 def test_batches_overlap_bfs(gpu, monkeypatch, stage):
     if stage:                                   # pinned chunks from the copy thread

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import cupy as cp
-import cupyx
 
 from ..arrays import pred_has_cycle
 from ..contract import SccMethod, SsspMethod
@@ -26,6 +25,7 @@ from .near_far import NearFar
 from .reduce import DepthReductions
 from .scc import SccPrimitives
 from .sssp import BellmanFord, SPState
+from .transfers import PinnedResults
 from .tuning import CudaTuning
 
 
@@ -54,6 +54,7 @@ class CUDABackend:
         self.scc_strategy = SccPrimitives(self.launcher, None, self.stats)
         self.reductions = DepthReductions(self.launcher)
         self.brandes = BrandesSweeps(self.launcher)
+        self.pinned_results = PinnedResults()
         self.tuning = tuning if tuning is not None else CudaTuning()
 
     @property
@@ -131,18 +132,13 @@ class CUDABackend:
         return cp.asnumpy(a) if isinstance(a, cp.ndarray) else np.asarray(a)
 
     def host_result(self, shape: tuple, dtype) -> np.ndarray:
-        """A result of `pinned_result_min` to `pinned_result_max` bytes in pinned memory
-        (CuPy's pinned pool: a freed result's memory serves the next), so the copy back runs at
-        the link's speed rather than through the staging buffers into pageable memory; others,
-        or where the host refuses to pin more, pageable."""
-        nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
-        if self.tuning.pinned_result_min <= nbytes <= self.tuning.pinned_result_max:
-            try:
-                with self.device_scope():
-                    return cupyx.empty_pinned(shape, dtype=dtype, order="F")
-            except cp.cuda.runtime.CUDARuntimeError:
-                pass
-        return np.empty(shape, dtype=dtype, order="F")
+        """A result of `pinned_result_min` to `pinned_result_max` bytes in pinned memory while
+        the pinned results alive stay within `pinned_live_max` (transfers.PinnedResults), so
+        the copy back runs at the link's speed rather than through the staging buffers into
+        pageable memory; others, or where the host refuses to pin more, pageable."""
+        with self.device_scope():
+            a = self.pinned_results.empty(shape, dtype, self.tuning)
+        return a if a is not None else np.empty(shape, dtype=dtype, order="F")
 
     def output_block(self, view: np.ndarray, fill):
         """A device (n, kb) block, C-ordered, in the dtype of the caller's view. Not filled:

@@ -10,11 +10,13 @@ docs/gpu-notes.md for the measurements.
 from __future__ import annotations
 
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import cupy as cp
+import cupyx
 
 from ...work import tally
 from ..staging import byte_rows, copy_through
@@ -98,6 +100,40 @@ def get_into(block: cp.ndarray, view: np.ndarray, tuning) -> None:
         block.get(out=view)
         return
     host_copy(view, block.get(), tuning)
+
+
+class PinnedResults:
+    """Public calls' results in pinned host memory (CuPy's pinned pool: a freed result's memory
+    serves the next call), the bytes of those alive at once bounded by `pinned_live_max`: a
+    caller keeping every result would otherwise pin memory afresh at each call (8.3 ms for
+    16 MiB on the H200's host, against the 1 ms its copy saves) and hold page-locked memory
+    without end. One a GPU; any thread."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.live = 0                     # bytes of the pinned results not yet freed
+
+    def empty(self, shape: tuple, dtype, tuning) -> np.ndarray | None:
+        """A new Fortran-ordered pinned array, or None where the tuning's bounds say pageable
+        (or the host refuses to pin more)."""
+        nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        if not tuning.pinned_result_min <= nbytes <= tuning.pinned_result_max:
+            return None
+        with self.lock:
+            if self.live + nbytes > tuning.pinned_live_max:
+                return None
+            self.live += nbytes
+        try:
+            a = cupyx.empty_pinned(shape, dtype=dtype, order="F")
+        except cp.cuda.runtime.CUDARuntimeError:
+            self.release(nbytes)
+            return None
+        weakref.finalize(a, self.release, nbytes)    # its views keep it alive
+        return a
+
+    def release(self, nbytes: int) -> None:
+        with self.lock:
+            self.live -= nbytes
 
 
 def pinned(a: np.ndarray) -> bool:

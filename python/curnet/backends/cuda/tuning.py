@@ -104,8 +104,13 @@ class CudaTuning:
     # pageable: pinned memory cannot be paged out, and CuPy's pinned pool keeps what it has
     # allocated. Smaller ones too: their pageable copies are short, and pinning memory afresh
     # (a caller keeping every result) costs more than it saves.
+    # Pinned results alive at once hold at most pinned_live_max bytes (the next are pageable
+    # until some are freed): pinning afresh costs more than the copy saves (16 MiB: 8.3 ms on
+    # the H200's host, gpu_accounts_public_pinned_h200_2026-12-03g.json), so a caller keeping
+    # every result pays it a few times, not at every call.
     pinned_result_min: int = 4 << 20
     pinned_result_max: int = 64 << 20
+    pinned_live_max: int = 128 << 20
     stage_pitched: bool = True
     stage_chunk: int = 32 << 20
     stage_buffers: int = 3
