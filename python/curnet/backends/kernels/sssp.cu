@@ -240,7 +240,7 @@ JACOBI_KERNELS(f64, double, u64)
 // entry's range of its row (nf_heavy_ranges: the arcs landing before the threshold in a near
 // iteration, the others in a settle iteration, one binary search in the ascending row), the
 // inclusive sum of their arc counts (nf_heavy_scan), and the load-balanced advance over it,
-// walked a warp's chunk of 512 arcs at a time (one find_entry a chunk). An iteration's
+// walked a warp's chunk (32 to 512 arcs, by the iteration's arcs; one find_entry a chunk). An iteration's
 // kernels: [nf_heavy_ranges], nf_heavy_scan, nf_relax, nf_far_min, nf_far_gather.
 
 // The key forms: K the stored word, T the distance, O its ordered form (what thresholds and
