@@ -67,8 +67,12 @@ def pcsf_rows() -> list[Row]:
     return rows
 
 
+# The peers' runner's latest whole run (.peers/run_peers.sh, on the GPU machine).
+PEERS = "peers_h200_2026-12-03.json"
+
+
 def peer_rows() -> list[Row]:
-    name = "peers_h200.json"
+    name = PEERS
     doc = load(name)
     e = doc["environment"]
     machine = f"{e['gpu'].split(',')[0]}, {e['cpu_count']} cores"
@@ -215,16 +219,19 @@ def coexpression_long() -> str:
 
 
 def peers_long() -> str:
-    doc = load("peers_h200.json")
+    doc = load(PEERS)
     e = doc["environment"]
     out = [f"## Beside the GPU and CPU peers ({e['gpu'].split(',')[0]}, {e['cpu_count']} cores, "
-           f"{doc['date']}, {added_in('peers_h200.json')}, `bench/results/peers_h200.json`)", "",
-           "| work | peer | cuRnet | peer's time | peer / cuRnet | answers agree |",
-           "|---|---|---|---|---|---|"]
+           f"{doc['date']}, {added_in(PEERS)}, `bench/results/{PEERS}`)", "",
+           "cuRnet's GPU rows time the engine (graph on the device, result left there); the public "
+           "call (host arrays back) is the last column.", "",
+           "| work | peer | cuRnet | peer's time | peer / cuRnet | answers agree | cuRnet's public call |",
+           "|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
         if r.get("peer_ms") is None or r.get("curnet_ms") is None:
             continue
         out.append(f"| {r['work']} | {r['peer']} | {fmt_s(r['curnet_ms'] / 1e3)} "
-                   f"| {fmt_s(r['peer_ms'] / 1e3)} | {r['peer_ms'] / r['curnet_ms']:.2f} | {r['agree']} |")
+                   f"| {fmt_s(r['peer_ms'] / 1e3)} | {r['peer_ms'] / r['curnet_ms']:.2f} | {r['agree']} "
+                   f"| {fmt_s(r['curnet_wall_ms'] / 1e3) if r.get('curnet_wall_ms') else '-'} |")
     out += ["", "Where the time goes in each row, and the H100 runs: [peers.md](peers.md)."]
     return "\n".join(out)
