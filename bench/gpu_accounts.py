@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import gc
 import importlib
 import json
@@ -110,6 +111,19 @@ class KernelClock:
             out[name][0] += 1
             out[name][1] += cp.cuda.get_elapsed_time(s, e)
         return {k: [v[0], round(v[1], 4)] for k, v in sorted(out.items(), key=lambda kv: -kv[1][1])}
+
+
+@contextlib.contextmanager
+def widths_as_given(be):
+    """nf_delta_factor as the bucket width itself (NearFar.delta's doubling and halving by
+    the batch's arcs off) while a sweep sets it; the tuning restored after."""
+    t = be.tuning
+    saved = t.nf_delta_factor, t.nf_wide_max_arcs, t.nf_narrow_min_arcs
+    t.nf_wide_max_arcs, t.nf_narrow_min_arcs = 0, 1 << 62
+    try:
+        yield
+    finally:
+        t.nf_delta_factor, t.nf_wide_max_arcs, t.nf_narrow_min_arcs = saved
 
 
 def wall(fn):
@@ -210,17 +224,16 @@ def one_source(be, scale, n_sources):
         out[what] = {"median_wall_ms": med["wall_ms"], "median_source": med, "all": [
             {k: r[k] for k in ("source", "wall_ms", "kernel_ms", "launches")} for r in rows]}
     # near-far's bucket width: Delta = nf_delta_factor x 32 x mean weight / mean out-degree
-    default = be.tuning.nf_delta_factor
     out["sssp distances by nf_delta_factor"] = sweep = {}
-    for factor in (0.125, 0.25, 0.5, 1, 2, 4, 8, 16):
-        be.tuning.nf_delta_factor = factor
-        one = lambda s: solve_batch(be, hg, np.array([s], np.int32), False)  # noqa: E731
-        one(ids[0])
-        before = be.stats.get("nf_iters", 0)
-        times = [wall(lambda: one(s))[1] for s in ids.tolist()]
-        sweep[factor] = {"median_ms": round(float(np.median(times)), 4),
-                         "iterations a source": (be.stats.get("nf_iters", 0) - before) / len(ids)}
-    be.tuning.nf_delta_factor = default
+    with widths_as_given(be):
+        for factor in (0.125, 0.25, 0.5, 1, 2, 4, 8, 16):
+            be.tuning.nf_delta_factor = factor
+            one = lambda s: solve_batch(be, hg, np.array([s], np.int32), False)  # noqa: E731
+            one(ids[0])
+            before = be.stats.get("nf_iters", 0)
+            times = [wall(lambda: one(s))[1] for s in ids.tolist()]
+            sweep[factor] = {"median_ms": round(float(np.median(times)), 4),
+                             "iterations a source": (be.stats.get("nf_iters", 0) - before) / len(ids)}
     return {"work": f"one source, R-MAT {scale} undirected, weights in (0, 1]", "n": n, "arcs": len(g.indices),
             "nf_sync_every": be.tuning.nf_sync_every, **out}
 
@@ -639,9 +652,8 @@ def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 
     """near-far's redundant work against its iterations as the bucket width (nf_delta_factor)
     varies, on one source: a narrower bucket scans fewer arcs again but takes more iterations,
     each with a fixed cost; whether some width reaches the row's target is read off here."""
-    default = be.tuning.nf_delta_factor
     rows = []
-    try:
+    with widths_as_given(be):
         for factor in factors:
             be.tuning.nf_delta_factor = factor
             it = near_far_iterations(be, hg, source)
@@ -651,8 +663,6 @@ def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 
                                                "arcs scanned / arcs", "arcs relaxed / arcs", "kernel ms",
                                                "relax kernel ms", "relax fit: fixed ms an iteration",
                                                "relax fit: ns an arc")}})
-    finally:
-        be.tuning.nf_delta_factor = default
     return rows
 
 
@@ -664,8 +674,7 @@ def batches_by_width(be, scale: int, factors=(0.125, 0.25, 0.5, 1.0), sizes=(1, 
     (`batch_size`), which R-MAT 20 reaches at 2,048."""
     rng = np.random.default_rng(5)
     out: dict = {}
-    default = be.tuning.nf_delta_factor
-    try:
+    with widths_as_given(be):
         for name, g in ((f"R-MAT {scale}", generators.rmat(scale, seed=2, weighted=True)),):
             hg = be.device_graph(g)
             has_arcs = np.flatnonzero(np.diff(g.indptr) > 0)
@@ -678,8 +687,6 @@ def batches_by_width(be, scale: int, factors=(0.125, 0.25, 0.5, 1.0), sizes=(1, 
                     rows.setdefault(f"{k} sources", {})[factor] = ms = round(
                         wall(lambda: solve_batch(be, hg, ids, False))[1], 3)
                     print(f"widths: {name}, {k} sources, nf_delta_factor {factor}: {ms} ms", flush=True)
-    finally:
-        be.tuning.nf_delta_factor = default
     return {"ms a batch by sources, then nf_delta_factor": out}
 
 

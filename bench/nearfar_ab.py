@@ -1,5 +1,6 @@
 """Near-far A/B: one tree's one-source SSSP on R-MAT 22 and batches on R-MAT 20 and 16 (weights
-(0, 1]). Run once per tree in the same device call, or once for several tunings of one tree,
+(0, 1]), and the one-source BFS engine (`bfs_one`) on the same R-MAT 22 from the peers' runner's
+16 sources. Run once per tree in the same device call, or once for several tunings of one tree,
 each argument after the output file a tuning (`name=value`, several joined by commas; `-`:
 the defaults), every graph built once and timed under each tuning in turn:
 `python3 bench/nearfar_ab.py . out.json nf_graph_after=1000000000 -`."""
@@ -58,7 +59,8 @@ t = time.perf_counter()
 src, dst, n = generators.rmat_edges(22, seed=2)
 w = (1.0 - np.random.default_rng(3).random(len(src))).astype(np.float32)
 g = Graph.from_edges(src, dst, w, directed=False, num_vertices=n)
-ids = np.random.default_rng(4).choice(np.flatnonzero(np.diff(g.indptr) > 0), 64, replace=False)[:8]
+bfs_ids = np.random.default_rng(4).choice(np.flatnonzero(np.diff(g.indptr) > 0), 64, replace=False)[:16]
+ids = bfs_ids[:8]
 hg = dev.device_graph(g)
 first = time.perf_counter()
 solve_batch(dev, hg, np.array([ids[0]], np.int32), False)
@@ -76,6 +78,12 @@ def batches(hg, by_size, reps):
     return {k: round(timed(lambda s=s: solve_batch(dev, hg, s, False), reps=reps), 3) for k, s in by_size.items()}
 
 
+def one_source_bfs(hg):
+    one = {int(s): round(timed(lambda s=s: dev.bfs_one(hg, int(s))), 3) for s in bfs_ids}
+    return {"ms by source": one, "median ms": float(np.median(list(one.values())))}
+
+
+each_tuning("R-MAT 22 one-source BFS", one_source_bfs, hg)
 each_tuning("R-MAT 22 one source", one_source, hg)
 del hg, g
 rng = np.random.default_rng(5)

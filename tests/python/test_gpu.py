@@ -634,6 +634,26 @@ def test_near_far_light_lanes_checked(gpu, monkeypatch):
         gpu.near_far(gpu.device_graph(g), np.array([0], np.int32), False)
 
 
+def test_near_far_width_by_batch_arcs(gpu, monkeypatch):
+    """The bucket width: Davidson et al.'s rule x nf_delta_factor, doubled for a batch of few
+    arcs (sources x arcs), halved for one of very many; each width's distances are Dijkstra's."""
+    g = generators.rmat(10, seed=3, weighted=True)
+    n, m = len(g), len(g.indices)
+    monkeypatch.setattr(gpu.tuning, "nf_wide_max_arcs", 2 * m)
+    monkeypatch.setattr(gpu.tuning, "nf_narrow_min_arcs", 8 * m)
+    hd = gpu.device_graph(g)
+    rule = 32 * float(np.mean(g.weights)) / (m / n) * gpu.tuning.nf_delta_factor
+    widths = {kb: gpu.nf_strategy.delta(hd, kb) for kb in (1, 2, 3, 7, 8, 20)}
+    expected = {1: 2 * rule, 2: 2 * rule, 3: rule, 7: rule, 8: rule / 2, 20: rule / 2}
+    assert widths == pytest.approx(expected, rel=1e-6)
+    rng = np.random.default_rng(7)
+    for kb in (1, 4, 12):
+        ids = rng.choice(np.flatnonzero(np.diff(g.indptr) > 0), kb, replace=False).astype(np.int32)
+        dist, _ = gpu.near_far(hd, ids, False)
+        ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids)
+        np.testing.assert_allclose(gpu.to_host(dist), ref, rtol=1e-5)
+
+
 def test_near_far_rmat_and_grid(gpu):
     grid = generators.grid(120, 150)
     gw = Graph.from_edges(grid.edge_sources(), grid.indices,

@@ -49,7 +49,14 @@ class NearFar:
         return near_far_suits(hg.weight_dtype, hg.min_weight, hg.n, hg.m, kb, with_pred,
                               self.tuning.nf_max_sources)
 
-    def delta(self, hg: DeviceGraph) -> float:
+    def delta(self, hg: DeviceGraph, kb: int) -> float:
+        """The bucket width for a batch of kb sources: Davidson et al.'s rule times
+        nf_delta_factor, doubled for a batch of few arcs (sources x arcs; few entries an
+        iteration, so fewer iterations pay) and halved for one of very many (full
+        iterations, so fewer rescans pay)."""
+        t = self.tuning
+        work = kb * hg.m
+        scale = 2.0 if work <= t.nf_wide_max_arcs else 0.5 if work >= t.nf_narrow_min_arcs else 1.0
         base = hg.extra.get("nf_delta_base")
         if base is None:
             mean_w = float(hg.out_w.mean()) if hg.out_w is not None else 1.0
@@ -57,7 +64,7 @@ class NearFar:
             if not base > 0:
                 base = 1.0
             hg.extra["nf_delta_base"] = base
-        return base * self.tuning.nf_delta_factor
+        return base * t.nf_delta_factor * scale
 
     def rows_by_weight(self, hg: DeviceGraph):
         """(heads, weights or None, flagged): each vertex's out-arcs in ascending weight, so that a near
@@ -127,7 +134,7 @@ class NearFar:
         cnt = cp.asarray(np.array([len(light0), 0, 0, len(heavy0), 0, 0, 0, 0, 0, 0, 0, 0, 0xFFFFFFFF], np.uint32))
         offered = cp.zeros(1, np.uint64) if counting() else None
         offers = np.uint64(0) if offered is None else offered       # 0: a null pointer, nothing counted
-        delta = self.delta(hg)
+        delta = self.delta(hg, kb)
         thr = cp.asarray(np.array([delta, delta], wdt))
         minbox = cp.zeros(1, np.uint64 if f64 else np.uint32)
         gate = cp.zeros(1, np.int32)

@@ -75,6 +75,15 @@ class CudaTuning:
     nf_sync_every: int = 8
     nf_max_iters: int = 8192
     nf_delta_factor: float = 0.125
+    # The width doubles for batches of at most nf_wide_max_arcs arcs (sources x arcs) and
+    # halves for batches of at least nf_narrow_min_arcs (NearFar.delta). On one H200
+    # (nearfar_ab_tunings_h200_2026-12-03i.json), factor 0.25 / 0.125 / 0.0625: R-MAT 16
+    # (2^21 arcs) one / 32 sources 1.80 / 2.20 / 2.92 and 8.8 / 10.6 / 12.7 ms; one R-MAT 20
+    # source (2^25) 4.3 / 5.0 / 6.4 ms; one R-MAT 22 source (2^27) 14.2 / 12.2 / 12.6 ms;
+    # R-MAT 20 batches of 32 / 256 / 1,024 sources (2^30 / 2^33 / 2^35) 86 / 78 / 79,
+    # 770 / 652 / 622 and 3,529 / 3,039 / 2,856 ms.
+    nf_wide_max_arcs: int = 1 << 26
+    nf_narrow_min_arcs: int = 1 << 32
     # Near-far launches its first nf_graph_after groups of nf_sync_every iterations kernel by
     # kernel, then captures one group as a CUDA graph and replays it (one launch a group
     # instead of four or five an iteration). A large number: never (the route measured against). On
