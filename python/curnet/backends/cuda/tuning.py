@@ -81,7 +81,11 @@ class CudaTuning:
     # (2^21 arcs) one / 32 sources 1.80 / 2.20 / 2.92 and 8.8 / 10.6 / 12.7 ms; one R-MAT 20
     # source (2^25) 4.3 / 5.0 / 6.4 ms; one R-MAT 22 source (2^27) 14.2 / 12.2 / 12.6 ms;
     # R-MAT 20 batches of 32 / 256 / 1,024 sources (2^30 / 2^33 / 2^35) 86 / 78 / 79,
-    # 770 / 652 / 622 and 3,529 / 3,039 / 2,856 ms.
+    # 770 / 652 / 622 and 3,529 / 3,039 / 2,856 ms. The rule against 0.125 everywhere, one
+    # call (nearfar_ab_width_rule_h200_2026-12-03j.json): R-MAT 16 one / 32 sources 1.89 /
+    # 8.88 against 2.25 / 10.66 ms, one R-MAT 20 source 4.06 against 4.42, R-MAT 20 batches
+    # of 32 / 256 / 1,024 76 / 623 / 2,859 against 77 / 654 / 3,048, one R-MAT 22 source
+    # 11.8 against 12.4 ms (the same width there: run to run).
     nf_wide_max_arcs: int = 1 << 26
     nf_narrow_min_arcs: int = 1 << 32
     # Near-far launches its first nf_graph_after groups of nf_sync_every iterations kernel by
