@@ -1,8 +1,10 @@
 """Near-far A/B: one tree's one-source SSSP on R-MAT 22 and batches on R-MAT 20 and 16 (weights
-(0, 1]), and the one-source BFS engine (`bfs_one`) on the same R-MAT 22 from the peers' runner's
-16 sources. Run once per tree in the same device call, or once for several tunings of one tree,
-each argument after the output file a tuning (`name=value`, several joined by commas; `-`:
-the defaults), every graph built once and timed under each tuning in turn:
+(0, 1]), the one-source BFS engine (`bfs_one`) on the same R-MAT 22 from the peers' runner's
+16 sources, and SCC (whose pivot searches run `bfs_one`) on R-MAT 22 directed and, where the
+dataset is at hand (CURNET_DATA), the mouse liver network. Run once per tree in the same device
+call, or once for several tunings of one tree, each argument after the output file a tuning
+(`name=value`, several joined by commas; `-`: the defaults), every graph built once and timed
+under each tuning in turn:
 `python3 bench/nearfar_ab.py . out.json nf_graph_after=1000000000 -`."""
 import json
 import sys
@@ -12,9 +14,10 @@ tree, out = sys.argv[1], sys.argv[2]
 sys.path.insert(0, tree + "/python")
 import numpy as np  # noqa: E402
 import cupy as cp  # noqa: E402
-from curnet import generators  # noqa: E402
+from curnet import datasets, generators  # noqa: E402
 from curnet.graph import Graph  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
+from curnet.algorithms.scc import scc_by_reachability  # noqa: E402
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 
 be = get_backend("cuda")
@@ -86,6 +89,24 @@ def one_source_bfs(hg):
 each_tuning("R-MAT 22 one-source BFS", one_source_bfs, hg)
 each_tuning("R-MAT 22 one source", one_source, hg)
 del hg, g
+
+
+def scc_ms(hd):
+    return round(timed(lambda: scc_by_reachability(dev, hd), reps=9), 3)
+
+
+directed = [("R-MAT 22 directed", lambda: Graph.from_edges(src, dst, directed=True, num_vertices=n))]
+directed.append(("mouse liver", lambda: datasets.load("mouseliver")))
+for name, build in directed:
+    try:
+        gd = build()
+    except Exception as e:  # noqa: BLE001  (the dataset may be out of reach: no network here)
+        doc[f"SCC {name}"] = f"not run: {e}"[:300]
+        continue
+    gd.csc()
+    hd = dev.device_graph(gd)
+    each_tuning(f"SCC {name} ms", scc_ms, hd)
+    del hd, gd
 rng = np.random.default_rng(5)
 for scale, sizes, reps in ((20, (1, 32, 256, 1024), 3), (16, (1, 32), 9)):   # R-MAT 16: few iterations a search
     g = generators.rmat(scale, seed=2, weighted=True)
