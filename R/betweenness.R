@@ -92,6 +92,10 @@ run_betweenness <- function(g, kind, ids, directed, normalized, cutoff, progress
 #' sums exactly, so where edges tie exactly it takes whichever its rounding makes larger: from
 #' such a step on the removal order, the merges, the membership and even its modularity may
 #' differ from igraph's (each removal is still of a largest exact edge betweenness).
+#' With weights (lengths), igraph 1.3.5 also miscounts some shortest paths: on a
+#' 739-vertex STRING sub-network it reports 3931.5 for an edge whose betweenness is exactly
+#' 3930.5, and later 4131.5 for one of two edges tied exactly at 4088, where cuRnet's values
+#' are the exact ones (\code{python -m bench girvan-newman --weighted --r-igraph --exact}).
 #'
 #' The membership is the division of highest modularity met while the removals are
 #' replayed backwards (all vertices apart first, then one merge at a time), the first

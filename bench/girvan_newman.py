@@ -13,7 +13,8 @@ highest-degree vertex (ties: the lowest id; neighbours in id order), induced, un
 numbers) to python-igraph's, the merges and modularity too; with --r-igraph, R igraph's removal
 order and each removal's betweenness (exact ties aside: igraph breaks them by its rounding);
 with --exact too, the first step where the orders differ and both edges' betweenness there in
-rational arithmetic (a true tie, or not; pure Python: minutes at 2,000 vertices).
+rational arithmetic (a true tie, or not; pure Python: minutes at 2,000 vertices), and each
+earlier step whose value differs from R's, exactly (weighted: R igraph 1.3.5 miscounts some).
 
 Prints one line a row with the machine and date; writes JSON to --json (default
 $OUT/girvan_newman.json when OUT is set; bench/rows.py's format).
@@ -21,12 +22,12 @@ $OUT/girvan_newman.json when OUT is set; bench/rows.py's format).
 from __future__ import annotations
 
 import argparse
+import heapq
 import os
 import platform
 import subprocess
 import tempfile
 from contextlib import contextmanager
-from collections import deque
 from fractions import Fraction
 
 import numpy as np
@@ -62,36 +63,45 @@ def sub_network(G, size: int):
     return G.induced_subgraph(sorted(G.bfs(hub)[0][:size]))
 
 
-def exact_edge_betweenness(n: int, edges, alive) -> dict:
-    """Edge betweenness in rational arithmetic (undirected, unweighted; parallel edges are
-    separate paths, self-loops on none): {edge id: Fraction} for the edges where `alive`."""
+def exact_edge_betweenness(n: int, edges, alive, lengths=None) -> dict:
+    """Edge betweenness in rational arithmetic (undirected; `lengths` by edge, each float taken
+    exactly, or None for hops; parallel edges are separate paths, self-loops on none): {edge
+    id: Fraction} for the edges where `alive`. Two paths tie only where their lengths' exact
+    sums are equal."""
     adj: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for i in np.flatnonzero(alive):
         a, b = (int(x) for x in edges[i])
         if a != b:
             adj[a].append((b, int(i)))
             adj[b].append((a, int(i)))
+    length = [Fraction(1)] * len(edges) if lengths is None else [Fraction(x) for x in np.asarray(lengths).tolist()]
     eb = {int(i): Fraction(0) for i in np.flatnonzero(alive)}
     for s in range(n):
-        dist, sigma, order = [-1] * n, [0] * n, []
-        dist[s], sigma[s] = 0, 1
-        queue = deque([s])
-        while queue:
-            v = queue.popleft()
+        dist: list = [None] * n
+        sigma = [0] * n
+        parents: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        dist[s], sigma[s] = Fraction(0), 1
+        heap, order, done = [(Fraction(0), s)], [], [False] * n
+        while heap:                                   # Dijkstra (a BFS for hops), exactly
+            d, v = heapq.heappop(heap)
+            if done[v]:
+                continue
+            done[v] = True
             order.append(v)
-            for w, _ in adj[v]:
-                if dist[w] < 0:
-                    dist[w] = dist[v] + 1
-                    queue.append(w)
-                if dist[w] == dist[v] + 1:
+            for w, e in adj[v]:
+                alt = d + length[e]
+                if dist[w] is None or alt < dist[w]:
+                    dist[w], sigma[w], parents[w] = alt, sigma[v], [(v, e)]
+                    heapq.heappush(heap, (alt, w))
+                elif alt == dist[w]:
                     sigma[w] += sigma[v]
+                    parents[w].append((v, e))
         delta = [Fraction(0)] * n
         for w in reversed(order):
-            for v, e in adj[w]:
-                if dist[v] == dist[w] - 1:
-                    share = Fraction(sigma[v], sigma[w]) * (1 + delta[w])
-                    delta[v] += share
-                    eb[e] += share
+            for v, e in parents[w]:
+                share = Fraction(sigma[v], sigma[w]) * (1 + delta[w])
+                delta[v] += share
+                eb[e] += share
     return {e: x / 2 for e, x in eb.items()}
 
 
@@ -189,14 +199,27 @@ def bench(G, size: int, args) -> dict:
                     values[i], ours.edge_betweenness[i], rtol=tie_tolerance(sub.vcount()), atol=0))
                 print(f"  first removal differing from R igraph's: step {i}, cuRnet edge {ours.removed[i]} "
                       f"({ours.edge_betweenness[i]!r}), R edge {removed[i]} ({values[i]!r})", flush=True)
-                if args.exact and not args.weighted:
+                if args.exact:
                     alive = np.ones(len(e), bool)
                     alive[ours.removed[:i]] = False
-                    exact = exact_edge_betweenness(sub.vcount(), e, alive)
+                    exact = exact_edge_betweenness(sub.vcount(), e, alive, weights)
                     ab = [exact[int(ours.removed[i])], exact[int(removed[i])]]
                     row["first_difference_exact"] = [str(x) for x in ab]
                     row["first_difference_is_an_exact_tie"] = bool(ab[0] == ab[1] == max(exact.values()))
+                    row["first_difference_curnet_pick_is_the_exact_largest"] = bool(ab[0] == max(exact.values()))
                     print(f"  exactly: {ab[0]} and {ab[1]}, the largest {max(exact.values())}", flush=True)
+                    # before it both removed the same edges: where the values differ, which is exact
+                    off = np.abs(values[:i] - ours.edge_betweenness[:i]) > 1e-9 * ours.edge_betweenness[:i]
+                    row["values_differing_before_it"] = []
+                    for k in np.flatnonzero(off).tolist():
+                        alive = np.ones(len(e), bool)
+                        alive[ours.removed[:k]] = False
+                        at = exact_edge_betweenness(sub.vcount(), e, alive, weights)[int(ours.removed[k])]
+                        row["values_differing_before_it"].append(
+                            {"step": k, "curnet": float(ours.edge_betweenness[k]), "r_igraph": float(values[k]),
+                             "exact": str(at)})
+                        print(f"  step {k}, the same edge {ours.removed[k]}: cuRnet {ours.edge_betweenness[k]!r}, "
+                              f"R {values[k]!r}, exactly {at}", flush=True)
             row.update(r_igraph_s=seconds, r_igraph=version,
                        same_membership_as_r_igraph=same_partition(ours.membership, membership),
                        removed_steps_differing_from_r_igraph=int((removed != ours.removed).sum()),
@@ -240,7 +263,8 @@ def main(argv=None):
     ap.add_argument("--string-file", default=string_file())
     ap.add_argument("--r-igraph", action="store_true", help="time R igraph beside (optional)")
     ap.add_argument("--exact", action="store_true",
-                    help="with --r-igraph: the first differing removal's two edges in rational arithmetic")
+                    help="with --r-igraph: the first differing removal's two edges in rational arithmetic, "
+                         "and each earlier removal whose value differs from R's")
     ap.add_argument("--weighted", action="store_true",
                     help="STRING's costs as edge lengths (R igraph's weights; python-igraph not run)")
     ap.add_argument("--numpy-twins", action="store_true",

@@ -130,12 +130,12 @@ def test_every_cpu_route_is_whole_graph_rescoring(route, directed_graph, directe
     assert work["girvan-newman component rescores"] >= 1
 
 
-def exact_removals(n, edges):
+def exact_removals(n, edges, lengths=None):
     """Girvan–Newman in exact arithmetic, ties to the lowest edge id: (order, each value)."""
     alive = np.ones(len(edges), bool)
     removed, values = [], []
     for _ in range(len(edges)):
-        eb = exact_edge_betweenness(n, edges, alive)
+        eb = exact_edge_betweenness(n, edges, alive, lengths)
         top = max(eb.values())
         pick = min(e for e, x in eb.items() if x == top)
         removed.append(pick)
@@ -177,6 +177,22 @@ def test_removals_are_exact_girvan_newman(name, n, edges):
     if name == "grid-3x5":
         first = exact_edge_betweenness(n, edges, np.ones(len(edges), bool))
         assert first[6] == first[21] == Fraction(111, 5) == max(first.values()) and removed[0] == 6
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_weighted_removals_are_exact_girvan_newman(seed):
+    """Lengths as edge weights, each a multiple of 1/8 so that every path's sum is exact in
+    floating point and equal sums are the exact ties: each removal is of a largest exact value
+    (Dijkstra's path counts in rational arithmetic), the lowest edge id among equal ones."""
+    rng = np.random.default_rng(seed)
+    n, m = 14, 28
+    e = rng.integers(0, n, (m, 2))
+    lengths = rng.integers(1, 6, m) / 8
+    g = curnet.Graph.from_edges(e[:, 0], e[:, 1], lengths, directed=False, num_vertices=n, dtype=np.float64)
+    removed, values = edge_betweenness_removals(g, weighted=True, backend="cpu")
+    want_removed, want_values = exact_removals(n, e, lengths)
+    assert removed.tolist() == want_removed
+    np.testing.assert_allclose(values, np.array(want_values, float), rtol=1e-12)
 
 
 def near_tie_graph():
