@@ -4,7 +4,6 @@ route and the CPU peers, every answer checked against the public call's labels.
     python -m bench cpu-scc                  # R-MAT 20 (seed 1), medians of 5
     python -m bench cpu-scc --scale 16 --reps 3 --no-peers
     NUMBA_NUM_THREADS=2 python -m bench cpu-scc --scale 18 --json bench/results/x.json
-    python -m bench cpu-scc --scale 18 --busy 2   # two other processes spinning meanwhile
 
 The graph is the peers benchmark's: generators.rmat_edges(scale, seed=1) taken as directed
 arcs (parallel arcs and self-loops kept), its in-arcs built before timing. Rows:
@@ -18,9 +17,7 @@ arcs (parallel arcs and self-loops kept), its in-arcs built before timing. Rows:
     first call as it was before (the ordered view built on the first call);
   * the compiled route on its own (where Numba imports, whatever the graph's size): its
     first run in the process (Numba's import and cached code loaded, unless the public
-    call took the route) and the median of the runs after; then, where the public call took
-    SciPy's route, the public call again, now that the process holds the compiled code
-    (compiled from scc.LOADED_MIN_ARCS arcs);
+    call took the route) and the median of the runs after;
   * previous route: SciPy's strong components on the cheapest-arc CSR (HostGraph.scipy_matrix,
     built on the first call and kept) and np.unique relabelling, as the CPU backend did before;
   * python-igraph's connected_components(mode="strong") and, if importable, networkit's
@@ -36,7 +33,6 @@ import argparse
 import datetime
 import os
 import platform
-import subprocess
 import sys
 
 import numpy as np
@@ -70,19 +66,8 @@ def main(argv=None) -> int:
     ap.add_argument("--scale", type=int, default=20)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--no-peers", action="store_true", help="leave out python-igraph and networkit")
-    ap.add_argument("--busy", type=int, default=0,
-                    help="keep this many other processes spinning on the cores while timing (a shared machine)")
     ap.add_argument("--json", default=results.default_out("cpu_scc.json"), help="the rows as JSON (bench/rows.py)")
     a = ap.parse_args(argv)
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(a.busy)]
-    try:
-        return run(a)
-    finally:
-        for p in spinners:
-            p.kill()
-
-
-def run(a) -> int:
     rows: list = []
     from scipy.sparse import csgraph
 
@@ -95,7 +80,7 @@ def run(a) -> int:
         print(f"{name:58s} {med:9.1f} ms{spread}  {note}", flush=True)
         rows.append({"row": name.strip(), "median_ms": med, "min_ms": lo, "max_ms": hi, "note": note})
         results.write(a.json, rows, quiet=True, graph=f"R-MAT {a.scale} directed (seed 1)",
-                      environment={**{k: os.environ.get(k) for k in THREAD_SETTINGS}, "busy": a.busy})
+                      environment={k: os.environ.get(k) for k in THREAD_SETTINGS})
 
     src, dst, n = rmat_edges(a.scale, seed=1)
     g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
@@ -104,8 +89,7 @@ def run(a) -> int:
     print(f"R-MAT {a.scale} directed (seed 1): {n:,} vertices, {g.num_arcs:,} arcs; {be.describe()}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
-          + ", ".join(f"{k}={os.environ.get(k, '(unset)')}" for k in THREAD_SETTINGS)
-          + f"; {a.busy} other processes spinning", flush=True)
+          + ", ".join(f"{k}={os.environ.get(k, '(unset)')}" for k in THREAD_SETTINGS), flush=True)
 
     labels, first = timed(lambda: curnet.scc(g, backend="cpu"))
     compiled = cpu_scc.use_compiled(g.num_arcs)
@@ -120,12 +104,6 @@ def run(a) -> int:
     row(f"cuRnet cpu, public call, median of {a.reps} after", t, f"{labels.max() + 1:,} components ({route})")
     assert np.array_equal(again, labels)
     t_compiled = compiled_rows(be.device_graph(g), be, labels, a.reps, row)
-    t_loaded = None
-    if t_compiled is not None and not compiled:     # the process now holds the route's code
-        again, t_loaded = timed(lambda: curnet.scc(g, backend="cpu"), a.reps)
-        assert np.array_equal(again, labels)
-        row(f"cuRnet cpu, public call once the route is loaded, median of {a.reps}", t_loaded,
-            "(compiled route)" if cpu_scc.use_compiled(g.num_arcs) else "(SciPy: below scc.LOADED_MIN_ARCS)")
 
     def strong(matrix):
         return csgraph.connected_components(matrix, directed=True, connection="strong")[1]
@@ -194,8 +172,6 @@ def run(a) -> int:
         tn += timed(sc.run)[1]
     same = np.array_equal(be.canonical_labels(np.asarray(sc.getPartition().getVector())), labels)
     versus = f"; the compiled route {ms(tn) / ms(t_compiled):.2f}x" if t_compiled is not None else ""
-    if t_loaded is not None:
-        versus += f"; the public call once loaded {ms(tn) / ms(t_loaded):.2f}x"
     row(f"networkit {nk.__version__} run() ({nk.getMaxNumberOfThreads()} threads, "
         f"{N.numberOfEdges():,} edges)", tn,
         f"partition equal: {same}; cuRnet {ms(tn) / ms(t):.2f}x its speed{versus}")

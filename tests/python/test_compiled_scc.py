@@ -1,10 +1,5 @@
 """The CPU backend's compiled strong components (backends/cpu/compiled_scc.py) against SciPy's
 and against partitions known by construction; the public call forced onto that route."""
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given
@@ -22,8 +17,6 @@ from curnet.generators import rmat  # noqa: E402
 from curnet.work import count_work  # noqa: E402
 from strategies import graphs  # noqa: E402
 from test_algorithms import scc_shaped_graphs  # noqa: E402
-
-PYTHON = Path(__file__).resolve().parents[2] / "python"
 
 
 def compiled(g):
@@ -132,7 +125,6 @@ def test_reach_levels_are_breadth_first_depths():
 def test_public_call_takes_the_compiled_route_from_its_threshold(monkeypatch):
     g, expected = layered_components(5, sizes=[2000, 1000], small=50, tails=100)
     arcs = g.num_arcs
-    monkeypatch.setattr(cpu_scc, "LOADED_MIN_ARCS", arcs + 1)      # the loaded route out of reach
     monkeypatch.setattr(cpu_scc, "COMPILED_MIN_ARCS", arcs + 1)
     with count_work() as below:
         labels = curnet.scc(g, backend="cpu")
@@ -142,63 +134,6 @@ def test_public_call_takes_the_compiled_route_from_its_threshold(monkeypatch):
     assert below == {"scc whole-graph runs": 1}, below
     assert at == {"scc whole-graph runs": 1, "scc compiled runs": 1}, at
     np.testing.assert_array_equal(labels, oracles.canonical(expected))
-
-
-def test_a_mid_sized_graph_takes_the_compiled_route_once_it_is_loaded(monkeypatch):
-    """Below COMPILED_MIN_ARCS the route is taken from LOADED_MIN_ARCS arcs only once this
-    process holds its code; below LOADED_MIN_ARCS, never."""
-    g, expected = layered_components(8, sizes=[1500, 700], small=40, tails=80)
-    arcs = g.num_arcs
-    monkeypatch.setattr(cpu_scc, "COMPILED_MIN_ARCS", arcs + 1)
-    monkeypatch.setattr(cpu_scc, "LOADED_MIN_ARCS", arcs)
-    monkeypatch.setattr(compiled_scc, "loaded", lambda: False)
-    with count_work() as unloaded:
-        labels = curnet.scc(g, backend="cpu")
-    monkeypatch.undo()
-    compiled(g)                                   # this process now holds the code
-    assert compiled_scc.loaded()
-    monkeypatch.setattr(cpu_scc, "COMPILED_MIN_ARCS", arcs + 1)
-    monkeypatch.setattr(cpu_scc, "LOADED_MIN_ARCS", arcs)
-    threads = compiled_scc.numba.get_num_threads()
-    with count_work() as warm:
-        assert np.array_equal(curnet.scc(g, backend="cpu"), labels)
-    assert compiled_scc.numba.get_num_threads() == threads       # its one thread given back
-    monkeypatch.setattr(cpu_scc, "LOADED_MIN_ARCS", arcs + 1)
-    with count_work() as small:
-        assert np.array_equal(curnet.scc(g, backend="cpu"), labels)
-    assert unloaded == small == {"scc whole-graph runs": 1}, (unloaded, small)
-    assert warm == {"scc whole-graph runs": 1, "scc compiled runs": 1}, warm
-    np.testing.assert_array_equal(labels, oracles.canonical(expected))
-
-
-def test_a_fresh_process_leaves_numba_unimported_below_the_threshold():
-    """The first call on a mid-sized graph takes SciPy's route without importing Numba (whose
-    import and code load are what COMPILED_MIN_ARCS weighs); the route is then taken once a
-    large graph's call has loaded it."""
-    script = """
-import sys, numpy as np, curnet
-from curnet.backends.cpu import scc as cpu_scc
-from curnet.work import count_work
-rng = np.random.default_rng(2)
-n = 20000
-g = curnet.Graph.from_edges(rng.integers(0, n, 4 * n), rng.integers(0, n, 4 * n), directed=True, num_vertices=n)
-assert cpu_scc.LOADED_MIN_ARCS <= g.num_arcs < cpu_scc.COMPILED_MIN_ARCS
-with count_work() as first:
-    labels = curnet.scc(g, backend="cpu")
-print("numba" in sys.modules, dict(first))
-cpu_scc.COMPILED_MIN_ARCS = 0                  # stands for a large graph's call
-curnet.scc(g, backend="cpu")
-cpu_scc.COMPILED_MIN_ARCS = 1 << 23
-with count_work() as later:
-    assert np.array_equal(curnet.scc(g, backend="cpu"), labels)
-print(dict(later))
-"""
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
-                         env={**os.environ, "PYTHONPATH": str(PYTHON)})
-    assert out.returncode == 0, out.stderr[-3000:]
-    first, later = out.stdout.splitlines()
-    assert first == "False {'scc whole-graph runs': 1}", first
-    assert later == "{'scc whole-graph runs': 1, 'scc compiled runs': 1}", later
 
 
 def test_public_call_keeps_scipys_route_without_numba(monkeypatch):

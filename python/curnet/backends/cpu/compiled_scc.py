@@ -15,7 +15,7 @@ import numpy as np
 
 from .compiled import available, jit, numba
 
-__all__ = ["available", "loaded", "scc_labels"]
+__all__ = ["available", "scc_labels"]
 
 # Peel with another pivot until PEEL_MISSES pivots in a row found components smaller than
 # this share of the alive vertices; then Tarjan labels the rest (few large ones are left, or
@@ -32,29 +32,12 @@ TRIM_WAVE = 1 / 256
 SERIAL_FRONTIER = 256
 
 
-def loaded() -> bool:
-    """Whether this process holds the route's machine code (a call has compiled or loaded it),
-    so that another call costs only its run."""
-    return available() and bool(_peel.signatures)
-
-
-def scc_labels(out_ptr, out_idx, in_ptr, in_src, threads: int | None = None) -> np.ndarray:
-    """(n,) int32 labels, each component labelled with one of its vertices' ids; the parallel
-    steps on `threads` of Numba's threads (all of them by default)."""
-    if threads is None:
-        return _scc_labels(out_ptr, out_idx, in_ptr, in_src, max(1, numba.get_num_threads()))
-    saved = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        return _scc_labels(out_ptr, out_idx, in_ptr, in_src, threads)
-    finally:
-        numba.set_num_threads(saved)
-
-
-def _scc_labels(out_ptr, out_idx, in_ptr, in_src, threads: int) -> np.ndarray:
+def scc_labels(out_ptr, out_idx, in_ptr, in_src) -> np.ndarray:
+    """(n,) int32 labels, each component labelled with one of its vertices' ids."""
     n = len(out_ptr) - 1
     labels = np.arange(n, dtype=np.int32)
     alive = np.ones(n, np.bool_)
+    threads = max(1, numba.get_num_threads())
     misses = 0
     while True:
         left = _trim(out_ptr, out_idx, in_ptr, in_src, alive)

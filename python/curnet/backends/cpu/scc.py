@@ -1,30 +1,21 @@
-"""The CPU backend's strong components: with Numba installed, on a large graph (or a mid-sized
-one once the process holds the compiled code), trim and forward-backward peeling over the
-CPU's threads (`compiled_scc.py`); else SciPy's Pearce over
+"""The CPU backend's strong components: on a large graph with Numba installed, trim and
+forward-backward peeling over the CPU's threads (`compiled_scc.py`); else SciPy's Pearce over
 the graph's cached SCC view (`HostGraph.scc_view`); and the NumPy twins of kernels/scc.cu's
 trim and max propagation (the forward-backward route the CUDA backend takes, exercised here
 by the tests)."""
 from __future__ import annotations
-
-import sys
 
 import numpy as np
 
 from ...work import tally
 from ..hostgraph import HostGraph, segment_starts
 
-# The compiled route from this many arcs on a process's first call. Warm, it wins from ~R-MAT
-# 12, but its first use in a process imports Numba and loads the cached machine code (0.2-1.4 s
-# on 2 cores; ~20 s to compile it, once per install): below R-MAT 20 (16.8M arcs; SciPy 0.7-1.6
-# s on a first call) SciPy's first call is the cheaper. bench/results/cpu_scc_rmat*_2026-12-02.json.
+# The compiled route from this many arcs. Warm, it wins from ~R-MAT 10 (R-MAT 16: 4-6 ms
+# against SciPy's 10-25 ms on 2 cores), but its first use in a process imports Numba and loads
+# the cached machine code (~0.9 s there; ~20 s to compile it, once per install): below R-MAT
+# 20 (16.8M arcs; SciPy 0.7-1.6 s on a first call) SciPy's first call is the cheaper.
+# bench/results/cpu_scc_rmat*_2026-12-02.json.
 COMPILED_MIN_ARCS = 1 << 23
-# ... and from this many, on one thread, once a call in the process has loaded it: warm, on 2
-# cores, 1.2-1.7x SciPy's route from R-MAT 15 up (R-MAT 18: 29.6 ms against 48.5, networkit
-# 72.6), about 2x with both cores busy elsewhere. One thread, as there two threads can take 13x
-# their idle time (R-MAT 16: 144 ms; under OpenMP's default wait policy, a process-wide setting
-# left to the user, each of its ~40 parallel regions waits for a thread to get a core).
-# bench/results/cpu_scc_loaded_2026-12-03.md.
-LOADED_MIN_ARCS = 1 << 16
 
 
 def scc_labels(hg: HostGraph) -> np.ndarray:
@@ -32,8 +23,7 @@ def scc_labels(hg: HostGraph) -> np.ndarray:
     if use_compiled(len(hg.in_src)):
         from . import compiled_scc
         tally("scc compiled runs")
-        threads = None if len(hg.in_src) >= COMPILED_MIN_ARCS else 1
-        return compiled_scc.scc_labels(hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src, threads)
+        return compiled_scc.scc_labels(hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src)
     from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
     matrix, order = hg.scc_view()
     _, found = csgraph.connected_components(matrix, directed=True, connection="strong")
@@ -45,16 +35,11 @@ def scc_labels(hg: HostGraph) -> np.ndarray:
 
 
 def use_compiled(arcs: int) -> bool:
-    """Whether a graph of `arcs` arcs takes the compiled route: large (over all the threads),
-    or mid-sized (on one) once this process has loaded the route's code; and Numba importable."""
-    if arcs >= COMPILED_MIN_ARCS:
-        from . import compiled_scc
-        return compiled_scc.available()
-    if arcs < LOADED_MIN_ARCS:
+    """Whether a graph of `arcs` arcs takes the compiled route (large, and Numba importable)."""
+    if arcs < COMPILED_MIN_ARCS:
         return False
-    # looked up, not imported: importing it imports Numba, a cost COMPILED_MIN_ARCS weighs
-    loaded = sys.modules.get(f"{__package__}.compiled_scc")
-    return loaded is not None and loaded.loaded()
+    from . import compiled_scc
+    return compiled_scc.available()
 
 
 def trim(hg: HostGraph, alive: np.ndarray, passes: int = 1) -> np.ndarray:
