@@ -3,10 +3,12 @@ route and the CPU peers, every answer checked against the public call's labels.
 
     python -m bench cpu-scc                  # R-MAT 20 (seed 1), medians of 5
     python -m bench cpu-scc --scale 16 --reps 3 --no-peers
+    python -m bench cpu-scc --chain 3000000      # a deep graph: 3 M 2-cycles in a chain, and a ring
     NUMBA_NUM_THREADS=2 python -m bench cpu-scc --scale 18 --json bench/results/x.json
 
 The graph is the peers benchmark's: generators.rmat_edges(scale, seed=1) taken as directed
-arcs (parallel arcs and self-loops kept), its in-arcs built before timing. Rows:
+arcs (parallel arcs and self-loops kept), or with --chain a deep one (chain_of_two_cycles);
+its in-arcs built before timing. Rows:
   * public call `curnet.scc(g, backend="cpu")`, which takes the compiled route (trim, peel,
     Tarjan over the CPU's threads: backends/cpu/compiled_scc.py) from scc.COMPILED_MIN_ARCS
     arcs with Numba installed, else SciPy: the first call on the graph (SciPy's strong
@@ -17,7 +19,8 @@ arcs (parallel arcs and self-loops kept), its in-arcs built before timing. Rows:
     first call as it was before (the ordered view built on the first call);
   * the compiled route on its own (where Numba imports, whatever the graph's size): its
     first run in the process (Numba's import and cached code loaded, unless the public
-    call took the route) and the median of the runs after;
+    call took the route), the median of the runs after, and that median with the searches'
+    level limit lifted (compiled_scc.PEEL_MAX_LEVELS: a deep search hands over to Tarjan);
   * previous route: SciPy's strong components on the cheapest-arc CSR (HostGraph.scipy_matrix,
     built on the first call and kept) and np.unique relabelling, as the CPU backend did before;
   * python-igraph's connected_components(mode="strong") and, if importable, networkit's
@@ -65,11 +68,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench cpu-scc", description=__doc__.splitlines()[0])
     ap.add_argument("--scale", type=int, default=20)
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--chain", type=int, default=None, metavar="PAIRS",
+                    help="instead of R-MAT: PAIRS 2-cycles chained as a path, beside a ring (a deep graph)")
     ap.add_argument("--no-peers", action="store_true", help="leave out python-igraph and networkit")
     ap.add_argument("--json", default=results.default_out("cpu_scc.json"), help="the rows as JSON (bench/rows.py)")
     a = ap.parse_args(argv)
     rows: list = []
     from scipy.sparse import csgraph
+
+    graph = (f"R-MAT {a.scale} directed (seed 1)" if a.chain is None
+             else f"{a.chain:,} 2-cycles in a chain beside a 200,000-vertex ring")
 
     def ms(t: Times) -> float:
         return t.median * 1e3
@@ -79,14 +87,14 @@ def main(argv=None) -> int:
         spread = f" ({lo:.0f}-{hi:.0f})" if hi > lo else ""
         print(f"{name:58s} {med:9.1f} ms{spread}  {note}", flush=True)
         rows.append({"row": name.strip(), "median_ms": med, "min_ms": lo, "max_ms": hi, "note": note})
-        results.write(a.json, rows, quiet=True, graph=f"R-MAT {a.scale} directed (seed 1)",
+        results.write(a.json, rows, quiet=True, graph=graph,
                       environment={k: os.environ.get(k) for k in THREAD_SETTINGS})
 
-    src, dst, n = rmat_edges(a.scale, seed=1)
+    src, dst, n = rmat_edges(a.scale, seed=1) if a.chain is None else chain_of_two_cycles(a.chain)
     g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
     g.csc()
     be = get_backend("cpu")
-    print(f"R-MAT {a.scale} directed (seed 1): {n:,} vertices, {g.num_arcs:,} arcs; {be.describe()}; "
+    print(f"{graph}: {n:,} vertices, {g.num_arcs:,} arcs; {be.describe()}; "
           f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
           f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
           + ", ".join(f"{k}={os.environ.get(k, '(unset)')}" for k in THREAD_SETTINGS), flush=True)
@@ -178,6 +186,15 @@ def main(argv=None) -> int:
     return 0
 
 
+def chain_of_two_cycles(pairs: int, ring: int = 200_000):
+    """(src, dst, n): 2-cycles 2i <-> 2i+1 chained 2i+1 -> 2i+2, beside a directed ring (every
+    search from a pair is as deep as the chain after it; tests/python/test_robustness.py's graph)."""
+    a = np.arange(pairs, dtype=np.int64) * 2
+    cycle = np.arange(ring) + 2 * pairs
+    return (np.r_[a, a + 1, a[:-1] + 1, cycle, a[-1] + 1], np.r_[a + 1, a, a[1:], np.roll(cycle, -1), cycle[0]],
+            2 * pairs + ring)
+
+
 def compiled_rows(hg, be, labels, reps, row):
     """The compiled route's rows (its first run in the process, then the median of `reps`),
     each answer checked against the public call's; its Times, None without Numba."""
@@ -194,6 +211,14 @@ def compiled_rows(hg, be, labels, reps, row):
     row(f"compiled route, first run in the process ({threads} threads)", t_first,
         "(Numba's import and code load, unless the public call took the route)")
     row(f"compiled route, median of {reps} ({threads} threads)", t, "(labels before canonical numbering)")
+    saved, compiled_scc.PEEL_MAX_LEVELS = compiled_scc.PEEL_MAX_LEVELS, 1 << 62
+    try:
+        raw, t_deep = timed(lambda: compiled_scc.scc_labels(*arcs), reps)
+    finally:
+        compiled_scc.PEEL_MAX_LEVELS = saved
+    assert np.array_equal(be.canonical_labels(raw), labels)
+    row(f"compiled route, searches never stopped, median of {reps}", t_deep,
+        f"(PEEL_MAX_LEVELS {saved} lifted: the route before 2026-12-03)")
     return t
 
 

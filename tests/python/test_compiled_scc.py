@@ -102,6 +102,32 @@ def test_compiled_on_an_undirected_graph_gives_its_connected_components():
     np.testing.assert_array_equal(compiled(g), oracles.canonical(parts))
 
 
+@pytest.mark.parametrize("max_levels", [1, 3])
+def test_a_search_past_its_levels_hands_the_rest_to_tarjan(monkeypatch, max_levels):
+    """Peels whose searches stop at PEEL_MAX_LEVELS leave the alive vertices to Tarjan's
+    search: the same partition, on a chain of 2-cycles beside a ring (every search deep) and
+    on the layered graph (peels, then the stop)."""
+    monkeypatch.setattr(compiled_scc, "PEEL_MAX_LEVELS", max_levels)
+    pairs, ring = 3000, 500
+    a = np.arange(pairs) * 2
+    cycle = np.arange(ring) + 2 * pairs
+    g = curnet.Graph.from_edges(np.r_[a, a + 1, a[:-1] + 1, cycle], np.r_[a + 1, a, a[1:], np.roll(cycle, -1)],
+                                directed=True, num_vertices=2 * pairs + ring)
+    np.testing.assert_array_equal(compiled(g), oracles.canonical(oracles.scc_partition(g)))
+    layered, expected = layered_components(9, sizes=[2000, 1000, 500], small=100, tails=300)
+    np.testing.assert_array_equal(compiled(layered), oracles.canonical(expected))
+
+
+@given(graphs(max_vertices=40))
+def test_compiled_matches_scipy_when_every_search_stops_at_one_level(g):
+    saved = compiled_scc.PEEL_MAX_LEVELS
+    compiled_scc.PEEL_MAX_LEVELS = 1
+    try:
+        np.testing.assert_array_equal(compiled(g), oracles.canonical(oracles.scc_partition(g)))
+    finally:
+        compiled_scc.PEEL_MAX_LEVELS = saved
+
+
 def test_reach_levels_are_breadth_first_depths():
     """The searches' levels (serial, threaded and bottom-up levels mixed) are BFS depths inside
     the alive vertices, both ways."""
@@ -117,9 +143,13 @@ def test_reach_levels_are_breadth_first_depths():
                          (inside.T.tocsr(), (hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx))):
         depth = csgraph.shortest_path(matrix, unweighted=True, indices=pivot)
         expected = np.where(np.isinf(depth), -1, depth).astype(np.int32)
-        level = compiled_scc._reach(*arcs, alive, int(alive.sum()), pivot, threads)
+        level, whole = compiled_scc._reach(*arcs, alive, int(alive.sum()), pivot, threads, 1 << 20)
         np.testing.assert_array_equal(level, expected)
-        assert level.max() > 3
+        assert whole and level.max() > 3
+        # stopped after 2 levels: the levels reached so far, and no further
+        cut, whole = compiled_scc._reach(*arcs, alive, int(alive.sum()), pivot, threads, 2)
+        assert not whole
+        np.testing.assert_array_equal(cut, np.where(expected <= 2, expected, -1))
 
 
 def test_public_call_takes_the_compiled_route_from_its_threshold(monkeypatch):

@@ -30,6 +30,13 @@ BOTTOM_UP_SHARE = 0.05
 TRIM_WAVE = 1 / 256
 # A frontier smaller than this is pushed on one thread.
 SERIAL_FRONTIER = 256
+# A pivot's search that goes deeper than this many levels stops, and Tarjan's search labels
+# what is left: a deep search visits a few vertices a level, serial work that Tarjan does in
+# one linear pass without the trims and misses around the peels. A chain of 3 M 2-cycles beside
+# a ring (9.2 M arcs, 2 cores): 1,253 ms with the searches run to their end, 314 ms with this
+# limit (SciPy's Pearce 82 ms, networkit 264 ms); R-MAT 20 (5 levels a search) unchanged, 82-91
+# ms. bench/results/cpu_scc_levels_2026-12-03.md.
+PEEL_MAX_LEVELS = 1024
 
 
 def scc_labels(out_ptr, out_idx, in_ptr, in_src) -> np.ndarray:
@@ -46,9 +53,15 @@ def scc_labels(out_ptr, out_idx, in_ptr, in_src) -> np.ndarray:
         pivot = _pivot(out_ptr, in_ptr, alive, threads)
         # the component is what reaches the pivot among what it reaches: the backward search
         # stays inside the forward one's vertices (a path inside a component stays in it)
-        reached = _reach(out_ptr, out_idx, in_ptr, in_src, alive, left, pivot, threads) >= 0
-        backward = _reach(in_ptr, in_src, out_ptr, out_idx, reached, np.count_nonzero(reached),
-                          pivot, threads)
+        forward, whole = _reach(out_ptr, out_idx, in_ptr, in_src, alive, left, pivot, threads,
+                                PEEL_MAX_LEVELS)
+        if whole:
+            reached = forward >= 0
+            backward, whole = _reach(in_ptr, in_src, out_ptr, out_idx, reached,
+                                     np.count_nonzero(reached), pivot, threads, PEEL_MAX_LEVELS)
+        if not whole:                       # deep: Tarjan's linear pass instead
+            _tarjan(out_ptr, out_idx, alive, labels)
+            return labels
         size = _peel(backward, alive, labels, pivot)
         misses = misses + 1 if size < PEEL_SHARE * left else 0
         if misses == PEEL_MISSES:
@@ -164,10 +177,11 @@ def _has_alive(ptr, nbr, alive, v):
 
 
 @jit(parallel=True)
-def _reach(ptr, nbr, rptr, rnbr, alive, left, pivot, threads):
-    """(n,) int32: each alive vertex's level from `pivot` along the arcs ptr/nbr inside
-    `alive` (`left` of them), -1 where it is not reached. rptr/rnbr are the same arcs
-    reversed (bottom-up)."""
+def _reach(ptr, nbr, rptr, rnbr, alive, left, pivot, threads, max_levels):
+    """((n,) int32, whole): each alive vertex's level from `pivot` along the arcs ptr/nbr
+    inside `alive` (`left` of them), -1 where it is not reached; `whole` False where the search
+    stopped with a frontier left after `max_levels` levels (then the levels are those reached
+    so far). rptr/rnbr are the same arcs reversed (bottom-up)."""
     n = len(alive)
     level = np.full(n, -1, np.int32)
     level[pivot] = 0
@@ -179,6 +193,8 @@ def _reach(ptr, nbr, rptr, rnbr, alive, left, pivot, threads):
     unseen = left - 1
     depth = 0
     while size > 0:
+        if depth == max_levels:
+            return level, False
         if size > BOTTOM_UP_SHARE * unseen:
             # every unseen alive vertex looks for a parent on the frontier: each writes its own
             size = 0
@@ -204,7 +220,7 @@ def _reach(ptr, nbr, rptr, rnbr, alive, left, pivot, threads):
             size = len(frontier)
         unseen -= size
         depth += 1
-    return level
+    return level, True
 
 
 @jit(parallel=True)
