@@ -18,11 +18,13 @@ import time
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components, reverse_cuthill_mckee
+from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 import curnet
 from curnet import generators
 from curnet.graph import Graph
+
+from .gpu_accounts import giant_sources
 
 
 def main(argv=None) -> int:
@@ -34,10 +36,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     src, dst, n = generators.rmat_edges(a.scale, seed=1)
     g = Graph.from_edges(src, dst, directed=False, num_vertices=n)
+    sources = giant_sources(g, a.sources, 0)
     adjacency = csr_matrix((np.ones(len(g.indices)), g.indices, g.indptr), shape=(n, n))
-    _, part = connected_components(adjacency, directed=False)
-    giant = np.flatnonzero((part == np.bincount(part).argmax()) & (np.diff(g.indptr) > 0))
-    sources = np.random.default_rng(0).choice(giant, a.sources, replace=False)
     degree = np.diff(g.indptr)
     orders = {"as generated": np.arange(n), "degree descending": np.argsort(-degree, kind="stable"),
               "reverse Cuthill-McKee": reverse_cuthill_mckee(adjacency, symmetric_mode=True)}

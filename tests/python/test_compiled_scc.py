@@ -1,5 +1,8 @@
 """The CPU backend's compiled strong components (backends/cpu/compiled_scc.py) against SciPy's
 and against partitions known by construction; the public call forced onto that route."""
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -17,6 +20,9 @@ from curnet.generators import rmat  # noqa: E402
 from curnet.work import count_work  # noqa: E402
 from strategies import graphs  # noqa: E402
 from test_algorithms import scc_shaped_graphs  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))     # the repository: bench/
+from bench.cpu_scc import chain_of_two_cycles  # noqa: E402
 
 
 def compiled(g):
@@ -108,11 +114,8 @@ def test_a_search_past_its_levels_hands_the_rest_to_tarjan(monkeypatch, max_leve
     search: the same partition, on a chain of 2-cycles beside a ring (every search deep) and
     on the layered graph (peels, then the stop)."""
     monkeypatch.setattr(compiled_scc, "PEEL_MAX_LEVELS", max_levels)
-    pairs, ring = 3000, 500
-    a = np.arange(pairs) * 2
-    cycle = np.arange(ring) + 2 * pairs
-    g = curnet.Graph.from_edges(np.r_[a, a + 1, a[:-1] + 1, cycle], np.r_[a + 1, a, a[1:], np.roll(cycle, -1)],
-                                directed=True, num_vertices=2 * pairs + ring)
+    src, dst, n = chain_of_two_cycles(3000, ring=500)
+    g = curnet.Graph.from_edges(src, dst, directed=True, num_vertices=n)
     np.testing.assert_array_equal(compiled(g), oracles.canonical(oracles.scc_partition(g)))
     layered, expected = layered_components(9, sizes=[2000, 1000, 500], small=100, tails=300)
     np.testing.assert_array_equal(compiled(layered), oracles.canonical(expected))

@@ -9,8 +9,10 @@ also stop a run as soon as they are passed, so a quadratic variant fails at once
 test_errors.py holds the first part of the bad-input catalogue; the cases here are the rest.
 """
 import os
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -27,6 +29,9 @@ from curnet.io import GraphFormatError, from_arrow, read_graph
 from curnet.work import count_work
 
 import oracles
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))     # the repository: bench/
+from bench.cpu_scc import chain_of_two_cycles  # noqa: E402
 
 G = curnet.Graph.from_edges(["a", "b"], ["b", "c"], [1.0, 2.0])
 IDS = curnet.Graph.from_edges([0, 1], [1, 2], [1.0, 2.0])
@@ -341,12 +346,8 @@ def test_long_route_agrees_with_scipy_and_the_frontier_rounds(monkeypatch, dtype
 
 def test_a_million_tiny_sccs_and_one_giant():
     pairs = 500_000                                   # 2-cycles 2i <-> 2i+1, chained as a DAG
-    a = np.arange(pairs, dtype=np.int64) * 2
-    big = 200_000
-    ring = np.arange(big) + 2 * pairs
-    src = np.r_[a, a + 1, a[:-1] + 1, ring, a[-1] + 1]
-    dst = np.r_[a + 1, a, a[1:], np.roll(ring, -1), ring[0]]
-    g = curnet.Graph.from_edges(src, dst, num_vertices=2 * pairs + big)
+    src, dst, n = chain_of_two_cycles(pairs, ring=200_000)
+    g = curnet.Graph.from_edges(src, dst, num_vertices=n)
     with count_work() as work:
         labels = curnet.scc(g, backend="cpu")
     assert work == {"scc whole-graph runs": 1}, work     # SciPy's linear-time Pearce, once
