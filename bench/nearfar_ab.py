@@ -1,10 +1,10 @@
 """Near-far A/B: one tree's one-source SSSP on R-MAT 22 and batches on R-MAT 20 and 16 (weights
-(0, 1]), the one-source BFS engine (`bfs_one`) on the same R-MAT 22 from the peers' runner's
-16 sources, and SCC (whose pivot searches run `bfs_one`) on R-MAT 22 directed and, where the
-dataset is at hand (CURNET_DATA), the mouse liver network. Run once per tree in the same device
-call, or once for several tunings of one tree, each argument after the output file a tuning
-(`name=value`, several joined by commas; `-`: the defaults), every graph built once and timed
-under each tuning in turn:
+(0, 1]), the one-source BFS engine (`bfs_one`) and public call (`curnet.bfs`) on the same
+R-MAT 22 from the peers' runner's 16 sources, and SCC (whose pivot searches run `bfs_one`) on
+R-MAT 22 directed and, where the dataset is at hand (CURNET_DATA), the mouse liver network.
+Run once per tree in the same device call, or once for several tunings of one tree, each
+argument after the output file a tuning (`name=value`, several joined by commas; `-`: the
+defaults), every graph built once and timed under each tuning in turn:
 `python3 bench/nearfar_ab.py . out.json nf_graph_after=1000000000 -`."""
 import json
 import sys
@@ -14,6 +14,7 @@ tree, out = sys.argv[1], sys.argv[2]
 sys.path.insert(0, tree + "/python")
 import numpy as np  # noqa: E402
 import cupy as cp  # noqa: E402
+import curnet  # noqa: E402
 from curnet import datasets, generators  # noqa: E402
 from curnet.graph import Graph  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
@@ -86,7 +87,13 @@ def one_source_bfs(hg):
     return {"ms by source": one, "median ms": float(np.median(list(one.values())))}
 
 
+def one_source_bfs_public(g):
+    one = {int(s): round(timed(lambda s=s: curnet.bfs(g, [int(s)], backend="cuda")), 3) for s in bfs_ids}
+    return {"ms by source": one, "median ms": float(np.median(list(one.values())))}
+
+
 each_tuning("R-MAT 22 one-source BFS", one_source_bfs, hg)
+each_tuning("R-MAT 22 one-source BFS, public call", one_source_bfs_public, g)
 each_tuning("R-MAT 22 one source", one_source, hg)
 del hg, g
 
