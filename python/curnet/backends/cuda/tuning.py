@@ -31,9 +31,9 @@ class CudaTuning:
     # finds fewer than n / bfs_one_beta vertices (Beamer et al.'s rule; beta his constant).
     # Alpha 56, not his 14: one H200, R-MAT 22, 16 sources, 14 / 28 / 56: engine mean 0.80 /
     # 0.77 / 0.71 ms, median 0.64 / 0.67 / 0.68 ms, slowest source 1.76 / 1.81 / 1.00 ms (the
-    # slow two switched to bottom-up a level late), public call median 1.24 / 1.21 / 1.20 ms; SCC, whose pivot searches run
-    # this BFS, R-MAT 22 2.01 / 2.00 / 1.99 ms, mouse liver 1.52 / 1.45 / 1.50 ms
-    # (bench/results/nearfar_ab_alpha_h200_2026-12-03k.json).
+    # slow two switched to bottom-up a level late), public call median 1.24 / 1.21 / 1.20 ms;
+    # SCC, whose pivot searches run this BFS, R-MAT 22 2.01 / 2.00 / 1.99 ms, mouse liver
+    # 1.52 / 1.45 / 1.50 ms (bench/results/nearfar_ab_alpha_h200_2026-12-03k.json).
     bfs_one_alpha: int = 56
     bfs_one_beta: int = 24
     # The one-source BFS's level loop and SCC's propagation sweeps run on the device, in one
