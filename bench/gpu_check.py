@@ -30,7 +30,7 @@ from curnet.algorithms.bfs import bfs
 from curnet.algorithms.scc import scc
 from curnet.algorithms.sssp import sssp, sssp_dists
 from curnet.algorithms.bfs import bfs_blocks
-from curnet.algorithms.scc import scc_by_reachability
+from curnet.algorithms.scc import component_labels
 from curnet.algorithms.sinks import DiscardSink
 from curnet.algorithms.sssp import bellman_ford, solve_batch, sssp_blocks
 from curnet.backends import get_backend
@@ -205,7 +205,7 @@ def bench_scale22(be, scale, reps, cpu_reps, sweep=True):
     gd.csc()
     print(f"  directed built in {time.perf_counter() - t0:.1f} s: {gd}", flush=True)
     hd = be.device_graph(gd)
-    t = timed(lambda: scc_by_reachability(be, hd), reps, 1, sync, keep=False)[1].stats()
+    t = timed(lambda: component_labels(be, hd), reps, 1, sync, keep=False)[1].stats()
     row(f"SCC R-MAT{scale} directed", "engine", t, "≤40 ms")
     t = timed(lambda: scc(gd, backend="cuda"), reps, 1, sync, keep=False)[1].stats()
     row(f"SCC R-MAT{scale} directed", "engine+transfer", t)

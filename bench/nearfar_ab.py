@@ -1,7 +1,8 @@
 """Near-far A/B: one tree's one-source SSSP on R-MAT 22 and batches on R-MAT 20 and 16 (weights
 (0, 1]), the one-source BFS engine (`bfs_one`) and public call (`curnet.bfs`) on the same
-R-MAT 22 from the peers' runner's 16 sources, and SCC (whose pivot searches run `bfs_one`) on
-R-MAT 22 directed and, where the dataset is at hand (CURNET_DATA), the mouse liver network.
+R-MAT 22 from the peers' runner's 16 sources, and SCC (whose pivot searches run `bfs_one`;
+the route the public call takes, and the driver over the primitives) on R-MAT 22, 14, 16 and
+18 directed and, where the dataset is at hand (CURNET_DATA), the mouse liver network.
 Run once per tree in the same device call, or once for several tunings of one tree, each
 argument after the output file a tuning (`name=value`, several joined by commas; `-`: the
 defaults), every graph built once and timed under each tuning in turn:
@@ -18,7 +19,7 @@ import curnet  # noqa: E402
 from curnet import datasets, generators  # noqa: E402
 from curnet.graph import Graph  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
-from curnet.algorithms.scc import scc_by_reachability  # noqa: E402
+from curnet.algorithms.scc import component_labels, scc_by_reachability  # noqa: E402
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
 
 be = get_backend("cuda")
@@ -99,11 +100,14 @@ del hg, g
 
 
 def scc_ms(hd):
-    return round(timed(lambda: scc_by_reachability(dev, hd), reps=9), 3)
+    """The route the public call takes, and the driver over the primitives."""
+    return {"route ms": round(timed(lambda: component_labels(dev, hd), reps=9), 3),
+            "driver ms": round(timed(lambda: scc_by_reachability(dev, hd), reps=9), 3)}
 
 
 directed = [("R-MAT 22 directed", lambda: Graph.from_edges(src, dst, directed=True, num_vertices=n))]
 directed.append(("mouse liver", lambda: datasets.load("mouseliver")))
+directed += [(f"R-MAT {k} directed", lambda k=k: generators.rmat(k, seed=2, directed=True)) for k in (14, 16, 18)]
 for name, build in directed:
     try:
         gd = build()

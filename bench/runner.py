@@ -283,13 +283,13 @@ def engine_call(algorithm, g, sources, backend):
         return run, host
     if algorithm == "scc":
         from curnet.algorithms.common import primary
-        from curnet.algorithms.scc import canonical_labels, scc_by_reachability
+        from curnet.algorithms.scc import canonical_labels, component_labels
         dev = primary(be)
         hg = dev.device_graph(g)
 
         def run():
             with dev.device_scope():
-                return dev.scc_labels(hg) if dev.scc_method(hg) == "native" else scc_by_reachability(dev, hg)
+                return component_labels(dev, hg)
         return run, lambda labels: canonical_labels(dev.to_host(labels))
     raise ValueError(algorithm)
 

@@ -190,7 +190,7 @@ def test_relax_twin(gpu, cpu, dtype, jacobi, with_pred):
 def test_cuda_backends_have_the_whole_contract(gpu):
     from contract_names import missing
     assert missing(gpu) == [] and hasattr(gpu, "near_far")
-    assert gpu.scc_method(None) == "reachability" and gpu.members == [gpu]
+    assert gpu.members == [gpu]
     assert gpu.to_host(gpu.xp.arange(3)).tolist() == [0, 1, 2]
 
 
@@ -324,7 +324,76 @@ def test_device_loop_past_the_level_limit(gpu, monkeypatch):
     assert hd.long_diameter
 
 
-def test_scc_on_long_chains_with_device_loops(gpu):
+@pytest.fixture(params=["one launch", "driver"])
+def scc_route(gpu, request, monkeypatch):
+    """SCC by each route of the CUDA backend: every graph in one launch (scc_whole), or none
+    (the driver over the primitives); the test's scc calls are checked to have taken it."""
+    one = request.param == "one launch"
+    monkeypatch.setattr(gpu.tuning, "scc_one_launch_arcs", 1 << 40 if one else 0)
+    before = gpu.stats.get("scc_one_launch_runs", 0)
+    yield request.param
+    ran = gpu.stats.get("scc_one_launch_runs", 0) - before
+    assert ran > 0 if one else ran == 0
+
+
+def test_scc_route_by_size(gpu, monkeypatch):
+    """Graphs of at most tuning.scc_one_launch_arcs arcs take the one launch, larger the driver."""
+    hd = gpu.device_graph(generators.cycle(10))            # 10 arcs
+    assert gpu.scc_method(hd) == "native"
+    monkeypatch.setattr(gpu.tuning, "scc_one_launch_arcs", 9)
+    assert gpu.scc_method(hd) == "reachability"
+    monkeypatch.setattr(gpu.tuning, "scc_one_launch_arcs", 10)
+    monkeypatch.setattr(gpu.tuning, "device_loops", False)   # no cooperative launches at all
+    assert gpu.scc_method(hd) == "reachability"
+
+
+def test_scc_one_launch_against_scipy(gpu):
+    """scc_whole's labels on seeded random digraphs of every shape the driver meets (sparse and
+    dense, hubs past heavy_degree both ways, chains of small cycles, self-loops): each vertex
+    labelled with a vertex of its own component (which carries its own id), the partition
+    SciPy's, and the colouring rounds counted."""
+    rng = np.random.default_rng(11)
+    rounds = 0
+    for case in range(40):
+        n = int(rng.integers(1, [40, 400, 3000][case % 3] + 1))
+        m = int(n * rng.choice([0.5, 1.0, 1.5, 3.0]))
+        src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+        if case % 4 == 1:                       # hubs: a warp a vertex in both sweeps
+            hubs = rng.integers(0, n, 2)
+            k = 3 * gpu.tuning.heavy_degree
+            src = np.r_[src, np.full(k, hubs[0]), rng.integers(0, n, k)]
+            dst = np.r_[dst, rng.integers(0, n, k), np.full(k, hubs[1])]
+        if case % 4 == 2:                       # a chain of 3-cycles joined one way: many rounds
+            chain = np.arange(n - 1)
+            src = np.r_[src[: m // 8], chain, chain[chain % 3 == 2]]
+            dst = np.r_[dst[: m // 8], chain + 1, chain[chain % 3 == 2] - 2]
+        g = Graph.from_edges(src.astype(np.int32), dst.astype(np.int32), directed=True, num_vertices=n)
+        hd = gpu.device_graph(g)
+        before = gpu.stats.get("scc_one_launch_rounds", 0)
+        labels = gpu.scc_strategy.labels_in_one_launch(hd).get()
+        rounds += gpu.stats["scc_one_launch_rounds"] - before
+        _, ref = csgraph.connected_components(scipy_matrix(g), directed=True, connection="strong")
+        assert np.array_equal(labels[labels], labels), case
+        assert np.array_equal(canonical_labels(labels), canonical_labels(ref)), case
+    assert rounds > 40                          # the colouring ran, not only trims and the pivot
+
+
+def test_scc_one_launch_past_its_step_limit(gpu, monkeypatch):
+    """Past tuning.long_levels steps scc_whole gives up (None) and the driver takes the graph."""
+    g = generators.path(300, directed=True)
+    g = Graph.from_edges(np.r_[g.edge_sources(), 299], np.r_[g.indices, 0], directed=True, num_vertices=300)
+    ref = canonical_labels(np.zeros(300, np.int32))          # one cycle of 300
+    monkeypatch.setattr(gpu.tuning, "long_levels", 4096)
+    hd = gpu.device_graph(g)
+    assert np.array_equal(canonical_labels(gpu.scc_strategy.labels_in_one_launch(hd).get()), ref)
+    monkeypatch.setattr(gpu.tuning, "long_levels", 3)
+    assert gpu.scc_strategy.labels_in_one_launch(hd) is None
+    before = gpu.stats.get("scc_one_launch_runs", 0)
+    assert np.array_equal(scc(g, backend="cuda"), ref)
+    assert gpu.stats["scc_one_launch_runs"] == before + 1
+
+
+def test_scc_on_long_chains_with_device_loops(gpu, scc_route):
     """Deep graphs (the case the device loops are for): many levels and sweeps, one launch each."""
     rng = np.random.default_rng(9)
     n = 3000
@@ -443,7 +512,7 @@ def test_sssp_rmat(gpu, scale):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_scc_random(gpu, seed):
+def test_scc_random(gpu, seed, scc_route):
     rng = np.random.default_rng(seed)
     n = [30, 500, 3000, 20000][seed]
     g = random_graph(rng, n, int(n * [1.0, 1.5, 2.0, 1.2][seed]), directed=True)
@@ -454,7 +523,7 @@ def test_scc_random(gpu, seed):
 
 
 @pytest.mark.parametrize("scale", [12, 16])
-def test_scc_rmat(gpu, scale):
+def test_scc_rmat(gpu, scale, scc_route):
     g = generators.rmat(scale, seed=scale, directed=True)
     _, ref = csgraph.connected_components(scipy_matrix(g), directed=True, connection="strong")
     assert np.array_equal(scc(g, backend="cuda"), canonical_labels(ref))

@@ -17,16 +17,22 @@ def scc(g, *, backend="auto"):
     """(n,) int32 component ids, numbered 0.. in order of each component's smallest vertex."""
     be = primary(get_backend(backend))
     with be.device_scope():
-        hg = be.device_graph(g)
-        method = be.scc_method(hg)
-        if method == "native" and isinstance(be, SccLabels):
-            tally("scc whole-graph runs")
-            labels = be.scc_labels(hg)
-        elif method == "reachability":
+        return be.canonical_labels(component_labels(be, be.device_graph(g)))
+
+
+def component_labels(be: Device, hg: GraphArrays):
+    """Labels on the device (each component one of its vertices' ids) by the route the
+    backend names: its own whole-graph SCC ("native"), or the driver below."""
+    method = be.scc_method(hg)
+    if method == "native" and isinstance(be, SccLabels):
+        tally("scc whole-graph runs")
+        labels = be.scc_labels(hg)
+        if labels is None:        # past the backend's own route's limits: the driver's turn
             labels = scc_by_reachability(be, hg)
-        else:
-            raise TypeError(f"the {be.name} backend chose {method!r} but has no such primitive")
-        return be.canonical_labels(labels)
+        return labels
+    if method == "reachability":
+        return scc_by_reachability(be, hg)
+    raise TypeError(f"the {be.name} backend chose {method!r} but has no such primitive")
 
 
 def scc_by_reachability(be: Device, hg: GraphArrays):

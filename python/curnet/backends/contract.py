@@ -153,4 +153,4 @@ class NearFar(Protocol):
 
 @runtime_checkable
 class SccLabels(Protocol):
-    def scc_labels(self, hg) -> Any: ...      # scc_method "native"
+    def scc_labels(self, hg) -> Any: ...      # scc_method "native"; None: past its limits, the driver's

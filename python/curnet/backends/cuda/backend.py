@@ -225,8 +225,15 @@ class CUDABackend:
 
     # -- strongly connected components ----------------------------------------
     def scc_method(self, hg: DeviceGraph) -> SccMethod:
-        """Forward-backward reachability from the primitives below (the driver's)."""
+        """"native" (the driver's steps in one launch, scc_labels) on graphs of at most
+        tuning.scc_one_launch_arcs arcs, else "reachability" (the driver over the primitives
+        below)."""
+        if self.tuning.device_loops and hg.n and hg.m <= self.tuning.scc_one_launch_arcs:
+            return "native"
         return "reachability"
+
+    def scc_labels(self, hg: DeviceGraph) -> cp.ndarray | None:
+        return self.scc_strategy.labels_in_one_launch(hg)
 
     def trim(self, hg: DeviceGraph, alive, passes: int = 1) -> cp.ndarray:
         return self.scc_strategy.trim(hg, alive, passes)

@@ -84,6 +84,28 @@ class SccPrimitives:
             if stable:
                 return vals
 
+    def labels_in_one_launch(self, hg: DeviceGraph) -> cp.ndarray | None:
+        """The driver's labels (trim, the pivot's component, colouring rounds) from one
+        cooperative launch (kernels/scc.cu scc_whole), for small graphs, where the driver's
+        launches and host reads are most of the time; None when its steps (sweeps and trimming
+        passes) reach tuning.long_levels first: the driver then takes the graph."""
+        n = hg.n
+        labels = cp.empty(n, np.int32)
+        scratch = cp.empty((2, n), np.int32)         # colours, marks
+        alive = cp.empty(n, np.bool_)
+        best = cp.zeros(2, np.uint64)
+        ctl = cp.zeros(8, np.uint32)                 # flags[3], barrier[2], result[3]
+        self.launcher.launch_resident("scc", "scc_whole", (
+            hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx, i64(n), i64(hg.heavy_degree), hg.heavy_in,
+            i64(len(hg.heavy_in)), hg.heavy_out, i64(len(hg.heavy_out)), i32(self.tuning.long_levels),
+            alive, labels, scratch[0], scratch[1], best, ctl[0:3], ctl[3:5], ctl[5:8]),
+            vertices=n)
+        done, steps, rounds = (int(x) for x in ctl[5:8].get())
+        self.counters.add("scc_one_launch_runs")
+        self.counters.add("scc_one_launch_steps", steps)
+        self.counters.add("scc_one_launch_rounds", rounds)
+        return labels if done else None
+
     def canonical_labels(self, labels) -> np.ndarray:
         """Renumber on the device in order of each component's smallest vertex; host int32."""
         labels = labels.astype(np.int64, copy=False)

@@ -41,6 +41,10 @@ class CudaTuning:
     # instead of once a level. False: a launch a level and a host synchronisation each (the
     # route they are measured against in docs/gpu-notes.md).
     device_loops: bool = True
+    # SCC on graphs of at most this many arcs runs in one cooperative launch (scc_whole: the
+    # driver's trims, pivot and colouring with no host read between); larger graphs take the
+    # driver over the primitives, whose direction-optimizing pivot searches scale better.
+    scc_one_launch_arcs: int = 1 << 20
     # The loop kernels on a small graph take a thread a vertex (at least a block a
     # multiprocessor) instead of every resident block: fewer blocks at each grid barrier.
     loop_blocks_fit: bool = True

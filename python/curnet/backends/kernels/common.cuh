@@ -177,6 +177,19 @@ __device__ __forceinline__ u64 global_ns()
 // zeroed during s + 1 for step s + 2, when no thread reads it any more.
 __device__ __forceinline__ int slot_of(int step) { return step % 3; }
 
+// The end of a loop kernel's step: a grid barrier after which every thread knows whether any
+// thread of the grid passed `mine` true. flags[3] (the slots, zeroed by the host) and bar[2]
+// as for grid_barrier; `step` (the same in every thread) moves on by one.
+__device__ __forceinline__ bool grid_any(bool mine, unsigned int* flags, unsigned int* bar, int& step)
+{
+    const int s = slot_of(step);
+    if (grid_thread() == 0) flags[slot_of(step + 1)] = 0;
+    if (__syncthreads_or(mine) && threadIdx.x == 0) flags[s] = 1;
+    grid_barrier(bar);
+    ++step;
+    return ((volatile unsigned int*)flags)[s] != 0;
+}
+
 // The index of this lane's item in a warp-aggregated append of the active lanes to *cnt.
 __device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
 {

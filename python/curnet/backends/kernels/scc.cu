@@ -2,10 +2,12 @@
 // max-label propagation, the primitives of forward-backward reachability and colouring).
 // common.cuh comes first.
 
-// alive[v] and v has an in-arc from, and an out-arc to, another alive vertex.
+// alive[v] and v has an in-arc from, and an out-arc to, another alive vertex. (alive, like
+// the colours below, is not __restrict__: the loop kernels change it between their steps,
+// which the read-only cache would not see.)
 __device__ __forceinline__ bool keeps(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
                                       const i64* __restrict__ out_ptr, const int* __restrict__ out_idx,
-                                      const bool* __restrict__ alive, i64 v)
+                                      const bool* alive, i64 v)
 {
     if (!alive[v]) return false;
     bool has_in = false;
@@ -41,8 +43,6 @@ extern "C" __global__ void trim_loop(const i64* __restrict__ in_ptr, const int* 
 {
     int pass = 0;
     while (pass < passes) {
-        const int s = slot_of(pass);
-        if (grid_thread() == 0) changed[slot_of(pass + 1)] = 0;
         const bool* alive = bufs + (pass & 1) * n;
         bool* kept = bufs + ((pass + 1) & 1) * n;
         bool removed = false;
@@ -51,10 +51,7 @@ extern "C" __global__ void trim_loop(const i64* __restrict__ in_ptr, const int* 
             kept[v] = keep;
             removed |= alive[v] && !keep;
         });
-        if (__syncthreads_or(removed) && threadIdx.x == 0) changed[s] = 1;
-        grid_barrier(bar);
-        ++pass;
-        if (!((volatile unsigned int*)changed)[s]) break;
+        if (!grid_any(removed, changed, bar, pass)) break;
     }
     if (grid_thread() == 0) result[0] = (unsigned int)pass;
 }
@@ -62,7 +59,7 @@ extern "C" __global__ void trim_loop(const i64* __restrict__ in_ptr, const int* 
 // v's value raised to the largest over its arcs (ptr/src) from alive vertices of its colour,
 // lanes [lane0, lane0 + step) of the arcs (a thread: 0, 1; a warp: lane, 32); the largest seen.
 __device__ __forceinline__ int arc_max(const i64* __restrict__ ptr, const int* __restrict__ src,
-                                       const bool* __restrict__ alive, const int* __restrict__ colors,
+                                       const bool* alive, const int* colors,
                                        int has_colors, i64 v, int lane0, int step, const int* values, int best)
 {
     int c = has_colors ? colors[v] : 0;
@@ -79,7 +76,7 @@ __device__ __forceinline__ int arc_max(const i64* __restrict__ ptr, const int* _
 // One in-place (Gauss-Seidel) sweep over the light vertices (degree <= heavy), one a thread;
 // true if a value grew.
 __device__ __forceinline__ bool sweep_light(const i64* __restrict__ ptr, const int* __restrict__ src,
-                                            const bool* __restrict__ alive, const int* __restrict__ colors,
+                                            const bool* alive, const int* colors,
                                             int has_colors, i64 n, i64 heavy, int* values)
 {
     bool grew = false;
@@ -95,7 +92,7 @@ __device__ __forceinline__ bool sweep_light(const i64* __restrict__ ptr, const i
 // The same sweep over the heavy vertices (listed in `heavy_list`), one warp each; every lane
 // of the grid calls it.
 __device__ __forceinline__ bool sweep_heavy(const i64* __restrict__ ptr, const int* __restrict__ src,
-                                            const bool* __restrict__ alive, const int* __restrict__ colors,
+                                            const bool* alive, const int* colors,
                                             int has_colors, const int* __restrict__ heavy_list, i64 count,
                                             int* values)
 {
@@ -145,14 +142,112 @@ extern "C" __global__ void propagate_loop(const i64* __restrict__ ptr, const int
 {
     int sweep = 0, stable = 0;
     while (sweep < max_sweeps) {
-        const int s = slot_of(sweep);
-        if (grid_thread() == 0) changed[slot_of(sweep + 1)] = 0;
         bool grew = sweep_light(ptr, src, alive, colors, has_colors, n, heavy, values);
         grew |= sweep_heavy(ptr, src, alive, colors, has_colors, heavy_list, count, values);
-        if (__syncthreads_or(grew) && threadIdx.x == 0) changed[s] = 1;
-        grid_barrier(bar);
-        ++sweep;
-        if (!((volatile unsigned int*)changed)[s]) { stable = 1; break; }
+        if (!grid_any(grew, changed, bar, sweep)) { stable = 1; break; }
     }
     if (grid_thread() == 0) { result[0] = (unsigned int)sweep; result[1] = (unsigned int)stable; }
+}
+
+// Sweeps of `values` (propagate_loop's, both kinds of vertex) until one changes nothing or
+// the steps reach max_steps; false in the second case.
+__device__ __forceinline__ bool sweep_to_stable(const i64* __restrict__ ptr, const int* __restrict__ src,
+                                                const bool* alive, const int* colors, int has_colors, i64 n,
+                                                i64 heavy, const int* __restrict__ heavy_list, i64 count,
+                                                int* values, unsigned int* flags, unsigned int* bar, int& step,
+                                                int max_steps)
+{
+    while (step < max_steps) {
+        bool grew = sweep_light(ptr, src, alive, colors, has_colors, n, heavy, values);
+        grew |= sweep_heavy(ptr, src, alive, colors, has_colors, heavy_list, count, values);
+        if (!grid_any(grew, flags, bar, step)) return true;
+    }
+    return false;
+}
+
+// Trimming passes in place until one removes nothing; then whether any vertex is left. In
+// place is safe: alive only falls, so a stale read keeps a vertex, never drops one. `ok`
+// falls when the steps reach max_steps first.
+__device__ __forceinline__ bool trim_to_stable(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
+                                               const i64* __restrict__ out_ptr, const int* __restrict__ out_idx,
+                                               i64 n, bool* alive, unsigned int* flags, unsigned int* bar,
+                                               int& step, int max_steps, bool& ok)
+{
+    bool removed = true;
+    while (removed) {
+        if (step >= max_steps) { ok = false; return false; }
+        bool mine = false;
+        for_each(n, [&](i64 v) {
+            if (alive[v] && !keeps(in_ptr, in_src, out_ptr, out_idx, alive, v)) { alive[v] = false; mine = true; }
+        });
+        removed = grid_any(mine, flags, bar, step);
+    }
+    bool left = false;
+    for_each(n, [&](i64 v) { left |= alive[v]; });
+    return grid_any(left, flags, bar, step);
+}
+
+// The whole of algorithms/scc.py's scc_by_reachability in one cooperative launch, for small
+// graphs, whose time there goes to launches and host reads rather than to arcs: trim; the
+// pivot (the largest in x out degree, the smallest such id) labels what it reaches both ways;
+// then rounds of trim and colouring (colours: the largest id reaching a vertex; a vertex
+// whose colour is its own id is a root, and what reaches a root within its colour is the
+// root's component). Reachability is max-propagation sweeps (sweep_light / sweep_heavy) over
+// 0/1 values. labels[v]: the id of a vertex of v's component. alive, colors, marks: n each,
+// scratch. best[2] (u64), flags[3], bar[2] and result[3] zeroed by the host. result: 1 when
+// done (0: max_steps reached first, the labels incomplete), the steps, the colouring rounds.
+extern "C" __global__ void scc_whole(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
+                                     const i64* __restrict__ out_ptr, const int* __restrict__ out_idx, i64 n,
+                                     i64 heavy, const int* __restrict__ heavy_in, i64 heavy_in_count,
+                                     const int* __restrict__ heavy_out, i64 heavy_out_count, int max_steps,
+                                     bool* alive, int* labels, int* colors, int* marks, u64* best,
+                                     unsigned int* flags, unsigned int* bar, unsigned int* result)
+{
+    int step = 0, rounds = 0;
+    bool ok = true;
+    for_each(n, [&](i64 v) { alive[v] = true; labels[v] = (int)v; });
+    if (grid_thread() == 0) best[1] = ~0ull;
+    grid_barrier(bar);
+    if (trim_to_stable(in_ptr, in_src, out_ptr, out_idx, n, alive, flags, bar, step, max_steps, ok)) {
+        for_each(n, [&](i64 v) {
+            if (alive[v]) atomicMax(best, (u64)(in_ptr[v + 1] - in_ptr[v]) * (u64)(out_ptr[v + 1] - out_ptr[v]));
+        });
+        grid_barrier(bar);
+        const u64 most = ((volatile u64*)best)[0];
+        for_each(n, [&](i64 v) {
+            if (alive[v] && (u64)(in_ptr[v + 1] - in_ptr[v]) * (u64)(out_ptr[v + 1] - out_ptr[v]) == most)
+                atomicMin(best + 1, (u64)v);
+        });
+        grid_barrier(bar);
+        const int pivot = (int)((volatile u64*)best)[1];
+        // forward reach in colors, backward in marks (0/1)
+        for_each(n, [&](i64 v) { colors[v] = v == pivot; marks[v] = v == pivot; });
+        grid_barrier(bar);
+        ok = sweep_to_stable(in_ptr, in_src, alive, colors, 0, n, heavy, heavy_in, heavy_in_count, colors,
+                             flags, bar, step, max_steps) &&
+             sweep_to_stable(out_ptr, out_idx, alive, colors, 0, n, heavy, heavy_out, heavy_out_count, marks,
+                             flags, bar, step, max_steps);
+        if (ok) {
+            for_each(n, [&](i64 v) {
+                if (alive[v] && colors[v] && marks[v]) { labels[v] = pivot; alive[v] = false; }
+            });
+            grid_barrier(bar);
+        }
+        while (ok && trim_to_stable(in_ptr, in_src, out_ptr, out_idx, n, alive, flags, bar, step, max_steps, ok)) {
+            ++rounds;
+            for_each(n, [&](i64 v) { colors[v] = alive[v] ? (int)v : -1; });
+            grid_barrier(bar);
+            if (!sweep_to_stable(in_ptr, in_src, alive, colors, 0, n, heavy, heavy_in, heavy_in_count, colors,
+                                 flags, bar, step, max_steps)) { ok = false; break; }
+            for_each(n, [&](i64 v) { marks[v] = alive[v] && colors[v] == (int)v; });
+            grid_barrier(bar);
+            if (!sweep_to_stable(out_ptr, out_idx, alive, colors, 1, n, heavy, heavy_out, heavy_out_count, marks,
+                                 flags, bar, step, max_steps)) { ok = false; break; }
+            for_each(n, [&](i64 v) {
+                if (alive[v] && marks[v]) { labels[v] = colors[v]; alive[v] = false; }
+            });
+            grid_barrier(bar);
+        }
+    }
+    if (grid_thread() == 0) { result[0] = ok; result[1] = (unsigned int)step; result[2] = (unsigned int)rounds; }
 }
