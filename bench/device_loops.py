@@ -1,11 +1,11 @@
 """The device loops (CudaTuning.device_loops) against the launch-a-level route, in one run on one
 GPU, every answer compared: the one-source BFS of R-MAT 22 undirected (the peers' graph:
-rmat_edges(22, seed=2), 16 sources of gpu_accounts' seed), and SCC (engine:
-scc_by_reachability, labels on the device) of R-MAT 22 / 20 directed and the mouse liver
+rmat_edges(22, seed=2), 16 sources of gpu_accounts' seed), and SCC (engine: the route the public
+call takes, component_labels, labels on the device) of R-MAT 22 / 20 directed and the mouse liver
 network. With --peers DIR (a copy of ../shared/peers), ECL-SCC runs on the same SCC graphs
 (its own timer, median after its first run) and its partitions are compared.
 
-    python -m bench device-loops [--peers .peers] [--json OUT.json]     (bench/rows.py's format)
+    python -m bench device-loops [--peers .peers] [--only scc] [--scale 20] [--json OUT.json]
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import numpy as np
 import cupy as cp
 
 from curnet import datasets, generators
-from curnet.algorithms.scc import canonical_labels, scc_by_reachability
+from curnet.algorithms.scc import canonical_labels, component_labels
 from curnet.backends import get_backend
 from curnet.graph import Graph
 
@@ -94,6 +94,7 @@ def main(argv=None):
     ap.add_argument("--sources", type=int, default=16)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--json")
+    ap.add_argument("--only", default="bfs,scc", help="bfs, scc or both (comma-separated)")
     a = ap.parse_args(argv)
     if a.peers:
         sys.path.insert(0, os.path.join(a.peers, "tools"))
@@ -109,6 +110,14 @@ def main(argv=None):
               flush=True)
         return row
 
+    if "bfs" in a.only:
+        one_source_bfs(a, be, report)
+    if "scc" in a.only:
+        scc_rows(a, be, report)
+    results.write(a.json, doc["rows"], device=doc["device"], date=doc["date"])
+
+
+def one_source_bfs(a, be, report):
     src, dst, n = generators.rmat_edges(a.scale, seed=2)
     g = Graph.from_edges(src, dst, directed=False, num_vertices=n)
     hg = be.device_graph(g)
@@ -131,8 +140,12 @@ def main(argv=None):
     be.tuning.bfs_one_warp_list = default
     print("  by bfs_one_warp_list (ms):", json.dumps(row["by bfs_one_warp_list"]), flush=True)
 
+
+def scc_rows(a, be, report):
+    """SCC by the route the public call takes (with the device loops: one launch on graphs of
+    at most scc_one_launch_arcs arcs, else the driver's loops) against a launch a level."""
     graphs = []
-    for scale in (a.scale, 20):
+    for scale in sorted({a.scale, 20}, reverse=True):
         s_, d_, n_ = generators.rmat_edges(scale, seed=2)
         graphs.append((f"SCC, R-MAT {scale} directed", Graph.from_edges(s_, d_, directed=True, num_vertices=n_)))
     graphs.append(("SCC, mouse liver network", datasets.load("mouseliver")))
@@ -140,7 +153,7 @@ def main(argv=None):
     for name, gd in graphs:
         gd.csc()
         hd = be.device_graph(gd)
-        times, labels = both_routes(be, lambda: scc_by_reachability(be, hd), a.reps)
+        times, labels = both_routes(be, lambda: component_labels(be, hd), a.reps)
         times["phases"] = scc_account(be, hd, a.reps)
         labels = canonical_labels(labels)
         extra = ""
@@ -152,7 +165,6 @@ def main(argv=None):
         row = report(f"{name} ({len(gd):,} vertices, {gd.num_arcs:,} arcs)", times, extra)
         if a.peers:
             row.update(times_ecl)
-    results.write(a.json, doc["rows"], device=doc["device"], date=doc["date"])
 
 
 if __name__ == "__main__":
