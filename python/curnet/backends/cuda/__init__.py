@@ -6,7 +6,8 @@
     bfs.py        BFS: the joint bit traversal and the one-source direction-optimizing BFS
     sssp.py       frontier Bellman-Ford (packed and Jacobi rounds, edge classes)
     near_far.py   near-far SSSP (non-negative float32 or float64 weights, few sources)
-    scc.py        SCC primitives (trim, max-label propagation, canonical labels)
+    scc.py        SCC primitives (trim, max-label propagation, canonical labels) and small
+                  graphs' whole SCC in one cooperative launch
     backend.py    CUDABackend: the contract's primitives, delegated to the above
     multi.py      MultiCUDABackend: several GPUs of one host
     tuning.py     CudaTuning: the knobs, one set per backend
