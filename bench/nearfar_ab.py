@@ -74,9 +74,14 @@ doc["R-MAT 22 first call ms (rows sorted there)"] = round((time.perf_counter() -
 doc["R-MAT 22 build s"] = round(time.perf_counter() - t, 1)
 
 
-def one_source(hg):
-    one = {int(s): round(timed(lambda s=s: solve_batch(dev, hg, np.array([s], np.int32), False)), 3) for s in ids}
+def by_source(call, sources):
+    """call(s) timed from each source: the medians by source and their median."""
+    one = {int(s): round(timed(lambda s=s: call(int(s))), 3) for s in sources}
     return {"ms by source": one, "median ms": float(np.median(list(one.values())))}
+
+
+def one_source(hg):
+    return by_source(lambda s: solve_batch(dev, hg, np.array([s], np.int32), False), ids)
 
 
 def batches(hg, by_size, reps):
@@ -84,13 +89,11 @@ def batches(hg, by_size, reps):
 
 
 def one_source_bfs(hg):
-    one = {int(s): round(timed(lambda s=s: dev.bfs_one(hg, int(s))), 3) for s in bfs_ids}
-    return {"ms by source": one, "median ms": float(np.median(list(one.values())))}
+    return by_source(lambda s: dev.bfs_one(hg, s), bfs_ids)
 
 
 def one_source_bfs_public(g):
-    one = {int(s): round(timed(lambda s=s: curnet.bfs(g, [int(s)], backend="cuda")), 3) for s in bfs_ids}
-    return {"ms by source": one, "median ms": float(np.median(list(one.values())))}
+    return by_source(lambda s: curnet.bfs(g, [s], backend="cuda"), bfs_ids)
 
 
 each_tuning("R-MAT 22 one-source BFS", one_source_bfs, hg)
