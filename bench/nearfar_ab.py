@@ -8,6 +8,7 @@ argument after the output file a tuning (`name=value`, several joined by commas;
 defaults), every graph built once and timed under each tuning in turn:
 `python3 bench/nearfar_ab.py . out.json nf_graph_after=1000000000 -`."""
 import json
+import os
 import sys
 import time
 
@@ -24,7 +25,11 @@ from curnet.algorithms.sssp import solve_batch  # noqa: E402
 
 be = get_backend("cuda")
 dev = be.members[0] if hasattr(be, "members") else be
-tunings = sys.argv[3:] or ["-"]
+args = sys.argv[3:]
+parts = {"bfs", "sssp", "scc", "batches"}
+if args and args[0].startswith("--only="):
+    parts = set(args.pop(0)[len("--only="):].split(","))
+tunings = args or ["-"]
 defaults = {}
 
 
@@ -61,16 +66,46 @@ def each_tuning(key, measure, *args):
 
 doc: dict = {"tree": tree, "nf_delta_factor": dev.tuning.nf_delta_factor}
 t = time.perf_counter()
-src, dst, n = generators.rmat_edges(22, seed=2)
-w = (1.0 - np.random.default_rng(3).random(len(src))).astype(np.float32)
-g = Graph.from_edges(src, dst, w, directed=False, num_vertices=n)
+edges: list = []
+
+
+def rmat22_edges():
+    """(src, dst, n) of R-MAT 22, made at the first call."""
+    if not edges:
+        edges.append(generators.rmat_edges(22, seed=2))
+    return edges[0]
+
+
+def built(name, build):
+    """build(), or its CSR from NEARFAR_CACHE/<name>.npz (set it to share graphs between the
+    runs of several trees in one device call: building R-MAT 22 takes ~60 s on the host)."""
+    path = os.path.join(os.environ["NEARFAR_CACHE"], name + ".npz") if os.environ.get("NEARFAR_CACHE") else None
+    if path and os.path.exists(path):
+        z = np.load(path)
+        return Graph(z["indptr"], z["indices"], z["weights"] if "weights" in z.files else None,
+                     directed=bool(z["directed"]), num_edges=int(z["num_edges"]))
+    gb = build()
+    if path:
+        np.savez(path, indptr=gb.indptr, indices=gb.indices, directed=gb.directed, num_edges=gb.num_edges,
+                 **({} if gb.weights is None else {"weights": gb.weights}))
+    return gb
+
+
+def rmat22(directed):
+    src, dst, n = rmat22_edges()
+    w = None if directed else (1.0 - np.random.default_rng(3).random(len(src))).astype(np.float32)
+    return Graph.from_edges(src, dst, w, directed=directed, num_vertices=n)
+
+
+g = built("rmat22", lambda: rmat22(False))
 bfs_ids = np.random.default_rng(4).choice(np.flatnonzero(np.diff(g.indptr) > 0), 64, replace=False)[:16]
 ids = bfs_ids[:8]
 hg = dev.device_graph(g)
-first = time.perf_counter()
-solve_batch(dev, hg, np.array([ids[0]], np.int32), False)
-cp.cuda.runtime.deviceSynchronize()
-doc["R-MAT 22 first call ms (rows sorted there)"] = round((time.perf_counter() - first) * 1e3, 2)
+if "sssp" in parts:
+    first = time.perf_counter()
+    solve_batch(dev, hg, np.array([ids[0]], np.int32), False)
+    cp.cuda.runtime.deviceSynchronize()
+    doc["R-MAT 22 first call ms (rows sorted there)"] = round((time.perf_counter() - first) * 1e3, 2)
 doc["R-MAT 22 build s"] = round(time.perf_counter() - t, 1)
 
 
@@ -96,9 +131,14 @@ def one_source_bfs_public(g):
     return by_source(lambda s: curnet.bfs(g, [s], backend="cuda"), bfs_ids)
 
 
-each_tuning("R-MAT 22 one-source BFS", one_source_bfs, hg)
-each_tuning("R-MAT 22 one-source BFS, public call", one_source_bfs_public, g)
-each_tuning("R-MAT 22 one source", one_source, hg)
+if "bfs" in parts:
+    each_tuning("R-MAT 22 one-source BFS", one_source_bfs, hg)
+    sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from bench.gpu_accounts import bfs_levels      # noqa: E402  (the loop kernel's clock stamps)
+    each_tuning("R-MAT 22 one-source BFS levels (8 sources)", lambda hg: bfs_levels(dev, hg, bfs_ids[:8], 3), hg)
+    each_tuning("R-MAT 22 one-source BFS, public call", one_source_bfs_public, g)
+if "sssp" in parts:
+    each_tuning("R-MAT 22 one source", one_source, hg)
 del hg, g
 
 
@@ -108,9 +148,11 @@ def scc_ms(hd):
             "driver ms": round(timed(lambda: scc_by_reachability(dev, hd), reps=9), 3)}
 
 
-directed = [("R-MAT 22 directed", lambda: Graph.from_edges(src, dst, directed=True, num_vertices=n))]
-directed.append(("mouse liver", lambda: datasets.load("mouseliver")))
-directed += [(f"R-MAT {k} directed", lambda k=k: generators.rmat(k, seed=2, directed=True)) for k in (14, 16, 18)]
+directed = []
+if "scc" in parts:
+    directed.append(("R-MAT 22 directed", lambda: built("rmat22_directed", lambda: rmat22(True))))
+    directed.append(("mouse liver", lambda: datasets.load("mouseliver")))
+    directed += [(f"R-MAT {k} directed", lambda k=k: generators.rmat(k, seed=2, directed=True)) for k in (14, 16, 18)]
 for name, build in directed:
     try:
         gd = build()
@@ -122,7 +164,8 @@ for name, build in directed:
     each_tuning(f"SCC {name} ms", scc_ms, hd)
     del hd, gd
 rng = np.random.default_rng(5)
-for scale, sizes, reps in ((20, (1, 32, 256, 1024), 3), (16, (1, 32), 9)):   # R-MAT 16: few iterations a search
+# R-MAT 16: few iterations a search
+for scale, sizes, reps in ((20, (1, 32, 256, 1024), 3), (16, (1, 32), 9)) if "batches" in parts else ():
     g = generators.rmat(scale, seed=2, weighted=True)
     hg = dev.device_graph(g)
     has = np.flatnonzero(np.diff(g.indptr) > 0)

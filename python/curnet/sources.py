@@ -15,6 +15,9 @@ def resolve_sources(g, sources) -> np.ndarray:
     graph whose names are numbers (a file of Entrez ids), Python ints (a scalar, a list, a
     tuple) could mean either, and are refused: give names as strings, or positions as a
     NumPy (or Arrow) integer array, the engine's own ids."""
+    if type(sources) is np.ndarray and sources.dtype == np.int32 and sources.ndim == 1 and sources.size \
+            and len(g):
+        return check_ids(g, sources).copy()   # ids this function made (drivers pass them on): range only
     if isinstance(sources, (str, bytes)) or np.isscalar(sources):
         sources = [sources]
     if isinstance(sources, (list, tuple, range)) and _has_numeric_names(g):

@@ -121,3 +121,21 @@ def test_numbered_formats_are_positions_in_python_and_the_cli(tmp_path, capsys):
     rows = [line.split("\t") for line in out.read_text().splitlines()[1:]]
     assert ["0", "2", "2.5"] in rows and ["1", "2", "2"] in rows
     assert not any(r[0] == "3" or r[1] == "3" for r in rows)
+
+
+def test_resolved_ids_pass_again_checked_and_copied(entrez):
+    """Drivers hand resolve_sources' own int32 ids on to the next driver (bfs to bfs_blocks):
+    they come back equal, as a copy, still range-checked; other integer arrays take the full
+    path to the same ids."""
+    from curnet.sources import resolve_sources
+    g = curnet.read_graph(entrez)
+    ids = resolve_sources(g, ["1", "7157"])
+    again = resolve_sources(g, ids)
+    assert again.dtype == np.int32 and again.tolist() == ids.tolist() == [2, 0]
+    assert again is not ids and not np.shares_memory(again, ids)
+    assert resolve_sources(g, np.array([2, 0], np.int64)).tolist() == [2, 0]
+    for bad in (np.array([4], np.int32), np.array([-1], np.int32)):
+        with pytest.raises(ValueError, match="out of range"):
+            resolve_sources(g, bad)
+    with pytest.raises(ValueError, match="no sources"):
+        resolve_sources(g, np.array([], np.int32))

@@ -213,21 +213,21 @@ class BfsStrategy:
         n = hg.n
         down_ptr, down_idx, up_ptr, up_idx = ((hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx) if backward else
                                               (hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src))
-        queues = hg.extra.get("bfs_one_queues")      # light and heavy, this level's and the next
-        if queues is None:
-            queues = hg.extra["bfs_one_queues"] = cp.empty((4, max(n, 1)), np.int32)
-        depth = cp.full(n, -1, np.int32)
-        depth[int(source)] = 0
-        ctl = cp.zeros(12, np.uint32)            # found[6], barrier[2], result[4]
-        arcs = cp.zeros(3, np.uint64)
+        work = hg.extra.get("bfs_one_loop")
+        if work is None:       # kept with the graph; the kernel sets them (ctl's barrier starts at zero)
+            work = hg.extra["bfs_one_loop"] = {
+                "queues": tuple(cp.empty((4, max(n, 1)), np.int32)),   # light and heavy, this level's and the next
+                "ctl": cp.zeros(12, np.uint32),                         # found[6], barrier[2], result[4]
+                "arcs": cp.empty(3, np.uint64)}
+        depth = cp.empty(n, np.int32)            # the kernel writes every entry
         t = self.tuning
         self.launcher.launch_resident("bfs", "bfs_one_loop", (
             down_ptr, down_idx, up_ptr, up_idx, i64(n), i64(hg.m), i32(source), i32(t.long_levels),
             i32(t.bfs_one_alpha), i32(t.bfs_one_beta), i32(t.bfs_one_heavy), i32(t.bfs_one_warp_list), depth,
-            queues[0], queues[1], queues[2], queues[3], ctl[0:6], arcs, ctl[6:8], ctl[8:12],
+            *work["queues"], work["ctl"], work["arcs"],
             NULL if stamps is None else stamps),
             vertices=n if t.loop_blocks_fit else None)
-        levels, pushes, pulls, finished = (int(x) for x in ctl[8:12].get())
+        levels, pushes, pulls, finished = (int(x) for x in work["ctl"].get()[8:12])
         self.counters.add("bfs_one_loop_launches")
         self.counters.add("bfs_one_levels", levels)
         self.counters.add("bfs_one_push_levels", pushes)

@@ -93,14 +93,13 @@ class SccPrimitives:
         labels = cp.empty(n, np.int32)
         scratch = cp.empty((2, n), np.int32)         # colours, marks
         alive = cp.empty(n, np.bool_)
-        best = cp.zeros(2, np.uint64)
-        ctl = cp.zeros(8, np.uint32)                 # flags[3], barrier[2], result[3]
+        ctl = cp.zeros(6, np.uint64)     # best[2], then flags[3], barrier[2], result[3] as uint32
         self.launcher.launch_resident("scc", "scc_whole", (
             hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx, i64(n), i64(hg.heavy_degree), hg.heavy_in,
             i64(len(hg.heavy_in)), hg.heavy_out, i64(len(hg.heavy_out)), i32(self.tuning.long_levels),
-            alive, labels, scratch[0], scratch[1], best, ctl[0:3], ctl[3:5], ctl[5:8]),
+            alive, labels, scratch[0], scratch[1], ctl),
             vertices=n)
-        done, steps, rounds = (int(x) for x in ctl[5:8].get())
+        done, steps, rounds = (int(x) for x in ctl.get().view(np.uint32)[9:12])
         self.counters.add("scc_one_launch_runs")
         self.counters.add("scc_one_launch_steps", steps)
         self.counters.add("scc_one_launch_rounds", rounds)

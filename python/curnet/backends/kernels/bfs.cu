@@ -190,12 +190,25 @@ extern "C" __global__ void bfs_top_down(const int* __restrict__ queue, const i64
     });
 }
 
-// Has v a parent at level - 1 among its in-arcs (the bottom-up test, first hit wins)?
-__device__ __forceinline__ bool has_parent_at(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
-                                              const int* depth, i64 v, int level)
+// In-arcs a lane reads at once in a bottom-up search: their loads (and then their tails'
+// depths) are independent, so a list costs one memory latency a pair, not one an arc (one
+// H200, R-MAT 22: the slow sources' searches 10-20% faster than one at a time; 4 and 8 no better).
+#define PULL_ARCS_AT_ONCE 2
+
+// Is the tail of any in-arc up_idx[b, e) at level - 1 (the bottom-up test, first hit wins)?
+// PULL_ARCS_AT_ONCE arcs a step (past e, the step's first arc again).
+__device__ __forceinline__ bool has_parent_at(const int* __restrict__ up_idx, const int* depth, i64 b, i64 e,
+                                              int level)
 {
-    for (i64 a = in_ptr[v], e = in_ptr[v + 1]; a < e; ++a)
-        if (depth[in_src[a]] == level - 1) return true;
+    for (i64 a = b; a < e; a += PULL_ARCS_AT_ONCE) {
+        int u[PULL_ARCS_AT_ONCE];
+#pragma unroll
+        for (int k = 0; k < PULL_ARCS_AT_ONCE; ++k) u[k] = up_idx[a + k < e ? a + k : a];
+        bool hit = false;
+#pragma unroll
+        for (int k = 0; k < PULL_ARCS_AT_ONCE; ++k) hit |= depth[u[k]] == level - 1;
+        if (hit) return true;
+    }
     return false;
 }
 
@@ -214,7 +227,7 @@ __device__ __forceinline__ void pull_level(const i64* __restrict__ up_ptr, const
         const bool open = v < n && depth[v] < 0;
         const i64 b = open ? up_ptr[v] : 0, e = open ? up_ptr[v + 1] : 0;
         const bool together = warp_list > 0 && e - b > warp_list;
-        bool hit = open && !together && has_parent_at(up_ptr, up_idx, depth, v, level);
+        bool hit = open && !together && has_parent_at(up_idx, depth, b, e, level);
         for (unsigned int todo = __ballot_sync(0xffffffffu, together); todo; todo &= todo - 1) {
             const int owner = __ffs(todo) - 1;
             const i64 lb = __shfl_sync(0xffffffffu, b, owner), le = __shfl_sync(0xffffffffu, e, owner);
@@ -234,7 +247,7 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
 {
     unsigned int mine = 0;
     for_each(n, [&](i64 v) {
-        if (depth[v] >= 0 || !has_parent_at(in_ptr, in_src, depth, v, level)) return;
+        if (depth[v] >= 0 || !has_parent_at(in_src, depth, in_ptr[v], in_ptr[v + 1], level)) return;
         depth[v] = level;
         ++mine;
     });
@@ -251,9 +264,11 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
 // hub alone gets the whole grid. Both directions append the vertices found to the next
 // level's light or heavy queue and count their out-arcs.
 // down_*: the arcs followed (out-arcs; in-arcs for a backward search), up_*: the reverse.
-// The host sets depth (-1, the source 0) and zeroes found[6] (light, heavy: slot_of(level)
-// and 3 + slot_of(level)), arcs[3] and bar[2]. result: the last level, top-down levels,
-// bottom-up levels, 1 if finished (0: stopped at max_levels, a long-diameter graph).
+// The kernel sets depth (-1, the source 0) and the counters itself, before its first
+// barrier: the host only allocates. ctl: found[6] (light, heavy: slot_of(level) and
+// 3 + slot_of(level)), the barrier's bar[2] (zero before the first launch; a finished launch
+// leaves it so), result[4]: the last level, top-down levels, bottom-up levels, 1 if finished
+// (0: stopped at max_levels, a long-diameter graph). arcs[3]: the next frontier's out-arcs.
 // stamps (max_levels + 1 entries, or nullptr): the GPU's clock in ns at the start and at the
 // end of each level, for the benchmark's account of where a search's time goes.
 extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const int* __restrict__ down_idx,
@@ -261,10 +276,16 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
                                         i64 n, i64 m, int source, int max_levels, int alpha, int beta, int heavy,
                                         int warp_list,
                                         int* depth, int* light_queue, int* light_next, int* heavy_queue,
-                                        int* heavy_next, unsigned int* found, u64* arcs, unsigned int* bar,
-                                        unsigned int* result, u64* stamps)
+                                        int* heavy_next, unsigned int* ctl, u64* arcs, u64* stamps)
 {
     if (stamps != nullptr && grid_thread() == 0) stamps[0] = global_ns();
+    unsigned int *found = ctl, *bar = ctl + 6, *result = ctl + 8;
+    for_each(n, [&](i64 v) { depth[v] = v == source ? 0 : -1; });
+    if (grid_thread() == 0) {
+        for (int i = 0; i < 6; ++i) found[i] = 0;
+        for (int i = 0; i < 3; ++i) arcs[i] = 0;
+    }
+    grid_barrier(bar);
     const int lane = threadIdx.x & 31;
     const i64 warp = grid_thread() >> 5, warps = grid_threads() >> 5;
     const i64 source_arcs = down_ptr[source + 1] - down_ptr[source];

@@ -130,26 +130,7 @@ extern "C" __global__ void propagate_heavy(const i64* __restrict__ ptr, const in
     if (sweep_heavy(ptr, src, alive, colors, has_colors, heavy_list, count, values)) *changed = 1;
 }
 
-// Sweeps (light and heavy vertices) until one changes nothing, in one launch (cooperative:
-// every block resident), sweeps separated by grid barriers: the host waits once, not every
-// few sweeps. changed[3] (slot_of(sweep)) and bar[2] zeroed by the host. result: sweeps run,
-// 1 if stable (0: stopped at max_sweeps; the host launches again).
-extern "C" __global__ void propagate_loop(const i64* __restrict__ ptr, const int* __restrict__ src,
-                                          const bool* __restrict__ alive, const int* __restrict__ colors,
-                                          int has_colors, i64 n, i64 heavy, const int* __restrict__ heavy_list,
-                                          i64 count, int max_sweeps, int* values, unsigned int* changed,
-                                          unsigned int* bar, unsigned int* result)
-{
-    int sweep = 0, stable = 0;
-    while (sweep < max_sweeps) {
-        bool grew = sweep_light(ptr, src, alive, colors, has_colors, n, heavy, values);
-        grew |= sweep_heavy(ptr, src, alive, colors, has_colors, heavy_list, count, values);
-        if (!grid_any(grew, changed, bar, sweep)) { stable = 1; break; }
-    }
-    if (grid_thread() == 0) { result[0] = (unsigned int)sweep; result[1] = (unsigned int)stable; }
-}
-
-// Sweeps of `values` (propagate_loop's, both kinds of vertex) until one changes nothing or
+// Sweeps of `values` (both kinds of vertex) until one changes nothing or
 // the steps reach max_steps; false in the second case.
 __device__ __forceinline__ bool sweep_to_stable(const i64* __restrict__ ptr, const int* __restrict__ src,
                                                 const bool* alive, const int* colors, int has_colors, i64 n,
@@ -163,6 +144,22 @@ __device__ __forceinline__ bool sweep_to_stable(const i64* __restrict__ ptr, con
         if (!grid_any(grew, flags, bar, step)) return true;
     }
     return false;
+}
+
+// Sweeps (light and heavy vertices) until one changes nothing, in one launch (cooperative:
+// every block resident), sweeps separated by grid barriers: the host waits once, not every
+// few sweeps. changed[3] (slot_of(sweep)) and bar[2] zeroed by the host. result: sweeps run,
+// 1 if stable (0: stopped at max_sweeps; the host launches again).
+extern "C" __global__ void propagate_loop(const i64* __restrict__ ptr, const int* __restrict__ src,
+                                          const bool* __restrict__ alive, const int* __restrict__ colors,
+                                          int has_colors, i64 n, i64 heavy, const int* __restrict__ heavy_list,
+                                          i64 count, int max_sweeps, int* values, unsigned int* changed,
+                                          unsigned int* bar, unsigned int* result)
+{
+    int sweep = 0;
+    const bool stable = sweep_to_stable(ptr, src, alive, colors, has_colors, n, heavy, heavy_list, count, values,
+                                        changed, bar, sweep, max_sweeps);
+    if (grid_thread() == 0) { result[0] = (unsigned int)sweep; result[1] = stable; }
 }
 
 // Trimming passes in place until one removes nothing; then whether any vertex is left. In
@@ -187,6 +184,12 @@ __device__ __forceinline__ bool trim_to_stable(const i64* __restrict__ in_ptr, c
     return grid_any(left, flags, bar, step);
 }
 
+// The pivot's measure: v's in-degree times its out-degree.
+__device__ __forceinline__ u64 degree_product(const i64* __restrict__ in_ptr, const i64* __restrict__ out_ptr, i64 v)
+{
+    return (u64)(in_ptr[v + 1] - in_ptr[v]) * (u64)(out_ptr[v + 1] - out_ptr[v]);
+}
+
 // The whole of algorithms/scc.py's scc_by_reachability in one cooperative launch, for small
 // graphs, whose time there goes to launches and host reads rather than to arcs: trim; the
 // pivot (the largest in x out degree, the smallest such id) labels what it reaches both ways;
@@ -194,28 +197,34 @@ __device__ __forceinline__ bool trim_to_stable(const i64* __restrict__ in_ptr, c
 // whose colour is its own id is a root, and what reaches a root within its colour is the
 // root's component). Reachability is max-propagation sweeps (sweep_light / sweep_heavy) over
 // 0/1 values. labels[v]: the id of a vertex of v's component. alive, colors, marks: n each,
-// scratch. best[2] (u64), flags[3], bar[2] and result[3] zeroed by the host. result: 1 when
-// done (0: max_steps reached first, the labels incomplete), the steps, the colouring rounds.
+// scratch. ctl: best[2] (u64: the largest degree product, the smallest vertex having it),
+// then as unsigned ints flags[3], bar[2] (zeroed by the host; the rest is set here) and
+// result[3]: 1 when done (0: max_steps reached first, the labels incomplete), the steps, the
+// colouring rounds.
 extern "C" __global__ void scc_whole(const i64* __restrict__ in_ptr, const int* __restrict__ in_src,
                                      const i64* __restrict__ out_ptr, const int* __restrict__ out_idx, i64 n,
                                      i64 heavy, const int* __restrict__ heavy_in, i64 heavy_in_count,
                                      const int* __restrict__ heavy_out, i64 heavy_out_count, int max_steps,
-                                     bool* alive, int* labels, int* colors, int* marks, u64* best,
-                                     unsigned int* flags, unsigned int* bar, unsigned int* result)
+                                     bool* alive, int* labels, int* colors, int* marks, u64* ctl)
 {
+    u64* best = ctl;
+    unsigned int *flags = (unsigned int*)(ctl + 2), *bar = flags + 3, *result = flags + 5;
     int step = 0, rounds = 0;
     bool ok = true;
     for_each(n, [&](i64 v) { alive[v] = true; labels[v] = (int)v; });
-    if (grid_thread() == 0) best[1] = ~0ull;
+    if (grid_thread() == 0) {
+        best[0] = 0; best[1] = ~0ull;
+        for (int i = 0; i < 3; ++i) flags[i] = 0;
+    }
     grid_barrier(bar);
     if (trim_to_stable(in_ptr, in_src, out_ptr, out_idx, n, alive, flags, bar, step, max_steps, ok)) {
         for_each(n, [&](i64 v) {
-            if (alive[v]) atomicMax(best, (u64)(in_ptr[v + 1] - in_ptr[v]) * (u64)(out_ptr[v + 1] - out_ptr[v]));
+            if (alive[v]) atomicMax(best, degree_product(in_ptr, out_ptr, v));
         });
         grid_barrier(bar);
         const u64 most = ((volatile u64*)best)[0];
         for_each(n, [&](i64 v) {
-            if (alive[v] && (u64)(in_ptr[v + 1] - in_ptr[v]) * (u64)(out_ptr[v + 1] - out_ptr[v]) == most)
+            if (alive[v] && degree_product(in_ptr, out_ptr, v) == most)
                 atomicMin(best + 1, (u64)v);
         });
         grid_barrier(bar);
