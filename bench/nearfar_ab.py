@@ -7,6 +7,7 @@ Run once per tree in the same device call, or once for several tunings of one tr
 argument after the output file a tuning (`name=value`, several joined by commas; `-`: the
 defaults), every graph built once and timed under each tuning in turn:
 `python3 bench/nearfar_ab.py . out.json nf_graph_after=1000000000 -`."""
+import functools
 import json
 import os
 import sys
@@ -14,6 +15,7 @@ import time
 
 tree, out = sys.argv[1], sys.argv[2]
 sys.path.insert(0, tree + "/python")
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # this checkout's bench
 import numpy as np  # noqa: E402
 import cupy as cp  # noqa: E402
 import curnet  # noqa: E402
@@ -22,6 +24,7 @@ from curnet.graph import Graph  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.algorithms.scc import component_labels, scc_by_reachability  # noqa: E402
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
+from bench.gpu_accounts import bfs_levels  # noqa: E402  (the loop kernel's clock stamps)
 
 be = get_backend("cuda")
 dev = be.members[0] if hasattr(be, "members") else be
@@ -66,14 +69,12 @@ def each_tuning(key, measure, *args):
 
 doc: dict = {"tree": tree, "nf_delta_factor": dev.tuning.nf_delta_factor}
 t = time.perf_counter()
-edges: list = []
 
 
+@functools.cache
 def rmat22_edges():
     """(src, dst, n) of R-MAT 22, made at the first call."""
-    if not edges:
-        edges.append(generators.rmat_edges(22, seed=2))
-    return edges[0]
+    return generators.rmat_edges(22, seed=2)
 
 
 def built(name, build):
@@ -133,8 +134,6 @@ def one_source_bfs_public(g):
 
 if "bfs" in parts:
     each_tuning("R-MAT 22 one-source BFS", one_source_bfs, hg)
-    sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from bench.gpu_accounts import bfs_levels      # noqa: E402  (the loop kernel's clock stamps)
     each_tuning("R-MAT 22 one-source BFS levels (8 sources)", lambda hg: bfs_levels(dev, hg, bfs_ids[:8], 3), hg)
     each_tuning("R-MAT 22 one-source BFS, public call", one_source_bfs_public, g)
 if "sssp" in parts:
