@@ -259,6 +259,36 @@ def test_bfs_one_direction_knobs(gpu, monkeypatch, alpha, beta):
             assert np.array_equal(gpu.bfs_one(hd, s, backward).get(), np.where(np.isinf(ref), -1, ref))
 
 
+@pytest.mark.parametrize("backward", [False, True])
+def test_bottom_up_levels_look_only_at_vertices_left_open(gpu, monkeypatch, backward):
+    """With every level bottom-up (alpha and beta past any frontier), the first level looks at
+    the vertices with in-arcs and each later one only at those the level before left
+    unvisited: the vertices looked at, counted on the device, are exactly that sum (and the
+    depths SciPy's). Isolated vertices and a second component make the lists shorter than n."""
+    monkeypatch.setattr(gpu.tuning, "bfs_one_alpha", 10**6)
+    monkeypatch.setattr(gpu.tuning, "bfs_one_beta", 10**6)
+    rng = np.random.default_rng(11)
+    g0 = generators.rmat(12, seed=3, directed=True)
+    n = len(g0) + 500                                  # 500 isolated vertices past R-MAT's
+    extra = np.arange(len(g0) + 100, len(g0) + 140, dtype=np.int32)   # a 40-cycle apart
+    g = Graph.from_edges(np.r_[g0.edge_sources(), extra], np.r_[g0.indices, np.roll(extra, 1)],
+                         directed=True, num_vertices=n)
+    hd, a = gpu.device_graph(g), scipy_matrix(g)
+    up = np.diff(g.indptr) if backward else np.diff(g.csc()[0])    # in-degree along the search
+    for s in rng.choice(np.flatnonzero((np.diff(g.csc()[0] if backward else g.indptr) > 0)[:len(g0)]), 3):
+        ref = csgraph.shortest_path(a.T if backward else a, unweighted=True, indices=int(s))
+        ref = np.where(np.isinf(ref), -1, ref).astype(np.int64)
+        before = dict(gpu.stats)
+        assert np.array_equal(gpu.bfs_one(hd, int(s), backward).get(), ref)
+        grew = {k: gpu.stats.get(k, 0) - before.get(k, 0) for k in gpu.stats}
+        last = int(ref.max()) + 1                       # the level that finds nothing
+        assert grew["bfs_one_pull_levels"] == last and grew["bfs_one_push_levels"] == 0
+        with_in = up > 0
+        expected = int(with_in.sum()) + sum(int((with_in & ((ref >= level) | (ref < 0))).sum())
+                                            for level in range(2, last + 1))
+        assert grew["bfs_one_pull_vertices"] == expected < last * n
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_device_loops_match_the_host_loops(gpu, monkeypatch, seed):
     """The one-source BFS, SCC's propagation and its trimming with their loops on the device

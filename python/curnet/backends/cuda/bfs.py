@@ -217,21 +217,27 @@ class BfsStrategy:
         if work is None:       # kept with the graph; the kernel sets them (ctl's barrier starts at zero)
             work = hg.extra["bfs_one_loop"] = {
                 "queues": tuple(cp.empty((4, max(n, 1)), np.int32)),   # light and heavy, this level's and the next
-                "ctl": cp.zeros(12, np.uint32),                         # found[6], barrier[2], result[4]
-                "arcs": cp.empty(3, np.uint64)}
+                "open_lists": cp.empty(2 * max(n, 1), np.int32),        # bottom-up levels' unvisited, in turn
+                # u64 arcs[3], vertices looked at; then uint32 found[6], barrier[2], result[4], left[3]
+                "ctl": cp.zeros(12, np.uint64)}
+        with_in = work.get(("with_in", backward))     # the first bottom-up level's candidates
+        if with_in is None:
+            with_in = work[("with_in", backward)] = cp.flatnonzero(cp.diff(up_ptr) > 0).astype(np.int32)
         depth = cp.empty(n, np.int32)            # the kernel writes every entry
         t = self.tuning
         self.launcher.launch_resident("bfs", "bfs_one_loop", (
             down_ptr, down_idx, up_ptr, up_idx, i64(n), i64(hg.m), i32(source), i32(t.long_levels),
             i32(t.bfs_one_alpha), i32(t.bfs_one_beta), i32(t.bfs_one_heavy), i32(t.bfs_one_warp_list), depth,
-            *work["queues"], work["ctl"], work["arcs"],
+            *work["queues"], with_in, i64(len(with_in)), work["open_lists"], work["ctl"],
             NULL if stamps is None else stamps),
             vertices=n if t.loop_blocks_fit else None)
-        levels, pushes, pulls, finished = (int(x) for x in work["ctl"].get()[8:12])
+        ctl = work["ctl"].get()
+        levels, pushes, pulls, finished = (int(x) for x in ctl.view(np.uint32)[16:20])
         self.counters.add("bfs_one_loop_launches")
         self.counters.add("bfs_one_levels", levels)
         self.counters.add("bfs_one_push_levels", pushes)
         self.counters.add("bfs_one_pull_levels", pulls)
+        self.counters.add("bfs_one_pull_vertices", int(ctl[3]))
         if not finished:
             mark_long_diameter(hg, "a one-source BFS")
             return self.bfs_one(hg, source, backward)

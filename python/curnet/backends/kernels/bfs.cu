@@ -212,19 +212,21 @@ __device__ __forceinline__ bool has_parent_at(const int* __restrict__ up_idx, co
     return false;
 }
 
-// The bottom-up level of the loop kernel over vertices v = 0 .. n-1, a warp's 32 lanes on 32
-// adjacent vertices: an unvisited vertex of at most `warp_list` in-arcs is searched by its own
-// lane, a longer list by the whole warp, 32 arcs a step, until a lane finds a parent (a lane
-// walking a long list alone holds its warp back; warp_list 0: every list by its own lane).
-// found(v) for each vertex with a parent at level - 1. Every lane of the grid calls it.
-template <typename Found>
+// The bottom-up level of the loop kernel over the candidates (vertices that may still be
+// found: candidates[0 .. count)), a warp's 32 lanes on 32 adjacent entries: an unvisited
+// vertex of at most `warp_list` in-arcs is searched by its own lane, a longer list by the
+// whole warp, 32 arcs a step, until a lane finds a parent (a lane walking a long list alone
+// holds its warp back; warp_list 0: every list by its own lane). found(v) for each vertex with
+// a parent at level - 1, missed(v) for each unvisited one without. Every lane of the grid calls it.
+template <typename Found, typename Missed>
 __device__ __forceinline__ void pull_level(const i64* __restrict__ up_ptr, const int* __restrict__ up_idx,
-                                           const int* depth, i64 n, int level, int warp_list, Found found)
+                                           const int* depth, const int* candidates, i64 count, int level,
+                                           int warp_list, Found found, Missed missed)
 {
     const int lane = threadIdx.x & 31;
-    for (i64 base = grid_thread() - lane; base < n; base += grid_threads()) {   // whole warps
-        const i64 v = base + lane;
-        const bool open = v < n && depth[v] < 0;
+    for (i64 base = grid_thread() - lane; base < count; base += grid_threads()) {   // whole warps
+        const i64 v = base + lane < count ? candidates[base + lane] : -1;
+        const bool open = v >= 0 && depth[v] < 0;
         const i64 b = open ? up_ptr[v] : 0, e = open ? up_ptr[v + 1] : 0;
         const bool together = warp_list > 0 && e - b > warp_list;
         bool hit = open && !together && has_parent_at(up_idx, depth, b, e, level);
@@ -237,6 +239,7 @@ __device__ __forceinline__ void pull_level(const i64* __restrict__ up_ptr, const
             if (lane == owner) hit = any;
         }
         if (hit) found(v);
+        else if (open) missed(v);
     }
 }
 
@@ -262,13 +265,18 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
 // light vertices (at most `heavy` arcs) take a warp each, its heavy ones (R-MAT hubs: 10^5
 // arcs) a team of blocks each, the grid split in min(heavy vertices, blocks) teams, so one
 // hub alone gets the whole grid. Both directions append the vertices found to the next
-// level's light or heavy queue and count their out-arcs.
+// level's light or heavy queue and count their out-arcs. A bottom-up level looks only at
+// candidates: the first at the vertices with in-arcs (with_in, with_in_count entries), each
+// later one at those the bottom-up level before it left unvisited (written to open_lists,
+// 2 x n, in turn), so the levels after the first wide one skip the vertices already found.
 // down_*: the arcs followed (out-arcs; in-arcs for a backward search), up_*: the reverse.
 // The kernel sets depth (-1, the source 0) and the counters itself, before its first
-// barrier: the host only allocates. ctl: found[6] (light, heavy: slot_of(level) and
-// 3 + slot_of(level)), the barrier's bar[2] (zero before the first launch; a finished launch
-// leaves it so), result[4]: the last level, top-down levels, bottom-up levels, 1 if finished
-// (0: stopped at max_levels, a long-diameter graph). arcs[3]: the next frontier's out-arcs.
+// barrier: the host only allocates. ctl (u64): arcs[3] (the next frontier's out-arcs, by
+// slot_of(level)), the vertices the bottom-up levels looked at, then as unsigned ints:
+// found[6] (light, heavy: slot_of(level) and 3 + slot_of(level)), the barrier's bar[2]
+// (zero before the first launch; a finished launch leaves it so), result[4]: the last level,
+// top-down levels, bottom-up levels, 1 if finished (0: stopped at max_levels, a long-diameter
+// graph), left[3] (the vertices a bottom-up level left unvisited, by slot).
 // stamps (max_levels + 1 entries, or nullptr): the GPU's clock in ns at the start and at the
 // end of each level, for the benchmark's account of where a search's time goes.
 extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const int* __restrict__ down_idx,
@@ -276,14 +284,16 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
                                         i64 n, i64 m, int source, int max_levels, int alpha, int beta, int heavy,
                                         int warp_list,
                                         int* depth, int* light_queue, int* light_next, int* heavy_queue,
-                                        int* heavy_next, unsigned int* ctl, u64* arcs, u64* stamps)
+                                        int* heavy_next, const int* __restrict__ with_in, i64 with_in_count,
+                                        int* open_lists, u64* ctl, u64* stamps)
 {
     if (stamps != nullptr && grid_thread() == 0) stamps[0] = global_ns();
-    unsigned int *found = ctl, *bar = ctl + 6, *result = ctl + 8;
+    u64 *arcs = ctl, *examined = ctl + 3;
+    unsigned int *found = (unsigned int*)(ctl + 4), *bar = found + 6, *result = found + 8, *left = found + 12;
     for_each(n, [&](i64 v) { depth[v] = v == source ? 0 : -1; });
     if (grid_thread() == 0) {
         for (int i = 0; i < 6; ++i) found[i] = 0;
-        for (int i = 0; i < 3; ++i) arcs[i] = 0;
+        for (int i = 0; i < 3; ++i) { arcs[i] = 0; left[i] = 0; }
     }
     grid_barrier(bar);
     const int lane = threadIdx.x & 31;
@@ -293,6 +303,10 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
     unsigned int nlight = source_arcs <= heavy, nheavy = 1 - nlight;   // level 0: the source
     bool top_down = true;
     int level = 0, pushes = 0, pulls = 0, finished = 1;
+    const int* candidates = with_in;          // the next bottom-up level's
+    i64 ncand = with_in_count;
+    u64 looked = 0;
+    int* open_next = open_lists;              // where the next bottom-up level writes those it leaves
     while (nlight + nheavy) {
         if (level >= max_levels) { finished = 0; break; }
         if (!top_down && (i64)(nlight + nheavy) * beta < n) top_down = true;
@@ -301,6 +315,7 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
         const int s = slot_of(level);
         if (grid_thread() == 0) {
             found[slot_of(level + 1)] = 0; found[3 + slot_of(level + 1)] = 0; arcs[slot_of(level + 1)] = 0;
+            left[slot_of(level + 1)] = 0;
         }
         u64 my_arcs = 0;
         auto append = [&](int v) {            // v found at this level: into the next light or heavy queue
@@ -332,10 +347,13 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
             }
         } else {
             ++pulls;
-            pull_level(up_ptr, up_idx, depth, n, level, warp_list, [&](i64 v) {
-                depth[v] = level;
-                append((int)v);
-            });
+            looked += (u64)ncand;
+            pull_level(up_ptr, up_idx, depth, candidates, ncand, level, warp_list,
+                       [&](i64 v) {
+                           depth[v] = level;
+                           append((int)v);
+                       },
+                       [&](i64 v) { open_next[warp_append(&left[s])] = (int)v; });
         }
         block_add(my_arcs, &arcs[s]);
         grid_barrier(bar);
@@ -343,12 +361,18 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
         nlight = ((volatile unsigned int*)found)[s];
         nheavy = ((volatile unsigned int*)found)[3 + s];
         qarcs = ((volatile u64*)arcs)[s];
+        if (!top_down) {                      // the next bottom-up level looks at those this one left
+            candidates = open_next;
+            ncand = ((volatile unsigned int*)left)[s];
+            open_next = open_next == open_lists ? open_lists + n : open_lists;
+        }
         int* t = light_queue; light_queue = light_next; light_next = t;
         t = heavy_queue; heavy_queue = heavy_next; heavy_next = t;
     }
     if (grid_thread() == 0) {
         result[0] = (unsigned int)(finished ? level - 1 : level);
         result[1] = (unsigned int)pushes; result[2] = (unsigned int)pulls; result[3] = (unsigned int)finished;
+        *examined = looked;
     }
 }
 
