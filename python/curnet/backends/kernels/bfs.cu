@@ -294,6 +294,7 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
     if (grid_thread() == 0) {
         for (int i = 0; i < 6; ++i) found[i] = 0;
         for (int i = 0; i < 3; ++i) { arcs[i] = 0; left[i] = 0; }
+        *examined = 0;
     }
     grid_barrier(bar);
     const int lane = threadIdx.x & 31;
@@ -304,8 +305,7 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
     bool top_down = true;
     int level = 0, pushes = 0, pulls = 0, finished = 1;
     const int* candidates = with_in;          // the next bottom-up level's
-    i64 ncand = with_in_count;
-    u64 looked = 0;
+    unsigned int ncand = (unsigned int)with_in_count;
     int* open_next = open_lists;              // where the next bottom-up level writes those it leaves
     while (nlight + nheavy) {
         if (level >= max_levels) { finished = 0; break; }
@@ -347,7 +347,7 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
             }
         } else {
             ++pulls;
-            looked += (u64)ncand;
+            if (grid_thread() == 0) *examined += ncand;
             pull_level(up_ptr, up_idx, depth, candidates, ncand, level, warp_list,
                        [&](i64 v) {
                            depth[v] = level;
@@ -372,7 +372,6 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
     if (grid_thread() == 0) {
         result[0] = (unsigned int)(finished ? level - 1 : level);
         result[1] = (unsigned int)pushes; result[2] = (unsigned int)pulls; result[3] = (unsigned int)finished;
-        *examined = looked;
     }
 }
 
