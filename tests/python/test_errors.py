@@ -73,3 +73,26 @@ def test_result_too_large_for_host_memory_is_refused_before_allocating(monkeypat
 def test_repeated_sources_repeat_rows():
     d = curnet.bfs(G, ["a", "a", "c"], backend="cpu")
     assert d.tolist() == [[0, 1, 2], [0, 1, 2], [-1, -1, 0]]
+
+
+def test_available_host_memory_is_the_kernels_mem_available():
+    """Read through a kept descriptor (one pread a call), the same number as a plain read of
+    /proc/meminfo, call after call; and unknown (a large number) where the file lacks it."""
+    from curnet import memory
+    with open("/proc/meminfo") as f:
+        line = next(x for x in f if x.startswith("MemAvailable:"))
+    plain = int(line.split()[1]) * 1024
+    got = [memory.available_host_memory() for _ in range(3)]
+    # MemAvailable moves while the machine runs: within 1 GiB of the plain read
+    assert all(abs(x - plain) < 2**30 for x in got)
+    assert memory._meminfo_fd is not None
+
+
+def test_available_host_memory_unknown_is_large(monkeypatch):
+    from curnet import memory
+    monkeypatch.setattr(memory, "_meminfo", lambda: b"MemTotal:  100 kB\n")
+    assert memory.available_host_memory() == 1 << 62
+    def refused():
+        raise OSError("no /proc here")
+    monkeypatch.setattr(memory, "_meminfo", refused)
+    assert memory.available_host_memory() == 1 << 62
