@@ -2,6 +2,7 @@
 sources over several GPUs."""
 from __future__ import annotations
 
+import math
 import sys
 import threading
 import time
@@ -20,7 +21,7 @@ def result_buffer(out, shape: tuple, dtype, what: str, be: Backend | None = None
     result is small). New arrays are Fortran-ordered: each vertex's sources are adjacent, the
     layout the traversals write and R's matrix layout."""
     if out is None:
-        check_fits(int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize, what)
+        check_fits(math.prod(shape) * np.dtype(dtype).itemsize, what)
         if be is not None:
             return be.host_result(shape, dtype)
         return np.empty(shape, dtype=dtype, order="F")
