@@ -222,7 +222,8 @@ class BfsStrategy:
                 "ctl": cp.zeros(12, np.uint64)}
         with_in = work.get(("with_in", backward))     # the first bottom-up level's candidates
         if with_in is None:
-            with_in = work[("with_in", backward)] = cp.flatnonzero(cp.diff(up_ptr) > 0).astype(np.int32)
+            up_degree = hg.out_degree if backward else hg.in_degree
+            with_in = work[("with_in", backward)] = cp.flatnonzero(up_degree > 0).astype(np.int32)
         depth = cp.empty(n, np.int32)            # the kernel writes every entry
         t = self.tuning
         self.launcher.launch_resident("bfs", "bfs_one_loop", (

@@ -9,6 +9,7 @@ docs/gpu-notes.md for the measurements.
 """
 from __future__ import annotations
 
+import math
 import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -116,7 +117,7 @@ class PinnedResults:
     def empty(self, shape: tuple, dtype, tuning) -> np.ndarray | None:
         """A new Fortran-ordered pinned array, or None where the tuning's bounds say pageable
         (or the host refuses to pin more)."""
-        nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        nbytes = math.prod(shape) * np.dtype(dtype).itemsize
         if not tuning.pinned_result_min <= nbytes <= tuning.pinned_result_max:
             return None
         with self.lock:
