@@ -479,7 +479,7 @@ def public_calls(be, backend: str, g, ids, reps: int) -> dict:
                 "wraps": [(bfs_mod, "resolve_sources", "sources checked (resolve_sources)"),
                           (bfs_mod, "result_buffer", "host result allocated (result_buffer)"),
                           (dev, "output_block", "device block allocated (output_block)"),
-                          (bfs_mod, "traverse", "traverse: engine + column write"),
+                          (bfs_mod, "traverse", "traverse: engine, into the block's column"),
                           (dev, "bfs_one", "engine (bfs_one)"),
                           (dev, "finish_block", "copy to host (finish_block)")] + common},
         "sssp distances": {

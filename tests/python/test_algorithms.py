@@ -332,6 +332,20 @@ def test_star_with_huge_degree():
     assert (d[0, 1:] == 1).all() and d[1, 0] == 1 and (d[1, 2:] == 2).all()
 
 
+def test_bfs_one_writes_into_out():
+    """bfs_one's `out` (the one-source public call's route: its (n, 1) block's column): the
+    depths written there, every entry, and the same array returned."""
+    g = rmat(9, seed=4, directed=True)
+    be = get_backend("cpu")
+    hg = be.device_graph(g)
+    for s, backward in ((0, False), (3, True)):
+        block = np.full((len(g), 1), 7, np.int32)
+        column = block[:, 0]
+        assert be.bfs_one(hg, s, backward, out=column) is column
+        np.testing.assert_array_equal(block[:, 0], be.bfs_one(hg, s, backward))
+        assert (block[:, 0] == -1).any() and (block[:, 0] != 7).all()
+
+
 @given(graphs_and_sources(directed=True))
 def test_bfs_one_backward_is_bfs_on_the_reversed_graph(gs):
     """SCC's pivot searches: one-source BFS against the arcs equals BFS on the reversed graph."""

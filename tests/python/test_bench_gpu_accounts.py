@@ -40,7 +40,7 @@ def test_gpu_only_parts_are_skipped_with_their_reason(account):
 def test_the_public_calls_split_counts_each_step_of_one_source(account):
     bfs = account["public"]["bfs"]["its split (device drained around each part)"]
     assert bfs["engine (bfs_one)"]["calls"] == 1          # one source: the backend's own BFS
-    assert bfs["traverse: engine + column write"]["calls"] == 1
+    assert bfs["traverse: engine, into the block's column"]["calls"] == 1
     assert bfs["copy to host (finish_block)"]["calls"] == 1
     assert bfs["host result allocated (result_buffer)"]["calls"] == 1
     assert bfs["sources checked (resolve_sources)"]["calls"] == 2   # bfs() and bfs_blocks()

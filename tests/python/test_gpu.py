@@ -242,6 +242,9 @@ def test_bfs_one_backward_twin(gpu, cpu, seed):
             ref = np.where(np.isinf(ref), -1, ref).astype(np.int32)
             assert np.array_equal(gpu.bfs_one(hd, s, backward).get(), ref)
             assert np.array_equal(cpu.bfs_one(hc, s, backward), ref)
+            column = cp.full(n, 7, np.int32)             # the public call's route: into its block
+            assert gpu.bfs_one(hd, s, backward, out=column) is column
+            assert np.array_equal(column.get(), ref)
 
 
 @pytest.mark.parametrize("alpha,beta", [(1, 24), (10**6, 10**6), (2, 1), (14, 24)])

@@ -70,6 +70,9 @@ def traverse(be: Device, hg: GraphArrays, ids, depth, unreachable, max_depth=Non
         # One source: the backend's own one-source BFS (SciPy's on the CPU, a
         # direction-optimizing frontier traversal on the GPU) beats a one-bit joint traversal.
         tally("bfs one-source runs")
+        if unreachable == -1 and depth.dtype == np.int32 and depth.flags.c_contiguous:
+            be.bfs_one(hg, int(ids[0]), out=depth[:, 0])   # (n, 1): the column itself, nothing copied
+            return
         col = be.bfs_one(hg, int(ids[0]))
         # bfs_one marks unreached vertices -1: the caller's -1 needs no pass of its own
         depth[:, 0] = col if unreachable == -1 else xp.where(col < 0, unreachable, col)

@@ -158,9 +158,14 @@ class CPUBackend:
     def any(self, a) -> bool:
         return bool(a.any())
 
-    def bfs_one(self, hg: HostGraph, source: int, backward: bool = False) -> np.ndarray:
-        """Depths from one source through SciPy's compiled BFS (long-diameter route)."""
-        return host_routes.bfs_one(hg, source, backward)
+    def bfs_one(self, hg: HostGraph, source: int, backward: bool = False, out=None) -> np.ndarray:
+        """Depths from one source through SciPy's compiled BFS (long-diameter route); into
+        `out` (an (n,) int32 array, returned) when given."""
+        depth = host_routes.bfs_one(hg, source, backward)
+        if out is None:
+            return depth
+        out[...] = depth
+        return out
 
     # -- shortest-path primitives -------------------------------------------
     def sssp_method(self, hg: HostGraph, kb: int, with_pred: bool) -> SsspMethod:

@@ -174,8 +174,8 @@ class CUDABackend:
         """Ends a joint traversal before it ran out of vertices: the depths of its levels so far."""
         self.bfs_strategy.flush_depths(st, depth)
 
-    def bfs_one(self, hg: DeviceGraph, source: int, backward: bool = False) -> cp.ndarray:
-        return self.bfs_strategy.bfs_one(hg, source, backward)
+    def bfs_one(self, hg: DeviceGraph, source: int, backward: bool = False, out=None) -> cp.ndarray:
+        return self.bfs_strategy.bfs_one(hg, source, backward, out)
 
     def any(self, a) -> bool:
         return self.bf_strategy.any(a)

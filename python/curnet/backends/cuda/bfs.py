@@ -23,10 +23,12 @@ class BfsStrategy:
     def batch_size(self, n: int, k: int) -> int:
         """As many sources as fit in half the free device memory: per source and vertex the
         depth (up to 8 bytes), seen/frontier/next bits and the levels' new bits."""
+        limit = self.tuning.batch_limit
+        if k <= 64:                              # within the smallest batch: no memory query
+            return max(1, min(k, limit or k))
         per_source = n * (8 + 4 / 8 + 2) + 1     # + ~16 levels of new bits kept for the depths
         fit = int(self.launcher.free_memory() * 0.5 // per_source)
         size = min(max(64, (fit // 64) * 64), 4096)   # at most 64 words a vertex (the masks)
-        limit = self.tuning.batch_limit
         return max(1, min(size, k, limit or k))
 
     # -- the joint traversal --------------------------------------------------
@@ -151,16 +153,26 @@ class BfsStrategy:
         return True
 
     # -- one source -----------------------------------------------------------
-    def bfs_one(self, hg: DeviceGraph, source: int, backward: bool = False) -> cp.ndarray:
+    def bfs_one(self, hg: DeviceGraph, source: int, backward: bool = False, out=None) -> cp.ndarray:
         """Depths (n,) int32 from one source: direction-optimizing BFS (top-down over a queue
         of the frontier, bottom-up over in-arcs in the wide middle levels). `backward`: along
-        the arcs reversed (the hops from each vertex to the source)."""
+        the arcs reversed (the hops from each vertex to the source). `out`: a contiguous (n,)
+        int32 device array the depths are written into (and returned)."""
+        if self.tuning.device_loops and not hg.long_diameter:
+            return self.bfs_one_loop(hg, source, backward, out=out)
+        depth = self.bfs_one_levels(hg, source, backward)
+        if out is None:
+            return depth
+        out[...] = depth
+        return out
+
+    def bfs_one_levels(self, hg: DeviceGraph, source: int, backward: bool = False) -> cp.ndarray:
+        """bfs_one a launch a level, the host choosing each level's direction
+        (`CudaTuning.device_loops` False); a long-diameter graph's on the host."""
         n = hg.n
         if hg.long_diameter:
             host = self.host()
             return cp.asarray(host.bfs_one(host.device_graph(hg.graph), source, backward))
-        if self.tuning.device_loops:
-            return self.bfs_one_loop(hg, source, backward)
         # top-down follows the arcs out of the frontier, bottom-up looks along the arcs into a vertex
         down_ptr, down_idx, up_ptr, up_idx = ((hg.in_ptr, hg.in_src, hg.out_ptr, hg.out_idx) if backward else
                                               (hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src))
@@ -176,7 +188,7 @@ class BfsStrategy:
         while True:
             if level >= self.tuning.long_levels:
                 mark_long_diameter(hg, "a one-source BFS")
-                return self.bfs_one(hg, source, backward)
+                return self.bfs_one_levels(hg, source, backward)
             if top_down:
                 incl, mf = inclusive_degree_sum(hg, queue, backward)
                 if mf == 0:
@@ -204,7 +216,8 @@ class BfsStrategy:
                 top_down = True
                 queue = cp.flatnonzero(depth == level).astype(np.int32)
 
-    def bfs_one_loop(self, hg: DeviceGraph, source: int, backward: bool = False, stamps=None) -> cp.ndarray:
+    def bfs_one_loop(self, hg: DeviceGraph, source: int, backward: bool = False, stamps=None,
+                     out=None) -> cp.ndarray:
         """bfs_one with its level loop on the device (kernels/bfs.cu bfs_one_loop): one launch,
         one wait. Past tuning.long_levels levels the graph is marked long-diameter, as in the
         host loop, and the search finishes on the host. stamps: a uint64 device array of
@@ -224,7 +237,7 @@ class BfsStrategy:
         if with_in is None:
             up_degree = hg.out_degree if backward else hg.in_degree
             with_in = work[("with_in", backward)] = cp.flatnonzero(up_degree > 0).astype(np.int32)
-        depth = cp.empty(n, np.int32)            # the kernel writes every entry
+        depth = cp.empty(n, np.int32) if out is None else out    # the kernel writes every entry
         t = self.tuning
         self.launcher.launch_resident("bfs", "bfs_one_loop", (
             down_ptr, down_idx, up_ptr, up_idx, i64(n), i64(hg.m), i32(source), i32(t.long_levels),
@@ -241,5 +254,5 @@ class BfsStrategy:
         self.counters.add("bfs_one_pull_vertices", int(ctl[3]))
         if not finished:
             mark_long_diameter(hg, "a one-source BFS")
-            return self.bfs_one(hg, source, backward)
+            return self.bfs_one(hg, source, backward, out)
         return depth
