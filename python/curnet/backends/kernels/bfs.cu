@@ -203,7 +203,7 @@ __device__ __forceinline__ bool has_parent_at(const int* __restrict__ up_idx, co
     for (i64 a = b; a < e; a += PULL_ARCS_AT_ONCE) {
         int u[PULL_ARCS_AT_ONCE];
 #pragma unroll
-        for (int k = 0; k < PULL_ARCS_AT_ONCE; ++k) u[k] = up_idx[a + k < e ? a + k : a];
+        for (int k = 0; k < PULL_ARCS_AT_ONCE; ++k) u[k] = streamed(&up_idx[a + k < e ? a + k : a]);
         bool hit = false;
 #pragma unroll
         for (int k = 0; k < PULL_ARCS_AT_ONCE; ++k) hit |= depth[u[k]] == level - 1;
@@ -332,7 +332,7 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
             unexplored -= qarcs;
             for (i64 q = warp; q < nlight; q += warps) {
                 int u = level == 1 ? source : light_queue[q];
-                for (i64 a = down_ptr[u] + lane, e = down_ptr[u + 1]; a < e; a += 32) claim(down_idx[a]);
+                for (i64 a = down_ptr[u] + lane, e = down_ptr[u + 1]; a < e; a += 32) claim(streamed(&down_idx[a]));
             }
             unsigned int teams = nheavy < gridDim.x ? nheavy : gridDim.x;
             if (teams) {
@@ -342,7 +342,7 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
                     int u = level == 1 ? source : heavy_queue[h];
                     for (i64 a = down_ptr[u] + (i64)rank * blockDim.x + threadIdx.x, e = down_ptr[u + 1]; a < e;
                          a += (i64)members * blockDim.x)
-                        claim(down_idx[a]);
+                        claim(streamed(&down_idx[a]));
                 }
             }
         } else {

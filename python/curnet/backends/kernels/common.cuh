@@ -94,6 +94,15 @@ __device__ __forceinline__ void advance_chunks(const i64* __restrict__ incl, i64
     }
 }
 
+// A read of data a kernel streams through once (a row's arcs and weights), marked evict-first
+// (ld.global.cs): it then does not push out of L2 the arrays read at random beside it
+// (distances, stamps, flags).
+template <typename T>
+__device__ __forceinline__ T streamed(const T* p)
+{
+    return __ldcs(p);
+}
+
 // Arc heads may carry two flag bits on top (the shortest paths' edge classes, kernels/sssp.cu):
 // where `flagged`, the head is the low 30 bits and cls its top two; else cls is 0.
 __device__ __forceinline__ int head_of(int x, int flagged, unsigned int& cls)
