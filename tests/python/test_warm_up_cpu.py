@@ -18,16 +18,17 @@ from curnet.cli import main, warm_up
 PYTHON = Path(__file__).resolve().parents[2] / "python"
 
 # A user's first compiled calls, in a fresh process, on graphs other than the warm-up's: a
-# large graph's SCC (the threshold lowered: a graph of 2^23 arcs is the compiled route's size),
+# large graph's build and SCC (the thresholds lowered: a graph of 2^23 arcs is the compiled routes' size),
 # Girvan-Newman (hops, then lengths), Leiden and Louvain (unweighted) on 8 5-cliques in a ring, in R's
 # float64. Prints what Numba compiled and loaded, and the results.
 FIRST_CALLS = """
 import json
 import numpy as np
 import curnet
+from curnet import graph
 from curnet.backends.cpu import scc as cpu_scc
 from curnet.cli.warm_up import numba_routines
-cpu_scc.COMPILED_MIN_ARCS = 0
+cpu_scc.COMPILED_MIN_ARCS = graph.COMPILED_SORT_MIN_ARCS = 0
 rng = np.random.default_rng(7)
 n = 3000
 src, dst = rng.integers(0, n, 4 * n), rng.integers(0, n, 4 * n)
@@ -112,6 +113,6 @@ def test_numba_routines_lists_each_routine_of_the_compiled_modules_once():
     pytest.importorskip("numba")
     routines = warm_up.numba_routines()
     modules = {name.split(".")[0] for name in routines}
-    assert {"compiled_brandes", "compiled_scc", "compiled_leiden"} <= modules
+    assert {"compiled_brandes", "compiled_scc", "compiled_leiden", "compiled_sort"} <= modules
     assert len({id(d) for d in routines.values()}) == len(routines)
     assert all(d.stats.cache_path is not None for d in routines.values())   # cache=True on each

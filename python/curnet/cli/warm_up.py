@@ -210,17 +210,20 @@ def numba_routines() -> dict:
 @contextlib.contextmanager
 def _small_graphs_take_the_compiled_routes(parallel: bool):
     """The size thresholds lowered, so that the warm-up's small graphs take the routes large
-    graphs take: the compiled SCC (from scc.COMPILED_MIN_ARCS arcs) and, with `parallel`,
-    Girvan-Newman's searches over the threads (from compiled_brandes.PARALLEL_SCANS scans)."""
+    graphs take: the compiled counting sort that builds a graph (from
+    graph.COMPILED_SORT_MIN_ARCS arcs), the compiled SCC (from scc.COMPILED_MIN_ARCS arcs)
+    and, with `parallel`, Girvan-Newman's searches over the threads (from
+    compiled_brandes.PARALLEL_SCANS scans)."""
+    from .. import graph
     from ..backends.cpu import compiled_brandes, scc
-    saved = scc.COMPILED_MIN_ARCS, compiled_brandes.PARALLEL_SCANS
-    scc.COMPILED_MIN_ARCS = 0
+    saved = graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, compiled_brandes.PARALLEL_SCANS
+    graph.COMPILED_SORT_MIN_ARCS = scc.COMPILED_MIN_ARCS = 0
     if parallel:
         compiled_brandes.PARALLEL_SCANS = 0
     try:
         yield
     finally:
-        scc.COMPILED_MIN_ARCS, compiled_brandes.PARALLEL_SCANS = saved
+        graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, compiled_brandes.PARALLEL_SCANS = saved
 
 
 def _cpu_calls(graphs) -> None:
