@@ -17,8 +17,10 @@ def offset_dtype(num_arcs: int) -> np.dtype:
 
 #: From this many arcs, compress sorts them by the compiled counting sort where Numba imports:
 #: NumPy's stable argsort of int32 keys is a merge sort, and a process's first compiled sort
-#: pays ~0.6 s for Numba's import and its cached code (R-MAT 18 undirected, 8.4M arcs, on the
-#: 2-core machine: argsort 1.6 s, compiled 0.57 s warm, 1.15 s first; graph_build_2026-12-04.json).
+#: pays ~0.5 s for Numba's import and its cached code (R-MAT 18 undirected, 8.4M arcs, on the
+#: 2-core machine: argsort 1.45 s, compiled 0.78 s warm and 1.10 s in a fresh process;
+#: bench/results/graph_build_2026-12-04.json). Keys are int32 (vertex ids), the signature the
+#: warm-up compiles.
 COMPILED_SORT_MIN_ARCS = 1 << 23
 
 
