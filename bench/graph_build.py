@@ -1,6 +1,6 @@
 """Building a graph from its edge columns (`Graph.from_edges`, and a directed graph's in-arcs,
 `Graph.csc`): the arcs sorted by NumPy's stable argsort against the compiled counting sort
-(backends/cpu/compiled_sort.py, taken from graph.COMPILED_SORT_MIN_ARCS arcs where Numba
+(compiled_sort.py, taken from graph.COMPILED_SORT_MIN_ARCS arcs where Numba
 imports), beside python-igraph building the same graph, every route's CSR checked equal.
 
     python -m bench graph-build                       # R-MAT 18 and 20, medians of 3
@@ -58,7 +58,7 @@ def main(argv=None) -> None:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--json", default=results.default_out("graph_build.json"))
     a = ap.parse_args(argv)
-    from curnet.backends.cpu import compiled_sort
+    from curnet import compiled_sort
     if not compiled_sort.available():
         sys.exit("graph-build: Numba does not import here: there is no compiled route to time")
     try:

@@ -31,7 +31,7 @@ def compress(keys: np.ndarray, n: int, *payload: np.ndarray):
     np.cumsum(counts, out=offsets[1:])
     order = None
     if len(keys) >= COMPILED_SORT_MIN_ARCS:
-        from .backends.cpu import compiled_sort
+        from . import compiled_sort
         if compiled_sort.available():
             tally("graph compiled sorts")
             order = compiled_sort.counting_order(keys, offsets)

@@ -1,4 +1,4 @@
-"""The compiled counting sort that builds a graph's CSR (backends/cpu/compiled_sort.py) against
+"""The compiled counting sort that builds a graph's CSR (compiled_sort.py) against
 NumPy's stable argsort, and graphs built by it against graphs built without it."""
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 pytest.importorskip("numba")
 
 from curnet import graph  # noqa: E402
-from curnet.backends.cpu import compiled_sort  # noqa: E402
+from curnet import compiled_sort  # noqa: E402
 from curnet.generators import rmat_edges  # noqa: E402
 from curnet.work import count_work  # noqa: E402
 

@@ -26,7 +26,7 @@ FOLDERS = {
 ROOT = {
     **{f"curnet.{name}": "the graph and what all share" for name in (
         "_version", "errors", "columns", "memory", "progress", "work", "sources", "options", "renamed",
-        "graph", "io", "datasets", "generators")},
+        "graph", "io", "datasets", "generators", "jit", "compiled_sort")},
     # the public namespaces of analyses
     **{f"curnet.{name}": "above the drivers" for name in ("coexpression", "propagation", "distributed", "csgraph")},
     # the package's namespace, `python -m curnet`, NetworkX's backend info

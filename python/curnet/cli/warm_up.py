@@ -191,19 +191,19 @@ def _kernel_modules(graphs, backend):
 
 
 def numba_routines() -> dict:
-    """Every Numba routine of the CPU backend (the modules backends/cpu/compiled*.py), by
-    "module.name": each a dispatcher, whose `.stats` counts its loads from the cache (hits)
-    and its compiles (misses)."""
+    """Every Numba routine of the engine (the graph's counting sort, compiled_sort.py, and the
+    CPU backend's modules backends/cpu/compiled*.py), by "module.name": each a dispatcher,
+    whose `.stats` counts its loads from the cache (hits) and its compiles (misses)."""
     from numba.core.registry import CPUDispatcher
     from ..backends import cpu
+    names = ["curnet.compiled_sort"] + [f"{cpu.__name__}.{info.name}" for info in pkgutil.iter_modules(cpu.__path__)
+                                        if info.name.startswith("compiled")]
     routines = {}
-    for info in pkgutil.iter_modules(cpu.__path__):
-        if not info.name.startswith("compiled"):
-            continue
-        module = importlib.import_module(f"{cpu.__name__}.{info.name}")
+    for full_name in names:
+        module = importlib.import_module(full_name)
         for name, value in vars(module).items():
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__:
-                routines[f"{info.name}.{name}"] = value
+                routines[f"{full_name.rpartition('.')[2]}.{name}"] = value
     return routines
 
 

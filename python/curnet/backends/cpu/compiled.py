@@ -1,29 +1,14 @@
 """What the CPU's compiled routines (Numba: compiled_brandes, compiled_scc, compiled_leiden)
-share: the decorator, whether Numba imports, and the depth-first flood that both Girvan–Newman's
-split test and Leiden's connected pieces run. Optional: without Numba the decorator leaves a
-function as it is and `available()` is False (the callers take their NumPy twins).
+share: the decorator and whether Numba imports (curnet/jit.py, here for them to import beside
+the rest), and the depth-first flood that both Girvan–Newman's split test and Leiden's
+connected pieces run.
 
 Numba caches a compiled function by its own file: a caller in another file keeps its cached
 copy of `flood` until that file changes too (or its cache is cleared).
 """
 from __future__ import annotations
 
-try:
-    import numba
-except ImportError:                   # the twins run instead: available() is False
-    numba = None  # type: ignore[assignment]
-
-
-def jit(**options):
-    """numba.njit, compiled at the first call and cached (beside the calling file, or in the
-    user's cache folder where that one is read-only: Numba's own choice)."""
-    if numba is None:
-        return lambda f: f
-    return numba.njit(cache=True, **options)
-
-
-def available() -> bool:
-    return numba is not None
+from ...jit import available, jit, numba  # noqa: F401  (the compiled modules import them from here)
 
 
 @jit()

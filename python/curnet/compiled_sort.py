@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiled import available, jit
+from .jit import available, jit
 
 __all__ = ["available", "counting_order"]
 
