@@ -25,12 +25,13 @@ COMPILED_SORT_MIN_ARCS = 1 << 23
 
 
 def compress(keys: np.ndarray, n: int, *payload: np.ndarray):
-    """Stable sort of arcs by `keys` (ints in 0..n-1): returns (offsets, *payload sorted)."""
+    """Stable sort of arcs by `keys` (ints in 0..n-1; int32 vertex ids, or int64 entries as the
+    CPU's weighted betweenness sorts, which take the argsort): returns (offsets, *payload sorted)."""
     counts = np.bincount(keys, minlength=n)
     offsets = np.zeros(n + 1, dtype=offset_dtype(len(keys)))
     np.cumsum(counts, out=offsets[1:])
     order = None
-    if len(keys) >= COMPILED_SORT_MIN_ARCS:
+    if len(keys) >= COMPILED_SORT_MIN_ARCS and keys.dtype == np.int32:    # the warmed signature
         from . import compiled_sort
         if compiled_sort.available():
             tally("graph compiled sorts")

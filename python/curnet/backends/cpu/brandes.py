@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...graph import compress
 from ...work import tally
 from ..brandes import on_path, tie_epsilon
 
@@ -133,10 +134,7 @@ def dag_levels(hg, dist):
     n, kb = dist.shape
     level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
     tails, heads = _dag_entry_pairs(hg, level, dist)
-    order = np.argsort(tails, kind="stable")
-    by_tail = heads[order]
-    ptr = np.zeros(n * kb + 1, np.int64)
-    np.cumsum(np.bincount(tails, minlength=n * kb), out=ptr[1:])
+    ptr, by_tail = compress(tails, n * kb, heads)
     waiting = np.bincount(heads, minlength=n * kb)          # DAG in-arcs not yet placed
     frontier = np.flatnonzero((level.ravel() >= 0) & (waiting == 0))    # the sources
     at = 0
