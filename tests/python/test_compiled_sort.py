@@ -63,3 +63,20 @@ def test_without_numba_the_argsort_builds(monkeypatch):
     assert work.get("graph compiled sorts", 0) == 0
     np.testing.assert_array_equal(g.indptr, [0, 1, 2, 4])
     np.testing.assert_array_equal(g.indices, [1, 2, 0, 1])
+
+
+def test_int64_keys_take_the_argsort(monkeypatch):
+    """Only int32 keys (vertex ids, the signature the warm-up compiles) take the compiled sort:
+    int64 keys (the CPU's weighted betweenness sorts (vertex, source) entries) would compile a
+    new signature inside a user's call."""
+    monkeypatch.setattr(graph, "COMPILED_SORT_MIN_ARCS", 0)
+    keys = np.array([5, 1, 5, 0, 1, 5], np.int64)
+    with count_work() as work:
+        offsets, moved = graph.compress(keys, 7, np.arange(6))
+    assert work.get("graph compiled sorts", 0) == 0
+    np.testing.assert_array_equal(offsets, [0, 1, 3, 3, 3, 3, 6, 6])
+    np.testing.assert_array_equal(moved, [3, 1, 4, 0, 2, 5])
+    with count_work() as work:
+        _, moved32 = graph.compress(keys.astype(np.int32), 7, np.arange(6))
+    assert work["graph compiled sorts"] == 1
+    np.testing.assert_array_equal(moved32, moved)
