@@ -8,7 +8,10 @@
 #   bash bench/ab_trees.sh run --only=sssp,batches m0 nfs nfs m0
 # Each tree runs in the order given (alternate them: the machine drifts within a call), one
 # line of medians a run printed as it ends, the JSON and logs packed into $OUT/ab.tgz after
-# every run, so a call cut short keeps what it finished. R-MAT 22 is built once for the call
+# every run, so a call cut short keeps what it finished. NAME@T1@T2 times tree NAME under the
+# tunings T1, T2 in one run (nearfar_ab.py's tuning arguments: `-` the defaults, `a=1,b=2`):
+#   bash bench/ab_trees.sh run --only=sssp,batches m0 grow@-@nf_grow_below=0 m0
+# R-MAT 22 is built once for the call
 # (NEARFAR_CACHE; ~70-85 s on the H200 host): put that in the call's time limit.
 #   bash bench/ab_trees.sh test NAME -k near_far     (a tree's GPU tests, into the pack too)
 set -u
@@ -28,17 +31,23 @@ run)
     work=/tmp/ab; mkdir -p "$work" "${NEARFAR_CACHE:=/tmp/nfc}"; export NEARFAR_CACHE
     export CURNET_DATA=${CURNET_DATA:-$PWD/.leiden-data/data}
     i=0
-    for name in "$@"; do
+    for spec in "$@"; do
+        name=${spec%%@*}
+        IFS=@ read -r -a tunings <<< "${spec#"$name"}"
+        tunings=("${tunings[@]:1}")
         i=$((i + 1)); start=$(date +%s)
         PYTHONPATH= timeout 300 python3 bench/nearfar_ab.py ".ab-trees/$name" "$work/ab_$name$i.json" "$only" \
-            > "$work/ab_$name$i.log" 2>&1 || tail -n 5 "$work/ab_$name$i.log"
+            "${tunings[@]}" > "$work/ab_$name$i.log" 2>&1 || tail -n 5 "$work/ab_$name$i.log"
         python3 - "$work/ab_$name$i.json" "$name$i" "$(( $(date +%s) - start ))" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 short = ("kernel levels ms", "host ms", "route ms", "driver ms")
-rows = {k: v.get("median ms", {a: b for a, b in v.items() if a in short}) if isinstance(v, dict) else v
-        for k, v in doc["-"].items()}
-print(f"{sys.argv[2]} ({sys.argv[3]} s):", json.dumps(rows), flush=True)
+for tuning, got in doc.items():
+    if not isinstance(got, dict):
+        continue
+    rows = {k: v.get("median ms", {a: b for a, b in v.items() if a in short}) if isinstance(v, dict) else v
+            for k, v in got.items()}
+    print(f"{sys.argv[2]} {tuning} ({sys.argv[3]} s):", json.dumps(rows), flush=True)
 EOF
         tar czf "$OUT/ab.tgz" -C /tmp ab
     done ;;
