@@ -45,7 +45,7 @@ short = ("kernel levels ms", "host ms", "route ms", "driver ms")
 for tuning, got in doc.items():
     if not isinstance(got, dict):
         continue
-    rows = {k: v.get("median ms", {a: b for a, b in v.items() if a in short}) if isinstance(v, dict) else v
+    rows = {k: v.get("median ms", {a: b for a, b in v.items() if a in short} or v) if isinstance(v, dict) else v
             for k, v in got.items()}
     print(f"{sys.argv[2]} {tuning} ({sys.argv[3]} s):", json.dumps(rows), flush=True)
 EOF
