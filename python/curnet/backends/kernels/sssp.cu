@@ -623,9 +623,9 @@ extern "C" __global__ void nf_pred_adopt_finish(int* cand, i64 count, int* pred,
 // it % 3, or the heavy settle queue sh where it settles): their out-degrees, or where
 // `ranges` the counts nf_heavy_ranges wrote into hincl, summed in place. Each thread sums a
 // stretch, the block scans the stretches' sums, each thread rewrites its stretch.
-extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* __restrict__ sh,
-                                         unsigned int* cnt, i64 n, const i64* __restrict__ ptr,
-                                         int ranges, i64* hincl)
+__device__ void nf_heavy_scan_block(const i64* __restrict__ hq, const i64* __restrict__ sh,
+                                    unsigned int* cnt, i64 n, const i64* __restrict__ ptr,
+                                    int ranges, i64* hincl)
 {
     __shared__ i64 part[1024];
     __shared__ int running;
@@ -660,3 +660,68 @@ extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* 
         hincl[q] = run;
     }
 }
+
+extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* __restrict__ sh,
+                                         unsigned int* cnt, i64 n, const i64* __restrict__ ptr,
+                                         int ranges, i64* hincl)
+{
+    nf_heavy_scan_block(hq, sh, cnt, n, ptr, ranges, hincl);
+}
+
+// Near-far's iterations in one cooperative launch (NearFar.run where CudaTuning.nf_loop): an
+// iteration's kernels become phases between grid barriers (the scan in block 0), so an
+// iteration pays its barriers instead of its launches and the drains of their grids, and the
+// host waits once a search. Queues alternate between the a and b buffers by the iteration's
+// parity, as the host's groups do. It stops when the next queues and the settle queues are
+// empty, or before iteration max_it (the host then finishes on its long route). The check
+// after the last barrier may meet the next iteration's first writes (the scan's cnt[NF_ITER];
+// where `ranges`, settle-queue appends, which only happen while work is left): none of them
+// can turn a search that is not done into one that reads done.
+template <typename P>
+__device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, i64* hstart, i64* hincl,
+                        unsigned int* cnt, typename P::T* thr_box, typename P::T delta, i64 n, i64 count,
+                        const i64* __restrict__ ptr, const int* __restrict__ idx,
+                        const typename P::T* __restrict__ w, int has_w, int flagged, typename P::K* key,
+                        int* stamp, unsigned char* far, unsigned char* marked, i64* sl, i64* sh,
+                        int heavy_deg, int lane_min, int light_shift, typename P::O* minbox, int* gate,
+                        u64* offers, int max_it, unsigned int* bar)
+{
+    for (int it = (int)(cnt[NF_ITER] + 1u); it < max_it; ++it) {
+        bool odd = it & 1;
+        i64 *lq_cur = odd ? lq_b : lq_a, *lq_next = odd ? lq_a : lq_b;
+        i64 *hq_cur = odd ? hq_b : hq_a, *hq_next = odd ? hq_a : hq_b;
+        if (ranges) {
+            nf_heavy_ranges<P>(hq_cur, cnt, thr_box, n, ptr, w, has_w, key, marked, sl, sh, heavy_deg,
+                               hstart, hincl);
+            grid_barrier(bar);
+        }
+        if (blockIdx.x == 0) nf_heavy_scan_block(hq_cur, sh, cnt, n, ptr, ranges, hincl);
+        grid_barrier(bar);
+        nf_relax<P>(lq_cur, hq_cur, ranges, hstart, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged,
+                    key, stamp, far, marked, sl, sh, lq_next, hq_next, heavy_deg, lane_min, light_shift,
+                    minbox, gate, offers);
+        grid_barrier(bar);
+        nf_far_min<P>(cnt, it, key, far, count, minbox, gate);
+        grid_barrier(bar);
+        nf_far_gather<P>(cnt, it, thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,
+                         hq_next, minbox, gate);
+        grid_barrier(bar);
+        int slot = (it + 1) % 3;
+        if (!cnt[slot] && !cnt[3 + slot] && !cnt[NF_SETTLE] && !cnt[NF_SETTLE + 3]) return;
+    }
+}
+
+#define NF_LOOP(SUFFIX, P)                                                                         \
+extern "C" __global__ void nf_loop_##SUFFIX(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, \
+        i64* hstart, i64* hincl, unsigned int* cnt, P::T* thr_box, P::T delta, i64 n, i64 count,      \
+        const i64* ptr, const int* idx, const P::T* w, int has_w, int flagged, P::K* key, int* stamp,  \
+        unsigned char* far, unsigned char* marked, i64* sl, i64* sh, int heavy_deg, int lane_min,     \
+        int light_shift, P::O* minbox, int* gate, u64* offers, int max_it, unsigned int* bar)         \
+{                                                                                                  \
+    nf_loop<P>(lq_a, lq_b, hq_a, hq_b, ranges, hstart, hincl, cnt, thr_box, delta, n, count, ptr, idx, w, \
+               has_w, flagged, key, stamp, far, marked, sl, sh, heavy_deg, lane_min, light_shift,     \
+               minbox, gate, offers, max_it, bar);                                                 \
+}
+NF_LOOP(packed, NfPacked32)
+NF_LOOP(dist, NfDist32)
+NF_LOOP(dist64, NfDist64)
