@@ -11,7 +11,7 @@ import numpy as np
 import cupy as cp
 
 from ..gpu_routes import near_far_suits
-from .launch import THREADS, DeviceGraph, KernelError, i32, i64
+from .launch import THREADS, DeviceGraph, KernelError, i32, i64, resident
 from .sssp import class_heads
 from ...work import counting, tally
 
@@ -177,10 +177,11 @@ class NearFar:
             """Every iteration in one cooperative launch (kernels/sssp.cu nf_loop), up to
             nf_max_iters; the counters after it."""
             bar = cp.zeros(2, np.uint32)
+            sums = cp.empty(resident("sssp", f"nf_loop_{suffix}"), np.int64)    # the scan's shares, a block each
             L.launch_resident("sssp", f"nf_loop_{suffix}", (
                 lq[0], lq[1], hq[0], hq[1], i32(use_ranges), hstart, hincl, cnt, thr, wdt(delta), i64(n),
                 i64(count), hg.out_ptr, heads, w, i32(has_w), i32(flagged), key, stamp, far, marked, sl, sh,
-                heavy_arg, lane_min, light_shift, minbox, gate, offers, i32(t.nf_max_iters), bar))
+                heavy_arg, lane_min, light_shift, minbox, gate, offers, i32(t.nf_max_iters), sums, bar))
             self.counters.add("nf_loops", 1)
             return cnt.get()
 
