@@ -836,6 +836,44 @@ def test_near_far_replays_iterations_from_a_graph(gpu, monkeypatch, with_pred, r
             check_preds_exact(g, ids, runs[after][0], runs[after][1])
 
 
+@pytest.mark.parametrize("f64", [False, True])
+@pytest.mark.parametrize("ranges", [False, True])
+def test_near_far_loop_equals_replay(gpu, monkeypatch, f64, ranges):
+    """Near-far's iterations in one cooperative launch (nf_loop) give what the replayed groups
+    give: the distances, the predecessors (checked exact) and no more iterations, in one launch
+    a search; stopped at nf_max_iters, the search finishes on the long route, still exact."""
+    from curnet.work import count_work
+    monkeypatch.setattr(gpu.tuning, "nf_ranges_min_arcs", 0 if ranges else 1 << 62)
+    g = generators.rmat(14, seed=5, weighted=True)
+    if f64:
+        g = Graph.from_edges(g.edge_sources(), g.indices, g.weights, directed=True, num_vertices=len(g),
+                             dtype=np.float64)
+    ids = np.random.default_rng(6).choice(np.flatnonzero(np.diff(g.indptr) > 0), 3, replace=False).astype(np.int32)
+    hd = gpu.device_graph(g)
+    ref = csgraph.dijkstra(scipy_matrix(g), directed=True, indices=ids)
+    for with_pred in (False, True):
+        runs = {}
+        for loop in (0, 1):
+            monkeypatch.setattr(gpu.tuning, "nf_loop", loop)
+            loops = gpu.stats.get("nf_loops", 0)
+            with count_work() as work:
+                dist, pred = gpu.near_far(hd, ids, with_pred)
+            assert gpu.stats.get("nf_loops", 0) - loops == loop
+            runs[loop] = (dist.get(), None if pred is None else pred.get(), work["sssp near-far iterations"])
+        np.testing.assert_allclose(runs[1][0], ref, rtol=1e-5)
+        assert np.array_equal(runs[1][0], runs[0][0])
+        assert 8 <= runs[1][2] <= runs[0][2]
+        if with_pred:
+            assert np.array_equal(runs[1][1], runs[0][1])
+            check_preds_exact(g, ids, runs[1][0], runs[1][1])
+    monkeypatch.setattr(gpu.tuning, "nf_max_iters", 4)
+    with count_work() as work:
+        dist, pred = gpu.near_far(hd, ids, True)
+    assert work["sssp near-far iterations"] == 4 and work["sssp per-source runs"] == len(ids)
+    np.testing.assert_allclose(gpu.to_host(dist), ref, rtol=1e-5)
+    check_preds_exact(g, ids, gpu.to_host(dist), gpu.to_host(pred))
+
+
 def test_near_far_long_falls_back(gpu, monkeypatch):
     monkeypatch.setattr(gpu.tuning, "nf_max_iters", 64)
     g = generators.path(5000, weighted=True)

@@ -11,7 +11,7 @@ import numpy as np
 import cupy as cp
 
 from ..gpu_routes import near_far_suits
-from .launch import THREADS, DeviceGraph, KernelError, i32, i64
+from .launch import THREADS, DeviceGraph, KernelError, i32, i64, resident
 from .sssp import class_heads
 from ...work import counting, tally
 
@@ -173,27 +173,43 @@ class NearFar:
             for k in range(per_group):
                 iteration(k % 2)
 
+        def loop():
+            """Every iteration in one cooperative launch (kernels/sssp.cu nf_loop), up to
+            nf_max_iters; the counters after it."""
+            bar = cp.zeros(2, np.uint32)
+            sums = cp.empty(resident("sssp", f"nf_loop_{suffix}"), np.int64)    # the scan's shares, a block each
+            L.launch_resident("sssp", f"nf_loop_{suffix}", (
+                lq[0], lq[1], hq[0], hq[1], i32(use_ranges), hstart, hincl, cnt, thr, wdt(delta), i64(n),
+                i64(count), hg.out_ptr, heads, w, i32(has_w), i32(flagged), key, stamp, far, marked, sl, sh,
+                heavy_arg, lane_min, light_shift, minbox, gate, offers, i32(t.nf_max_iters), sums, bar))
+            self.counters.add("nf_loops", 1)
+            return cnt.get()
+
         it, groups, graph = 0, 0, None
         try:
             while True:
-                if graph is None and groups >= t.nf_graph_after:
-                    graph = captured(group)
-                if graph is None:
-                    group()
+                if t.nf_loop:
+                    c = loop()
+                    it = (int(c[12]) + 1) & 0xFFFFFFFF         # cnt[NF_ITER]: the last iteration run
                 else:
-                    graph.launch()
-                    self.counters.add("nf_graph_groups", 1)
-                groups += 1
-                it += per_group
-                c = cnt.get()
+                    if graph is None and groups >= t.nf_graph_after:
+                        graph = captured(group)
+                    if graph is None:
+                        group()
+                    else:
+                        graph.launch()
+                        self.counters.add("nf_graph_groups", 1)
+                    groups += 1
+                    it += per_group
+                    c = cnt.get()
                 slot = it % 3
                 if c[slot] == 0 and c[3 + slot] == 0 and c[8] == 0 and c[11] == 0:
                     break
-                if it >= t.nf_max_iters:
+                if t.nf_loop or it >= t.nf_max_iters:
                     tally("sssp near-far iterations", it)
                     tally("sssp per-source runs", kb)
                     return self.long_route(hg, ids, with_pred)
-        except cp.cuda.memory.OutOfMemoryError:
+        except (cp.cuda.memory.OutOfMemoryError, KernelError):
             raise
         except Exception as e:
             raise KernelError(f"curnet: CUDA near-far kernels failed ({kb} sources, {n} vertices): "

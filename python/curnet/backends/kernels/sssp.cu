@@ -660,3 +660,121 @@ extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* 
         hincl[q] = run;
     }
 }
+
+// The loop's heavy scan: nf_heavy_scan's inclusive sums over the whole grid (one block's
+// thread stretches would be 400 entries long in a settle iteration of 10^5 heavy entries).
+// Each block sums a contiguous share of the iteration's heavy entries into sums[block], and
+// after a grid barrier writes its share's inclusive sums from the shares before it. All
+// blocks read the same queue length (written before the last barrier), so they skip the
+// barrier together when it is 0. cnt[NF_ITER] moves on to `it`, as the scan kernel does.
+__device__ void nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __restrict__ sh, unsigned int* cnt,
+                                   int it, i64 n, const i64* __restrict__ ptr, int ranges, i64* hincl,
+                                   i64* sums, unsigned int* bar)
+{
+    __shared__ i64 part[256];           // blockDim: the loop's 256 threads
+    if (grid_thread() == 0) cnt[NF_ITER] = (unsigned int)it;
+    bool settle = cnt[NF_MODE + (it & 1)] != 0;
+    i64 len = cnt[3 + (settle ? NF_SETTLE : it % 3)];
+    if (len == 0) return;
+    if (settle) hq = sh;
+    auto arcs = [&](i64 q) -> i64 {
+        if (ranges) return hincl[q];
+        i64 u = hq[q] % n;
+        return ptr[u + 1] - ptr[u];
+    };
+    int t = threadIdx.x, T = blockDim.x;
+    i64 share = (len + gridDim.x - 1) / gridDim.x;
+    i64 b0 = blockIdx.x * share < len ? blockIdx.x * share : len;
+    i64 b1 = b0 + share < len ? b0 + share : len;
+    i64 per = (b1 - b0 + T - 1) / T;
+    i64 lo = b0 + t * per < b1 ? b0 + t * per : b1;
+    i64 hi = lo + per < b1 ? lo + per : b1;
+    i64 s = 0;
+    for (i64 q = lo; q < hi; ++q) s += arcs(q);
+    part[t] = s;
+    __syncthreads();
+    for (int off = 1; off < T; off <<= 1) {
+        i64 x = t >= off ? part[t - off] : 0;
+        __syncthreads();
+        part[t] += x;
+        __syncthreads();
+    }
+    if (t == T - 1) sums[blockIdx.x] = part[T - 1];
+    i64 before = t ? part[t - 1] : 0;   // this thread's stretch's start within the block's share
+    grid_barrier(bar);
+    i64 shares = 0;                     // the shares of the blocks before this one
+    for (i64 j = t; j < blockIdx.x; j += T) shares += sums[j];
+    part[t] = shares;
+    __syncthreads();
+    for (int off = T / 2; off; off >>= 1) {
+        if (t < off) part[t] += part[t + off];
+        __syncthreads();
+    }
+    i64 run = part[0] + before;
+    for (i64 q = lo; q < hi; ++q) {
+        run += arcs(q);
+        hincl[q] = run;
+    }
+}
+
+// Near-far's iterations in one cooperative launch (NearFar.run where CudaTuning.nf_loop): an
+// iteration's kernels become phases between grid barriers (the scan over the grid), so an
+// iteration pays its barriers instead of its launches and the drains of their grids, and the
+// host waits once a search. Queues alternate between the a and b buffers by the iteration's
+// parity, as the host's groups do. It runs a search from its first iteration (the host
+// starts cnt[NF_ITER] at -1; the iteration number is the loop's own, since the scan moves
+// the counter on while other blocks may not have read it). It stops when the next
+// queues and the settle queues are empty, or before iteration max_it (the host then
+// finishes on its long route). Four blocks a multiprocessor, as nf_relax gets (53-60
+// registers): 64 registers at most. The check
+// after the last barrier may meet the next iteration's first writes (the scan's cnt[NF_ITER];
+// where `ranges`, settle-queue appends, which only happen while work is left): none of them
+// can turn a search that is not done into one that reads done.
+template <typename P>
+__device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, i64* hstart, i64* hincl,
+                        unsigned int* cnt, typename P::T* thr_box, typename P::T delta, i64 n, i64 count,
+                        const i64* __restrict__ ptr, const int* __restrict__ idx,
+                        const typename P::T* __restrict__ w, int has_w, int flagged, typename P::K* key,
+                        int* stamp, unsigned char* far, unsigned char* marked, i64* sl, i64* sh,
+                        int heavy_deg, int lane_min, int light_shift, typename P::O* minbox, int* gate,
+                        u64* offers, int max_it, i64* sums, unsigned int* bar)
+{
+    for (int it = 0; it < max_it; ++it) {
+        bool odd = it & 1;
+        i64 *lq_cur = odd ? lq_b : lq_a, *lq_next = odd ? lq_a : lq_b;
+        i64 *hq_cur = odd ? hq_b : hq_a, *hq_next = odd ? hq_a : hq_b;
+        if (ranges) {
+            nf_heavy_ranges<P>(hq_cur, cnt, thr_box, n, ptr, w, has_w, key, marked, sl, sh, heavy_deg,
+                               hstart, hincl);
+            grid_barrier(bar);
+        }
+        nf_heavy_scan_grid(hq_cur, sh, cnt, it, n, ptr, ranges, hincl, sums, bar);
+        grid_barrier(bar);
+        nf_relax<P>(lq_cur, hq_cur, ranges, hstart, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged,
+                    key, stamp, far, marked, sl, sh, lq_next, hq_next, heavy_deg, lane_min, light_shift,
+                    minbox, gate, offers);
+        grid_barrier(bar);
+        nf_far_min<P>(cnt, it, key, far, count, minbox, gate);
+        grid_barrier(bar);
+        nf_far_gather<P>(cnt, it, thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,
+                         hq_next, minbox, gate);
+        grid_barrier(bar);
+        int slot = (it + 1) % 3;
+        if (!cnt[slot] && !cnt[3 + slot] && !cnt[NF_SETTLE] && !cnt[NF_SETTLE + 3]) return;
+    }
+}
+
+#define NF_LOOP(SUFFIX, P)                                                                         \
+extern "C" __global__ void __launch_bounds__(256, 4) nf_loop_##SUFFIX(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, \
+        i64* hstart, i64* hincl, unsigned int* cnt, P::T* thr_box, P::T delta, i64 n, i64 count,      \
+        const i64* ptr, const int* idx, const P::T* w, int has_w, int flagged, P::K* key, int* stamp,  \
+        unsigned char* far, unsigned char* marked, i64* sl, i64* sh, int heavy_deg, int lane_min,     \
+        int light_shift, P::O* minbox, int* gate, u64* offers, int max_it, i64* sums, unsigned int* bar) \
+{                                                                                                  \
+    nf_loop<P>(lq_a, lq_b, hq_a, hq_b, ranges, hstart, hincl, cnt, thr_box, delta, n, count, ptr, idx, w, \
+               has_w, flagged, key, stamp, far, marked, sl, sh, heavy_deg, lane_min, light_shift,     \
+               minbox, gate, offers, max_it, sums, bar);                                           \
+}
+NF_LOOP(packed, NfPacked32)
+NF_LOOP(dist, NfDist32)
+NF_LOOP(dist64, NfDist64)
