@@ -135,6 +135,30 @@ __device__ __forceinline__ void relax_arcs(const i64* __restrict__ entries, cons
     });
 }
 
+// Thread t of the block takes a stretch [lo, hi) of the items [b0, b1) (as even as the
+// block's threads make them), and `part` (shared, an entry a thread) gets the block's
+// inclusive sums of the stretches' counts (count(i) an item). Returns the count before this
+// thread's stretch. Every thread of the block calls it.
+template <typename Count>
+__device__ __forceinline__ i64 stretch_sums(i64* part, i64 b0, i64 b1, Count count, i64& lo, i64& hi)
+{
+    int t = threadIdx.x, T = blockDim.x;
+    i64 per = (b1 - b0 + T - 1) / T;
+    lo = b0 + t * per < b1 ? b0 + t * per : b1;
+    hi = lo + per < b1 ? lo + per : b1;
+    i64 s = 0;
+    for (i64 i = lo; i < hi; ++i) s += count(i);
+    part[t] = s;
+    __syncthreads();
+    for (int off = 1; off < T; off <<= 1) {
+        i64 x = t >= off ? part[t - off] : 0;
+        __syncthreads();
+        part[t] += x;
+        __syncthreads();
+    }
+    return t ? part[t - 1] : 0;
+}
+
 // Block-wide sum of one value per thread, added to *total once per block (32- or 64-bit
 // unsigned). Every thread of the block calls it.
 template <typename U>

@@ -618,11 +618,35 @@ extern "C" __global__ void nf_pred_adopt_finish(int* cand, i64 count, int* pred,
 }
 
 
+// The heavy entries iteration `it` relaxes (the heavy queue of slot it % 3, or the heavy
+// settle queue sh where it settles), and count(q) the arcs of entry q it relaxes: its
+// out-degree, or where `ranges` the count nf_heavy_ranges wrote into hincl[q].
+struct NfHeavyArcs {
+    const i64* hq;
+    i64 len, n;
+    const i64* ptr;
+    int ranges;
+    const i64* hincl;
+    __device__ NfHeavyArcs(const i64* hq_cur, const i64* sh, const unsigned int* cnt, int it, i64 n_,
+                           const i64* ptr_, int ranges_, const i64* hincl_)
+        : n(n_), ptr(ptr_), ranges(ranges_), hincl(hincl_)
+    {
+        bool settle = cnt[NF_MODE + (it & 1)] != 0;
+        hq = settle ? sh : hq_cur;
+        len = cnt[3 + (settle ? NF_SETTLE : it % 3)];
+    }
+    __device__ i64 operator()(i64 q) const
+    {
+        if (ranges) return hincl[q];
+        i64 u = hq[q] % n;
+        return ptr[u + 1] - ptr[u];
+    }
+};
+
 // One block, before nf_relax: moves cnt[NF_ITER] on to the iteration it runs, then the
-// inclusive sum of the arc counts of the iteration's heavy entries (the heavy queue of slot
-// it % 3, or the heavy settle queue sh where it settles): their out-degrees, or where
-// `ranges` the counts nf_heavy_ranges wrote into hincl, summed in place. Each thread sums a
-// stretch, the block scans the stretches' sums, each thread rewrites its stretch.
+// inclusive sum of the arc counts of the iteration's heavy entries (NfHeavyArcs) into hincl.
+// Each thread sums a stretch, the block scans the stretches' sums, each thread rewrites its
+// stretch.
 extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* __restrict__ sh,
                                          unsigned int* cnt, i64 n, const i64* __restrict__ ptr,
                                          int ranges, i64* hincl)
@@ -632,29 +656,10 @@ extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* 
     if (threadIdx.x == 0) running = (int)(cnt[NF_ITER] += 1u);
     __syncthreads();
     int it = running;
-    bool settle = cnt[NF_MODE + (it & 1)] != 0;
-    unsigned int len = cnt[3 + (settle ? NF_SETTLE : it % 3)];
-    if (len == 0) return;
-    if (settle) hq = sh;
-    auto arcs = [&](i64 q) -> i64 {
-        if (ranges) return hincl[q];
-        i64 u = hq[q] % n;
-        return ptr[u + 1] - ptr[u];
-    };
-    int t = threadIdx.x, T = blockDim.x;
-    i64 per = ((i64)len + T - 1) / T;
-    i64 lo = t * per, hi = lo + per < (i64)len ? lo + per : (i64)len;
-    i64 s = 0;
-    for (i64 q = lo; q < hi; ++q) s += arcs(q);
-    part[t] = s;
-    __syncthreads();
-    for (int off = 1; off < T; off <<= 1) {
-        i64 x = t >= off ? part[t - off] : 0;
-        __syncthreads();
-        part[t] += x;
-        __syncthreads();
-    }
-    i64 run = t ? part[t - 1] : 0;
+    NfHeavyArcs arcs(hq, sh, cnt, it, n, ptr, ranges, hincl);
+    if (arcs.len == 0) return;
+    i64 lo, hi;
+    i64 run = stretch_sums(part, 0, arcs.len, arcs, lo, hi);
     for (i64 q = lo; q < hi; ++q) {
         run += arcs(q);
         hincl[q] = run;
@@ -673,34 +678,16 @@ __device__ void nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __rest
 {
     __shared__ i64 part[256];           // blockDim: the loop's 256 threads
     if (grid_thread() == 0) cnt[NF_ITER] = (unsigned int)it;
-    bool settle = cnt[NF_MODE + (it & 1)] != 0;
-    i64 len = cnt[3 + (settle ? NF_SETTLE : it % 3)];
+    NfHeavyArcs arcs(hq, sh, cnt, it, n, ptr, ranges, hincl);
+    i64 len = arcs.len;
     if (len == 0) return;
-    if (settle) hq = sh;
-    auto arcs = [&](i64 q) -> i64 {
-        if (ranges) return hincl[q];
-        i64 u = hq[q] % n;
-        return ptr[u + 1] - ptr[u];
-    };
     int t = threadIdx.x, T = blockDim.x;
     i64 share = (len + gridDim.x - 1) / gridDim.x;
     i64 b0 = blockIdx.x * share < len ? blockIdx.x * share : len;
     i64 b1 = b0 + share < len ? b0 + share : len;
-    i64 per = (b1 - b0 + T - 1) / T;
-    i64 lo = b0 + t * per < b1 ? b0 + t * per : b1;
-    i64 hi = lo + per < b1 ? lo + per : b1;
-    i64 s = 0;
-    for (i64 q = lo; q < hi; ++q) s += arcs(q);
-    part[t] = s;
-    __syncthreads();
-    for (int off = 1; off < T; off <<= 1) {
-        i64 x = t >= off ? part[t - off] : 0;
-        __syncthreads();
-        part[t] += x;
-        __syncthreads();
-    }
+    i64 lo, hi;
+    i64 before = stretch_sums(part, b0, b1, arcs, lo, hi);    // within the block's share
     if (t == T - 1) sums[blockIdx.x] = part[T - 1];
-    i64 before = t ? part[t - 1] : 0;   // this thread's stretch's start within the block's share
     grid_barrier(bar);
     i64 shares = 0;                     // the shares of the blocks before this one
     for (i64 j = t; j < blockIdx.x; j += T) shares += sums[j];
