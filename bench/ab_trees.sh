@@ -3,14 +3,14 @@
 #
 # Here (the checkout), once: each branch's python/, bench/ and tests/ into .ab-trees/NAME
 # (.ab-trees must be in .git/info/exclude: it travels as a carried path, not as the tree):
-#   bash bench/ab_trees.sh prepare main:m0 nf-streaming-loads:nfs
+#   bash bench/ab_trees.sh prepare main:m0 my-branch:b1
 # In the device call, with carry [".ab-trees"] (and ".leiden-data" for SCC's mouse-liver row):
-#   bash bench/ab_trees.sh run --only=sssp,batches m0 nfs nfs m0
+#   bash bench/ab_trees.sh run --only=sssp,batches m0 b1 b1 m0
 # Each tree runs in the order given (alternate them: the machine drifts within a call), one
 # line of medians a run printed as it ends, the JSON and logs packed into $OUT/ab.tgz after
 # every run, so a call cut short keeps what it finished. NAME@T1@T2 times tree NAME under the
 # tunings T1, T2 in one run (nearfar_ab.py's tuning arguments: `-` the defaults, `a=1,b=2`):
-#   bash bench/ab_trees.sh run --only=sssp,batches m0 grow@-@nf_grow_below=0 m0
+#   bash bench/ab_trees.sh run --only=sssp,batches m0@-@nf_loop=1 b1
 # R-MAT 22 is built once for the call
 # (NEARFAR_CACHE; ~70-85 s on the H200 host): put that in the call's time limit.
 #   bash bench/ab_trees.sh test NAME -k near_far     (a tree's GPU tests, into the pack too)

@@ -105,10 +105,9 @@ class CudaTuning:
     nf_graph_after: int = 0
     # 1: near-far's iterations run in one cooperative launch (kernels/sssp.cu nf_loop), an
     # iteration's kernels as phases between grid barriers (the heavy scan over the grid), one
-    # host wait a search; 0: groups
-    # of nf_sync_every iterations replayed from a CUDA graph. Written 2026-12-04 against the
-    # account that each iteration's fixed cost is what one R-MAT 22 source is left paying
-    # (docs/gpu-notes.md); not yet run on a GPU, so off.
+    # host wait a search; 0: groups of nf_sync_every iterations replayed from a CUDA graph.
+    # Written 2026-12-04 against the account that each iteration's fixed cost is what one
+    # R-MAT 22 source is left paying (docs/gpu-notes.md); not yet run on a GPU, so off.
     nf_loop: int = 0
     # Near-far's heavy entries relax only their row's range for the iteration (one binary
     # search a row an iteration: the head in a near iteration, the tail in a settle one) in

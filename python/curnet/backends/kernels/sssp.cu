@@ -710,13 +710,12 @@ __device__ void nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __rest
 // host waits once a search. Queues alternate between the a and b buffers by the iteration's
 // parity, as the host's groups do. It runs a search from its first iteration (the host
 // starts cnt[NF_ITER] at -1; the iteration number is the loop's own, since the scan moves
-// the counter on while other blocks may not have read it). It stops when the next
-// queues and the settle queues are empty, or before iteration max_it (the host then
-// finishes on its long route). Four blocks a multiprocessor, as nf_relax gets (53-60
-// registers): 64 registers at most. The check
-// after the last barrier may meet the next iteration's first writes (the scan's cnt[NF_ITER];
-// where `ranges`, settle-queue appends, which only happen while work is left): none of them
-// can turn a search that is not done into one that reads done.
+// the counter on while other blocks may not have read it). It stops when the next queues
+// and the settle queues are empty, or before iteration max_it (the host then finishes on
+// its long route). The check after the last barrier may meet the next iteration's first
+// writes (the scan's cnt[NF_ITER]; where `ranges`, settle-queue appends, which only happen
+// while work is left): none of them can turn a search that is not done into one that reads
+// done. Four blocks a multiprocessor, as nf_relax gets (53-60 registers): 64 registers at most.
 template <typename P>
 __device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, i64* hstart, i64* hincl,
                         unsigned int* cnt, typename P::T* thr_box, typename P::T delta, i64 n, i64 count,
@@ -752,8 +751,9 @@ __device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, 
 }
 
 #define NF_LOOP(SUFFIX, P)                                                                         \
-extern "C" __global__ void __launch_bounds__(256, 4) nf_loop_##SUFFIX(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, \
-        i64* hstart, i64* hincl, unsigned int* cnt, P::T* thr_box, P::T delta, i64 n, i64 count,      \
+extern "C" __global__ void __launch_bounds__(256, 4) nf_loop_##SUFFIX(                            \
+        i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, i64* hstart, i64* hincl,            \
+        unsigned int* cnt, P::T* thr_box, P::T delta, i64 n, i64 count,                               \
         const i64* ptr, const int* idx, const P::T* w, int has_w, int flagged, P::K* key, int* stamp,  \
         unsigned char* far, unsigned char* marked, i64* sl, i64* sh, int heavy_deg, int lane_min,     \
         int light_shift, P::O* minbox, int* gate, u64* offers, int max_it, i64* sums, unsigned int* bar) \
