@@ -10,7 +10,7 @@
 # line of medians a run printed as it ends, the JSON and logs packed into $OUT/ab.tgz after
 # every run, so a call cut short keeps what it finished. NAME@T1@T2 times tree NAME under the
 # tunings T1, T2 in one run (nearfar_ab.py's tuning arguments: `-` the defaults, `a=1,b=2`):
-#   bash bench/ab_trees.sh run --only=sssp,batches m0@-@nf_loop=1 b1
+#   bash bench/ab_trees.sh run --only=sssp,batches m0@-@nf_loop_max_arcs=0 b1
 # R-MAT 22 is built once for the call
 # (NEARFAR_CACHE; ~70-85 s on the H200 host): put that in the call's time limit.
 #   bash bench/ab_trees.sh test NAME -k near_far     (a tree's GPU tests, into the pack too)

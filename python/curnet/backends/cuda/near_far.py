@@ -153,6 +153,7 @@ class NearFar:
         # heavy entries relax only their rows' range for the iteration where the batch's arcs
         # are many (each iteration pays a binary search a heavy entry; tuning.py's measurements)
         use_ranges = kb * hg.m >= t.nf_ranges_min_arcs
+        in_one_launch = 0 < kb * hg.m <= t.nf_loop_max_arcs
 
         def iteration(b):
             """One iteration: it reads queues b and appends to 1 - b (its number is on the device)."""
@@ -188,7 +189,7 @@ class NearFar:
         it, groups, graph = 0, 0, None
         try:
             while True:
-                if t.nf_loop:
+                if in_one_launch:
                     c = loop()
                     it = (int(c[12]) + 1) & 0xFFFFFFFF         # cnt[NF_ITER]: the last iteration run
                 else:
@@ -205,7 +206,7 @@ class NearFar:
                 slot = it % 3
                 if c[slot] == 0 and c[3 + slot] == 0 and c[8] == 0 and c[11] == 0:
                     break
-                if t.nf_loop or it >= t.nf_max_iters:
+                if in_one_launch or it >= t.nf_max_iters:
                     tally("sssp near-far iterations", it)
                     tally("sssp per-source runs", kb)
                     return self.long_route(hg, ids, with_pred)

@@ -103,12 +103,11 @@ class CudaTuning:
     # one H200 (bench/results/nearfar_ab_graph_h200_2026-12-03a.json), one source: R-MAT 16
     # 2.32 ms from the first group, 2.47 after it, 4.53 never; R-MAT 22 15.2 against 16.0.
     nf_graph_after: int = 0
-    # 1: near-far's iterations run in one cooperative launch (kernels/sssp.cu nf_loop), an
-    # iteration's kernels as phases between grid barriers (the heavy scan over the grid), one
-    # host wait a search; 0: groups of nf_sync_every iterations replayed from a CUDA graph.
-    # Written 2026-12-04 against the account that each iteration's fixed cost is what one
-    # R-MAT 22 source is left paying (docs/gpu-notes.md); not yet run on a GPU, so off.
-    nf_loop: int = 0
+    # Near-far's iterations run in one cooperative launch (kernels/sssp.cu nf_loop: an
+    # iteration's kernels as phases between grid barriers, one host wait a search) for batches
+    # of at most nf_loop_max_arcs arcs (sources x arcs), in groups of nf_sync_every iterations
+    # replayed from a CUDA graph above (0: never in one launch).
+    nf_loop_max_arcs: int = 1 << 31
     # Near-far's heavy entries relax only their row's range for the iteration (one binary
     # search a row an iteration: the head in a near iteration, the tail in a settle one) in
     # batches of at least nf_ranges_min_arcs arcs (sources x arcs), their whole rows below.

@@ -671,8 +671,9 @@ extern "C" __global__ void nf_heavy_scan(const i64* __restrict__ hq, const i64* 
 // Each block sums a contiguous share of the iteration's heavy entries into sums[block], and
 // after a grid barrier writes its share's inclusive sums from the shares before it. All
 // blocks read the same queue length (written before the last barrier), so they skip the
-// barrier together when it is 0. cnt[NF_ITER] moves on to `it`, as the scan kernel does.
-__device__ void nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __restrict__ sh, unsigned int* cnt,
+// barrier together when it is 0; it is returned. cnt[NF_ITER] moves on to `it`, as the scan
+// kernel does.
+__device__ i64 nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __restrict__ sh, unsigned int* cnt,
                                    int it, i64 n, const i64* __restrict__ ptr, int ranges, i64* hincl,
                                    i64* sums, unsigned int* bar)
 {
@@ -680,7 +681,7 @@ __device__ void nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __rest
     if (grid_thread() == 0) cnt[NF_ITER] = (unsigned int)it;
     NfHeavyArcs arcs(hq, sh, cnt, it, n, ptr, ranges, hincl);
     i64 len = arcs.len;
-    if (len == 0) return;
+    if (len == 0) return 0;
     int t = threadIdx.x, T = blockDim.x;
     i64 share = (len + gridDim.x - 1) / gridDim.x;
     i64 b0 = blockIdx.x * share < len ? blockIdx.x * share : len;
@@ -702,6 +703,7 @@ __device__ void nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __rest
         run += arcs(q);
         hincl[q] = run;
     }
+    return len;
 }
 
 // Near-far's iterations in one cooperative launch (NearFar.run where CudaTuning.nf_loop): an
@@ -710,12 +712,18 @@ __device__ void nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __rest
 // host waits once a search. Queues alternate between the a and b buffers by the iteration's
 // parity, as the host's groups do. It runs a search from its first iteration (the host
 // starts cnt[NF_ITER] at -1; the iteration number is the loop's own, since the scan moves
-// the counter on while other blocks may not have read it). It stops when the next queues
-// and the settle queues are empty, or before iteration max_it (the host then finishes on
-// its long route). The check after the last barrier may meet the next iteration's first
-// writes (the scan's cnt[NF_ITER]; where `ranges`, settle-queue appends, which only happen
-// while work is left): none of them can turn a search that is not done into one that reads
-// done. Four blocks a multiprocessor, as nf_relax gets (53-60 registers): 64 registers at most.
+// the counter on while other blocks may not have read it). Barriers only where a phase reads
+// what another block wrote: the far phases run only where a bucket ends (a settle iteration
+// leaving no near entries); elsewhere they would only carry the mode and threshold on, which
+// every block writes for itself instead (the same values), so the next iteration starts
+// without a barrier, and the scan's barrier is skipped where there are no heavy entries:
+// an iteration without heavy entries or a bucket's end pays one barrier. It stops when the
+// next queues and the settle queues are empty, or before iteration max_it (the host then
+// finishes on its long route). The check after the relaxation's barrier may meet the next
+// iteration's first writes (cnt[NF_ITER], the oldest slot's reset, settle-queue appends, which
+// only happen while work is left): none of them can turn a search that is not done into one
+// that reads done, so every block leaves at the same iteration. Four blocks a multiprocessor,
+// as nf_relax gets (53-60 registers): 64 registers at most.
 template <typename P>
 __device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, i64* hstart, i64* hincl,
                         unsigned int* cnt, typename P::T* thr_box, typename P::T delta, i64 n, i64 count,
@@ -734,18 +742,26 @@ __device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, 
                                hstart, hincl);
             grid_barrier(bar);
         }
-        nf_heavy_scan_grid(hq_cur, sh, cnt, it, n, ptr, ranges, hincl, sums, bar);
-        grid_barrier(bar);
+        if (nf_heavy_scan_grid(hq_cur, sh, cnt, it, n, ptr, ranges, hincl, sums, bar)) grid_barrier(bar);
         nf_relax<P>(lq_cur, hq_cur, ranges, hstart, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged,
                     key, stamp, far, marked, sl, sh, lq_next, hq_next, heavy_deg, lane_min, light_shift,
                     minbox, gate, offers);
         grid_barrier(bar);
-        nf_far_min<P>(cnt, it, key, far, count, minbox, gate);
-        grid_barrier(bar);
-        nf_far_gather<P>(cnt, it, thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,
-                         hq_next, minbox, gate);
-        grid_barrier(bar);
         int slot = (it + 1) % 3;
+        bool settled = cnt[NF_MODE + (it & 1)] != 0, near_left = cnt[slot] || cnt[3 + slot];
+        if (settled && !near_left) {        // the bucket ends: the next one from the far entries
+            nf_far_min<P>(cnt, it, key, far, count, minbox, gate);
+            grid_barrier(bar);
+            nf_far_gather<P>(cnt, it, thr_box, delta, key, far, stamp, count, n, ptr, heavy_deg, lq_next,
+                             hq_next, minbox, gate);
+            grid_barrier(bar);
+        } else {                            // nf_far_min's mode and nf_far_gather's threshold, a block each
+            if (threadIdx.x == 0) {
+                cnt[NF_MODE + ((it + 1) & 1)] = !settled && !near_left;
+                thr_box[(it + 1) & 1] = thr_box[it & 1];
+            }
+            __syncthreads();
+        }
         if (!cnt[slot] && !cnt[3 + slot] && !cnt[NF_SETTLE] && !cnt[NF_SETTLE + 3]) return;
     }
 }
