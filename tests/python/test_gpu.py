@@ -813,6 +813,7 @@ def test_near_far_replays_iterations_from_a_graph(gpu, monkeypatch, with_pred, r
     their whole rows or (`ranges`) their rows' range for the iteration."""
     from curnet.work import count_work
     monkeypatch.setattr(gpu.tuning, "nf_ranges_min_arcs", 0 if ranges else 1 << 62)
+    monkeypatch.setattr(gpu.tuning, "nf_loop_max_arcs", 0)      # groups, not one launch
     g = generators.rmat(14, seed=5, weighted=True)
     ids = np.random.default_rng(6).choice(np.flatnonzero(np.diff(g.indptr) > 0), 3, replace=False).astype(np.int32)
     hd = gpu.device_graph(g)
