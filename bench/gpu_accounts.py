@@ -79,7 +79,8 @@ class KernelClock:
     def __enter__(self):
         real = self._real
         if self._tuning is not None:
-            self._graph_after, self._tuning.nf_graph_after = self._tuning.nf_graph_after, 10**9
+            self._one_by_one = kernel_by_kernel(self._tuning)
+            self._one_by_one.__enter__()
 
         def timed_kernel(module, name, cooperative=False):
             k = real(module, name, cooperative)
@@ -98,7 +99,7 @@ class KernelClock:
     def __exit__(self, *exc):
         self._module.kernel = self._real
         if self._tuning is not None:
-            self._tuning.nf_graph_after = self._graph_after
+            self._one_by_one.__exit__(*exc)
 
     def mark(self) -> int:
         return len(self.records)
@@ -111,6 +112,18 @@ class KernelClock:
             out[name][0] += 1
             out[name][1] += cp.cuda.get_elapsed_time(s, e)
         return {k: [v[0], round(v[1], 4)] for k, v in sorted(out.items(), key=lambda kv: -kv[1][1])}
+
+
+@contextlib.contextmanager
+def kernel_by_kernel(tuning):
+    """Near-far's iterations launched kernel by kernel meanwhile (no CUDA graph replays and no
+    one-launch loop, whose kernels no event would time); the tuning restored after."""
+    saved = tuning.nf_graph_after, tuning.nf_loop_max_arcs
+    tuning.nf_graph_after, tuning.nf_loop_max_arcs = 10**9, 0
+    try:
+        yield
+    finally:
+        tuning.nf_graph_after, tuning.nf_loop_max_arcs = saved
 
 
 @contextlib.contextmanager
@@ -576,7 +589,7 @@ def near_far_iterations(be, hg, source: int) -> dict:
     count, `sssp near-far arc relaxations`). Then a least-squares line through the relaxation
     kernel's time against its arcs: ms = fixed + per_arc x arcs, which splits the search's
     kernel time into a part a persistent kernel could not save (the arcs) and one it might
-    (the iterations' fixed part). Its kernels run one by one (nf_graph_after: never), so
+    (the iterations' fixed part). Its kernels run one by one (kernel_by_kernel), so
     each is timed; the iteration's number, on the device, is counted here by its first kernel."""
     module = launch_module()
     real = module.kernel
@@ -616,13 +629,11 @@ def near_far_iterations(be, hg, source: int) -> dict:
 
     solve_batch(be, hg, np.array([source], np.int32), False)          # warm
     module.kernel = counting
-    graph_after, be.tuning.nf_graph_after = be.tuning.nf_graph_after, 10**9
     try:
-        with count_work() as work:
+        with kernel_by_kernel(be.tuning), count_work() as work:
             solve_batch(be, hg, np.array([source], np.int32), False)
     finally:
         module.kernel = real
-        be.tuning.nf_graph_after = graph_after
     cp.cuda.runtime.deviceSynchronize()
     for it, name, s, e in events:
         ms = cp.cuda.get_elapsed_time(s, e)

@@ -106,7 +106,12 @@ class CudaTuning:
     # Near-far's iterations run in one cooperative launch (kernels/sssp.cu nf_loop: an
     # iteration's kernels as phases between grid barriers, one host wait a search) for batches
     # of at most nf_loop_max_arcs arcs (sources x arcs), in groups of nf_sync_every iterations
-    # replayed from a CUDA graph above (0: never in one launch).
+    # replayed from a CUDA graph above (0: never in one launch). On one H200
+    # (bench/results/nearfar_ab_lean_calls_h200_2026-12-04f.log), one launch against groups in
+    # one process: one R-MAT 22 source (2^27 arcs) 10.87 against 12.54 ms, R-MAT 16 one / 32
+    # sources 1.58 / 8.58 against 1.96 / 9.16 ms, R-MAT 20 32 sources (2^30) 75.8 against 78.7;
+    # at 256 and 1,024 R-MAT 20 sources (2^33, 2^35) one launch was 2-5% slower (its resident
+    # grid is smaller than the relaxation's), so they stay in groups.
     nf_loop_max_arcs: int = 1 << 31
     # Near-far's heavy entries relax only their row's range for the iteration (one binary
     # search a row an iteration: the head in a near iteration, the tail in a settle one) in
