@@ -659,6 +659,44 @@ def near_far_iterations(be, hg, source: int) -> dict:
             "by iteration": rows}
 
 
+def near_far_phases(be, hg, ids, reps: int = 3) -> dict:
+    """One-source near-far searches in one launch (NearFar.run's stamps, kernels/sssp.cu
+    nf_loop), medians over the sources: the wall time, the kernel's span, and its iterations
+    split by phase (the heavy scan, the relaxation, the far phases where a bucket ends, the step
+    to the next iteration), with the relaxation's time in iterations of few entries (at most
+    `few`: what an iteration costs when it has almost nothing to do) and of the rest."""
+    few = 256
+    stamps = cp.zeros(8 * be.tuning.nf_max_iters, np.uint64)
+    rows = []
+    for s in ids.tolist():
+        one = np.array([s], np.int32)
+        be.nf_strategy.run(hg, one, False, stamps=stamps)                 # warm
+        for _ in range(reps):
+            stamps.fill(0)
+            _, t = timed(lambda: be.nf_strategy.run(hg, one, False, stamps=stamps), sync=cuda_sync)
+            st = cp.asnumpy(stamps).reshape(-1, 8).astype(np.int64)
+            st = st[st[:, 0] != 0]
+            begin, relax0, relax1, end, light, heavy, settles, bucket_end = st.T
+            entries = light + heavy
+            relax = (relax1 - relax0) / 1e3                                  # µs
+            small = entries <= few
+            rows.append({"source": int(s), "wall ms": t.median * 1e3, "span ms": (end[-1] - begin[0]) / 1e6,
+                         "iterations": len(st), "settle iterations": int(settles.sum()),
+                         "bucket ends": int(bucket_end.sum()),
+                         "scan ms": float((relax0 - begin).sum()) / 1e6, "relax ms": float(relax.sum()) / 1e3,
+                         "far ms": float((end - relax1).sum()) / 1e6,
+                         "between iterations ms": float((begin[1:] - end[:-1]).sum()) / 1e6,
+                         f"iterations of at most {few} entries": int(small.sum()),
+                         "few-entry relax µs median": float(np.median(relax[small])) if small.any() else None,
+                         "few-entry relax ms": float(relax[small].sum()) / 1e3,
+                         "other relax µs median": float(np.median(relax[~small])) if (~small).any() else None,
+                         "entries": int(entries.sum())})
+    keys = [k for k in rows[0] if k != "source"]
+    med = {k: round(float(np.median([r[k] for r in rows if r[k] is not None])), 4)
+           if any(r[k] is not None for r in rows) else None for k in keys}
+    return {"median": med, "by run": rows}
+
+
 def redundancy_by_width(be, hg, source: int, factors=(0.0625, 0.125, 0.25, 0.5, 1.0, 2.0)) -> list:
     """near-far's redundant work against its iterations as the bucket width (nf_delta_factor)
     varies, on one source: a narrower bucket scans fewer arcs again but takes more iterations,

@@ -6,7 +6,9 @@ the route the public call takes, and the driver over the primitives) on R-MAT 22
 Run once per tree in the same device call, or once for several tunings of one tree, each
 argument after the output file a tuning (`name=value`, several joined by commas; `-`: the
 defaults), every graph built once and timed under each tuning in turn:
-`python3 bench/nearfar_ab.py . out.json nf_graph_after=1000000000 -`."""
+`python3 bench/nearfar_ab.py . out.json nf_graph_after=1000000000 -`. `--only=` names the
+parts (bfs, sssp, scc, batches; phases, only when named: the one-launch loop's clock stamps on
+the SSSP sources, gpu_accounts.near_far_phases)."""
 import functools
 import json
 import os
@@ -24,12 +26,12 @@ from curnet.graph import Graph  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
 from curnet.algorithms.scc import component_labels, scc_by_reachability  # noqa: E402
 from curnet.algorithms.sssp import solve_batch  # noqa: E402
-from bench.gpu_accounts import bfs_levels  # noqa: E402  (the loop kernel's clock stamps)
+from bench.gpu_accounts import bfs_levels, near_far_phases  # noqa: E402  (the loop kernels' clock stamps)
 
 be = get_backend("cuda")
 dev = be.members[0] if hasattr(be, "members") else be
 args = sys.argv[3:]
-parts = {"bfs", "sssp", "scc", "batches"}
+parts = {"bfs", "sssp", "scc", "batches"}      # and "phases" (near_far_phases) when named
 if args and args[0].startswith("--only="):
     parts = set(args.pop(0)[len("--only="):].split(","))
 tunings = args or ["-"]
@@ -142,6 +144,8 @@ if "bfs" in parts:
     each_tuning("R-MAT 22 one-source BFS, public call", one_source_bfs_public, g)
 if "sssp" in parts:
     each_tuning("R-MAT 22 one source", one_source, hg)
+if "phases" in parts:      # the one-launch loop's clock stamps, phase by phase
+    each_tuning("R-MAT 22 one source, phases", lambda hg: near_far_phases(dev, hg, ids), hg)
 del hg, g
 
 

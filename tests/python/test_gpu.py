@@ -876,6 +876,31 @@ def test_near_far_loop_equals_replay(gpu, monkeypatch, f64, ranges):
     check_predecessors(g, ids, gpu.to_host(dist), gpu.to_host(pred))
 
 
+def test_near_far_loop_stamps(gpu, monkeypatch):
+    """The one-launch loop's clock stamps (benchmarks): a row an iteration run, the clock
+    ascending through the phases and iterations, the first iteration relaxing the source alone,
+    every reached entry relaxed at least once, bucket ends only in settle iterations; refused for
+    a batch run in groups."""
+    from curnet.work import count_work
+    g = generators.rmat(14, seed=5, weighted=True)
+    hd = gpu.device_graph(g)
+    s = int(np.flatnonzero(np.diff(g.indptr) > 0)[0])
+    stamps = cp.zeros(8 * gpu.tuning.nf_max_iters, np.uint64)
+    with count_work() as work:
+        dist, _ = gpu.nf_strategy.run(hd, np.array([s], np.int32), False, stamps=stamps)
+    st = cp.asnumpy(stamps).reshape(-1, 8).astype(np.int64)
+    ran = st[:, 0] != 0
+    assert ran.sum() == work["sssp near-far iterations"] >= 8 and ran[:ran.sum()].all()
+    st = st[ran]
+    assert (np.diff(st[:, :4], axis=1) >= 0).all() and (st[1:, 0] >= st[:-1, 3]).all()
+    assert st[0, 4] + st[0, 5] == 1
+    assert st[:, 4:6].sum() >= np.isfinite(dist.get()).sum()
+    assert set(np.unique(st[:, 6:8])) <= {0, 1} and st[:, 7].sum() >= 1 and not (st[:, 7] & (1 - st[:, 6])).any()
+    monkeypatch.setattr(gpu.tuning, "nf_loop_max_arcs", 0)
+    with pytest.raises(ValueError, match="one launch"):
+        gpu.nf_strategy.run(hd, np.array([s], np.int32), False, stamps=stamps)
+
+
 def test_near_far_long_falls_back(gpu, monkeypatch):
     monkeypatch.setattr(gpu.tuning, "nf_max_iters", 64)
     g = generators.path(5000, weighted=True)

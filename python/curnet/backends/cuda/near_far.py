@@ -11,7 +11,7 @@ import numpy as np
 import cupy as cp
 
 from ..gpu_routes import near_far_suits
-from .launch import THREADS, DeviceGraph, KernelError, i32, i64, resident
+from .launch import NULL, THREADS, DeviceGraph, KernelError, i32, i64, resident
 from .sssp import class_heads
 from ...work import counting, tally
 
@@ -86,8 +86,11 @@ class NearFar:
             hg.extra[("nf_rows_by_weight", self.tuning.edge_classes)] = got
         return got
 
-    def run(self, hg: DeviceGraph, ids, with_pred: bool):
-        """(dist, pred or None), (kb, n) on the device."""
+    def run(self, hg: DeviceGraph, ids, with_pred: bool, stamps=None):
+        """(dist, pred or None), (kb, n) on the device. stamps (benchmarks; a batch run in one
+        launch only): a uint64 device array of NF_STAMPS (8) entries an iteration, up to
+        nf_max_iters, which the loop fills (kernels/sssp.cu nf_loop: its clock at the phases'
+        edges, the entries relaxed, settle and bucket-end flags)."""
         if hg.long_diameter:
             return self.long_route(hg, ids, with_pred)
         t, L = self.tuning, self.launcher
@@ -154,6 +157,9 @@ class NearFar:
         # are many (each iteration pays a binary search a heavy entry; tuning.py's measurements)
         use_ranges = kb * hg.m >= t.nf_ranges_min_arcs
         in_one_launch = 0 < kb * hg.m <= t.nf_loop_max_arcs
+        if stamps is not None and not in_one_launch:
+            raise ValueError(f"curnet: near-far stamps need a batch run in one launch ({kb} sources x {hg.m} arcs "
+                             f"> nf_loop_max_arcs = {t.nf_loop_max_arcs})")
 
         def iteration(b):
             """One iteration: it reads queues b and appends to 1 - b (its number is on the device)."""
@@ -182,7 +188,8 @@ class NearFar:
             L.launch_resident("sssp", f"nf_loop_{suffix}", (
                 lq[0], lq[1], hq[0], hq[1], i32(use_ranges), hstart, hincl, cnt, thr, wdt(delta), i64(n),
                 i64(count), hg.out_ptr, heads, w, i32(has_w), i32(flagged), key, stamp, far, marked, sl, sh,
-                heavy_arg, lane_min, light_shift, minbox, gate, offers, i32(t.nf_max_iters), sums, bar))
+                heavy_arg, lane_min, light_shift, minbox, gate, offers, i32(t.nf_max_iters), sums, bar,
+                NULL if stamps is None else stamps))
             self.counters.add("nf_loops", 1)
             return cnt.get()
 

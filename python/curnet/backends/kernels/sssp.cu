@@ -724,6 +724,10 @@ __device__ i64 nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __restr
 // only happen while work is left): none of them can turn a search that is not done into one
 // that reads done, so every block leaves at the same iteration. Four blocks a multiprocessor,
 // as nf_relax gets (53-60 registers): 64 registers at most.
+// stamps (NF_STAMPS entries an iteration, or nullptr; benchmarks): the GPU's clock in ns at the
+// iteration's start, the relaxation's start and end and the iteration's end, the entries the
+// iteration relaxes (light, heavy), 1 where it settles, 1 where it ends a bucket.
+#define NF_STAMPS 8
 template <typename P>
 __device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, i64* hstart, i64* hincl,
                         unsigned int* cnt, typename P::T* thr_box, typename P::T delta, i64 n, i64 count,
@@ -731,9 +735,11 @@ __device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, 
                         const typename P::T* __restrict__ w, int has_w, int flagged, typename P::K* key,
                         int* stamp, unsigned char* far, unsigned char* marked, i64* sl, i64* sh,
                         int heavy_deg, int lane_min, int light_shift, typename P::O* minbox, int* gate,
-                        u64* offers, int max_it, i64* sums, unsigned int* bar)
+                        u64* offers, int max_it, i64* sums, unsigned int* bar, u64* stamps)
 {
     for (int it = 0; it < max_it; ++it) {
+        u64* st = stamps != nullptr && grid_thread() == 0 ? stamps + NF_STAMPS * (i64)it : nullptr;
+        if (st) st[0] = global_ns();
         bool odd = it & 1;
         i64 *lq_cur = odd ? lq_b : lq_a, *lq_next = odd ? lq_a : lq_b;
         i64 *hq_cur = odd ? hq_b : hq_a, *hq_next = odd ? hq_a : hq_b;
@@ -743,10 +749,19 @@ __device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, 
             grid_barrier(bar);
         }
         if (nf_heavy_scan_grid(hq_cur, sh, cnt, it, n, ptr, ranges, hincl, sums, bar)) grid_barrier(bar);
+        if (st) {
+            bool settles = cnt[NF_MODE + (it & 1)] != 0;
+            int q = settles ? NF_SETTLE : it % 3;
+            st[1] = global_ns();
+            st[4] = cnt[q];
+            st[5] = cnt[3 + q];
+            st[6] = settles;
+        }
         nf_relax<P>(lq_cur, hq_cur, ranges, hstart, hincl, cnt, it, thr_box, n, ptr, idx, w, has_w, flagged,
                     key, stamp, far, marked, sl, sh, lq_next, hq_next, heavy_deg, lane_min, light_shift,
                     minbox, gate, offers);
         grid_barrier(bar);
+        if (st) st[2] = global_ns();
         int slot = (it + 1) % 3;
         bool settled = cnt[NF_MODE + (it & 1)] != 0, near_left = cnt[slot] || cnt[3 + slot];
         if (settled && !near_left) {        // the bucket ends: the next one from the far entries
@@ -762,6 +777,10 @@ __device__ void nf_loop(i64* lq_a, i64* lq_b, i64* hq_a, i64* hq_b, int ranges, 
             }
             __syncthreads();
         }
+        if (st) {
+            st[3] = global_ns();
+            st[7] = settled && !near_left;
+        }
         if (!cnt[slot] && !cnt[3 + slot] && !cnt[NF_SETTLE] && !cnt[NF_SETTLE + 3]) return;
     }
 }
@@ -772,11 +791,12 @@ extern "C" __global__ void __launch_bounds__(256, 4) nf_loop_##SUFFIX(          
         unsigned int* cnt, P::T* thr_box, P::T delta, i64 n, i64 count,                               \
         const i64* ptr, const int* idx, const P::T* w, int has_w, int flagged, P::K* key, int* stamp,  \
         unsigned char* far, unsigned char* marked, i64* sl, i64* sh, int heavy_deg, int lane_min,     \
-        int light_shift, P::O* minbox, int* gate, u64* offers, int max_it, i64* sums, unsigned int* bar) \
+        int light_shift, P::O* minbox, int* gate, u64* offers, int max_it, i64* sums, unsigned int* bar, \
+        u64* stamps)                                                                               \
 {                                                                                                  \
     nf_loop<P>(lq_a, lq_b, hq_a, hq_b, ranges, hstart, hincl, cnt, thr_box, delta, n, count, ptr, idx, w, \
                has_w, flagged, key, stamp, far, marked, sl, sh, heavy_deg, lane_min, light_shift,     \
-               minbox, gate, offers, max_it, sums, bar);                                           \
+               minbox, gate, offers, max_it, sums, bar, stamps);                                   \
 }
 NF_LOOP(packed, NfPacked32)
 NF_LOOP(dist, NfDist32)
