@@ -706,7 +706,8 @@ __device__ i64 nf_heavy_scan_grid(const i64* __restrict__ hq, const i64* __restr
     return len;
 }
 
-// Near-far's iterations in one cooperative launch (NearFar.run where CudaTuning.nf_loop): an
+// Near-far's iterations in one cooperative launch (NearFar.run, batches of at most
+// CudaTuning.nf_loop_max_arcs arcs): an
 // iteration's kernels become phases between grid barriers (the scan over the grid), so an
 // iteration pays its barriers instead of its launches and the drains of their grids, and the
 // host waits once a search. Queues alternate between the a and b buffers by the iteration's
