@@ -665,8 +665,9 @@ def near_far_phases(be, hg, ids, reps: int = 3) -> dict:
     split by phase (the heavy scan, the relaxation, the far phases where a bucket ends, the step
     to the next iteration), with the relaxation's time in iterations of few entries (at most
     `few`: what an iteration costs when it has almost nothing to do) and of the rest."""
+    from curnet.backends.cuda.near_far import NF_STAMPS    # CuPy's: this account runs on a GPU only
     few = 256
-    stamps = cp.zeros(8 * be.tuning.nf_max_iters, np.uint64)
+    stamps = cp.zeros(NF_STAMPS * be.tuning.nf_max_iters, np.uint64)
     rows = []
     for s in ids.tolist():
         one = np.array([s], np.int32)
@@ -674,7 +675,7 @@ def near_far_phases(be, hg, ids, reps: int = 3) -> dict:
         for _ in range(reps):
             stamps.fill(0)
             _, t = timed(lambda: be.nf_strategy.run(hg, one, False, stamps=stamps), sync=cuda_sync)
-            st = cp.asnumpy(stamps).reshape(-1, 8).astype(np.int64)
+            st = cp.asnumpy(stamps).reshape(-1, NF_STAMPS).astype(np.int64)
             st = st[st[:, 0] != 0]
             begin, relax0, relax1, end, light, heavy, settles, bucket_end = st.T
             entries = light + heavy

@@ -882,13 +882,14 @@ def test_near_far_loop_stamps(gpu, monkeypatch):
     every reached entry relaxed at least once, bucket ends only in settle iterations; refused for
     a batch run in groups."""
     from curnet.work import count_work
+    from curnet.backends.cuda.near_far import NF_STAMPS
     g = generators.rmat(14, seed=5, weighted=True)
     hd = gpu.device_graph(g)
     s = int(np.flatnonzero(np.diff(g.indptr) > 0)[0])
-    stamps = cp.zeros(8 * gpu.tuning.nf_max_iters, np.uint64)
+    stamps = cp.zeros(NF_STAMPS * gpu.tuning.nf_max_iters, np.uint64)
     with count_work() as work:
         dist, _ = gpu.nf_strategy.run(hd, np.array([s], np.int32), False, stamps=stamps)
-    st = cp.asnumpy(stamps).reshape(-1, 8).astype(np.int64)
+    st = cp.asnumpy(stamps).reshape(-1, NF_STAMPS).astype(np.int64)
     ran = st[:, 0] != 0
     assert ran.sum() == work["sssp near-far iterations"] >= 8 and ran[:ran.sum()].all()
     st = st[ran]

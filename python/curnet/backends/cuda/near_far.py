@@ -20,6 +20,7 @@ F32_INF, F32_ZERO = np.uint32(0xFF800000), np.uint32(0x80000000)
 F64_INF, F64_ZERO = np.uint64(0xFFF0000000000000), np.uint64(0x8000000000000000)
 PACKED_INF, PACKED_ZERO = np.uint64(0xFF800000FFFFFFFF), np.uint64(0x80000000FFFFFFFF)
 PRED_NONE = np.iinfo(np.int32).max       # kernels/sssp.cu PRED_NONE
+NF_STAMPS = 8                            # kernels/sssp.cu NF_STAMPS: the loop's stamps an iteration
 
 
 def captured(launches) -> cp.cuda.Graph:
@@ -88,7 +89,7 @@ class NearFar:
 
     def run(self, hg: DeviceGraph, ids, with_pred: bool, stamps=None):
         """(dist, pred or None), (kb, n) on the device. stamps (benchmarks; a batch run in one
-        launch only): a uint64 device array of NF_STAMPS (8) entries an iteration, up to
+        launch only): a uint64 device array of NF_STAMPS entries an iteration, up to
         nf_max_iters, which the loop fills (kernels/sssp.cu nf_loop: its clock at the phases'
         edges, the entries relaxed, settle and bucket-end flags)."""
         if hg.long_diameter:
