@@ -223,6 +223,52 @@ __device__ __forceinline__ bool grid_any(bool mine, unsigned int* flags, unsigne
     return ((volatile unsigned int*)flags)[s] != 0;
 }
 
+// The first of `mine` slots for this thread in a block-aggregated append to the queue counted
+// by *cnt: one global atomic a block (shared-memory atomics inside it). Every thread of the
+// block calls it. Where appends are scattered thinly over many warps (a pass over a sparse
+// mask), warp_append's one atomic a warp and step piles up on the one counter.
+__device__ __forceinline__ unsigned int block_reserve(unsigned int mine, unsigned int* cnt)
+{
+    __shared__ unsigned int total, base;
+    if (threadIdx.x == 0) total = 0;
+    __syncthreads();
+    unsigned int at = mine ? atomicAdd(&total, mine) : 0;
+    __syncthreads();
+    if (threadIdx.x == 0 && total) base = atomicAdd(cnt, total);
+    __syncthreads();
+    return base + at;                     // base is rewritten only after the next call's first barrier
+}
+
+// for_each_flagged's pass that appends: pick(i) for each flagged i returns 0, or 1 / 2 to
+// append i to queue q1 / q2 (counted by *c1 / *c2). A round gives every thread of the block 16
+// flags (the trip count is the block's, as block_reserve needs); slots are reserved a block a
+// round. pick may clear flags[i]; the order within a queue is not defined.
+template <typename Pick>
+__device__ __forceinline__ void append_flagged(const unsigned char* flags, i64 count, i64* q1, unsigned int* c1,
+                                               i64* q2, unsigned int* c2, Pick pick)
+{
+    const uint4* words = reinterpret_cast<const uint4*>(flags);
+    const i64 nwords = (count + 15) >> 4;
+    for (i64 c0 = blockIdx.x * (i64)blockDim.x; c0 < nwords; c0 += grid_threads()) {
+        i64 c = c0 + threadIdx.x;
+        unsigned int to1 = 0, to2 = 0;    // the 16 flags' picks, a bit each
+        if (c < nwords) {
+            uint4 f = words[c];
+            unsigned int part[4] = {f.x, f.y, f.z, f.w};
+            for (int k = 0; k < 4; ++k)
+                for (unsigned int bits = part[k]; bits; bits &= bits - 1) {   // a set flag is its byte's low bit
+                    int j = 4 * k + ((__ffs(bits) - 1) >> 3);
+                    int to = pick((c << 4) + j);
+                    to1 |= (to == 1) << j;
+                    to2 |= (to == 2) << j;
+                }
+        }
+        unsigned int at1 = block_reserve(__popc(to1), c1), at2 = block_reserve(__popc(to2), c2);
+        for (; to1; to1 &= to1 - 1) q1[at1++] = (c << 4) + __ffs(to1) - 1;
+        for (; to2; to2 &= to2 - 1) q2[at2++] = (c << 4) + __ffs(to2) - 1;
+    }
+}
+
 // The index of this lane's item in a warp-aggregated append of the active lanes to *cnt.
 __device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
 {

@@ -286,14 +286,20 @@ struct NfDist64 {
 #define NF_SETTLE 8        // the settle queues' counts, light cnt[8] and heavy cnt[11] (nf_enqueue's slot)
 #define NF_ITER 12         // the iteration running; the host starts it at -1
 
-__device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
-                                           i64* lq, i64* hq, unsigned int* cnt, int slot)
+// The queue an entry goes to: 0 none (no out-arcs), 1 light, 2 heavy (degree > heavy_deg).
+__device__ __forceinline__ int nf_queue_of(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg)
 {
     i64 v = ev % n;
     i64 deg = ptr[v + 1] - ptr[v];
-    if (deg == 0) return;
-    if (deg > heavy_deg) hq[warp_append(&cnt[3 + slot])] = ev;
-    else lq[warp_append(&cnt[slot])] = ev;
+    return deg == 0 ? 0 : deg > heavy_deg ? 2 : 1;
+}
+
+__device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
+                                           i64* lq, i64* hq, unsigned int* cnt, int slot)
+{
+    int to = nf_queue_of(ev, n, ptr, heavy_deg);
+    if (to == 2) hq[warp_append(&cnt[3 + slot])] = ev;
+    else if (to == 1) lq[warp_append(&cnt[slot])] = ev;
 }
 
 // Arc a of u (distance du) in row rn: skipped unless it lands on this iteration's side of
@@ -497,12 +503,10 @@ __device__ void nf_far_gather(unsigned int* cnt, int it, typename P::T* thr_box,
     T lo = P::dist(*minbox);
     T nthr = (lo > thr ? lo : thr) + delta;
     if (tid == 0) thr_box[(it + 1) & 1] = nthr;
-    for_each_flagged(far, count, [&](i64 e) {
-        if (P::dist(P::ord(key[e])) < nthr) {
-            far[e] = 0;
-            if (atomicExch(&stamp[e], it + 1) != it + 1)
-                nf_enqueue(e, n, ptr, heavy_deg, lq_next, hq_next, cnt, nxt);
-        }
+    append_flagged(far, count, lq_next, &cnt[nxt], hq_next, &cnt[3 + nxt], [&](i64 e) {
+        if (P::dist(P::ord(key[e])) >= nthr) return 0;
+        far[e] = 0;
+        return atomicExch(&stamp[e], it + 1) != it + 1 ? nf_queue_of(e, n, ptr, heavy_deg) : 0;
     });
 }
 
