@@ -239,6 +239,35 @@ __device__ __forceinline__ unsigned int block_reserve(unsigned int mine, unsigne
     return base + at;                     // base is rewritten only after the next call's first barrier
 }
 
+// A block's appends to one global queue (counted by *cnt), gathered in shared memory and
+// written out at flush with one global atomic; appends past the buffer's room go straight to
+// the global queue. Declared __shared__; start() (thread 0) then a barrier before the first
+// push; every thread of the block calls flush, which ends with a barrier. In a busy pass,
+// warp-aggregated appends from every warp pile up on the one global counter (same-address
+// atomics serialize at the L2); shared-memory ones do not.
+template <int CAP>
+struct BlockQueue {
+    i64 buf[CAP];
+    unsigned int len;
+    __device__ void start() { if (threadIdx.x == 0) len = 0; }
+    __device__ void push(i64 x, i64* q, unsigned int* cnt)
+    {
+        unsigned int i = atomicAdd(&len, 1u);
+        if (i < CAP) buf[i] = x;
+        else q[atomicAdd(cnt, 1u)] = x;
+    }
+    __device__ void flush(i64* q, unsigned int* cnt)
+    {
+        __shared__ unsigned int base;
+        __syncthreads();
+        unsigned int k = len < CAP ? len : CAP;
+        if (threadIdx.x == 0 && k) base = atomicAdd(cnt, k);
+        __syncthreads();
+        for (unsigned int i = threadIdx.x; i < k; i += blockDim.x) q[base + i] = buf[i];
+        __syncthreads();                  // buf, len and base are free again
+    }
+};
+
 // for_each_flagged's pass that appends: pick(i) for each flagged i returns 0, or 1 / 2 to
 // append i to queue q1 / q2 (counted by *c1 / *c2). A round gives every thread of the block 16
 // flags (the trip count is the block's, as block_reserve needs); slots are reserved a block a

@@ -285,6 +285,7 @@ struct NfDist64 {
 #define NF_MODE 6          // cnt[6 + (it & 1)]: 1 when iteration it is a settle iteration
 #define NF_SETTLE 8        // the settle queues' counts, light cnt[8] and heavy cnt[11] (nf_enqueue's slot)
 #define NF_ITER 12         // the iteration running; the host starts it at -1
+#define NF_BLOCK_QUEUE 1024   // a block's buffered appends an iteration, to each of two queues (nf_relax)
 
 // The queue an entry goes to: 0 none (no out-arcs), 1 light, 2 heavy (degree > heavy_deg).
 __device__ __forceinline__ int nf_queue_of(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg)
@@ -304,12 +305,11 @@ __device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict_
 
 // Arc a of u (distance du) in row rn: skipped unless it lands on this iteration's side of
 // the threshold (near: below it; settle: at or past it); true when offered.
-template <typename P>
+template <typename P, typename Enqueue>
 __device__ __forceinline__ bool nf_arc(typename P::K* key, i64 rn, int u, const int* __restrict__ idx, i64 a,
                                        typename P::T du, typename P::T wa, typename P::T thr, bool settle,
-                                       int next_it, int* stamp, unsigned char* far, i64 n,
-                                       const i64* __restrict__ ptr, int flagged,
-                                       int heavy_deg, i64* lq, i64* hq, unsigned int* cnt, int slot)
+                                       int next_it, int* stamp, unsigned char* far, int flagged,
+                                       Enqueue& enqueue)
 {
     typename P::T c = du + wa;
     if ((c < thr) == settle) return false;
@@ -321,7 +321,7 @@ __device__ __forceinline__ bool nf_arc(typename P::K* key, i64 rn, int u, const 
     if (c < thr) {
         if (atomicExch(&stamp[ev], next_it) != next_it) {
             far[ev] = 0;
-            nf_enqueue(ev, n, ptr, heavy_deg, lq, hq, cnt, slot);
+            enqueue(ev);
         }
     } else {
         far[ev] = 1;
@@ -394,13 +394,26 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         hq_cur = sh;
         cur = NF_SETTLE;
     }
+    // light entries go to the next queue and the settle queue through the block's buffers
+    // (BlockQueue), heavy ones (few) straight to the global queues
+    __shared__ BlockQueue<NF_BLOCK_QUEUE> near_q, settle_q;
+    near_q.start();
+    settle_q.start();
+    __syncthreads();
+    auto enqueue_next = [&](i64 ev) {
+        int to = nf_queue_of(ev, n, ptr, heavy_deg);
+        if (to == 2) hq_next[warp_append(&cnt[3 + nxt])] = ev;
+        else if (to == 1) near_q.push(ev, lq_next, &cnt[nxt]);
+    };
     // an entry this near iteration relaxes: into the settle queues, once a bucket (a heavy one
     // in nf_heavy_ranges where `ranges`)
     auto to_settle = [&](i64 e) {
         if (settle) marked[e] = 0;
         else if (!marked[e]) {
             marked[e] = 1;
-            nf_enqueue(e, n, ptr, heavy_deg, sl, sh, cnt, NF_SETTLE);
+            int to = nf_queue_of(e, n, ptr, heavy_deg);
+            if (to == 2) sh[warp_append(&cnt[NF_SETTLE + 3])] = e;
+            else if (to == 1) settle_q.push(e, sl, &cnt[NF_SETTLE]);
         }
     };
     if (tid == 0) {                 // the slot two iterations ahead, and this iteration's far boxes
@@ -433,7 +446,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
                 i64 a = a0 + offset;
                 if (!ranges && offset == 0) to_settle(hq_cur[q]);
                 offered += nf_arc<P>(key, rn, u, idx, a, du, has_w ? w[a] : (T)1, thr, settle, next_it, stamp,
-                                     far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
+                                     far, flagged, enqueue_next);
             });
     }
     // light entries: a group of 2^light_shift lanes an entry (nf_light_lanes)
@@ -455,9 +468,11 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
             T wa = has_w ? w[a] : (T)1;
             if ((du + wa < thr) == settle) break;
             offered += nf_arc<P>(key, r * n, u, idx, a, du, wa, thr, settle, next_it, stamp,
-                                 far, n, ptr, flagged, heavy_deg, lq_next, hq_next, cnt, nxt);
+                                 far, flagged, enqueue_next);
         }
     }
+    near_q.flush(lq_next, &cnt[nxt]);
+    settle_q.flush(sl, &cnt[NF_SETTLE]);
     if (offers) block_add(offered, offers);     // only while the host counts the work
 }
 
