@@ -111,7 +111,9 @@ class CudaTuning:
     # one process: one R-MAT 22 source (2^27 arcs) 10.87 against 12.54 ms, R-MAT 16 one / 32
     # sources 1.58 / 8.58 against 1.96 / 9.16 ms, R-MAT 20 32 sources (2^30) 75.8 against 78.7;
     # at 256 and 1,024 R-MAT 20 sources (2^33, 2^35) one launch was 2-5% slower (its resident
-    # grid is smaller than the relaxation's), so they stay in groups.
+    # grid is smaller than the relaxation's), so they stay in groups. Measured before the
+    # block-aggregated appends (2026-12-04 15:04 UTC: one R-MAT 22 source 7.8-8.4 ms in one
+    # launch, 256 / 1,024 R-MAT 20 sources 432-435 / 2,066-2,073 ms in groups); not measured again.
     nf_loop_max_arcs: int = 1 << 31
     # Near-far's heavy entries relax only their row's range for the iteration (one binary
     # search a row an iteration: the head in a near iteration, the tail in a settle one) in
