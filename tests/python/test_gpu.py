@@ -902,6 +902,45 @@ def test_near_far_loop_stamps(gpu, monkeypatch):
         gpu.nf_strategy.run(hd, np.array([s], np.int32), False, stamps=stamps)
 
 
+@pytest.mark.parametrize("in_one_launch", [False, True])
+def test_near_far_block_buffers_overflow(gpu, monkeypatch, in_one_launch):
+    """Near-far's relaxation buffers a block's appends in shared memory (kernels/sssp.cu
+    NF_BLOCK_QUEUE entries a block and queue; common.cuh BlockQueue) and sends the rest
+    straight to the global queue. Two sources reach 2,000 shared vertices, each with 200 leaves
+    of its own that all lead to one sink: in the second iteration a block's 64 light entries
+    (4 lanes each) append 12,800 entries, past the buffer, and the third relaxes 800,000
+    entries into the settle queue. Distances and predecessors are known exactly."""
+    import re
+    from curnet.backends.cuda.launch import kernel_source
+    room = int(re.search(r"#define NF_BLOCK_QUEUE (\d+)", kernel_source("sssp")).group(1))
+    width, fan = 2000, 200
+    monkeypatch.setattr(gpu.tuning, "nf_light_lanes", 4)
+    monkeypatch.setattr(gpu.tuning, "nf_delta_factor", 1e6)       # one bucket: every offer near
+    assert (256 // 4) * fan > room and fan <= gpu.tuning.nf_heavy < width
+    a = 2 + np.arange(width)
+    leaves = 2 + width + np.arange(width * fan)
+    sink = 2 + width + width * fan
+    src = np.concatenate([np.zeros(width, np.int64), np.ones(width, np.int64), np.repeat(a, fan), leaves])
+    dst = np.concatenate([a, a, leaves, np.full(len(leaves), sink)])
+    g = Graph.from_edges(src, dst, directed=True, num_vertices=sink + 1)
+    ids = np.array([0, 1], np.int32)
+    monkeypatch.setattr(gpu.tuning, "nf_loop_max_arcs", 1 << 31 if in_one_launch else 0)
+    want_dist = np.full((2, sink + 1), np.inf, np.float32)
+    want_pred = np.full((2, sink + 1), -1, np.int32)
+    for r in (0, 1):
+        want_dist[r, [r]] = 0
+        want_dist[r, a], want_dist[r, leaves], want_dist[r, sink] = 1, 2, 3
+        want_pred[r, a], want_pred[r, leaves], want_pred[r, sink] = r, np.repeat(a, fan), leaves[0]
+    hd = gpu.device_graph(g)
+    loops = gpu.stats.get("nf_loops", 0)
+    for with_pred in (True, False):
+        dist, pred = gpu.near_far(hd, ids, with_pred)
+        assert np.array_equal(dist.get(), want_dist)
+        if with_pred:
+            assert np.array_equal(pred.get(), want_pred)
+    assert gpu.stats.get("nf_loops", 0) - loops == (2 if in_one_launch else 0)
+
+
 def test_near_far_long_falls_back(gpu, monkeypatch):
     monkeypatch.setattr(gpu.tuning, "nf_max_iters", 64)
     g = generators.path(5000, weighted=True)
