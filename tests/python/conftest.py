@@ -31,6 +31,26 @@ def pytest_collection_finish(session):
         os.environ["LD_LIBRARY_PATH"] = _LD_LIBRARY_PATH
 
 
+_exit_status = 0
+
+
+def pytest_sessionfinish(session, exitstatus):
+    global _exit_status
+    _exit_status = int(exitstatus)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """With R embedded (rpy2: test_r_api.py's own process), the process leaves without the
+    interpreter's teardown, which runs reticulate 1.28's finalizers without the GIL and now and
+    then crashed the process after every test had passed (a segmentation fault once in CI,
+    2026-12-04). The summary is written by then; the run's status is the process's."""
+    if "rpy2.rinterface" in sys.modules:
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            stream.flush()
+        os._exit(_exit_status)
+
+
 def _cuda_usable() -> bool:
     try:
         from curnet.backends import cuda_available
