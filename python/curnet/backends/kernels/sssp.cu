@@ -216,7 +216,8 @@ JACOBI_KERNELS(f64, double, u64)
 // structs below): the packed float32 (dist, pred) word, the ordered float32 distance, or
 // the ordered float64 distance (u64: non-negative doubles order as their bits do, so one
 // 64-bit atomicMin lowers it; its predecessors come afterwards, nf_pred_* below).
-// Queues are built on the device (warp-aggregated appends) and
+// Queues are built on the device (appends gathered a block at a time, BlockQueue and
+// append_flagged; the few heavy entries warp-aggregated) and
 // every counter lives on the device, the iteration's number included (cnt[NF_ITER], moved on
 // by nf_heavy_scan, the iteration's first kernel), so the host launches several iterations
 // between synchronisations, and replays them from a captured CUDA graph (NearFar.run).
