@@ -347,6 +347,40 @@ def test_device_loops_match_the_host_loops(gpu, monkeypatch, seed):
         assert gpu.stats["trim_passes"] - before[1] == host_passes <= passes
 
 
+@pytest.mark.parametrize("pull", [True, False])
+def test_bfs_loop_block_buffers_overflow(gpu, monkeypatch, pull):
+    """The one-source BFS loop buffers a block's light-queue and open-list appends in shared
+    memory (kernels/bfs.cu BFS_BLOCK_QUEUE entries a block and queue; common.cuh BlockQueue)
+    and sends the rest to the global queue. The source reaches h vertices, each with a leaf of
+    its own, and h more vertices form a cycle it cannot reach: a level finds (or, bottom-up,
+    leaves) more than twice a block's room in every block. Pulling, level 1 finds the h and
+    leaves the cycle, level 2 looks only at those it left; pushing (alpha 0), level 2 walks
+    the light queue level 1 wrote. Depths are known exactly; the bottom-up levels looked at
+    exactly the vertices they should."""
+    import re
+    from curnet.backends.cuda.launch import kernel_source, resident
+    room = int(re.search(r"#define BFS_BLOCK_QUEUE (\d+)", kernel_source("bfs")).group(1))
+    h = 3_000_000
+    assert h // resident("bfs", "bfs_one_loop") > 2 * room
+    if not pull:
+        monkeypatch.setattr(gpu.tuning, "bfs_one_alpha", 0)
+    monkeypatch.setattr(gpu.tuning, "device_loops", True)
+    reached, cycle, leaves = 1 + np.arange(h), 1 + h + np.arange(h), 1 + 2 * h + np.arange(h)
+    src = np.concatenate([np.zeros(h, np.int64), reached, cycle])
+    dst = np.concatenate([reached, leaves, np.roll(cycle, 1)])
+    g = Graph.from_edges(src, dst, directed=True, num_vertices=1 + 3 * h)
+    want = np.concatenate([[0], np.ones(h), np.full(h, -1), np.full(h, 2)]).astype(np.int32)
+    hd = gpu.device_graph(g)
+    before = dict(gpu.stats)
+    assert np.array_equal(gpu.bfs_one(hd, 0).get(), want)
+    grew = {k: gpu.stats.get(k, 0) - before.get(k, 0) for k in gpu.stats}
+    assert grew["bfs_one_loop_launches"] == 1
+    # pulling, level 1 looks at every vertex with in-arcs (3h), levels 2 and 3 at those left
+    # unvisited (the cycle and the leaves, then the cycle)
+    assert grew.get("bfs_one_pull_vertices", 0) == (6 * h if pull else 0)
+    assert grew.get("bfs_one_pull_levels", 0) == (3 if pull else 0)
+
+
 def test_device_loop_past_the_level_limit(gpu, monkeypatch):
     """A one-source BFS on the device stops at tuning.long_levels, marks the graph
     long-diameter and finishes on the host, as the host loop does."""

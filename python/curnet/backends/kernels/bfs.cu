@@ -257,6 +257,8 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
     block_add(mine, found);
 }
 
+#define BFS_BLOCK_QUEUE 2048   // a block's buffered appends a level, to each of two queues (bfs_one_loop)
+
 // The whole direction-optimizing one-source BFS in one launch (cooperative: every block
 // resident), the level loop on the device: levels are separated by grid barriers, and the
 // host waits once, not once a level. Each level is top-down or bottom-up (every unvisited
@@ -279,7 +281,7 @@ extern "C" __global__ void bfs_bottom_up(const i64* __restrict__ in_ptr, const i
 // graph), left[3] (the vertices a bottom-up level left unvisited, by slot).
 // stamps (max_levels + 1 entries, or nullptr): the GPU's clock in ns at the start and at the
 // end of each level, for the benchmark's account of where a search's time goes.
-extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const int* __restrict__ down_idx,
+extern "C" __global__ void __launch_bounds__(256, 5) bfs_one_loop(const i64* __restrict__ down_ptr, const int* __restrict__ down_idx,
                                         const i64* __restrict__ up_ptr, const int* __restrict__ up_idx,
                                         i64 n, i64 m, int source, int max_levels, int alpha, int beta, int heavy,
                                         int warp_list,
@@ -307,6 +309,9 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
     const int* candidates = with_in;          // the next bottom-up level's
     unsigned int ncand = (unsigned int)with_in_count;
     int* open_next = open_lists;              // where the next bottom-up level writes those it leaves
+    // the light queue's and the open list's appends gathered a block at a time (BlockQueue),
+    // the heavy queue's (hubs, few) a warp at a time
+    __shared__ BlockQueue<int, BFS_BLOCK_QUEUE> light_q, open_q;
     while (nlight + nheavy) {
         if (level >= max_levels) { finished = 0; break; }
         if (!top_down && (i64)(nlight + nheavy) * beta < n) top_down = true;
@@ -318,9 +323,12 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
             left[slot_of(level + 1)] = 0;
         }
         u64 my_arcs = 0;
+        light_q.start();
+        open_q.start();
+        __syncthreads();
         auto append = [&](int v) {            // v found at this level: into the next light or heavy queue
             i64 d = down_ptr[v + 1] - down_ptr[v];
-            if (d <= heavy) light_next[warp_append(&found[s])] = v;
+            if (d <= heavy) light_q.push(v, light_next, &found[s]);
             else heavy_next[warp_append(&found[3 + s])] = v;
             my_arcs += (u64)d;
         };
@@ -353,8 +361,10 @@ extern "C" __global__ void bfs_one_loop(const i64* __restrict__ down_ptr, const 
                            depth[v] = level;
                            append((int)v);
                        },
-                       [&](i64 v) { open_next[warp_append(&left[s])] = (int)v; });
+                       [&](i64 v) { open_q.push((int)v, open_next, &left[s]); });
         }
+        light_q.flush(light_next, &found[s]);
+        open_q.flush(open_next, &left[s]);
         block_add(my_arcs, &arcs[s]);
         grid_barrier(bar);
         if (stamps != nullptr && grid_thread() == 0) stamps[level] = global_ns();

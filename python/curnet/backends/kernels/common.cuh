@@ -223,6 +223,18 @@ __device__ __forceinline__ bool grid_any(bool mine, unsigned int* flags, unsigne
     return ((volatile unsigned int*)flags)[s] != 0;
 }
 
+// The index of this lane's item in a warp-aggregated append of the active lanes to *cnt.
+__device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
+{
+    unsigned int mask = __activemask();
+    int lane = threadIdx.x & 31;
+    int leader = __ffs(mask) - 1;
+    unsigned int base = 0;
+    if (lane == leader) base = atomicAdd(cnt, (unsigned int)__popc(mask));
+    base = __shfl_sync(mask, base, leader);
+    return base + __popc(mask & ((1u << lane) - 1u));
+}
+
 // The first of `mine` slots for this thread in a block-aggregated append to the queue counted
 // by *cnt: one global atomic a block (shared-memory atomics inside it). Every thread of the
 // block calls it. Where appends are scattered thinly over many warps (a pass over a sparse
@@ -240,23 +252,23 @@ __device__ __forceinline__ unsigned int block_reserve(unsigned int mine, unsigne
 }
 
 // A block's appends to one global queue (counted by *cnt), gathered in shared memory and
-// written out at flush with one global atomic; appends past the buffer's room go straight to
-// the global queue. Declared __shared__; start() (thread 0) then a barrier before the first
-// push; every thread of the block calls flush, which ends with a barrier. In a busy pass,
-// warp-aggregated appends from every warp pile up on the one global counter (same-address
-// atomics serialize at the L2); shared-memory ones do not.
-template <int CAP>
+// written out at flush with one global atomic; appends past the buffer's room go to the
+// global queue a warp at a time. Declared __shared__; start() (thread 0) then a barrier
+// before the first push; every thread of the block calls flush, which ends with a barrier.
+// In a busy pass, warp-aggregated appends from every warp pile up on the one global counter
+// (same-address atomics serialize at the L2); shared-memory ones do not.
+template <typename T, int CAP>
 struct BlockQueue {
-    i64 buf[CAP];
+    T buf[CAP];
     unsigned int len;
     __device__ void start() { if (threadIdx.x == 0) len = 0; }
-    __device__ void push(i64 x, i64* q, unsigned int* cnt)
+    __device__ void push(T x, T* q, unsigned int* cnt)
     {
         unsigned int i = atomicAdd(&len, 1u);
         if (i < CAP) buf[i] = x;
-        else q[atomicAdd(cnt, 1u)] = x;
+        else q[warp_append(cnt)] = x;
     }
-    __device__ void flush(i64* q, unsigned int* cnt)
+    __device__ void flush(T* q, unsigned int* cnt)
     {
         __shared__ unsigned int base;
         __syncthreads();
@@ -296,18 +308,6 @@ __device__ __forceinline__ void append_flagged(const unsigned char* flags, i64 c
         for (; to1; to1 &= to1 - 1) q1[at1++] = (c << 4) + __ffs(to1) - 1;
         for (; to2; to2 &= to2 - 1) q2[at2++] = (c << 4) + __ffs(to2) - 1;
     }
-}
-
-// The index of this lane's item in a warp-aggregated append of the active lanes to *cnt.
-__device__ __forceinline__ unsigned int warp_append(unsigned int* cnt)
-{
-    unsigned int mask = __activemask();
-    int lane = threadIdx.x & 31;
-    int leader = __ffs(mask) - 1;
-    unsigned int base = 0;
-    if (lane == leader) base = atomicAdd(cnt, (unsigned int)__popc(mask));
-    base = __shfl_sync(mask, base, leader);
-    return base + __popc(mask & ((1u << lane) - 1u));
 }
 
 // The smallest of a full warp's values (in lane 0; every lane calls it): 32- or 64-bit.

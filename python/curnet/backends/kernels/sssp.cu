@@ -284,7 +284,7 @@ struct NfDist64 {
 };
 
 #define NF_MODE 6          // cnt[6 + (it & 1)]: 1 when iteration it is a settle iteration
-#define NF_SETTLE 8        // the settle queues' counts, light cnt[8] and heavy cnt[11] (nf_enqueue's slot)
+#define NF_SETTLE 8        // the settle queues' counts, light cnt[8] and heavy cnt[11]
 #define NF_ITER 12         // the iteration running; the host starts it at -1
 #define NF_BLOCK_QUEUE 1024   // a block's buffered appends an iteration, to each of two queues (nf_relax)
 
@@ -296,12 +296,17 @@ __device__ __forceinline__ int nf_queue_of(i64 ev, i64 n, const i64* __restrict_
     return deg == 0 ? 0 : deg > heavy_deg ? 2 : 1;
 }
 
-__device__ __forceinline__ void nf_enqueue(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
-                                           i64* lq, i64* hq, unsigned int* cnt, int slot)
+typedef BlockQueue<i64, NF_BLOCK_QUEUE> NfLightQueue;
+
+// Entry ev into a pair of queues by its row's degree (none without out-arcs): a light one
+// through the block's buffer, a heavy one (few) by a warp-aggregated append.
+__device__ __forceinline__ void nf_push(i64 ev, i64 n, const i64* __restrict__ ptr, int heavy_deg,
+                                        NfLightQueue& light, i64* lq, unsigned int* lcnt, i64* hq,
+                                        unsigned int* hcnt)
 {
     int to = nf_queue_of(ev, n, ptr, heavy_deg);
-    if (to == 2) hq[warp_append(&cnt[3 + slot])] = ev;
-    else if (to == 1) lq[warp_append(&cnt[slot])] = ev;
+    if (to == 2) hq[warp_append(hcnt)] = ev;
+    else if (to == 1) light.push(ev, lq, lcnt);
 }
 
 // Arc a of u (distance du) in row rn: skipped unless it lands on this iteration's side of
@@ -365,9 +370,9 @@ __device__ void nf_heavy_ranges(const i64* __restrict__ hq_cur, unsigned int* cn
             hstart[q] = cut;
             hincl[q] = hi - cut;
         } else {
-            if (!marked[e]) {
+            if (!marked[e]) {             // a heavy entry: into the heavy settle queue
                 marked[e] = 1;
-                nf_enqueue(e, n, ptr, heavy_deg, sl, sh, cnt, NF_SETTLE);
+                sh[warp_append(&cnt[NF_SETTLE + 3])] = e;
             }
             hstart[q] = lo;
             hincl[q] = cut - lo;
@@ -397,14 +402,12 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
     }
     // light entries go to the next queue and the settle queue through the block's buffers
     // (BlockQueue), heavy ones (few) straight to the global queues
-    __shared__ BlockQueue<NF_BLOCK_QUEUE> near_q, settle_q;
+    __shared__ NfLightQueue near_q, settle_q;
     near_q.start();
     settle_q.start();
     __syncthreads();
     auto enqueue_next = [&](i64 ev) {
-        int to = nf_queue_of(ev, n, ptr, heavy_deg);
-        if (to == 2) hq_next[warp_append(&cnt[3 + nxt])] = ev;
-        else if (to == 1) near_q.push(ev, lq_next, &cnt[nxt]);
+        nf_push(ev, n, ptr, heavy_deg, near_q, lq_next, &cnt[nxt], hq_next, &cnt[3 + nxt]);
     };
     // an entry this near iteration relaxes: into the settle queues, once a bucket (a heavy one
     // in nf_heavy_ranges where `ranges`)
@@ -412,9 +415,7 @@ __device__ void nf_relax(const i64* __restrict__ lq_cur, const i64* __restrict__
         if (settle) marked[e] = 0;
         else if (!marked[e]) {
             marked[e] = 1;
-            int to = nf_queue_of(e, n, ptr, heavy_deg);
-            if (to == 2) sh[warp_append(&cnt[NF_SETTLE + 3])] = e;
-            else if (to == 1) settle_q.push(e, sl, &cnt[NF_SETTLE]);
+            nf_push(e, n, ptr, heavy_deg, settle_q, sl, &cnt[NF_SETTLE], sh, &cnt[NF_SETTLE + 3]);
         }
     };
     if (tid == 0) {                 // the slot two iterations ahead, and this iteration's far boxes
