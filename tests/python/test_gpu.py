@@ -716,6 +716,39 @@ def test_bfs_writes_every_entry(gpu, monkeypatch, k):
     assert np.array_equal(bfs(g, sources, backend="cuda"), scipy_depths(g, sources))
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize("kb,ld", [(64, 64), (200, 200), (90, 90), (128, 131), (1024, 1024)])
+def test_bfs_depth_flush_against_numpy(gpu, dtype, kb, ld):
+    """The traversal's flush writes depths from several levels' disjoint new bits, 16 bytes a
+    lane where every row starts on a 16-byte boundary and holds whole vectors (kb 64, 200,
+    1,024; 90 for 8-byte entries), else an entry a lane (90 for 4-byte entries, a row pitch of
+    131): the first flush writes every entry (`unreachable` where its levels reached none), a
+    later one only those its levels reached; the columns past kb are left alone."""
+    rng = np.random.default_rng(kb + ld)
+    n, nums = 300, [1, 2, 3, 5, 8, 13]
+    W = (kb + 63) // 64
+    level = rng.integers(-1, len(nums), (n, kb))          # -1: no level reaches (v, s)
+    level[rng.random(n) < 0.2] = 4                         # some rows wholly at one level
+
+    def bits_at(i):
+        b = np.zeros((n, W * 64), bool)
+        b[:, :kb] = level == i
+        return cp.asarray(np.packbits(b, axis=1, bitorder="little").view(np.uint64))
+    block = cp.full((n, ld), 7, dtype)
+    depth = block[:, :kb]
+    st = {"pending": [(nums[i], bits_at(i)) for i in range(3)], "flushed": False, "seen": bits_at(0),
+          "unreachable": -1}
+    gpu.bfs_strategy.flush_depths(st, depth)
+    want = np.where(level < 3, np.array(nums)[np.maximum(level, 0)], -1)
+    want[level < 0] = -1
+    assert np.array_equal(depth.get(), want.astype(dtype))
+    st["pending"] = [(nums[i], bits_at(i)) for i in range(3, len(nums))]
+    gpu.bfs_strategy.flush_depths(st, depth)
+    want = np.where(level >= 0, np.array(nums)[np.maximum(level, 0)], -1)
+    assert np.array_equal(depth.get(), want.astype(dtype))
+    assert (block[:, kb:] == 7).all()
+
+
 def test_bfs_flushes_levels_in_pieces(gpu, monkeypatch):
     """Levels of new bits past the budget are flushed to the depths in pieces."""
     monkeypatch.setattr(gpu.tuning, "level_bytes", 3 * 800 * 2 * 8)   # ~3 levels a piece

@@ -95,14 +95,18 @@ class BfsStrategy:
         W = st["seen"].shape[1]
         ptrs = cp.asarray(np.array([a.data.ptr for _, a in pending] or [0], np.uint64))
         nums = cp.asarray(np.array([lv for lv, _ in pending] or [0], np.int32))
+        ld = depth.strides[0] // depth.itemsize
+        # a thread's adjacent entries: 16 bytes (one vector store) where every row starts
+        # on a 16-byte boundary and holds whole vectors, else one
+        vector = 16 // depth.itemsize
+        span = vector if depth.data.ptr % 16 == 0 and (ld * depth.itemsize) % 16 == 0 and kb % vector == 0 else 1
         tpr = 32                              # threads a row: a power of two, 32..THREADS
-        while tpr < kb and tpr < THREADS:
+        while tpr * span < kb and tpr < THREADS:
             tpr *= 2
         rows_per_block = THREADS // W           # the kernel folds a block's rows' words at once
         self.launcher.launch("bfs", name, -(-n // rows_per_block) * THREADS,
-                             (ptrs, nums, i32(len(pending)), i64(n), i32(W), i32(kb), depth,
-                              i64(depth.strides[0] // depth.itemsize), depth.dtype.type(st["unreachable"]),
-                              i32(not st["flushed"]), i32(tpr)),
+                             (ptrs, nums, i32(len(pending)), i64(n), i32(W), i32(kb), depth, i64(ld),
+                              depth.dtype.type(st["unreachable"]), i32(not st["flushed"]), i32(tpr), i32(span)),
                              max_blocks=self.launcher.max_blocks * 4)
         st["flushed"] = True
         st["pending"] = []

@@ -178,13 +178,14 @@ __device__ __forceinline__ void level_tasks(i64 count, int kb, const int* __rest
     const int words = (kb + 31) >> 5;
     const int groups = (words + span - 1) / span;
     const int width = last - first;
-    for_each(count * width, [&](i64 t) {
+    append_each(count * width, tasks, ntasks, [&](i64 t, unsigned int& task) {
         const i64 r = t / width;
         const i64 v = rows == nullptr ? r : rows[r];
         const int g = first + (int)(t - r * width);
         unsigned long long held = 0;
         for (int h = g * span; h < min(words, (g + 1) * span); ++h) held |= levels[v * words + h];
-        if ((held >> at) & 1ull) tasks[warp_append(ntasks)] = (unsigned int)(r * groups + g);
+        task = (unsigned int)(r * groups + g);
+        return ((held >> at) & 1ull) != 0;
     });
 }
 

@@ -95,62 +95,91 @@ extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, 
 // blockDim.x / W rows at a time (blockDim.x <= 256, W <= 64 words a row).
 // Step 1, one thread a (row, word), coalesced: the L level words are folded into bit planes
 // in shared memory, plane k holding bit k of the index of the level that set each bit, and
-// plane REACHED the bits set at all. Step 2, tpr threads a row (a power of two): each
-// (v, source s) reads its bit of the planes (a warp's lanes share the words: broadcasts) and
-// writes depth[v, s] = level_nums[index], or `unreachable` on the first flush; the stores of
-// a row are coalesced, each entry written once (not every level word per entry: see
-// docs/gpu-notes.md).
+// plane REACHED the bits set at all. Step 2, tpr threads a row (a power of two): each thread
+// takes `span` adjacent sources s of the row (1, or 16 bytes of entries where the row allows a
+// vector store: the caller's `span`), reads their bits of the planes once (a warp's lanes
+// share the words: broadcasts) and writes depth[v, s] = level_nums[index], or `unreachable`
+// on the first flush; the stores of a row are coalesced, each entry written once (not every
+// level word per entry: see docs/gpu-notes.md). A 16-byte store a lane moves the block at
+// twice the bandwidth of a 4-byte store a lane (the per-entry work, not the bytes, bound it).
 #define REACHED 6
+template <typename T>
+struct alignas(16) DepthVector {
+    T x[16 / sizeof(T)];
+};
+
+template <typename T>
+__device__ __forceinline__ void bits_depths(const u64* __restrict__ level_ptrs, const int* __restrict__ level_nums,
+                                            int L, i64 n, int W, int kb, T* depth, i64 ld, T unreachable,
+                                            int first, int tpr, int span)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    __shared__ const u64* lp[64];
+    __shared__ int ln[64];
+    __shared__ u64 planes[REACHED + 1][256];
+    if (threadIdx.x < L && threadIdx.x < 64) {
+        lp[threadIdx.x] = (const u64*)level_ptrs[threadIdx.x];
+        ln[threadIdx.x] = level_nums[threadIdx.x];
+    }
+    __syncthreads();
+    const int K = L > 1 ? 32 - __clz(L - 1) : 0;      // index bits in use
+    const int rpb = blockDim.x / W;
+    const int sub = threadIdx.x & (tpr - 1), group = threadIdx.x / tpr, groups = blockDim.x / tpr;
+    for (i64 v0 = (i64)blockIdx.x * rpb; v0 < n; v0 += (i64)gridDim.x * rpb) {
+        const int t = threadIdx.x;
+        if (t < rpb * W) {
+            const i64 v = v0 + t / W;
+            u64 p[REACHED + 1] = {0, 0, 0, 0, 0, 0, 0};
+            if (v < n) {
+                const i64 word = v * W + t % W;
+                for (int l = 0; l < L; ++l) {
+                    u64 x = lp[l][word];
+                    p[REACHED] |= x;
+#pragma unroll
+                    for (int k = 0; k < REACHED; ++k) if ((l >> k) & 1) p[k] |= x;
+                }
+            }
+#pragma unroll
+            for (int k = 0; k <= REACHED; ++k) planes[k][t] = p[k];
+        }
+        __syncthreads();
+        const int rows = (int)(n - v0 < rpb ? n - v0 : rpb);
+        for (int r = group; r < rows; r += groups) {
+            T* row = depth + (v0 + r) * ld;
+            for (int s = sub * span; s < kb; s += tpr * span) {
+                const int slot = r * W + (s >> 6), b = s & 63;      // span divides 64: one word
+                const unsigned int all = span == 64 ? ~0u : (1u << span) - 1u;
+                const unsigned int reached = (unsigned int)(planes[REACHED][slot] >> b) & all;
+                if (!reached && !first) continue;
+                unsigned int index_bits[REACHED];
+#pragma unroll
+                for (int k = 0; k < REACHED; ++k) index_bits[k] = k < K ? (unsigned int)(planes[k][slot] >> b) : 0u;
+                auto entry = [&](int e) {
+                    int idx = 0;
+#pragma unroll
+                    for (int k = 0; k < REACHED; ++k) idx |= (int)((index_bits[k] >> e) & 1u) << k;
+                    return (reached >> e) & 1u ? (T)ln[idx] : unreachable;
+                };
+                if (span == VEC && (first || reached == all)) {
+                    DepthVector<T> out;
+#pragma unroll
+                    for (int e = 0; e < VEC; ++e) out.x[e] = entry(e);
+                    *reinterpret_cast<DepthVector<T>*>(row + s) = out;
+                } else {
+                    for (int e = 0; e < span; ++e)
+                        if (first || ((reached >> e) & 1u)) row[s + e] = entry(e);
+                }
+            }
+        }
+        __syncthreads();
+    }
+}
+
 #define BITS_DEPTHS(NAME, T)                                                                \
-extern "C" __global__ void NAME(const u64* __restrict__ level_ptrs, const int* __restrict__ level_nums, \
-                                int L, i64 n, int W, int kb, T* depth, i64 ld, T unreachable, int first, \
-                                int tpr)                                                    \
+extern "C" __global__ void NAME(const u64* level_ptrs, const int* level_nums, int L, i64 n, int W, int kb, \
+                                T* depth, i64 ld, T unreachable, int first, int tpr, int span) \
 {                                                                                           \
-    __shared__ const u64* lp[64];                                                           \
-    __shared__ int ln[64];                                                                  \
-    __shared__ u64 planes[REACHED + 1][256];                                                \
-    if (threadIdx.x < L && threadIdx.x < 64) {                                              \
-        lp[threadIdx.x] = (const u64*)level_ptrs[threadIdx.x];                              \
-        ln[threadIdx.x] = level_nums[threadIdx.x];                                          \
-    }                                                                                       \
-    __syncthreads();                                                                        \
-    int K = L > 1 ? 32 - __clz(L - 1) : 0;      /* index bits in use */                     \
-    int rpb = blockDim.x / W;                                                               \
-    int sub = threadIdx.x & (tpr - 1), group = threadIdx.x / tpr, groups = blockDim.x / tpr; \
-    for (i64 v0 = (i64)blockIdx.x * rpb; v0 < n; v0 += (i64)gridDim.x * rpb) {             \
-        int t = threadIdx.x;                                                                \
-        if (t < rpb * W) {                                                                  \
-            i64 v = v0 + t / W;                                                             \
-            u64 p[REACHED + 1] = {0, 0, 0, 0, 0, 0, 0};                                     \
-            if (v < n) {                                                                    \
-                i64 word = v * W + t % W;                                                   \
-                for (int l = 0; l < L; ++l) {                                               \
-                    u64 x = lp[l][word];                                                    \
-                    p[REACHED] |= x;                                                        \
-                    _Pragma("unroll")                                                       \
-                    for (int k = 0; k < REACHED; ++k) if ((l >> k) & 1) p[k] |= x;          \
-                }                                                                           \
-            }                                                                               \
-            _Pragma("unroll")                                                               \
-            for (int k = 0; k <= REACHED; ++k) planes[k][t] = p[k];                         \
-        }                                                                                   \
-        __syncthreads();                                                                    \
-        int rows = (int)(n - v0 < rpb ? n - v0 : rpb);                                      \
-        for (int r = group; r < rows; r += groups) {                                        \
-            T* row = depth + (v0 + r) * ld;                                                 \
-            for (int s = sub; s < kb; s += tpr) {                                           \
-                int slot = r * W + (s >> 6), b = s & 63;                                    \
-                if ((planes[REACHED][slot] >> b) & 1) {                                     \
-                    int idx = 0;                                                            \
-                    for (int k = 0; k < K; ++k) idx |= (int)((planes[k][slot] >> b) & 1) << k; \
-                    row[s] = (T)ln[idx];                                                    \
-                } else if (first) {                                                         \
-                    row[s] = unreachable;                                                   \
-                }                                                                           \
-            }                                                                               \
-        }                                                                                   \
-        __syncthreads();                                                                    \
-    }                                                                                       \
+    bits_depths<T>(level_ptrs, level_nums, L, n, W, kb, depth, ld, unreachable, first, tpr, span); \
 }
 BITS_DEPTHS(bits_depths_i32, int)
 BITS_DEPTHS(bits_depths_i64, long long)

@@ -280,6 +280,22 @@ struct BlockQueue {
     }
 };
 
+// for_each's pass that appends: for each i < count, pick(i, x) returns whether to append x
+// (set by pick) to queue q (counted by *cnt). The rounds are the block's (every thread of it
+// makes the same trips, as block_reserve needs), so a round's appends take one global atomic
+// a block; the order within q is not defined.
+template <typename T, typename Pick>
+__device__ __forceinline__ void append_each(i64 count, T* q, unsigned int* cnt, Pick pick)
+{
+    for (i64 i0 = blockIdx.x * (i64)blockDim.x; i0 < count; i0 += grid_threads()) {
+        const i64 i = i0 + threadIdx.x;
+        T x{};
+        const bool take = i < count && pick(i, x);
+        const unsigned int at = block_reserve(take ? 1u : 0u, cnt);
+        if (take) q[at] = x;
+    }
+}
+
 // for_each_flagged's pass that appends: pick(i) for each flagged i returns 0, or 1 / 2 to
 // append i to queue q1 / q2 (counted by *c1 / *c2). A round gives every thread of the block 16
 // flags (the trip count is the block's, as block_reserve needs); slots are reserved a block a
