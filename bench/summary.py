@@ -68,7 +68,7 @@ def pcsf_rows() -> list[Row]:
 
 
 # The peers' runner's latest whole run (.peers/run_peers.sh, on the GPU machine).
-PEERS = "peers_h200_2026-12-04b.json"
+PEERS = "peers_h200_2026-12-04c.json"
 
 
 def peer_rows() -> list[Row]:
