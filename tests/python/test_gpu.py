@@ -133,9 +133,9 @@ def test_bits_primitives(gpu, cpu, k, directed):
     seen[rng.random(300) < 0.2] = np.uint64(0xFFFFFFFFFFFFFFFF)
     new_c = cpu.expand_bits(hc, frontier, seen)
     strategy = gpu.bfs_strategy                  # the traversal's own expand (pull) path
-    amask, dmask = strategy.masks(dev(frontier), dev(seen))
+    amask = strategy.active_words(dev(frontier))
     new_g = cp.zeros((300, W), np.uint64)
-    strategy.expand(hd, dev(frontier), dev(seen), amask, dmask, new_g)
+    strategy.expand(hd, dev(frontier), dev(seen), amask, new_g)
     assert np.array_equal(new_c, new_g.get())
     # depths written from one level's bits (the traversal's flush): level 3 at each set bit
     bits = np.unpackbits(new_c.view(np.uint8), axis=1, bitorder="little")[:, :k].view(bool)
@@ -145,6 +145,35 @@ def test_bits_primitives(gpu, cpu, k, directed):
         strategy.flush_depths({"pending": [(3, new_g)], "flushed": True, "seen": new_g,
                                "unreachable": -1}, depth_g)
         assert np.array_equal(depth_c, depth_g.get())
+
+
+@pytest.mark.parametrize("chunk", [8, 256])
+def test_bits_expand_stops_at_a_full_word(gpu, cpu, monkeypatch, chunk):
+    """The pull stops reading a run's arcs once the head's seen word and the bits gathered
+    cover it. Hubs whose in-arcs span many chunks (8 arcs a chunk: the shared runs' atomics)
+    and dense frontier words fill words early; the new bits equal the NumPy twin's, the
+    padding of the last word (130 sources) counted as seen."""
+    monkeypatch.setattr(gpu.tuning, "expand_chunk", chunk)
+    rng = np.random.default_rng(chunk)
+    n, k = 3000, 130
+    hubs = rng.integers(0, n, 3000)
+    src = np.r_[np.arange(n), np.arange(n), rng.integers(0, n, len(hubs))]
+    dst = np.r_[np.zeros(n, np.int64), np.full(n, 7), hubs]
+    g = Graph.from_edges(src, dst, directed=True, num_vertices=n)
+    W = (k + 63) // 64
+    ones = np.iinfo(np.uint64).max
+    frontier = rng.integers(0, ones, (n, W), dtype=np.uint64, endpoint=True)
+    frontier[rng.random(n) < 0.3] = 0
+    frontier[rng.random(n) < 0.05] = ones
+    seen = rng.integers(0, ones, (n, W), dtype=np.uint64, endpoint=True) & rng.integers(0, ones, (n, W), dtype=np.uint64, endpoint=True)
+    seen |= cpu.padding_bits(k)
+    new_c = cpu.expand_bits(cpu.device_graph(g), frontier, seen)
+    strategy = gpu.bfs_strategy
+    new_g = cp.zeros((n, W), np.uint64)
+    strategy.expand(gpu.device_graph(g), cp.asarray(frontier), cp.asarray(seen),
+                    strategy.active_words(cp.asarray(frontier)), new_g)
+    assert np.array_equal(new_c, new_g.get())
+    assert new_c[0].any() and new_c[7].any()
 
 
 @pytest.mark.parametrize("dtype,jacobi", [(np.float32, False), (np.float32, True), (np.float64, True)])

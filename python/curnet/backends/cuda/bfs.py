@@ -43,16 +43,15 @@ class BfsStrategy:
     def padding_bits(self, k: int) -> cp.ndarray:
         return cp.asarray(self.host().padding_bits(k))
 
-    def masks(self, frontier, seen):
-        """Per vertex one bit a word: frontier word non-zero (amask), seen word full (dmask)."""
-        n, W = seen.shape
+    def active_words(self, frontier):
+        """amask: per vertex one bit a word, set where the frontier's word is non-zero."""
+        n, W = frontier.shape
         amask = cp.empty(n, np.uint64)
-        dmask = cp.empty(n, np.uint64)
         L = self.launcher
-        L.launch("bfs", "bits_flags", n, (frontier, seen, i64(n), i32(W), amask, dmask), max_blocks=L.max_blocks)
-        return amask, dmask
+        L.launch("bfs", "bits_flags", n, (frontier, i64(n), i32(W), amask), max_blocks=L.max_blocks)
+        return amask
 
-    def expand(self, hg: DeviceGraph, frontier, seen, amask, dmask, nxt) -> None:
+    def expand(self, hg: DeviceGraph, frontier, seen, amask, nxt) -> None:
         """nxt[v] |= (OR of frontier[u] over arcs u->v) & ~seen[v] (pull, over the in-arcs)."""
         W = seen.shape[1]
         m = len(hg.in_src)
@@ -61,7 +60,7 @@ class BfsStrategy:
             chunks = (m + chunk - 1) // chunk
             self.launcher.launch("bfs", "bits_expand", chunks * W,
                                  (hg.in_src, hg.in_dst, i64(m), i32(chunk), i32(W), frontier, seen,
-                                  amask, dmask, nxt))
+                                  amask, nxt))
 
     def bits_start(self, hg: DeviceGraph, ids, depth, unreachable) -> dict:
         """A joint traversal's state. Depths are not written level by level (scattered 4-byte
@@ -72,11 +71,11 @@ class BfsStrategy:
         seen = self.seed_bits(hg.n, ids)
         frontier = seen.copy()
         seen |= self.padding_bits(len(ids))
-        amask, dmask = self.masks(frontier, seen)
+        amask = self.active_words(frontier)
         level_bytes = self.tuning.level_bytes
         return {"seen": seen, "frontier": frontier, "pending": [(0, frontier)], "flushed": False,
                 "unreachable": unreachable, "amask": amask, "amask_new": cp.empty_like(amask),
-                "dmask": dmask, "count": cp.zeros(1, np.uint32),
+                "count": cp.zeros(1, np.uint32),
                 "small": self.tuning.push_alpha * len(ids) < hg.m,
                 "budget": level_bytes if level_bytes is not None else
                 max(seen.nbytes * 4, min(self.launcher.free_memory() // 8, 4 << 30))}
@@ -138,11 +137,11 @@ class BfsStrategy:
         n, W = seen.shape
         nxt = cp.zeros_like(seen)
         if not (st["small"] and self.push(hg, st, nxt)):
-            self.expand(hg, frontier, seen, st["amask"], st["dmask"], nxt)
+            self.expand(hg, frontier, seen, st["amask"], nxt)
         st["amask_new"].fill(0)
         st["count"].fill(0)
         self.launcher.launch("bfs", "bits_finish", n * W, (nxt, seen, i64(n), i32(W), st["amask_new"],
-                                                          st["dmask"], st["count"]),
+                                                          st["count"]),
                              max_blocks=self.launcher.max_blocks)
         st["amask"], st["amask_new"] = st["amask_new"], st["amask"]
         words = int(st["count"][0])

@@ -7,32 +7,29 @@ extern "C" __global__ void seed_bits(const int* __restrict__ sources, int k, int
     if (j < k) atomicOr(&bits[(i64)sources[j] * W + (j >> 6)], 1ULL << (j & 63));
 }
 
-// Per vertex, one bit per word (W <= 64): amask[v] bit j = frontier[v, j] has a set bit;
-// dmask[v] bit j = seen[v, j] is all ones. Both are skip hints for bits_expand.
-extern "C" __global__ void bits_flags(const u64* __restrict__ frontier, const u64* __restrict__ seen,
-                                      i64 n, int W, u64* amask, u64* dmask)
+// Per vertex, one bit per word (W <= 64): amask[v] bit j = frontier[v, j] has a set bit (the
+// expansions skip inactive words without reading them).
+extern "C" __global__ void bits_flags(const u64* __restrict__ frontier, i64 n, int W, u64* amask)
 {
     for_each(n, [&](i64 v) {
-        u64 a = 0, d = 0;
-        for (int j = 0; j < W; ++j) {
+        u64 a = 0;
+        for (int j = 0; j < W; ++j)
             if (frontier[v * W + j]) a |= 1ULL << j;
-            if (seen[v * W + j] == ~0ULL) d |= 1ULL << j;
-        }
         amask[v] = a;
-        dmask[v] = d;
     });
 }
 
 // Pull expansion over in-arcs cut into fixed chunks (balanced whatever the degrees).
 // Thread (chunk c, word j) ORs frontier[u, j] over the chunk's arcs u -> v whose word j is
-// active at u (amask) and not yet full at v (dmask), masks with ~seen[v, j] and writes next[v, j]: a plain store for heads
-// whose in-arcs all lie inside the chunk, atomicOr for the first and last run (shared
-// with the neighbouring chunks). next must be zero on entry.
+// active at u (amask), masks with ~seen[v, j] and writes next[v, j]: a plain store for heads
+// whose in-arcs all lie inside the chunk, atomicOr for the first and last run (shared with
+// the neighbouring chunks). Once seen[v, j] and the bits gathered so far cover the word, the
+// run's other arcs can add nothing and are not read: a hub's word fills after a few of its
+// thousands of in-arcs, and each arc read is a random 8-byte gather. next must be zero on entry.
 extern "C" __global__ void bits_expand(const int* __restrict__ in_src, const int* __restrict__ in_dst,
                                        i64 m, int chunk, int W,
                                        const u64* __restrict__ frontier, const u64* __restrict__ seen,
-                                       const u64* __restrict__ amask,
-                                       const u64* __restrict__ dmask, u64* next)
+                                       const u64* __restrict__ amask, u64* next)
 {
     i64 t = blockIdx.x * (i64)blockDim.x + threadIdx.x;
     i64 c = t / W;
@@ -41,38 +38,36 @@ extern "C" __global__ void bits_expand(const int* __restrict__ in_src, const int
     if (a0 >= m) return;
     i64 a1 = a0 + chunk < m ? a0 + chunk : m;
     int cur = in_dst[a0];
+    u64 held = seen[(i64)cur * W + j];   // the run's head's seen word
     bool shared = true;              // the first run may continue from the previous chunk
     u64 acc = 0;
     for (i64 a = a0; a < a1; ++a) {
         int v = in_dst[a];
         if (v != cur) {
+            acc &= ~held;
             if (acc) {
-                acc &= ~seen[(i64)cur * W + j];
-                if (acc) {
-                    if (shared) atomicOr(&next[(i64)cur * W + j], acc);
-                    else next[(i64)cur * W + j] = acc;
-                }
+                if (shared) atomicOr(&next[(i64)cur * W + j], acc);
+                else next[(i64)cur * W + j] = acc;
             }
             cur = v;
+            held = seen[(i64)cur * W + j];
             acc = 0;
             shared = false;
         }
-        if (!((dmask[v] >> j) & 1)) {
+        if ((acc | held) != ~0ULL) {
             int u = in_src[a];
             if ((amask[u] >> j) & 1) acc |= frontier[(i64)u * W + j];
         }
     }
-    if (acc) {
-        acc &= ~seen[(i64)cur * W + j];
-        if (acc) atomicOr(&next[(i64)cur * W + j], acc);   // the last run may continue
-    }
+    acc &= ~held;
+    if (acc) atomicOr(&next[(i64)cur * W + j], acc);   // the last run may continue
 }
 
 // The end of a level, fused, one thread per (v, word j): nw = next[v, j] (already without
-// seen bits) joins seen; amask_new / dmask get their bits; *count gets the number of
+// seen bits) joins seen; amask_new gets its bit; *count gets the number of
 // non-zero words. next itself becomes the next frontier (and this level's record).
 extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, i64 n, int W,
-                                       u64* amask_new, u64* dmask, unsigned int* count)
+                                       u64* amask_new, unsigned int* count)
 {
     unsigned int mine = 0;
     for_each(n * W, [&](i64 t) {
@@ -83,7 +78,6 @@ extern "C" __global__ void bits_finish(const u64* __restrict__ next, u64* seen, 
             u64 s = seen[t] | nw;
             seen[t] = s;
             atomicOr(&amask_new[v], 1ULL << j);
-            if (s == ~0ULL) atomicOr(&dmask[v], 1ULL << j);
             ++mine;
         }
     });
