@@ -16,6 +16,7 @@ ANALYSES = {
     "gpu-accounts": ("gpu_accounts:main", "where the GPU time goes: levels, kernels, SCC phases"),
     "device-loops": ("device_loops:main", "device loops against a launch a level; ECL-SCC with --peers"),
     "cpu-scc": ("cpu_scc:main", "the CPU backend's SCC beside its parts, python-igraph and networkit"),
+    "cpu-bfs": ("cpu_bfs:main", "the CPU backend's many-source BFS, its compiled pull beside the NumPy pull"),
     "graph-build": ("graph_build:main", "building a graph: argsort against the compiled counting sort, igraph beside"),
     "kernel-compiles": ("kernel_compiles:main", "what a first GPU call compiles, module by module"),
     "pcsf-calls": ("pcsf_calls:main", "curnet.pcsf / pcsf_rand call by call: split and work"),

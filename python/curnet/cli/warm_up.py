@@ -10,10 +10,11 @@ second kind, so the warm-up runs each analysis once on small graphs, in both pre
 negative weights). Compiling needs no `nvcc`: CuPy compiles with NVRTC, a library its wheel
 depends on.
 
-The CPU backend's compiled routes (Numba, backends/cpu/compiled*.py: strong components of large
-graphs, Girvan-Newman's searches, Leiden and Louvain) are compiled first, on every machine,
-into Numba's own on-disk cache (cache=True: `__pycache__` beside each file where it can be
-written, else `~/.cache/numba`; `NUMBA_CACHE_DIR` when set). Without Numba that step is
+The CPU backend's compiled routes (Numba, backends/cpu/compiled*.py: strong components and the
+many-source BFS's pull levels on large graphs, Girvan-Newman's searches, Leiden and Louvain)
+are compiled first, on every machine, into Numba's own on-disk cache (cache=True:
+`__pycache__` beside each file where it can be written, else `~/.cache/numba`;
+`NUMBA_CACHE_DIR` when set). Without Numba that step is
 skipped (those calls take their NumPy/SciPy routes, which compile nothing).
 """
 from __future__ import annotations
@@ -211,27 +212,31 @@ def numba_routines() -> dict:
 def _small_graphs_take_the_compiled_routes(parallel: bool):
     """The size thresholds lowered, so that the warm-up's small graphs take the routes large
     graphs take: the compiled counting sort that builds a graph (from
-    graph.COMPILED_SORT_MIN_ARCS arcs), the compiled SCC (from scc.COMPILED_MIN_ARCS arcs)
-    and, with `parallel`, Girvan-Newman's searches over the threads (from
-    compiled_brandes.PARALLEL_SCANS scans)."""
+    graph.COMPILED_SORT_MIN_ARCS arcs), the compiled SCC (from scc.COMPILED_MIN_ARCS arcs), the
+    many-source BFS's compiled pull (from bfs.COMPILED_PULL_MIN_ARCS arcs) and, with
+    `parallel`, Girvan-Newman's searches over the threads (from compiled_brandes.PARALLEL_SCANS
+    scans)."""
     from .. import graph
-    from ..backends.cpu import compiled_brandes, scc
-    saved = graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, compiled_brandes.PARALLEL_SCANS
-    graph.COMPILED_SORT_MIN_ARCS = scc.COMPILED_MIN_ARCS = 0
+    from ..backends.cpu import bfs, compiled_brandes, scc
+    saved = (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
+             compiled_brandes.PARALLEL_SCANS)
+    graph.COMPILED_SORT_MIN_ARCS = scc.COMPILED_MIN_ARCS = bfs.COMPILED_PULL_MIN_ARCS = 0
     if parallel:
         compiled_brandes.PARALLEL_SCANS = 0
     try:
         yield
     finally:
-        graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, compiled_brandes.PARALLEL_SCANS = saved
+        (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
+         compiled_brandes.PARALLEL_SCANS) = saved
 
 
 def _cpu_calls(graphs) -> None:
     """The calls that reach every compiled CPU routine, in both precisions (Python's float32,
-    R's float64): SCC, Girvan-Newman (hops and lengths; its searches on one thread and over
+    R's float64): the many-source BFS, SCC, Girvan-Newman (hops and lengths; its searches on one thread and over
     the threads), Leiden (modularity and CPM) and Louvain. SCC's graphs: R-MAT (one large
     component, peeled) and many triangles (left to Tarjan's search once pivots stop finding large
     components)."""
+    from ..algorithms.bfs import bfs
     from ..algorithms.scc import scc
     from ..analyses.communities import girvan_newman
     from ..analyses.community_detection.partitions import leiden, louvain
@@ -242,6 +247,7 @@ def _cpu_calls(graphs) -> None:
         cliques = Graph.from_edges(*_ring_of_cliques(), directed=False, dtype=dtype)
         for parallel in (False, True):
             with _small_graphs_take_the_compiled_routes(parallel):
+                bfs(graphs[f"rmat undirected {tag}"], np.arange(64), backend="cpu")
                 scc(graphs[f"rmat {tag}"], backend="cpu")
                 scc(Graph.from_edges(*triangles, directed=True, dtype=dtype), backend="cpu")
                 for weighted in (False, True):

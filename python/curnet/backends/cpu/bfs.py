@@ -21,6 +21,19 @@ PUSH_RATIO = 8   # push from the frontier when its out-arcs are under 1/8 of all
 # may use when it has at least this many arcs (depth entries): below it the threads cost more than
 # they save.
 SPLIT_ARCS = 1 << 20
+# From this many arcs a pull level runs compiled (compiled_bfs) where Numba imports: its walks
+# stop at full words. Below it the NumPy pull is fast enough that a fresh process's Numba import
+# (~0.5 s, once) would cost more than it saves.
+COMPILED_PULL_MIN_ARCS = 1 << 20
+
+
+def use_compiled_pull(arcs: int) -> bool:
+    """Whether a pull level over `arcs` in-arcs runs compiled (large, and Numba importable;
+    Numba is imported here, at the first large pull, not with this module)."""
+    if arcs < COMPILED_PULL_MIN_ARCS:
+        return False
+    from . import compiled_bfs
+    return compiled_bfs.available()
 
 
 def out_arcs(hg: HostGraph, vertices: np.ndarray):
@@ -81,11 +94,17 @@ def expand_bits(threads, hg: HostGraph, frontier: np.ndarray, seen: np.ndarray) 
         or_into(new, frontier, seen, tails[keep][order], heads[keep][order])
         return new
 
-    def pull(v0, v1):            # the in-arcs of heads v0..v1-1: disjoint rows of `new`
-        a0, a1 = hg.in_ptr[v0], hg.in_ptr[v1]
-        src, dst = hg.in_src[a0:a1], hg.in_dst[a0:a1]
-        sel = active[src] & ~done[dst]
-        or_into(new, frontier, seen, src[sel], dst[sel])
+    if use_compiled_pull(len(hg.in_src)):
+        from . import compiled_bfs
+
+        def pull(v0, v1):        # heads v0..v1-1 (disjoint rows of `new`), each walk stopping once full
+            compiled_bfs.pull_range(hg.in_ptr, hg.in_src, frontier, seen, active, new, v0, v1)
+    else:
+        def pull(v0, v1):        # the in-arcs of heads v0..v1-1: disjoint rows of `new`
+            a0, a1 = hg.in_ptr[v0], hg.in_ptr[v1]
+            src, dst = hg.in_src[a0:a1], hg.in_dst[a0:a1]
+            sel = active[src] & ~done[dst]
+            or_into(new, frontier, seen, src[sel], dst[sel])
     threads.over_ranges(pull, balanced_ranges(hg.in_ptr, threads.level_threads()))
     return new
 
