@@ -231,9 +231,10 @@ def _small_graphs_take_the_compiled_routes(parallel: bool):
 
 
 def _cpu_calls(graphs) -> None:
-    """The calls that reach every compiled CPU routine, in both precisions (Python's float32,
-    R's float64): the many-source BFS, SCC, Girvan-Newman (hops and lengths; its searches on one thread and over
-    the threads), Leiden (modularity and CPM) and Louvain. SCC's graphs: R-MAT (one large
+    """The calls that reach every compiled CPU routine: the many-source BFS's pull (once: its
+    bit arrays are the same whatever the weights' precision), and in both precisions (Python's
+    float32, R's float64) SCC, Girvan-Newman (hops and lengths; its searches on one thread and
+    over the threads), Leiden (modularity and CPM) and Louvain. SCC's graphs: R-MAT (one large
     component, peeled) and many triangles (left to Tarjan's search once pivots stop finding large
     components)."""
     from ..algorithms.bfs import bfs
@@ -242,12 +243,13 @@ def _cpu_calls(graphs) -> None:
     from ..analyses.community_detection.partitions import leiden, louvain
     corner = np.arange(300 * 3)                 # 300 directed triangles: components too small to peel
     triangles = (corner, corner - corner % 3 + (corner + 1) % 3)
+    with _small_graphs_take_the_compiled_routes(parallel=False):
+        bfs(graphs["rmat undirected float32"], np.arange(64), backend="cpu")
     for dtype in (np.float32, np.float64):
         tag = np.dtype(dtype).name
         cliques = Graph.from_edges(*_ring_of_cliques(), directed=False, dtype=dtype)
         for parallel in (False, True):
             with _small_graphs_take_the_compiled_routes(parallel):
-                bfs(graphs[f"rmat undirected {tag}"], np.arange(64), backend="cpu")
                 scc(graphs[f"rmat {tag}"], backend="cpu")
                 scc(Graph.from_edges(*triangles, directed=True, dtype=dtype), backend="cpu")
                 for weighted in (False, True):
