@@ -119,6 +119,7 @@ __device__ __forceinline__ void bits_depths(const u64* __restrict__ level_ptrs, 
     const int K = L > 1 ? 32 - __clz(L - 1) : 0;      // index bits in use
     const int rpb = blockDim.x / W;
     const int sub = threadIdx.x & (tpr - 1), group = threadIdx.x / tpr, groups = blockDim.x / tpr;
+    const unsigned int all = (1u << span) - 1u;      // a lane's span bits (span <= VEC <= 4)
     for (i64 v0 = (i64)blockIdx.x * rpb; v0 < n; v0 += (i64)gridDim.x * rpb) {
         const int t = threadIdx.x;
         if (t < rpb * W) {
@@ -142,7 +143,6 @@ __device__ __forceinline__ void bits_depths(const u64* __restrict__ level_ptrs, 
             T* row = depth + (v0 + r) * ld;
             for (int s = sub * span; s < kb; s += tpr * span) {
                 const int slot = r * W + (s >> 6), b = s & 63;      // span divides 64: one word
-                const unsigned int all = span == 64 ? ~0u : (1u << span) - 1u;
                 const unsigned int reached = (unsigned int)(planes[REACHED][slot] >> b) & all;
                 if (!reached && !first) continue;
                 unsigned int index_bits[REACHED];
