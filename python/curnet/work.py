@@ -32,7 +32,7 @@ from collections import Counter
 #   "sssp near-far iterations"  near-far iterations of a batch (CUDA), the long route's included
 #   "sssp near-far arc relaxations"  arcs near-far offered a distance (CUDA; counted on the
 #                               device, by a block sum a relaxation, only while someone counts)
-#   "dijkstra sources"          sources solved by SciPy's Dijkstra (CPU)
+#   "dijkstra sources"          sources solved by Dijkstra on the CPU (SciPy's or the compiled one)
 #   "worklist scans"            vertices scanned by the negative-weight FIFO worklist (CPU)
 #   "scc trim rounds"           one call of the SCC trimming (up to TRIM_PASSES passes; all backends)
 #   "scc propagation rounds"    one round of max-label propagation (CPU)

@@ -18,7 +18,8 @@ from curnet.cli import main, warm_up
 PYTHON = Path(__file__).resolve().parents[2] / "python"
 
 # A user's first compiled calls, in a fresh process, on graphs other than the warm-up's: a
-# large graph's build and SCC (the thresholds lowered: a graph of 2^23 arcs is the compiled routes' size),
+# large graph's build, SCC and shortest paths (the thresholds lowered: a graph of 2^23 arcs is the
+# compiled routes' size),
 # Girvan-Newman (hops, then lengths), Leiden and Louvain (unweighted) on 8 5-cliques in a ring, in R's
 # float64. Prints what Numba compiled and loaded, and the results.
 FIRST_CALLS = """
@@ -26,9 +27,9 @@ import json
 import numpy as np
 import curnet
 from curnet import graph
-from curnet.backends.cpu import scc as cpu_scc
+from curnet.backends.cpu import scc as cpu_scc, sssp as cpu_sssp
 from curnet.cli.warm_up import numba_routines
-cpu_scc.COMPILED_MIN_ARCS = graph.COMPILED_SORT_MIN_ARCS = 0
+cpu_scc.COMPILED_MIN_ARCS = graph.COMPILED_SORT_MIN_ARCS = cpu_sssp.COMPILED_DIJKSTRA_MIN_WORK = 0
 rng = np.random.default_rng(7)
 n = 3000
 src, dst = rng.integers(0, n, 4 * n), rng.integers(0, n, 4 * n)
@@ -39,7 +40,8 @@ for c in range(8):
     cliques += [(c * k + i, c * k + j) for i in range(k) for j in range(i + 1, k)] + [(c * k, (c * k + k) % 40)]
 a, b = np.array(cliques).T
 ring = curnet.Graph.from_edges(a, b, 0.5 + (a % 3), directed=False, dtype=np.float64)
-found = {"scc": labels.tolist(),
+dist, pred = curnet.sssp(g, [0, 1], backend="cpu")
+found = {"scc": labels.tolist(), "dist": np.where(np.isinf(dist), -1, dist).tolist(),
          "girvan-newman": curnet.girvan_newman(ring, weighted=False, backend="cpu").membership.tolist(),
          "girvan-newman weighted": curnet.girvan_newman(ring, weighted=True, backend="cpu").membership.tolist(),
          "leiden": curnet.leiden(ring, weighted=False, seed=3, backend="cpu").membership.tolist(),
@@ -66,7 +68,7 @@ def cache_files(folder) -> int:
 def test_the_warm_up_fills_numba_cache_and_a_fresh_first_call_loads_from_it(tmp_path):
     pytest.importorskip("numba")
     from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components
+    from scipy.sparse.csgraph import connected_components, shortest_path
     cache = tmp_path / "numba"
     # the CLI as cuRnet_install() runs it, on a machine without a usable GPU: the CPU's routes only
     done = run(["-m", "curnet.cli", "warm-up"], cache, CURNET_DISABLE_CUDA="1",
@@ -92,6 +94,8 @@ def test_the_warm_up_fills_numba_cache_and_a_fresh_first_call_loads_from_it(tmp_
     _, oracle = connected_components(adjacency, directed=True, connection="strong")
     assert len(set(zip(first["scc"], oracle.tolist()))) == len(set(oracle.tolist())) == len(set(first["scc"]))
     assert len(set(first["scc"])) < n         # a component larger than one vertex was found
+    hops = shortest_path(adjacency, directed=True, unweighted=True, indices=[0, 1])
+    assert first["dist"] == np.where(np.isinf(hops), -1, hops).tolist()
     cliques = [v // 5 for v in range(40)]     # each 5-clique its own community
     for name in ("girvan-newman", "girvan-newman weighted", "leiden", "louvain"):
         assert first[name] == cliques, name
@@ -113,6 +117,6 @@ def test_numba_routines_lists_each_routine_of_the_compiled_modules_once():
     pytest.importorskip("numba")
     routines = warm_up.numba_routines()
     modules = {name.split(".")[0] for name in routines}
-    assert {"compiled_brandes", "compiled_scc", "compiled_leiden", "compiled_sort"} <= modules
+    assert {"compiled_brandes", "compiled_scc", "compiled_leiden", "compiled_sort", "compiled_sssp"} <= modules
     assert len({id(d) for d in routines.values()}) == len(routines)
     assert all(d.stats.cache_path is not None for d in routines.values())   # cache=True on each

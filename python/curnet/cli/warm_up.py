@@ -213,32 +213,34 @@ def _small_graphs_take_the_compiled_routes(parallel: bool):
     """The size thresholds lowered, so that the warm-up's small graphs take the routes large
     graphs take: the compiled counting sort that builds a graph (from
     graph.COMPILED_SORT_MIN_ARCS arcs), the compiled SCC (from scc.COMPILED_MIN_ARCS arcs), the
-    many-source BFS's compiled pull (from bfs.COMPILED_PULL_MIN_ARCS arcs) and, with
-    `parallel`, Girvan-Newman's searches over the threads (from compiled_brandes.PARALLEL_SCANS
-    scans)."""
+    many-source BFS's compiled pull (from bfs.COMPILED_PULL_MIN_ARCS arcs), the compiled
+    Dijkstra (from sssp.COMPILED_DIJKSTRA_MIN_WORK) and, with `parallel`, Girvan-Newman's
+    searches over the threads (from compiled_brandes.PARALLEL_SCANS scans)."""
     from .. import graph
-    from ..backends.cpu import bfs, compiled_brandes, scc
+    from ..backends.cpu import bfs, compiled_brandes, scc, sssp
     saved = (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
-             compiled_brandes.PARALLEL_SCANS)
+             sssp.COMPILED_DIJKSTRA_MIN_WORK, compiled_brandes.PARALLEL_SCANS)
     graph.COMPILED_SORT_MIN_ARCS = scc.COMPILED_MIN_ARCS = bfs.COMPILED_PULL_MIN_ARCS = 0
+    sssp.COMPILED_DIJKSTRA_MIN_WORK = 0
     if parallel:
         compiled_brandes.PARALLEL_SCANS = 0
     try:
         yield
     finally:
         (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
-         compiled_brandes.PARALLEL_SCANS) = saved
+         sssp.COMPILED_DIJKSTRA_MIN_WORK, compiled_brandes.PARALLEL_SCANS) = saved
 
 
 def _cpu_calls(graphs) -> None:
     """The calls that reach every compiled CPU routine: the many-source BFS's pull (once: its
     bit arrays are the same whatever the weights' precision), and in both precisions (Python's
-    float32, R's float64) SCC, Girvan-Newman (hops and lengths; its searches on one thread and
-    over the threads), Leiden (modularity and CPM) and Louvain. SCC's graphs: R-MAT (one large
-    component, peeled) and many triangles (left to Tarjan's search once pivots stop finding large
-    components)."""
+    float32, R's float64) Dijkstra (with and without predecessors), SCC, Girvan-Newman (hops
+    and lengths; its searches on one thread and over the threads), Leiden (modularity and CPM)
+    and Louvain. SCC's graphs: R-MAT (one large component, peeled) and many triangles (left to
+    Tarjan's search once pivots stop finding large components)."""
     from ..algorithms.bfs import bfs
     from ..algorithms.scc import scc
+    from ..algorithms.sssp import sssp, sssp_dists
     from ..analyses.communities import girvan_newman
     from ..analyses.community_detection.partitions import leiden, louvain
     corner = np.arange(300 * 3)                 # 300 directed triangles: components too small to peel
@@ -248,6 +250,9 @@ def _cpu_calls(graphs) -> None:
     for dtype in (np.float32, np.float64):
         tag = np.dtype(dtype).name
         cliques = Graph.from_edges(*_ring_of_cliques(), directed=False, dtype=dtype)
+        with _small_graphs_take_the_compiled_routes(parallel=False):
+            sssp(graphs[f"rmat {tag}"], np.arange(4), backend="cpu")
+            sssp_dists(graphs[f"rmat {tag}"], np.arange(4), backend="cpu")
         for parallel in (False, True):
             with _small_graphs_take_the_compiled_routes(parallel):
                 scc(graphs[f"rmat {tag}"], backend="cpu")

@@ -169,18 +169,20 @@ class CPUBackend:
 
     # -- shortest-path primitives -------------------------------------------
     def sssp_method(self, hg: HostGraph, kb: int, with_pred: bool) -> SsspMethod:
-        """"dijkstra" (SciPy's) for non-negative weights, else "bellman_ford"."""
+        """"dijkstra" (sssp.dijkstra) for non-negative weights, else "bellman_ford"."""
         return "dijkstra" if hg.min_weight >= 0 else "bellman_ford"
 
     def sssp_batch_size(self, n: int, k: int, dijkstra: bool) -> int:
         return 64
 
     def sssp_parallel(self, dijkstra: bool) -> bool:
-        return not dijkstra
+        """Batches on the threads: the compiled Dijkstra and Bellman-Ford's NumPy release the
+        GIL (SciPy's Dijkstra, small batches' route, holds it: those batches take turns)."""
+        return True
 
     def dijkstra(self, hg: HostGraph, sources: np.ndarray, with_pred: bool):
-        """Non-negative weights: SciPy's Dijkstra (dist (k, n) in the weight dtype, pred or None)."""
-        return host_routes.dijkstra(hg, sources, with_pred)
+        """Non-negative weights: sssp.dijkstra (dist (k, n) in the weight dtype, pred or None)."""
+        return sssp.dijkstra(hg, sources, with_pred)
 
     def relax(self, hg: HostGraph, dist: np.ndarray, pred: np.ndarray | None,
               active: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiled import available, flood, jit, numba
+from .compiled import available, flood, heap_lower, heap_pop, jit, numba
 
 __all__ = ["adjacency", "available", "column_sums", "component_scores", "drop", "reached", "source_rows"]
 
@@ -202,54 +202,6 @@ def _column_sums(rows, sources, edges):
 def same_length(reach, d, eps):
     # igraph_cmp_epsilon(reach, d, eps) == 0, as brandes.on_path
     return reach == d or abs(reach - d) < eps * (abs(reach) + abs(d))
-
-
-@jit()
-def heap_lower(hk, hv, pos, size, key, v):
-    """Vertex v's key lowered to `key` in the binary heap (hk, hv; pos[v] its place, -1 out of
-    it), v pushed if it is out; the heap's new size."""
-    i = pos[v]
-    if i < 0:
-        i = size
-        size += 1
-    while i > 0:                       # sift up: the larger parents move down
-        p = (i - 1) // 2
-        if hk[p] <= key:
-            break
-        _heap_set(hk, hv, pos, i, hk[p], hv[p])
-        i = p
-    _heap_set(hk, hv, pos, i, key, v)
-    return size
-
-
-@jit()
-def heap_pop(hk, hv, pos, size):
-    """The heap's root taken out; its new size."""
-    pos[hv[0]] = -1
-    size -= 1
-    if size == 0:
-        return 0
-    key, v = hk[size], hv[size]
-    i = 0
-    while True:                        # sift down: the smaller child moves up while below key
-        c = 2 * i + 1
-        if c >= size:
-            break
-        if c + 1 < size and hk[c + 1] < hk[c]:
-            c += 1
-        if hk[c] >= key:
-            break
-        _heap_set(hk, hv, pos, i, hk[c], hv[c])
-        i = c
-    _heap_set(hk, hv, pos, i, key, v)
-    return size
-
-
-# a place's entry written: inlined (Numba's inline="always"), as the heap's steps are most of
-# Dijkstra's time
-@jit(inline="always")
-def _heap_set(hk, hv, pos, i, key, v):
-    hk[i], hv[i], pos[v] = key, v, i
 
 
 @jit()

@@ -1,12 +1,44 @@
-"""The CPU backend's Bellman-Ford: the NumPy twin of kernels/sssp.cu's relaxation rounds over a
-batch's (source row, vertex) pairs. (Non-negative weights and long-diameter graphs go to SciPy's
-Dijkstra and the worklist of `host_routes`.)"""
+"""The CPU backend's shortest paths. Non-negative weights: Dijkstra, a batch's sources at a
+time, compiled (compiled_sssp, on the backend's threads) for large batches, else SciPy's.
+Negative weights: Bellman-Ford, the NumPy twin of kernels/sssp.cu's relaxation rounds over a
+batch's (source row, vertex) pairs (long-diameter graphs finish on `host_routes`' worklist)."""
 from __future__ import annotations
 
 import numpy as np
 
+from .. import host_routes
+from ...work import tally
 from ..hostgraph import HostGraph, segment_starts
 from .bfs import out_arcs
+
+# From this much work (a batch's sources x arcs) a batch's Dijkstra runs compiled where Numba
+# imports. SciPy's takes ~10 ns an arc and source (scNET, the 2-core machine), so a batch below
+# it is at most ~0.2 s there, under what a fresh process's Numba import (~0.5 s, once) costs.
+COMPILED_DIJKSTRA_MIN_WORK = 1 << 24
+
+
+def use_compiled_dijkstra(sources: int, arcs: int) -> bool:
+    """Whether a batch's Dijkstra runs compiled (large, and Numba importable; Numba is
+    imported here, at the first large batch, not with this module)."""
+    if sources * arcs < COMPILED_DIJKSTRA_MIN_WORK:
+        return False
+    from . import compiled_sssp
+    return compiled_sssp.available()
+
+
+def dijkstra(hg: HostGraph, sources: np.ndarray, with_pred: bool):
+    """Non-negative weights: dist (k, n) in the weight dtype, and pred (k, n) int32 (-1 at the
+    sources and where unreached) or None."""
+    if not use_compiled_dijkstra(len(sources), len(hg.out_idx)):
+        return host_routes.dijkstra(hg, sources, with_pred)
+    from . import compiled_sssp
+    tally("dijkstra sources", len(sources))
+    k = len(sources)
+    dist = np.empty((k, hg.n), hg.weight_dtype)
+    pred = np.empty((k, hg.n) if with_pred else (0, 0), np.int32)
+    w = hg.out_w if hg.out_w is not None else np.ones(len(hg.out_idx), hg.weight_dtype)
+    compiled_sssp.dijkstra_rows(hg.out_ptr, hg.out_idx, w, np.asarray(sources, np.int64), dist, pred, with_pred)
+    return dist, (pred if with_pred else None)
 
 
 def relax(hg: HostGraph, dist: np.ndarray, pred: np.ndarray | None, active: np.ndarray) -> np.ndarray:
