@@ -214,33 +214,36 @@ def _small_graphs_take_the_compiled_routes(parallel: bool):
     graphs take: the compiled counting sort that builds a graph (from
     graph.COMPILED_SORT_MIN_ARCS arcs), the compiled SCC (from scc.COMPILED_MIN_ARCS arcs), the
     many-source BFS's compiled pull (from bfs.COMPILED_PULL_MIN_ARCS arcs), the compiled
-    Dijkstra (from sssp.COMPILED_DIJKSTRA_MIN_WORK) and, with `parallel`, Girvan-Newman's
-    searches over the threads (from compiled_brandes.PARALLEL_SCANS scans)."""
+    Dijkstra (from sssp.COMPILED_DIJKSTRA_MIN_WORK), the weighted sweeps' compiled DAG arcs
+    (from brandes.COMPILED_DAG_MIN_ENTRIES) and, with `parallel`, Girvan-Newman's searches over
+    the threads (from compiled_brandes.PARALLEL_SCANS scans)."""
     from .. import graph
-    from ..backends.cpu import bfs, compiled_brandes, scc, sssp
+    from ..backends.cpu import bfs, brandes, compiled_brandes, scc, sssp
     saved = (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
-             sssp.COMPILED_DIJKSTRA_MIN_WORK, compiled_brandes.PARALLEL_SCANS)
+             sssp.COMPILED_DIJKSTRA_MIN_WORK, brandes.COMPILED_DAG_MIN_ENTRIES, compiled_brandes.PARALLEL_SCANS)
     graph.COMPILED_SORT_MIN_ARCS = scc.COMPILED_MIN_ARCS = bfs.COMPILED_PULL_MIN_ARCS = 0
-    sssp.COMPILED_DIJKSTRA_MIN_WORK = 0
+    sssp.COMPILED_DIJKSTRA_MIN_WORK = brandes.COMPILED_DAG_MIN_ENTRIES = 0
     if parallel:
         compiled_brandes.PARALLEL_SCANS = 0
     try:
         yield
     finally:
         (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
-         sssp.COMPILED_DIJKSTRA_MIN_WORK, compiled_brandes.PARALLEL_SCANS) = saved
+         sssp.COMPILED_DIJKSTRA_MIN_WORK, brandes.COMPILED_DAG_MIN_ENTRIES, compiled_brandes.PARALLEL_SCANS) = saved
 
 
 def _cpu_calls(graphs) -> None:
     """The calls that reach every compiled CPU routine: the many-source BFS's pull (once: its
     bit arrays are the same whatever the weights' precision), and in both precisions (Python's
-    float32, R's float64) Dijkstra (with and without predecessors), SCC, Girvan-Newman (hops
+    float32, R's float64) Dijkstra (with and without predecessors), weighted betweenness's DAG
+    arcs, SCC, Girvan-Newman (hops
     and lengths; its searches on one thread and over the threads), Leiden (modularity and CPM)
     and Louvain. SCC's graphs: R-MAT (one large component, peeled) and many triangles (left to
     Tarjan's search once pivots stop finding large components)."""
     from ..algorithms.bfs import bfs
     from ..algorithms.scc import scc
     from ..algorithms.sssp import sssp, sssp_dists
+    from ..analyses.betweenness_centrality import betweenness
     from ..analyses.communities import girvan_newman
     from ..analyses.community_detection.partitions import leiden, louvain
     corner = np.arange(300 * 3)                 # 300 directed triangles: components too small to peel
@@ -253,6 +256,7 @@ def _cpu_calls(graphs) -> None:
         with _small_graphs_take_the_compiled_routes(parallel=False):
             sssp(graphs[f"rmat {tag}"], np.arange(4), backend="cpu")
             sssp_dists(graphs[f"rmat {tag}"], np.arange(4), backend="cpu")
+            betweenness(graphs[f"rmat {tag}"], weighted=True, sources=np.arange(4), backend="cpu")
         for parallel in (False, True):
             with _small_graphs_take_the_compiled_routes(parallel):
                 scc(graphs[f"rmat {tag}"], backend="cpu")

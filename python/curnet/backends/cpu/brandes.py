@@ -18,6 +18,10 @@ from ..brandes import on_path, tie_epsilon
 
 # Gathered (arc, source) entries per piece: keeps a level's temporaries near 100 MB.
 PIECE_ENTRIES = 1 << 22
+# From this many (arc, source) tests a weighted batch finds its DAG arcs compiled where Numba
+# imports: NumPy's tests were ~40% of a weighted batch's time on STRING (64 sources, 22.5 M
+# tests); below it a fresh process's Numba import (~0.5 s, once) would cost more than it saves.
+COMPILED_DAG_MIN_ENTRIES = 1 << 22
 
 
 def _pieces(ptr, rows, size: int = PIECE_ENTRIES):
@@ -65,11 +69,25 @@ def _on_length_dag(level, dist, w, tails, heads, placed=True):
     return ok
 
 
+def use_compiled_dag_pairs(entries: int) -> bool:
+    """Whether a weighted batch's (arc, source) DAG tests (`entries` of them) run compiled
+    (compiled_brandes.dag_entry_pairs: many, and Numba importable; imported here, at the first
+    such batch, not with this module)."""
+    if entries < COMPILED_DAG_MIN_ENTRIES:
+        return False
+    from . import compiled_brandes
+    return compiled_brandes.available()
+
+
 def _dag_entry_pairs(hg, level, dist):
     """The weighted DAG's arcs as (tail entry, head entry) int64 pairs, entry v * kb + j, in
     CSR order (a run of reached rows at a time, each arc's row of sources tested whole,
-    _on_length_dag; the levels not yet placed: `level` 0 where reached, -1 elsewhere)."""
+    _on_length_dag; the levels not yet placed: `level` 0 where reached, -1 elsewhere).
+    Compiled for large batches, the same pairs."""
     kb = level.shape[1]
+    if use_compiled_dag_pairs(len(hg.out_idx) * kb):
+        from . import compiled_brandes
+        return compiled_brandes.dag_entry_pairs(hg.out_ptr, hg.out_idx, hg.out_w, dist, tie_epsilon(dist.dtype))
     rows = np.flatnonzero((level >= 0).any(axis=1))
     tail_entry, head_entry = [], []
     for a, b, pos, owner in _row_runs(hg.out_ptr, rows, kb):

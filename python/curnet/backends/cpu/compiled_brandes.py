@@ -5,6 +5,9 @@ CPU's threads. A loop step costs the component's O(c m_c) and no NumPy call a le
 level-synchronous NumPy twins (cpu/brandes.py) a small component's step is mostly their fixed
 costs. Optional: `available()` says whether Numba imports; without it the loop takes the twins.
 Parallel arcs are distinct paths; self-loops are on none (the adjacency leaves them out).
+Also the weighted sweeps' DAG arcs of a batch (`dag_entry_pairs`, the twin of
+cpu/brandes.py's `_dag_entry_pairs`, for batches whose (arc, source) tests NumPy would spend
+most of a weighted batch's time on).
 """
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ import numpy as np
 
 from .compiled import available, flood, heap_lower, heap_pop, jit, numba
 
-__all__ = ["adjacency", "available", "column_sums", "component_scores", "drop", "reached", "source_rows"]
+__all__ = ["adjacency", "available", "column_sums", "component_scores", "dag_entry_pairs", "drop", "reached",
+           "source_rows"]
 
 
 def adjacency(n: int, src, dst, both_ways: bool):
@@ -238,3 +242,37 @@ def dijkstra_source(ptr, end, nbr, edge, lengths, eps, s, dist, pos, sigma, delt
                 dag[k] = a
                 k += 1
     _dependencies(nbr, edge, order, count, seg, k, dag, sigma, delta, acc, dist, np.inf)
+
+
+def dag_entry_pairs(ptr, idx, w, dist, eps: float):
+    """cpu/brandes.py's `_dag_entry_pairs` for the distance block `dist` (n, kb; inf where not
+    reached): the (tail entry, head entry) int64 pairs, entry v * kb + j, of the arcs on each
+    source's weighted DAG (both ends reached, dist[t, j] + w == dist[h, j] within `eps`, in
+    float64), in the same order (tails ascending, each one's arcs in CSR order, sources
+    ascending). Two passes over the (arc, source) pairs: the count, then the pairs."""
+    ptr, w = np.asarray(ptr, np.int64), np.asarray(w, np.float64)
+    count = _dag_pairs(ptr, idx, w, dist, eps, np.zeros(0, np.int64), np.zeros(0, np.int64))
+    tails, heads = np.empty(count, np.int64), np.empty(count, np.int64)
+    _dag_pairs(ptr, idx, w, dist, eps, tails, heads)
+    return tails, heads
+
+
+@jit(nogil=True)
+def _dag_pairs(ptr, idx, w, dist, eps, tails, heads):
+    # counts the pairs when `tails` is empty (the first pass), else writes them
+    n, kb = dist.shape
+    write = len(tails) > 0
+    k = 0
+    for t in range(n):
+        for a in range(ptr[t], ptr[t + 1]):
+            h = idx[a]
+            for j in range(kb):
+                dt, dh = np.float64(dist[t, j]), np.float64(dist[h, j])
+                if np.isinf(dt) or np.isinf(dh):
+                    continue
+                if same_length(dt + w[a], dh, eps):
+                    if write:
+                        tails[k] = t * kb + j
+                        heads[k] = h * kb + j
+                    k += 1
+    return k

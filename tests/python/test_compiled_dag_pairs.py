@@ -1,0 +1,82 @@
+"""The weighted Brandes sweeps' DAG arcs in compiled code (compiled_brandes.dag_entry_pairs)
+against the NumPy twin they replace for large batches (cpu/brandes.py `_dag_entry_pairs`): the
+same pairs in the same order, on random graphs with ties, float32 rounding and unreached
+entries; and weighted betweenness with the compiled route forced, against python-igraph."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+pytest.importorskip("numba")
+
+import curnet  # noqa: E402
+from curnet.backends import get_backend  # noqa: E402
+from curnet.backends.brandes import tie_epsilon  # noqa: E402
+from curnet.backends.cpu import brandes as cpu_brandes  # noqa: E402
+from curnet.backends.cpu import compiled_brandes  # noqa: E402
+
+ig = pytest.importorskip("igraph")
+
+
+@st.composite
+def weighted_cases(draw, max_vertices=30):
+    """(n, src, dst, positive weights with many ties (quarters 1..12), directed)."""
+    n = draw(st.integers(1, max_vertices))
+    m = draw(st.integers(0, 4 * n))
+    src = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int64)
+    dst = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int64)
+    w = np.array(draw(st.lists(st.integers(1, 12), min_size=m, max_size=m)), float) / 4
+    return n, src, dst, w, draw(st.booleans())
+
+
+def numpy_pairs(hg, dist):
+    saved = cpu_brandes.COMPILED_DAG_MIN_ENTRIES
+    cpu_brandes.COMPILED_DAG_MIN_ENTRIES = 1 << 62
+    try:
+        return cpu_brandes._dag_entry_pairs(hg, np.where(np.isfinite(dist), 0, -1).astype(np.int32), dist)
+    finally:
+        cpu_brandes.COMPILED_DAG_MIN_ENTRIES = saved
+
+
+@settings(max_examples=80, deadline=None)
+@given(weighted_cases(), st.sampled_from([np.float32, np.float64]), st.integers(1, 70), st.integers(0, 2**31))
+def test_the_pairs_are_the_numpy_twins(case, dtype, k, seed):
+    n, src, dst, w, directed = case
+    g = curnet.Graph.from_edges(src, dst, w.astype(dtype), directed=directed, num_vertices=n, dtype=dtype)
+    hg = get_backend("cpu").device_graph(g)
+    ids = np.random.default_rng(seed).integers(0, n, k)
+    dist = np.ascontiguousarray(curnet.sssp_dists(g, ids, backend="cpu").T)       # (n, k), inf unreached
+    want = numpy_pairs(hg, dist)
+    got = compiled_brandes.dag_entry_pairs(hg.out_ptr, hg.out_idx, hg.out_w, dist, tie_epsilon(dist.dtype))
+    assert got[0].dtype == got[1].dtype == np.int64
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+
+
+def test_float32_sums_tie_within_float32_rounding():
+    """0.1 + 0.2 and 0.3 tie only within float32's epsilon: both arcs into 2 are on the DAG."""
+    g = curnet.Graph.from_edges([0, 1, 0], [1, 2, 2], [0.1, 0.2, 0.3], directed=True)
+    hg = get_backend("cpu").device_graph(g)
+    dist = np.ascontiguousarray(curnet.sssp_dists(g, [0], backend="cpu").T)
+    tails, heads = compiled_brandes.dag_entry_pairs(hg.out_ptr, hg.out_idx, hg.out_w, dist, tie_epsilon(dist.dtype))
+    assert sorted(zip(tails.tolist(), heads.tolist())) == [(0, 1), (0, 2), (1, 2)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(weighted_cases(max_vertices=14))
+def test_weighted_betweenness_through_the_compiled_pairs_matches_igraph(case):
+    n, src, dst, w, directed = case
+    g = curnet.Graph.from_edges(src, dst, w, directed=directed, num_vertices=n, dtype=np.float64)
+    G = ig.Graph(n=n, edges=list(zip(src.tolist(), dst.tolist())), directed=directed)
+    calls = []
+    real = compiled_brandes.dag_entry_pairs
+    saved = cpu_brandes.COMPILED_DAG_MIN_ENTRIES, compiled_brandes.dag_entry_pairs
+    cpu_brandes.COMPILED_DAG_MIN_ENTRIES = 0
+    compiled_brandes.dag_entry_pairs = lambda *a: calls.append(1) or real(*a)
+    try:
+        got = curnet.betweenness(g, weighted=True, backend="cpu")
+        got_e = curnet.edge_betweenness(g, weighted=True, backend="cpu")
+    finally:
+        cpu_brandes.COMPILED_DAG_MIN_ENTRIES, compiled_brandes.dag_entry_pairs = saved
+    assert calls or g.num_arcs == 0 or len(g) == 0
+    np.testing.assert_allclose(got, G.betweenness(weights=w.tolist()), rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(got_e, G.edge_betweenness(weights=w.tolist()), rtol=1e-9, atol=1e-9)
