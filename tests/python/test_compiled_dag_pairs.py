@@ -1,7 +1,8 @@
-"""The weighted Brandes sweeps' DAG arcs in compiled code (compiled_brandes.dag_entry_pairs)
-against the NumPy twin they replace for large batches (cpu/brandes.py `_dag_entry_pairs`): the
-same pairs in the same order, on random graphs with ties, float32 rounding and unreached
-entries; and weighted betweenness with the compiled route forced, against python-igraph."""
+"""A weighted batch's Brandes DAG in compiled code (compiled_brandes.dag_entry_pairs and
+dag_levels) against the NumPy twins it replaces for large batches (cpu/brandes.py
+`_dag_entry_pairs` and `dag_levels`): the same pairs, levels and level groups in the same
+order, on random graphs with ties, float32 rounding and unreached entries; and weighted
+betweenness with the compiled route forced, against python-igraph."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -13,6 +14,7 @@ from curnet.backends import get_backend  # noqa: E402
 from curnet.backends.brandes import tie_epsilon  # noqa: E402
 from curnet.backends.cpu import brandes as cpu_brandes  # noqa: E402
 from curnet.backends.cpu import compiled_brandes  # noqa: E402
+from curnet.work import count_work  # noqa: E402
 
 ig = pytest.importorskip("igraph")
 
@@ -28,13 +30,18 @@ def weighted_cases(draw, max_vertices=30):
     return n, src, dst, w, draw(st.booleans())
 
 
-def numpy_pairs(hg, dist):
+def with_threshold(threshold, fn, *args):
     saved = cpu_brandes.COMPILED_DAG_MIN_ENTRIES
-    cpu_brandes.COMPILED_DAG_MIN_ENTRIES = 1 << 62
+    cpu_brandes.COMPILED_DAG_MIN_ENTRIES = threshold
     try:
-        return cpu_brandes._dag_entry_pairs(hg, np.where(np.isfinite(dist), 0, -1).astype(np.int32), dist)
+        return fn(*args)
     finally:
         cpu_brandes.COMPILED_DAG_MIN_ENTRIES = saved
+
+
+def numpy_pairs(hg, dist):
+    return with_threshold(1 << 62, cpu_brandes._dag_entry_pairs, hg,
+                          np.where(np.isfinite(dist), 0, -1).astype(np.int32), dist)
 
 
 @settings(max_examples=80, deadline=None)
@@ -50,6 +57,28 @@ def test_the_pairs_are_the_numpy_twins(case, dtype, k, seed):
     assert got[0].dtype == got[1].dtype == np.int64
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
+
+
+@settings(max_examples=80, deadline=None)
+@given(weighted_cases(), st.sampled_from([np.float32, np.float64]), st.integers(1, 70), st.integers(0, 2**31))
+def test_the_levels_and_groups_are_the_numpy_twins(case, dtype, k, seed):
+    n, src, dst, w, directed = case
+    g = curnet.Graph.from_edges(src, dst, w.astype(dtype), directed=directed, num_vertices=n, dtype=dtype)
+    hg = get_backend("cpu").device_graph(g)
+    ids = np.random.default_rng(seed).integers(0, n, k)
+    dist = np.ascontiguousarray(curnet.sssp_dists(g, ids, backend="cpu").T)
+    with count_work() as numpy_work:
+        want_level, want = with_threshold(1 << 62, cpu_brandes.dag_levels, hg, dist)
+    with count_work() as compiled_work:
+        got_level, got = with_threshold(0, cpu_brandes.dag_levels, hg, dist)
+    np.testing.assert_array_equal(got_level, want_level)
+    for a, b in zip(got, want):
+        if isinstance(b, tuple):
+            np.testing.assert_array_equal(a[0], b[0])
+            np.testing.assert_array_equal(a[1], b[1])
+        else:
+            np.testing.assert_array_equal(a, b)
+    assert compiled_work["betweenness level rounds"] == numpy_work["betweenness level rounds"]
 
 
 def test_float32_sums_tie_within_float32_rounding():

@@ -70,9 +70,9 @@ def _on_length_dag(level, dist, w, tails, heads, placed=True):
 
 
 def use_compiled_dag_pairs(entries: int) -> bool:
-    """Whether a weighted batch's (arc, source) DAG tests (`entries` of them) run compiled
-    (compiled_brandes.dag_entry_pairs: many, and Numba importable; imported here, at the first
-    such batch, not with this module)."""
+    """Whether a weighted batch's DAG (`entries` (arc, source) tests) is found compiled
+    (compiled_brandes' dag_entry_pairs and dag_levels: many tests, and Numba importable;
+    imported here, at the first such batch, not with this module)."""
     if entries < COMPILED_DAG_MIN_ENTRIES:
         return False
     from . import compiled_brandes
@@ -152,6 +152,13 @@ def dag_levels(hg, dist):
     n, kb = dist.shape
     level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
     tails, heads = _dag_entry_pairs(hg, level, dist)
+    if use_compiled_dag_pairs(len(hg.out_idx) * kb):        # the same levels and groups, compiled
+        from . import compiled_brandes
+        rounds, groups = compiled_brandes.dag_levels(level, tails, heads)
+        if rounds < 0:
+            raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
+        tally("betweenness level rounds", rounds)
+        return level, DagArcs(*groups)
     ptr, by_tail = compress(tails, n * kb, heads)
     waiting = np.bincount(heads, minlength=n * kb)          # DAG in-arcs not yet placed
     frontier = np.flatnonzero((level.ravel() >= 0) & (waiting == 0))    # the sources

@@ -5,9 +5,10 @@ CPU's threads. A loop step costs the component's O(c m_c) and no NumPy call a le
 level-synchronous NumPy twins (cpu/brandes.py) a small component's step is mostly their fixed
 costs. Optional: `available()` says whether Numba imports; without it the loop takes the twins.
 Parallel arcs are distinct paths; self-loops are on none (the adjacency leaves them out).
-Also the weighted sweeps' DAG arcs of a batch (`dag_entry_pairs`, the twin of
-cpu/brandes.py's `_dag_entry_pairs`, for batches whose (arc, source) tests NumPy would spend
-most of a weighted batch's time on).
+Also a weighted batch's DAG for the sweeps, the twins of cpu/brandes.py's NumPy for large
+batches (where its (arc, source) tests, Kahn's rounds and sorts were most of a weighted
+batch's time): the DAG arcs (`dag_entry_pairs`), and the levels by Kahn's order with the arcs
+grouped by level (`dag_levels`).
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ import numpy as np
 
 from .compiled import available, flood, heap_lower, heap_pop, jit, numba
 
-__all__ = ["adjacency", "available", "column_sums", "component_scores", "dag_entry_pairs", "drop", "reached",
-           "source_rows"]
+__all__ = ["adjacency", "available", "column_sums", "component_scores", "dag_entry_pairs", "dag_levels", "drop",
+           "reached", "source_rows"]
 
 
 def adjacency(n: int, src, dst, both_ways: bool):
@@ -276,3 +277,93 @@ def _dag_pairs(ptr, idx, w, dist, eps, tails, heads):
                         heads[k] = h * kb + j
                     k += 1
     return k
+
+
+def dag_levels(level, tails, heads):
+    """cpu/brandes.py's `dag_levels` from its DAG entry pairs: `level` (n, kb) int32, 0 where
+    reached and -1 elsewhere, set in place to each entry's level (the most arcs on a shortest
+    path from its source: Kahn's rounds); returns (rounds, or -1 where the pairs hold a cycle,
+    and the pairs (tails, heads) grouped by the head's level then head and by the tail's
+    level then tail, each with its level starts: DagArcs' fields; np.lexsort's order)."""
+    flat = level.reshape(-1)
+    rounds = _kahn_levels(flat, tails, heads)
+    if rounds < 0:
+        return rounds, None
+    levels = max(rounds, 1)          # NumPy's cuts: level.max(initial=0) + 2 of them
+    by_head, head_starts = _by_level(flat, tails, heads, heads, levels)
+    by_tail, tail_starts = _by_level(flat, tails, heads, tails, levels)
+    return rounds, (by_head, head_starts, by_tail, tail_starts)
+
+
+@jit(nogil=True)
+def _kahn_levels(flat, tails, heads):
+    # an entry is placed at round `at` once all its DAG in-arcs' tails are placed
+    size = len(flat)
+    waiting = np.zeros(size, np.int64)
+    out_count = np.zeros(size + 1, np.int64)
+    for i in range(len(heads)):
+        waiting[heads[i]] += 1
+        out_count[tails[i] + 1] += 1
+    for e in range(size):
+        out_count[e + 1] += out_count[e]
+    released = np.empty(len(heads), np.int64)       # each tail's heads, the pairs' order kept
+    at_pos = out_count[:size].copy()
+    for i in range(len(tails)):
+        released[at_pos[tails[i]]] = heads[i]
+        at_pos[tails[i]] += 1
+    cur = np.empty(size, np.int64)
+    nxt = np.empty(size, np.int64)
+    count = 0
+    for e in range(size):
+        if flat[e] >= 0 and waiting[e] == 0:
+            cur[count] = e
+            count += 1
+    at = 0
+    while count > 0:
+        found = 0
+        for i in range(count):
+            e = cur[i]
+            flat[e] = at
+            for p in range(out_count[e], out_count[e + 1]):
+                h = released[p]
+                waiting[h] -= 1
+                if waiting[h] == 0:
+                    nxt[found] = h
+                    found += 1
+        cur, nxt = nxt, cur
+        count = found
+        at += 1
+    for e in range(size):
+        if waiting[e] > 0:
+            return -1
+    return at
+
+
+@jit(nogil=True)
+def _by_level(flat, tails, heads, key, levels):
+    # the pairs ordered by (flat[key], key), ties in their order: a stable counting sort by
+    # key, then one by level (np.lexsort((key, flat[key])))
+    size, m = len(flat), len(key)
+    first = np.zeros(size + 1, np.int64)
+    for i in range(m):
+        first[key[i] + 1] += 1
+    for e in range(size):
+        first[e + 1] += first[e]
+    by_key = np.empty(m, np.int64)
+    for i in range(m):
+        by_key[first[key[i]]] = i
+        first[key[i]] += 1
+    starts = np.zeros(levels + 1, np.int64)
+    for i in range(m):
+        starts[flat[key[i]] + 1] += 1
+    for lv in range(levels):
+        starts[lv + 1] += starts[lv]
+    place = starts[:levels].copy()
+    out_tails = np.empty(m, np.int64)
+    out_heads = np.empty(m, np.int64)
+    for i in by_key:
+        lv = flat[key[i]]
+        out_tails[place[lv]] = tails[i]
+        out_heads[place[lv]] = heads[i]
+        place[lv] += 1
+    return (out_tails, out_heads), starts
