@@ -18,9 +18,10 @@ from ..brandes import on_path, tie_epsilon
 
 # Gathered (arc, source) entries per piece: keeps a level's temporaries near 100 MB.
 PIECE_ENTRIES = 1 << 22
-# From this many (arc, source) tests a weighted batch finds its DAG arcs compiled where Numba
-# imports: NumPy's tests were ~40% of a weighted batch's time on STRING (64 sources, 22.5 M
-# tests); below it a fresh process's Numba import (~0.5 s, once) would cost more than it saves.
+# From this many (arc, source) tests a weighted batch finds its DAG (arcs, levels, level
+# groups) compiled where Numba imports: NumPy's tests, Kahn's rounds and sorts were ~60% of a
+# weighted batch's time on STRING (64 sources, 22.5 M tests); below it a fresh process's Numba
+# import (~0.5 s, once) would cost more than it saves.
 COMPILED_DAG_MIN_ENTRIES = 1 << 22
 
 
