@@ -43,6 +43,7 @@ import numpy as np
 import curnet
 from curnet.backends import get_backend
 from curnet.backends.cpu import scc as cpu_scc
+from curnet.backends.cpu.routes import compiled_module
 from curnet.generators import rmat_edges
 from curnet.graph import Graph
 
@@ -100,7 +101,7 @@ def main(argv=None) -> int:
           + ", ".join(f"{k}={os.environ.get(k, '(unset)')}" for k in THREAD_SETTINGS), flush=True)
 
     labels, first = timed(lambda: curnet.scc(g, backend="cpu"))
-    compiled = cpu_scc.use_compiled(g.num_arcs)
+    compiled = compiled_module("compiled_scc", g.num_arcs, cpu_scc.COMPILED_MIN_ARCS) is not None
     route = "compiled route" if compiled else "SciPy"
     row("cuRnet cpu, public call, first on the graph", first,
         "(compiled route, Numba loaded)" if compiled else "(SciPy, plain view)")

@@ -1,6 +1,8 @@
 """The CPU backend's compiled pull (backends/cpu/compiled_bfs.py) against the NumPy pull it
 replaces and against SciPy's BFS: the public call forced onto that route on random graphs and
 on graphs whose hubs' words fill after a few in-arcs."""
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -23,12 +25,8 @@ def test_compiled_pull_matches_scipy_on_random_graphs(g, k, seed):
     if len(g) == 0:
         return
     sources = np.random.default_rng(seed).integers(0, len(g), k)
-    saved = cpu_bfs.COMPILED_PULL_MIN_ARCS
-    cpu_bfs.COMPILED_PULL_MIN_ARCS = 0
-    try:
+    with mock.patch.object(cpu_bfs, "COMPILED_PULL_MIN_ARCS", 0):
         got = curnet.bfs(g, sources, backend="cpu")
-    finally:
-        cpu_bfs.COMPILED_PULL_MIN_ARCS = saved
     np.testing.assert_array_equal(got, oracles.bfs_depths(g, sources))
 
 

@@ -3,6 +3,8 @@ dag_levels) against the NumPy twins it replaces for large batches (cpu/brandes.p
 `_dag_entry_pairs` and `dag_levels`): the same pairs, levels and level groups in the same
 order, on random graphs with ties, float32 rounding and unreached entries; and weighted
 betweenness with the compiled route forced, against python-igraph."""
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -30,29 +32,23 @@ def weighted_cases(draw, max_vertices=30):
     return n, src, dst, w, draw(st.booleans())
 
 
-def with_threshold(threshold, fn, *args):
-    saved = cpu_brandes.COMPILED_DAG_MIN_ENTRIES
-    cpu_brandes.COMPILED_DAG_MIN_ENTRIES = threshold
-    try:
-        return fn(*args)
-    finally:
-        cpu_brandes.COMPILED_DAG_MIN_ENTRIES = saved
+def dag_threshold(threshold):
+    return mock.patch.object(cpu_brandes, "COMPILED_DAG_MIN_ENTRIES", threshold)
 
 
-def numpy_pairs(hg, dist):
-    return with_threshold(1 << 62, cpu_brandes._dag_entry_pairs, hg,
-                          np.where(np.isfinite(dist), 0, -1).astype(np.int32), dist)
+def batch(case, dtype, k, seed):
+    """The case's host graph and the (n, k) distance block of k random sources (inf unreached)."""
+    n, src, dst, w, directed = case
+    g = curnet.Graph.from_edges(src, dst, w.astype(dtype), directed=directed, num_vertices=n, dtype=dtype)
+    ids = np.random.default_rng(seed).integers(0, n, k)
+    return get_backend("cpu").device_graph(g), np.ascontiguousarray(curnet.sssp_dists(g, ids, backend="cpu").T)
 
 
 @settings(max_examples=80, deadline=None)
 @given(weighted_cases(), st.sampled_from([np.float32, np.float64]), st.integers(1, 70), st.integers(0, 2**31))
 def test_the_pairs_are_the_numpy_twins(case, dtype, k, seed):
-    n, src, dst, w, directed = case
-    g = curnet.Graph.from_edges(src, dst, w.astype(dtype), directed=directed, num_vertices=n, dtype=dtype)
-    hg = get_backend("cpu").device_graph(g)
-    ids = np.random.default_rng(seed).integers(0, n, k)
-    dist = np.ascontiguousarray(curnet.sssp_dists(g, ids, backend="cpu").T)       # (n, k), inf unreached
-    want = numpy_pairs(hg, dist)
+    hg, dist = batch(case, dtype, k, seed)
+    want = cpu_brandes._dag_entry_pairs(hg, np.where(np.isfinite(dist), 0, -1).astype(np.int32), dist)
     got = compiled_brandes.dag_entry_pairs(hg.out_ptr, hg.out_idx, hg.out_w, dist, tie_epsilon(dist.dtype))
     assert got[0].dtype == got[1].dtype == np.int64
     np.testing.assert_array_equal(got[0], want[0])
@@ -62,15 +58,11 @@ def test_the_pairs_are_the_numpy_twins(case, dtype, k, seed):
 @settings(max_examples=80, deadline=None)
 @given(weighted_cases(), st.sampled_from([np.float32, np.float64]), st.integers(1, 70), st.integers(0, 2**31))
 def test_the_levels_and_groups_are_the_numpy_twins(case, dtype, k, seed):
-    n, src, dst, w, directed = case
-    g = curnet.Graph.from_edges(src, dst, w.astype(dtype), directed=directed, num_vertices=n, dtype=dtype)
-    hg = get_backend("cpu").device_graph(g)
-    ids = np.random.default_rng(seed).integers(0, n, k)
-    dist = np.ascontiguousarray(curnet.sssp_dists(g, ids, backend="cpu").T)
-    with count_work() as numpy_work:
-        want_level, want = with_threshold(1 << 62, cpu_brandes.dag_levels, hg, dist)
-    with count_work() as compiled_work:
-        got_level, got = with_threshold(0, cpu_brandes.dag_levels, hg, dist)
+    hg, dist = batch(case, dtype, k, seed)
+    with count_work() as numpy_work, dag_threshold(1 << 62):
+        want_level, want = cpu_brandes.dag_levels(hg, dist)
+    with count_work() as compiled_work, dag_threshold(0):
+        got_level, got = cpu_brandes.dag_levels(hg, dist)
     np.testing.assert_array_equal(got_level, want_level)
     for a, b in zip(got, want):
         if isinstance(b, tuple):
@@ -98,14 +90,10 @@ def test_weighted_betweenness_through_the_compiled_pairs_matches_igraph(case):
     G = ig.Graph(n=n, edges=list(zip(src.tolist(), dst.tolist())), directed=directed)
     calls = []
     real = compiled_brandes.dag_entry_pairs
-    saved = cpu_brandes.COMPILED_DAG_MIN_ENTRIES, compiled_brandes.dag_entry_pairs
-    cpu_brandes.COMPILED_DAG_MIN_ENTRIES = 0
-    compiled_brandes.dag_entry_pairs = lambda *a: calls.append(1) or real(*a)
-    try:
+    with dag_threshold(0), mock.patch.object(compiled_brandes, "dag_entry_pairs",
+                                             lambda *a: calls.append(1) or real(*a)):
         got = curnet.betweenness(g, weighted=True, backend="cpu")
         got_e = curnet.edge_betweenness(g, weighted=True, backend="cpu")
-    finally:
-        cpu_brandes.COMPILED_DAG_MIN_ENTRIES, compiled_brandes.dag_entry_pairs = saved
     assert calls or g.num_arcs == 0 or len(g) == 0
     np.testing.assert_allclose(got, G.betweenness(weights=w.tolist()), rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(got_e, G.edge_betweenness(weights=w.tolist()), rtol=1e-9, atol=1e-9)

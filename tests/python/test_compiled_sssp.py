@@ -3,6 +3,9 @@ public calls forced onto that route (the work threshold lowered) on random graph
 precisions and on graphs with ties, zero weights and weights lost to rounding; distances equal
 to SciPy's, predecessors exact and acyclic. And the route itself: large batches take it on the
 threads, small ones stay with SciPy."""
+import contextlib
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -18,30 +21,29 @@ from oracles import check_predecessors, check_preds_exact, f64_graph  # noqa: E4
 from strategies import graphs_and_sources  # noqa: E402
 
 
-@pytest.fixture
-def compiled_route(monkeypatch):
-    """Every batch through the compiled Dijkstra; the calls it gets, counted."""
-    calls = []
+@contextlib.contextmanager
+def compiled_calls():
+    """Every batch through the compiled Dijkstra; the sources of each call it gets, listed."""
+    calls: list = []
     real = compiled_sssp.dijkstra_rows
-    monkeypatch.setattr(cpu_sssp, "COMPILED_DIJKSTRA_MIN_WORK", 0)
-    monkeypatch.setattr(compiled_sssp, "dijkstra_rows", lambda *a: calls.append(len(a[3])) or real(*a))
-    return calls
+    with mock.patch.object(cpu_sssp, "COMPILED_DIJKSTRA_MIN_WORK", 0), \
+            mock.patch.object(compiled_sssp, "dijkstra_rows", lambda *a: calls.append(len(a[3])) or real(*a)):
+        yield calls
+
+
+@pytest.fixture
+def compiled_route():
+    with compiled_calls() as calls:
+        yield calls
 
 
 @settings(deadline=None, max_examples=60)
 @given(graphs_and_sources(weighted=True, dtype=np.float64))
 def test_compiled_dijkstra_matches_scipy_float64(gs):
     g, sources = gs
-    calls = []
-    real = compiled_sssp.dijkstra_rows
-    saved = cpu_sssp.COMPILED_DIJKSTRA_MIN_WORK, compiled_sssp.dijkstra_rows
-    cpu_sssp.COMPILED_DIJKSTRA_MIN_WORK = 0
-    compiled_sssp.dijkstra_rows = lambda *a: calls.append(len(a[3])) or real(*a)
-    try:
+    with compiled_calls() as calls:
         dist, pred = curnet.sssp(g, sources, backend="cpu")
         dists_only = curnet.sssp_dists(g, sources, backend="cpu")
-    finally:
-        cpu_sssp.COMPILED_DIJKSTRA_MIN_WORK, compiled_sssp.dijkstra_rows = saved
     assert sum(calls) == 2 * len(sources)               # every source, both calls, compiled
     np.testing.assert_array_equal(dist, oracles.sp_distances(g, sources))
     np.testing.assert_array_equal(dists_only, dist)
@@ -53,12 +55,8 @@ def test_compiled_dijkstra_matches_scipy_float64(gs):
 def test_compiled_dijkstra_matches_scipy_float32(gs):
     """Summed in float64 and stored in float32, as SciPy's (float64) distances cast."""
     g, sources = gs
-    saved = cpu_sssp.COMPILED_DIJKSTRA_MIN_WORK
-    cpu_sssp.COMPILED_DIJKSTRA_MIN_WORK = 0
-    try:
+    with compiled_calls():
         dist, pred = curnet.sssp(g, sources, backend="cpu")
-    finally:
-        cpu_sssp.COMPILED_DIJKSTRA_MIN_WORK = saved
     assert dist.dtype == np.float32
     np.testing.assert_array_equal(dist, oracles.sp_distances(g, sources).astype(np.float32))
     check_predecessors(g, sources, dist, pred)

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..arrays import padding_bits, words_for
 from ..hostgraph import HostGraph, row_arcs, segment_starts
+from .routes import compiled_module
 
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 GATHER_ARCS = 1 << 15
@@ -25,15 +26,6 @@ SPLIT_ARCS = 1 << 20
 # stop at full words. Below it the NumPy pull is fast enough that a fresh process's Numba import
 # (~0.5 s, once) would cost more than it saves.
 COMPILED_PULL_MIN_ARCS = 1 << 20
-
-
-def use_compiled_pull(arcs: int) -> bool:
-    """Whether a pull level over `arcs` in-arcs runs compiled (large, and Numba importable;
-    Numba is imported here, at the first large pull, not with this module)."""
-    if arcs < COMPILED_PULL_MIN_ARCS:
-        return False
-    from . import compiled_bfs
-    return compiled_bfs.available()
 
 
 def out_arcs(hg: HostGraph, vertices: np.ndarray):
@@ -94,9 +86,8 @@ def expand_bits(threads, hg: HostGraph, frontier: np.ndarray, seen: np.ndarray) 
         or_into(new, frontier, seen, tails[keep][order], heads[keep][order])
         return new
 
-    if use_compiled_pull(len(hg.in_src)):
-        from . import compiled_bfs
-
+    compiled_bfs = compiled_module("compiled_bfs", len(hg.in_src), COMPILED_PULL_MIN_ARCS)
+    if compiled_bfs is not None:
         def pull(v0, v1):        # heads v0..v1-1 (disjoint rows of `new`), each walk stopping once full
             compiled_bfs.pull_range(hg.in_ptr, hg.in_src, frontier, seen, active, new, v0, v1)
     else:

@@ -15,6 +15,7 @@ import numpy as np
 from ...graph import compress
 from ...work import tally
 from ..brandes import on_path, tie_epsilon
+from .routes import compiled_module
 
 # Gathered (arc, source) entries per piece: keeps a level's temporaries near 100 MB.
 PIECE_ENTRIES = 1 << 22
@@ -70,25 +71,11 @@ def _on_length_dag(level, dist, w, tails, heads, placed=True):
     return ok
 
 
-def use_compiled_dag_pairs(entries: int) -> bool:
-    """Whether a weighted batch's DAG (`entries` (arc, source) tests) is found compiled
-    (compiled_brandes' dag_entry_pairs and dag_levels: many tests, and Numba importable;
-    imported here, at the first such batch, not with this module)."""
-    if entries < COMPILED_DAG_MIN_ENTRIES:
-        return False
-    from . import compiled_brandes
-    return compiled_brandes.available()
-
-
 def _dag_entry_pairs(hg, level, dist):
     """The weighted DAG's arcs as (tail entry, head entry) int64 pairs, entry v * kb + j, in
     CSR order (a run of reached rows at a time, each arc's row of sources tested whole,
-    _on_length_dag; the levels not yet placed: `level` 0 where reached, -1 elsewhere).
-    Compiled for large batches, the same pairs."""
+    _on_length_dag; the levels not yet placed: `level` 0 where reached, -1 elsewhere)."""
     kb = level.shape[1]
-    if use_compiled_dag_pairs(len(hg.out_idx) * kb):
-        from . import compiled_brandes
-        return compiled_brandes.dag_entry_pairs(hg.out_ptr, hg.out_idx, hg.out_w, dist, tie_epsilon(dist.dtype))
     rows = np.flatnonzero((level >= 0).any(axis=1))
     tail_entry, head_entry = [], []
     for a, b, pos, owner in _row_runs(hg.out_ptr, rows, kb):
@@ -152,14 +139,15 @@ def dag_levels(hg, dist):
     placed levels' DAG arcs too, grouped for the sweeps."""
     n, kb = dist.shape
     level = np.where(np.isfinite(dist), 0, -1).astype(np.int32)
-    tails, heads = _dag_entry_pairs(hg, level, dist)
-    if use_compiled_dag_pairs(len(hg.out_idx) * kb):        # the same levels and groups, compiled
-        from . import compiled_brandes
-        rounds, groups = compiled_brandes.dag_levels(level, tails, heads)
+    compiled = compiled_module("compiled_brandes", len(hg.out_idx) * kb, COMPILED_DAG_MIN_ENTRIES)
+    if compiled is not None:                  # the same pairs, levels and groups, compiled
+        tails, heads = compiled.dag_entry_pairs(hg.out_ptr, hg.out_idx, hg.out_w, dist, tie_epsilon(dist.dtype))
+        rounds, groups = compiled.dag_levels(level, tails, heads)
         if rounds < 0:
             raise RuntimeError("the shortest-path DAG has a cycle: is a weight zero or negative?")
         tally("betweenness level rounds", rounds)
         return level, DagArcs(*groups)
+    tails, heads = _dag_entry_pairs(hg, level, dist)
     ptr, by_tail = compress(tails, n * kb, heads)
     waiting = np.bincount(heads, minlength=n * kb)          # DAG in-arcs not yet placed
     frontier = np.flatnonzero((level.ravel() >= 0) & (waiting == 0))    # the sources

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .routes import compiled_module
 from ..partitions import (MAX_MOVE_ROUNDS, MAX_REFINE_ROUNDS, MOVE_BUCKETS, ROUND_GAIN, SMALLEST_SHARE,
                           LevelGraph, aggregate, community_sums, gumbel, round_seed, uniform)
 
@@ -22,10 +23,8 @@ def arcs_of(ptr, movable) -> np.ndarray:
 
 
 def _compiled():
-    """cpu/compiled_leiden where Numba imports, else None. Imported here, at a Leiden call:
-    Numba's import (0.3-0.4 s) is Leiden's, not every CPU call's."""
-    from . import compiled_leiden
-    return compiled_leiden if compiled_leiden.available() else None
+    """cpu/compiled_leiden where Numba imports, else None (imported at a Leiden call)."""
+    return compiled_module("compiled_leiden")
 
 
 class CpuMoves:

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...work import tally
 from ..hostgraph import HostGraph, segment_starts
+from .routes import compiled_module
 
 # The compiled route from this many arcs. Warm, it wins from ~R-MAT 10 (R-MAT 16: 4-6 ms
 # against SciPy's 10-25 ms on 2 cores), but its first use in a process imports Numba and loads
@@ -20,8 +21,8 @@ COMPILED_MIN_ARCS = 1 << 23
 
 def scc_labels(hg: HostGraph) -> np.ndarray:
     """Any SCC labelling (compiled, or Pearce's algorithm in SciPy); the driver canonicalises it."""
-    if use_compiled(len(hg.in_src)):
-        from . import compiled_scc
+    compiled_scc = compiled_module("compiled_scc", len(hg.in_src), COMPILED_MIN_ARCS)
+    if compiled_scc is not None:
         tally("scc compiled runs")
         return compiled_scc.scc_labels(hg.out_ptr, hg.out_idx, hg.in_ptr, hg.in_src)
     from scipy.sparse import csgraph   # lazily: csgraph imports scipy.linalg (~0.1 s)
@@ -32,14 +33,6 @@ def scc_labels(hg: HostGraph) -> np.ndarray:
     labels = np.empty(hg.n, np.int32)
     labels[order] = found
     return labels
-
-
-def use_compiled(arcs: int) -> bool:
-    """Whether a graph of `arcs` arcs takes the compiled route (large, and Numba importable)."""
-    if arcs < COMPILED_MIN_ARCS:
-        return False
-    from . import compiled_scc
-    return compiled_scc.available()
 
 
 def trim(hg: HostGraph, alive: np.ndarray, passes: int = 1) -> np.ndarray:

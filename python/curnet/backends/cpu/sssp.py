@@ -10,6 +10,7 @@ from .. import host_routes
 from ...work import tally
 from ..hostgraph import HostGraph, segment_starts
 from .bfs import out_arcs
+from .routes import compiled_module
 
 # From this much work (a batch's sources x arcs) a batch's Dijkstra runs compiled where Numba
 # imports. SciPy's takes ~10 ns an arc and source (scNET, the 2-core machine), so a batch below
@@ -17,21 +18,12 @@ from .bfs import out_arcs
 COMPILED_DIJKSTRA_MIN_WORK = 1 << 24
 
 
-def use_compiled_dijkstra(sources: int, arcs: int) -> bool:
-    """Whether a batch's Dijkstra runs compiled (large, and Numba importable; Numba is
-    imported here, at the first large batch, not with this module)."""
-    if sources * arcs < COMPILED_DIJKSTRA_MIN_WORK:
-        return False
-    from . import compiled_sssp
-    return compiled_sssp.available()
-
-
 def dijkstra(hg: HostGraph, sources: np.ndarray, with_pred: bool):
     """Non-negative weights: dist (k, n) in the weight dtype, and pred (k, n) int32 (-1 at the
     sources and where unreached) or None."""
-    if not use_compiled_dijkstra(len(sources), len(hg.out_idx)):
+    compiled_sssp = compiled_module("compiled_sssp", len(sources) * len(hg.out_idx), COMPILED_DIJKSTRA_MIN_WORK)
+    if compiled_sssp is None:
         return host_routes.dijkstra(hg, sources, with_pred)
-    from . import compiled_sssp
     tally("dijkstra sources", len(sources))
     k = len(sources)
     dist = np.empty((k, hg.n), hg.weight_dtype)
