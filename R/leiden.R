@@ -33,8 +33,10 @@ community_graph <- function(graph, weights, what) {
   igraph_engine_graph(graph, weights, directed = FALSE)
 }
 
+# NULL draws the seed from R's random numbers, so that set.seed() makes a run reproducible,
+# as it makes igraph's.
 check_seed <- function(seed) {
-  if (is.null(seed)) return(NULL)
+  if (is.null(seed)) return(sample.int(.Machine$integer.max, 1))
   as.integer(check_number(seed, "seed", lower = 0, upper = .Machine$integer.max, whole = TRUE))
 }
 
@@ -80,7 +82,9 @@ communities_result <- function(graph, membership, algorithm, fields) {
 #' @param n_iterations Iterations of the algorithm; below 1: until stable.
 #' @param vertex_weights CPM's vertex weights (1 each when \code{NULL}).
 #' @param ... Ignored (igraph's signature).
-#' @param seed \code{NULL} (random) or a whole number: the same seed gives the same result.
+#' @param seed A whole number: the same seed gives the same result; \code{NULL}: drawn
+#'   from R's random numbers, so \code{set.seed()} makes the result reproducible, as with
+#'   igraph's (igraph's own partitions are not reproduced: each tool draws its own).
 #' @param backend As in \code{\link{cuRnet_bfs}}.
 #' @return An igraph \code{communities} object.
 #' @examples

@@ -62,6 +62,24 @@ test_that("CPM's quality is igraph's, and the defaults are igraph's (CPM, resolu
   expect_lte(max(igraph::sizes(one)), 2)
 })
 
+test_that("set.seed() makes a run without a seed reproducible, as it makes igraph's", {
+  skip_if_no_engine()
+  g <- igraph::make_graph("Zachary")
+  run <- function(f, s, ...) {
+    set.seed(s)
+    paste(igraph::membership(f(g, ..., backend = "cpu")), collapse = " ")
+  }
+  for (f in list(function(...) cuRnet_cluster_leiden(objective_function = "modularity", ...),
+                 cuRnet_cluster_louvain)) {
+    by_seed <- vapply(1:10, function(s) run(f, s), "")
+    expect_identical(by_seed, vapply(1:10, function(s) run(f, s), ""))
+    expect_gt(length(unique(by_seed)), 1)      # the seed drawn from R's numbers matters
+  }
+  set.seed(7)
+  drawn <- sample.int(.Machine$integer.max, 1)
+  expect_identical(run(cuRnet_cluster_louvain, 7), run(cuRnet_cluster_louvain, 1, seed = drawn))
+})
+
 test_that("Louvain matches igraph's cluster_louvain", {
   skip_if_no_engine()
   p <- planted_graph(seed = 3)
