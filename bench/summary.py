@@ -98,7 +98,7 @@ def summary_rows() -> list[Row]:
                           "betweenness, STRING exact, hops | exact betweenness, STRING (hops)",
                           "R igraph", "R igraph `betweenness()`", "cuRnet cuda"))
     rows += pcsf_rows()
-    rows.append(flat_rows("measures_cpu_2026-12-04.json",
+    rows.append(flat_rows("measures_cpu_2026-12-05.json",
                           "closeness, 1,000 vertices, scNET weighted | weighted closeness of 1,000 genes, scNET",
                           "python-igraph", "python-igraph `closeness()`", "cuRnet cpu"))
     for work in ("TOMsimilarityFromExpr (defaults), synthetic (5,000 genes x 100 samples)"
