@@ -7,6 +7,10 @@
 #                  print the engine rows side by side (python -m bench gpu-compare): one machine, one call.
 #   --no-bench     the suite only.
 #   --no-suite     leave out the pytest suite (when a run just before made it).
+#   --suite-timeout S  stop the pytest suite after S seconds (a device call has a time limit;
+#                  a cold machine compiles every kernel inside the suite); its log keeps what ran.
+#   --pack         at exit, every log and JSON in one archive, $OUT/gpu_check_outputs.tar.gz
+#                  (a device call brings back at most 8 files).
 #   --with-r       after the gpu pytest suite, R instead of the GPU check: R from the bundle in
 #                  .device-r (carried with the checkout; see its README.md), cuRnet_install() alone
 #                  then a fresh R session that must run BFS on the GPU, the testthat suite with
@@ -15,12 +19,14 @@
 # PYTHON overrides python3. Logs and JSON go to $OUT when set (else a temporary folder, printed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-compare="" bench_on=1 suite_on=1 WITH_R=0
+compare="" bench_on=1 suite_on=1 WITH_R=0 suite_timeout=0 pack=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --compare) compare=$2; shift 2 ;;
     --no-bench) bench_on=0; shift ;;
     --no-suite) suite_on=0; shift ;;
+    --suite-timeout) suite_timeout=$2; shift 2 ;;
+    --pack) pack=1; shift ;;
     --with-r) WITH_R=1; shift ;;
     *) break ;;
   esac
@@ -29,13 +35,25 @@ PY=$(command -v "${PYTHON:-python3}") || { echo "no ${PYTHON:-python3}"; exit 2;
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 export LOGS=${OUT:-$(mktemp -d)}
 mkdir -p "$LOGS"
+if [ $pack = 1 ]; then
+  pack_outputs() {
+    local archive
+    archive=$(mktemp --suffix=.tar.gz)
+    tar -czf "$archive" -C "$LOGS" . && find "$LOGS" -mindepth 1 -delete && mv "$archive" "$LOGS/gpu_check_outputs.tar.gz"
+    echo "outputs packed: $LOGS/gpu_check_outputs.tar.gz"
+  }
+  trap pack_outputs EXIT
+fi
 log=$LOGS/gpu_suite.log
 # every test module that holds gpu-marked tests (the others need nothing of a GPU)
 gpu_tests=$(grep -l "mark.gpu" tests/python/test_*.py)
 suite=0
 if [ $suite_on = 1 ]; then
-  $PY -m pytest $gpu_tests -m gpu -q -p no:cacheprovider >"$log" 2>&1
+  limit=()
+  [ "$suite_timeout" -gt 0 ] && limit=(timeout "$suite_timeout")
+  "${limit[@]}" $PY -m pytest $gpu_tests -m gpu -q -p no:cacheprovider >"$log" 2>&1
   suite=$?
+  [ $suite = 124 ] && echo "(the suite stopped at its limit, --suite-timeout $suite_timeout)" | tee -a "$log"
 else
   echo "not run (--no-suite)" >"$log"
 fi
