@@ -250,10 +250,12 @@ def modules_machine(path: Path, doc: dict) -> str:
         return f"CPU: {backend.removeprefix('cpu ').strip('()')}"
     if doc.get("cpus"):
         return f"CPU, {doc['cpus']} cores"
-    if doc.get("engine"):
-        return f"{doc['engine'].upper()}, from R"
+    engine = doc.get("engine", "cpu").upper()
     if doc.get("R"):
-        return f"CPU, {doc['R'].split(' (')[0].replace(' version', '')}, WGCNA {doc.get('WGCNA', '?')}"
+        wgcna = f", WGCNA {doc['WGCNA']}" if doc.get("WGCNA") else ""
+        return f"{engine}, {doc['R'].split(' (')[0].replace(' version', '')}{wgcna}"
+    if doc.get("engine"):
+        return f"{engine}, from R"
     return doc.get("machine", "")
 
 
@@ -370,15 +372,18 @@ def modules_rows() -> list[Row]:
                         "same host)", r["hclust_fastcluster_s"], r["hclust_curnet_s"], "GPU",
                         modules_machine(path, doc), day(doc.get("date") or doc.get("when")),
                         commit_of(path, doc.get("commit")), f"bench/results/{path.name}"))
+    newest = None                   # the newest R file with WGCNA beside, its largest gene count
     for path in results("modules_r_*.json"):
         doc = json.loads(path.read_text())
         pairs = [r for r in doc.get("rows", []) if r.get("modules_curnet_s") and r.get("modules_wgcna_s")]
-        if pairs and committed(path):
-            r = max(pairs, key=lambda r: r["genes"])
-            rows.append(Row(f"modules from R (`cuRnet_blockwiseModules`), {r['genes']:,} genes x {r['samples']}",
-                            "WGCNA `blockwiseModules()`", r["modules_wgcna_s"], r["modules_curnet_s"], "CPU",
-                            modules_machine(path, doc), day(doc["date"]), commit_of(path, doc.get("commit")),
-                            f"bench/results/{path.name}"))
+        if pairs and committed(path) and (newest is None or doc["date"] > newest[1]["date"]):
+            newest = (path, doc, max(pairs, key=lambda r: r["genes"]))
+    if newest:
+        path, doc, r = newest
+        rows.append(Row(f"modules from R (`cuRnet_blockwiseModules`), {r['genes']:,} genes x {r['samples']}",
+                        "WGCNA `blockwiseModules()`", r["modules_wgcna_s"], r["modules_curnet_s"], "CPU",
+                        modules_machine(path, doc), day(doc["date"]), commit_of(path, doc.get("commit")),
+                        f"bench/results/{path.name}"))
     return rows
 
 
