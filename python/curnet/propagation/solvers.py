@@ -12,9 +12,11 @@ a block of columns at a time, each column stopping when its own error bound meet
 Every solver is written once over the device's array module `xp`. Tolerances are relative to
 each column's size (its norm, in the norm of the bound). On a GPU the walk's power iteration
 runs fused instead (`fused`): every step of a block in one kernel (kernels/propagation.cu,
-through backends/cuda/propagation.py), each column stopped on the device by the same rule;
-`fused=False` keeps the step-by-step route above (cuSPARSE), which the benchmark measures
-beside it."""
+through backends/cuda/propagation.py), each column stopped on the device by the same rule; on
+the CPU, where Numba imports and the block is large enough, every step of a block in compiled
+code (backends/cpu/propagation.py, on the backend's threads), the step route's operations in
+its order. `fused=False` keeps the step-by-step route above (SciPy, cuSPARSE), which the
+benchmark measures beside it."""
 from __future__ import annotations
 
 import math
@@ -41,14 +43,12 @@ class Solver:
     tol: float
     max_iter: int
     what: str = "propagation"
-    fused = False     # True: solve() is solve_fused(), every step on the device (WalkSolver on a GPU)
     # each solver's steps, which the loop below calls: start(s) -> state, step(state) ->
     # (state, error per column), result(state) -> block, select(state, columns) -> state
     start: Callable[[Any], Any]
     step: Callable[[Any], tuple]
     result: Callable[[Any], Any]
     select: Callable[[Any, Any], Any]
-    solve_fused: Callable[[Any], Any]
 
     def __init__(self, dev: Device, tol: float, max_iter: int):
         if not (tol > 0):
@@ -70,8 +70,6 @@ class Solver:
 
     def solve(self, s):
         """The propagation of the (n, k) device block s, column by column to tolerance."""
-        if self.fused:
-            return self.solve_fused(s)
         xp = self.xp
         out = xp.empty_like(s)
         active = np.arange(s.shape[1])
@@ -108,23 +106,40 @@ class WalkSolver(Solver):
         self.w, self.r, self.redistribute = w, float(restart), redistribute
         self.ord = 2 if w.symmetric else 1
         self.factor = (1 - self.r) / self.r
-        self.fused = dev.on_gpu if fused is None else bool(fused)
-        if self.fused and not dev.on_gpu:
-            raise ValueError("fused=True is the GPU's route; this propagation runs on the CPU")
+        # every step of a block in one call (solve_fused): True on a GPU; on the CPU None takes
+        # it where the compiled loop takes the block, True asks for it; False: the step route
+        self.fused = (True if dev.on_gpu else None) if fused is None else bool(fused)
 
     @property
     def order(self) -> str:
         return "C" if self.fused else self.dev.order
 
+    def solve(self, s):
+        if self.fused is not False:
+            x = self.solve_fused(s)
+            if x is not None:
+                return x
+        return super().solve(s)
+
     def solve_fused(self, s):
-        """solve() on the GPU: every step of the block in one kernel launch."""
-        from ..backends.cuda.propagation import long_rows, walk_loop
+        """Every step of the block in one call: one kernel launch on the GPU, compiled code on
+        the CPU; None where the CPU's loop does not take the block (fused=None)."""
         w = self.w
-        if w.long_rows is None:
-            w.long_rows = long_rows(w.ptr, w.n)
-        x, steps = walk_loop(w.ptr, w.w.indices, w.w.data, w.is_dangling, s, self.r,
-                             redistribute=self.redistribute, ord2=self.ord == 2, tol=self.tol,
-                             max_iter=self.max_iter, cuts=w.long_rows)
+        if self.dev.on_gpu:
+            from ..backends.cuda.propagation import long_rows, walk_loop
+            if w.long_rows is None:
+                w.long_rows = long_rows(w.ptr, w.n)
+            x, steps = walk_loop(w.ptr, w.w.indices, w.w.data, w.is_dangling, s, self.r,
+                                 redistribute=self.redistribute, ord2=self.ord == 2, tol=self.tol,
+                                 max_iter=self.max_iter, cuts=w.long_rows)
+        else:
+            from ..backends.cpu.propagation import walk_loop as cpu_walk_loop
+            done = cpu_walk_loop(self.dev.backend.members[0], w.w.indptr, w.w.indices, w.w.data, w.dangling,
+                                 s, self.r, redistribute=self.redistribute, ord2=self.ord == 2, tol=self.tol,
+                                 max_iter=self.max_iter, required=self.fused is True)
+            if done is None:
+                return None
+            x, steps = done
         self.iterations = int(np.abs(steps).max())
         late = int((steps < 0).sum())
         if late:

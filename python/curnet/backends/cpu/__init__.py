@@ -1,7 +1,8 @@
 """The CPU backend (NumPy and SciPy), by concern: `backend` (CPUBackend, the delegation),
-`batches` (the thread plan), `bfs`, `sssp`, `scc`, `brandes`, `leiden`; the compiled routes
-where Numba imports, `compiled_bfs`, `compiled_sssp`, `compiled_scc`, `compiled_brandes`
-(Girvan–Newman's rescore, weighted DAGs) and `compiled_leiden`, over what they share in
+`batches` (the thread plan), `bfs`, `sssp`, `scc`, `brandes`, `leiden`, `propagation`; the
+compiled routes where Numba imports, `compiled_bfs`, `compiled_sssp`, `compiled_scc`,
+`compiled_brandes` (Girvan–Newman's rescore, weighted DAGs), `compiled_leiden` and
+`compiled_walk` (the random walk's power iteration), over what they share in
 `compiled`, each taken where `routes.compiled_module` says; the graph's host copy is
 `backends.hostgraph`."""
 from ..hostgraph import HostGraph

@@ -1,8 +1,8 @@
-"""What the CPU's compiled routines (Numba: compiled_brandes, compiled_scc, compiled_leiden,
-compiled_sssp) share: the decorator and whether Numba imports (curnet/jit.py, here for them to
-import beside the rest), the depth-first flood that both Girvan–Newman's split test and
-Leiden's connected pieces run, and the binary heap of Dijkstra's searches (weighted
-Girvan–Newman's and the shortest paths').
+"""What the CPU's compiled routines (Numba: compiled_bfs, compiled_brandes, compiled_scc,
+compiled_leiden, compiled_sssp, compiled_walk) share: the decorator and whether Numba imports
+(curnet/jit.py, here for them to import beside the rest), the depth-first flood that both
+Girvan–Newman's split test and Leiden's connected pieces run, and the binary heap of Dijkstra's
+searches (weighted Girvan–Newman's and the shortest paths').
 
 Numba caches a compiled function by its own file: a caller in another file keeps its cached
 copy of `flood` until that file changes too (or its cache is cleared).
