@@ -194,7 +194,9 @@ def propagation_long() -> str:
             rate = r.get("edges_per_s_per_iteration")
             shown = fmt_s(r["seconds"]) if r.get("seconds") else (
                 f"{fmt_s(r['kernel_s'])} (the kernel alone)" if r.get("kernel_s") else "")
-            notes = "; ".join(x for x in (f"{rate / 1e9:.1f} G arcs/s per step" if rate else "",
+            step_route = (f"the step route (SciPy's SpMM) {fmt_s(r['step_route_s'])}"
+                          if r.get("step_route_s") and not r.get("kernel_s") else "")
+            notes = "; ".join(x for x in (f"{rate / 1e9:.1f} G arcs/s per step" if rate else "", step_route,
                                           r.get("note", ""), r.get("igraph", "")) if x)
             rows.append([r["network"], f"{r['vertices']:,}", f"{r['edges']:,}", r["what"], shown,
                          fmt_s(r["first_s"]) if r.get("first_s") else "", theirs, x, notes])
