@@ -2,7 +2,7 @@
 (WalkSolver with fused=False: SciPy's SpMM and NumPy's reductions): on random graphs, PageRank
 and the random walk with restart (both normalizations), the same values bit for bit and the
 same steps for blocks of two columns or more (a lone column to rounding); max_iter's warning; and the route: blocks whose work reaches
-the threshold take it, on the backend's threads, smaller ones the step route."""
+the threshold take it, on the backend's threads, smaller or narrower ones the step route."""
 import contextlib
 import warnings
 from unittest import mock
@@ -112,6 +112,10 @@ def test_the_route_follows_the_blocks_work_and_spreads_chunks_over_the_threads()
             mock.patch.object(get_backend("cpu").members[0].plan, "workers", 4):
         curnet.pagerank(g, p[:, :39], backend="cpu")
         assert widths == []
+        # narrow blocks stay with SciPy's SpMM whatever their work (a lone vector is faster there)
+        with mock.patch.object(cpu_propagation, "COMPILED_WALK_MIN_WORK", 0):
+            curnet.pagerank(g, p[:, :cpu_propagation.COMPILED_WALK_MIN_COLUMNS - 1], backend="cpu")
+            assert widths == []
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)
             compiled = curnet.pagerank(g, p, backend="cpu"), curnet.rwr(g, sets, backend="cpu")

@@ -216,15 +216,16 @@ def _small_graphs_take_the_compiled_routes(parallel: bool):
     many-source BFS's compiled pull (from bfs.COMPILED_PULL_MIN_ARCS arcs), the compiled
     Dijkstra (from sssp.COMPILED_DIJKSTRA_MIN_WORK), the weighted sweeps' compiled DAG arcs
     (from brandes.COMPILED_DAG_MIN_ENTRIES), the random walk's fused loop (from
-    propagation.COMPILED_WALK_MIN_WORK) and, with `parallel`, Girvan-Newman's searches over
+    propagation.COMPILED_WALK_MIN_WORK and _MIN_COLUMNS) and, with `parallel`, Girvan-Newman's searches over
     the threads (from compiled_brandes.PARALLEL_SCANS scans)."""
     from .. import graph
     from ..backends.cpu import bfs, brandes, compiled_brandes, propagation, scc, sssp
     saved = (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
              sssp.COMPILED_DIJKSTRA_MIN_WORK, brandes.COMPILED_DAG_MIN_ENTRIES, propagation.COMPILED_WALK_MIN_WORK,
-             compiled_brandes.PARALLEL_SCANS)
+             propagation.COMPILED_WALK_MIN_COLUMNS, compiled_brandes.PARALLEL_SCANS)
     graph.COMPILED_SORT_MIN_ARCS = scc.COMPILED_MIN_ARCS = bfs.COMPILED_PULL_MIN_ARCS = 0
     sssp.COMPILED_DIJKSTRA_MIN_WORK = brandes.COMPILED_DAG_MIN_ENTRIES = propagation.COMPILED_WALK_MIN_WORK = 0
+    propagation.COMPILED_WALK_MIN_COLUMNS = 0
     if parallel:
         compiled_brandes.PARALLEL_SCANS = 0
     try:
@@ -232,7 +233,7 @@ def _small_graphs_take_the_compiled_routes(parallel: bool):
     finally:
         (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
          sssp.COMPILED_DIJKSTRA_MIN_WORK, brandes.COMPILED_DAG_MIN_ENTRIES, propagation.COMPILED_WALK_MIN_WORK,
-         compiled_brandes.PARALLEL_SCANS) = saved
+         propagation.COMPILED_WALK_MIN_COLUMNS, compiled_brandes.PARALLEL_SCANS) = saved
 
 
 def _cpu_calls(graphs) -> None:

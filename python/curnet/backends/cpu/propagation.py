@@ -1,15 +1,20 @@
 """The CPU's fused walk (as cuda/propagation.py is the GPU's): every step of a block of
 columns in compiled code (compiled_walk.walk_chunk), the block cut into chunks of columns that
-run on the backend's threads. From COMPILED_WALK_MIN_WORK (W's arcs times the block's columns)
-where Numba imports; below it, or without Numba, the caller's step route (SciPy) runs."""
+run on the backend's threads. From COMPILED_WALK_MIN_COLUMNS columns and COMPILED_WALK_MIN_WORK
+(W's arcs times the block's columns) where Numba imports; otherwise the caller's step route
+(SciPy) runs."""
 from __future__ import annotations
 
 import numpy as np
 
 from .routes import compiled_module
 
-# Numba's import (~0.5 s in a fresh process) is worth it from about a dozen PageRanks on a
-# STRING-sized network (351,642 arcs); one vector stays with SciPy's SpMM.
+# SciPy's SpMV is faster on a lone vector (about 2.5x on STRING and R-MAT 18), and its SpMM
+# about as fast up to a dozen columns; from 16 the chunks share each arc's read (measured on the
+# 2-core machine: 1.0-1.4x at 16 columns, 1.8-3.2x at 32-64)
+COMPILED_WALK_MIN_COLUMNS = 16
+# Numba's import (~0.5 s in a fresh process) is worth it from a STRING-sized network (351,642
+# arcs) at that width
 COMPILED_WALK_MIN_WORK = 1 << 22
 # a chunk's columns share each arc's read of x (CHUNK x 8 bytes a row, contiguous)
 CHUNK = 32
@@ -21,6 +26,8 @@ def walk_loop(backend, ptr, idx, val, dangling, s: np.ndarray, restart: float, *
     negative where a column met max_iter before tol); None where the compiled route does not
     take the block (`required`: it must, else an error)."""
     n, k = s.shape
+    if k < COMPILED_WALK_MIN_COLUMNS and not required:
+        return None
     walk = compiled_module("compiled_walk", len(idx) * k, 0 if required else COMPILED_WALK_MIN_WORK)
     if walk is None:
         if required:
