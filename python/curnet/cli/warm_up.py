@@ -215,32 +215,33 @@ def _small_graphs_take_the_compiled_routes(parallel: bool):
     graph.COMPILED_SORT_MIN_ARCS arcs), the compiled SCC (from scc.COMPILED_MIN_ARCS arcs), the
     many-source BFS's compiled pull (from bfs.COMPILED_PULL_MIN_ARCS arcs), the compiled
     Dijkstra (from sssp.COMPILED_DIJKSTRA_MIN_WORK), the weighted sweeps' compiled DAG arcs
-    (from brandes.COMPILED_DAG_MIN_ENTRIES), the random walk's fused loop (from
-    propagation.COMPILED_WALK_MIN_WORK and _MIN_COLUMNS) and, with `parallel`, Girvan-Newman's searches over
+    (from brandes.COMPILED_DAG_MIN_ENTRIES), the propagations' compiled iterations (from
+    propagation.COMPILED_MIN_WORK and _MIN_COLUMNS) and, with `parallel`, Girvan-Newman's searches over
     the threads (from compiled_brandes.PARALLEL_SCANS scans)."""
     from .. import graph
     from ..backends.cpu import bfs, brandes, compiled_brandes, propagation, scc, sssp
     saved = (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
-             sssp.COMPILED_DIJKSTRA_MIN_WORK, brandes.COMPILED_DAG_MIN_ENTRIES, propagation.COMPILED_WALK_MIN_WORK,
-             propagation.COMPILED_WALK_MIN_COLUMNS, compiled_brandes.PARALLEL_SCANS)
+             sssp.COMPILED_DIJKSTRA_MIN_WORK, brandes.COMPILED_DAG_MIN_ENTRIES, propagation.COMPILED_MIN_WORK,
+             propagation.COMPILED_MIN_COLUMNS, compiled_brandes.PARALLEL_SCANS)
     graph.COMPILED_SORT_MIN_ARCS = scc.COMPILED_MIN_ARCS = bfs.COMPILED_PULL_MIN_ARCS = 0
-    sssp.COMPILED_DIJKSTRA_MIN_WORK = brandes.COMPILED_DAG_MIN_ENTRIES = propagation.COMPILED_WALK_MIN_WORK = 0
-    propagation.COMPILED_WALK_MIN_COLUMNS = 0
+    sssp.COMPILED_DIJKSTRA_MIN_WORK = brandes.COMPILED_DAG_MIN_ENTRIES = propagation.COMPILED_MIN_WORK = 0
+    propagation.COMPILED_MIN_COLUMNS = 0
     if parallel:
         compiled_brandes.PARALLEL_SCANS = 0
     try:
         yield
     finally:
         (graph.COMPILED_SORT_MIN_ARCS, scc.COMPILED_MIN_ARCS, bfs.COMPILED_PULL_MIN_ARCS,
-         sssp.COMPILED_DIJKSTRA_MIN_WORK, brandes.COMPILED_DAG_MIN_ENTRIES, propagation.COMPILED_WALK_MIN_WORK,
-         propagation.COMPILED_WALK_MIN_COLUMNS, compiled_brandes.PARALLEL_SCANS) = saved
+         sssp.COMPILED_DIJKSTRA_MIN_WORK, brandes.COMPILED_DAG_MIN_ENTRIES, propagation.COMPILED_MIN_WORK,
+         propagation.COMPILED_MIN_COLUMNS, compiled_brandes.PARALLEL_SCANS) = saved
 
 
 def _cpu_calls(graphs) -> None:
     """The calls that reach every compiled CPU routine: the many-source BFS's pull (once: its
     bit arrays are the same whatever the weights' precision), and in both precisions (Python's
     float32, R's float64) Dijkstra (with and without predecessors), weighted betweenness's DAG
-    arcs, the random walk (PageRank; the symmetric walk with restart), SCC, Girvan-Newman (hops
+    arcs, the random walk (PageRank; the symmetric walk with restart) and the regularized
+    Laplacian's conjugate gradients (diffuse), SCC, Girvan-Newman (hops
     and lengths; its searches on one thread and over the threads), Leiden (modularity and CPM)
     and Louvain. SCC's graphs: R-MAT (one large component, peeled) and many triangles (left to
     Tarjan's search once pivots stop finding large components)."""
@@ -250,6 +251,7 @@ def _cpu_calls(graphs) -> None:
     from ..analyses.betweenness_centrality import betweenness
     from ..analyses.communities import girvan_newman
     from ..analyses.community_detection.partitions import leiden, louvain
+    from ..propagation.scores import diffuse
     from ..propagation.walks import pagerank, rwr
     corner = np.arange(300 * 3)                 # 300 directed triangles: components too small to peel
     triangles = (corner, corner - corner % 3 + (corner + 1) % 3)
@@ -264,6 +266,8 @@ def _cpu_calls(graphs) -> None:
             betweenness(graphs[f"rmat {tag}"], weighted=True, sources=np.arange(4), backend="cpu")
             pagerank(graphs[f"rmat {tag}"], np.ones((len(graphs[f"rmat {tag}"]), 2)), backend="cpu")
             rwr(graphs[f"rmat undirected {tag}"], [[0], [1]], normalize="symmetric", backend="cpu")
+            diffuse(graphs[f"rmat undirected {tag}"], np.ones((len(graphs[f"rmat undirected {tag}"]), 2)),
+                    backend="cpu")
         for parallel in (False, True):
             with _small_graphs_take_the_compiled_routes(parallel):
                 scc(graphs[f"rmat {tag}"], backend="cpu")

@@ -7,6 +7,7 @@ a block of columns at a time, each column stopping when its own error bound meet
   normalization), so ||x_t - x|| <= (1 - r) / r ||x_t - x_(t-1)|| bounds each column's error.
 - `RegularizedLaplacianSolver`: (add_diag I + sigma2 L) x = s, by conjugate gradients (Jacobi
   preconditioned, one set of step lengths a column); ||x_t - x||_2 <= ||residual||_2 / add_diag.
+  On the CPU, as the walk, in compiled code where the block is large enough.
 - `HeatSolver`: x = exp(-sigma2 / 2 L) s, by a Taylor series over steps of norm at most 1.
 
 Every solver is written once over the device's array module `xp`. Tolerances are relative to
@@ -92,6 +93,15 @@ class Solver:
         self.iterations = steps
         return out
 
+    def fused_result(self, x, steps):
+        """x from a fused loop (every step in one call) that took `steps` a column, negative
+        where a column met max_iter: its iterations kept and its stragglers warned of."""
+        self.iterations = int(np.abs(steps).max())
+        late = int((steps < 0).sum())
+        if late:
+            warnings.warn(self.unconverged(late), ConvergenceWarning, stacklevel=5)
+        return x
+
 
 class WalkSolver(Solver):
     """Power iteration of x = r s + (1 - r) (W x + d(x) p), d(x) the mass on dangling vertices
@@ -140,11 +150,7 @@ class WalkSolver(Solver):
             if done is None:
                 return None
             x, steps = done
-        self.iterations = int(np.abs(steps).max())
-        late = int((steps < 0).sum())
-        if late:
-            warnings.warn(self.unconverged(late), ConvergenceWarning, stacklevel=5)
-        return x
+        return self.fused_result(x, steps)
 
     def start(self, s):
         scale = _norms(self.xp, s, self.ord)
@@ -188,6 +194,15 @@ class RegularizedLaplacianSolver(Solver):
 
     def times(self, x):
         return self.add * x + self.sigma2 * self.lap.times(x)
+
+    def solve(self, s):
+        if not self.dev.on_gpu:       # the CPU's compiled iterations, where they take the block
+            from ..backends.cpu.propagation import laplacian_cg
+            done = laplacian_cg(self.dev.backend.members[0], self.lap.off, self.lap.diagonal, self.inv_diag,
+                                self.add, self.sigma2, s, tol=self.tol, max_iter=self.max_iter)
+            if done is not None:
+                return self.fused_result(*done)
+        return super().solve(s)
 
     def start(self, s):
         xp = self.xp

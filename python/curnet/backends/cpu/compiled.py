@@ -1,5 +1,5 @@
 """What the CPU's compiled routines (Numba: compiled_bfs, compiled_brandes, compiled_scc,
-compiled_leiden, compiled_sssp, compiled_walk) share: the decorator and whether Numba imports
+compiled_leiden, compiled_sssp, compiled_propagation) share: the decorator and whether Numba imports
 (curnet/jit.py, here for them to import beside the rest), the depth-first flood that both
 Girvan–Newman's split test and Leiden's connected pieces run, and the binary heap of Dijkstra's
 searches (weighted Girvan–Newman's and the shortest paths').

@@ -1,8 +1,11 @@
-"""The CPU's fused walk (backends/cpu/propagation.py, compiled_walk.py) against the step route
-(WalkSolver with fused=False: SciPy's SpMM and NumPy's reductions): on random graphs, PageRank
-and the random walk with restart (both normalizations), the same values bit for bit and the
-same steps for blocks of two columns or more (a lone column to rounding); max_iter's warning; and the route: blocks whose work reaches
-the threshold take it, on the backend's threads, smaller or narrower ones the step route."""
+"""The CPU's fused propagations (backends/cpu/propagation.py, compiled_propagation.py) against
+their step routes (SciPy's SpMM and NumPy's reductions): the random walk (WalkSolver with
+fused=False) on random graphs, PageRank and the walk with restart (both normalizations), and the
+regularized Laplacian's conjugate gradients (RegularizedLaplacianSolver), both Laplacians; the
+same values bit for bit and the same steps for blocks of two columns or more (a lone column to
+rounding); max_iter's warning; diffuStats' z-scores through the compiled route; and the route:
+blocks whose work reaches the threshold take it, on the backend's threads, smaller or narrower
+ones the step route."""
 import contextlib
 import warnings
 from unittest import mock
@@ -16,21 +19,30 @@ pytest.importorskip("numba")
 
 import curnet  # noqa: E402
 from curnet.backends import get_backend  # noqa: E402
-from curnet.backends.cpu import compiled_walk  # noqa: E402
+from curnet.backends.cpu import compiled_propagation  # noqa: E402
 from curnet.backends.cpu import propagation as cpu_propagation  # noqa: E402
 from curnet.propagation import ConvergenceWarning  # noqa: E402
-from curnet.propagation.operators import open_device, walk  # noqa: E402
-from curnet.propagation.solvers import WalkSolver  # noqa: E402
+from curnet.propagation.operators import laplacian, open_device, walk  # noqa: E402
+from curnet.propagation.solvers import RegularizedLaplacianSolver, Solver, WalkSolver  # noqa: E402
+
+
+# where each compiled routine takes its chunk of columns
+BLOCK_ARG = {"walk_chunk": 4, "laplacian_cg_chunk": 7}
 
 
 @contextlib.contextmanager
-def compiled_chunks(threshold=None):
-    """The compiled walk's chunks of each call, listed (their widths); the work threshold set."""
+def compiled_chunks(threshold=None, min_columns=None):
+    """The compiled routines' chunks, listed (their widths); the thresholds set where given."""
     widths: list = []
-    real = compiled_walk.walk_chunk
-    patches = [mock.patch.object(compiled_walk, "walk_chunk", lambda *a: widths.append(a[4].shape[1]) or real(*a))]
+    patches = []
+    for name, arg in BLOCK_ARG.items():
+        real = getattr(compiled_propagation, name)
+        spy = (lambda real, arg: lambda *a: widths.append(a[arg].shape[1]) or real(*a))(real, arg)
+        patches.append(mock.patch.object(compiled_propagation, name, spy))
     if threshold is not None:
-        patches.append(mock.patch.object(cpu_propagation, "COMPILED_WALK_MIN_WORK", threshold))
+        patches.append(mock.patch.object(cpu_propagation, "COMPILED_MIN_WORK", threshold))
+    if min_columns is not None:
+        patches.append(mock.patch.object(cpu_propagation, "COMPILED_MIN_COLUMNS", min_columns))
     with contextlib.ExitStack() as stack:
         for p in patches:
             stack.enter_context(p)
@@ -100,7 +112,7 @@ def test_the_route_follows_the_blocks_work_and_spreads_chunks_over_the_threads()
     g = graph(5, 200, 900, True, True, 10)
     dev = open_device("cpu")
     arcs = walk(g, dev).w.nnz                                        # W's arcs, parallel ones merged
-    assert 40 * arcs < cpu_propagation.COMPILED_WALK_MIN_WORK       # this graph is small for the default
+    assert 40 * arcs < cpu_propagation.COMPILED_MIN_WORK       # this graph is small for the default
     p = start_block(6, 200, 40, "sets")
     sets = [[i, i + 1, i + 2] for i in range(0, 120, 3)]             # 40 seed sets
     with compiled_chunks() as widths:
@@ -113,8 +125,8 @@ def test_the_route_follows_the_blocks_work_and_spreads_chunks_over_the_threads()
         curnet.pagerank(g, p[:, :39], backend="cpu")
         assert widths == []
         # narrow blocks stay with SciPy's SpMM whatever their work (a lone vector is faster there)
-        with mock.patch.object(cpu_propagation, "COMPILED_WALK_MIN_WORK", 0):
-            curnet.pagerank(g, p[:, :cpu_propagation.COMPILED_WALK_MIN_COLUMNS - 1], backend="cpu")
+        with mock.patch.object(cpu_propagation, "COMPILED_MIN_WORK", 0):
+            curnet.pagerank(g, p[:, :cpu_propagation.COMPILED_MIN_COLUMNS - 1], backend="cpu")
             assert widths == []
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)
@@ -131,3 +143,42 @@ def test_fused_true_on_the_cpu_takes_the_compiled_walk_whatever_the_work():
     with compiled_chunks() as widths:
         solver.solve(start_block(8, 10, 1, "sets"))
     assert widths == [1]
+
+
+@settings(deadline=None, max_examples=40)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 60), m=st.integers(0, 240), k=st.integers(1, 40),
+       weighted=st.booleans(), isolated=st.integers(0, 5), normalized=st.booleans(),
+       sigma2=st.sampled_from([0.3, 1.0, 4.0]), add=st.sampled_from([0.5, 1.0, 2.0]),
+       kind=st.sampled_from(["sets", "dense"]))
+def test_the_compiled_conjugate_gradients_are_the_step_route_bit_for_bit(seed, n, m, k, weighted, isolated,
+                                                                        normalized, sigma2, add, kind):
+    g = graph(seed, n, m, False, weighted, isolated)
+    dev = open_device("cpu")
+    solver = RegularizedLaplacianSolver(dev, laplacian(g, dev, normalized=normalized), sigma2, add)
+    s = start_block(seed + 1, n, k, kind)
+    want = Solver.solve(solver, s.copy())            # the step route
+    steps = solver.iterations
+    with compiled_chunks(threshold=0, min_columns=0) as widths:
+        got = solver.solve(s.copy())
+    assert sum(widths) == k
+    if k > 1:
+        np.testing.assert_array_equal(got, want)
+        assert solver.iterations == steps
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300)
+        assert abs(solver.iterations - steps) <= 1
+
+
+def test_diffustats_z_scores_through_the_compiled_route_are_the_step_routes():
+    """z-scores propagate every background vertex's unit vector (the kernel's row sums): blocks
+    of many columns, through the compiled conjugate gradients once the thresholds allow."""
+    g = graph(11, 80, 300, False, True, 0)
+    y = np.zeros((80, 3))
+    y[[1, 5, 9, 20], 0] = 1.0
+    y[[2, 3], 1] = 1.0
+    y[40:60, 2] = np.linspace(0.1, 1, 20)
+    want = curnet.diffuse(g, y, method="z", backend="cpu")
+    with compiled_chunks(threshold=0) as widths:
+        got = curnet.diffuse(g, y, method="z", backend="cpu")
+    assert sum(widths) >= 80                         # the unit vectors of the background's rows
+    np.testing.assert_array_equal(got, want)
