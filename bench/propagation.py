@@ -10,7 +10,12 @@ a 200-gene set, the dense regularized-Laplacian kernel; then PageRank on R-MAT (
 --rmat-scale, directed) in edges per second per iteration. Each time is the best of --repeat
 warm calls, after one call that builds the graph's device copy and compiles the kernels
 (timed apart: "first"). Results are written to --out after every measurement. --rows picks
-rows (one, null, kernel, rmat, sets), so that each can run as a command of its own.
+rows (one, null, kernel, rmat, sets, diffuse), so that each can run as a command of its own.
+`diffuse`: diffuStats' z-scores and Monte Carlo scores (--null permutations) with the
+regularized Laplacian kernel over a background of 2,000 vertices (at most half the graph), 5%
+of them positive; on the
+CPU also through the step route (SciPy's SpMM: the compiled iterations' thresholds raised), one
+call each.
 
 On a GPU each walk row also times its parts: the solver alone on a block already on the device
 (`kernel_s`: the fused kernel, one launch and one wait), the step-by-step route it replaced
@@ -38,7 +43,7 @@ from curnet.propagation.nulls import draw_block, vertex_bins
 from curnet.propagation.operators import open_device, walk
 from curnet.propagation.solvers import WalkSolver
 
-from .timing import first_and_best
+from .timing import first_and_best, once
 
 
 def string_graph(path):
@@ -104,7 +109,8 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     ap.add_argument("--no-igraph", action="store_true")
     ap.add_argument("--out", default=None)
-    ap.add_argument("--rows", default="one,null,kernel,rmat,sets", help="of: one,null,kernel,rmat,sets")
+    ap.add_argument("--rows", default="one,null,kernel,rmat,sets",
+                    help="of: one,null,kernel,rmat,sets,diffuse")
     args = ap.parse_args(argv)
     if args.quick:
         args.string_scale, args.rmat_scale, args.sets, args.null, args.repeat = 10, 12, 200, 100, 1
@@ -190,6 +196,25 @@ def main(argv=None):
                                                                    backend=args.backend), 1, sync)
             record(network="R-MAT 15 cut to 20,000 vertices", vertices=len(g20), edges=g20.num_edges,
                    what="dense regularized Laplacian kernel", tool="cuRnet", first_s=first, seconds=best)
+
+    if "diffuse" in rows:
+        nb = min(2000, n // 2)
+        background = np.sort(rng.choice(n, nb, replace=False))
+        y = np.zeros(n)
+        y[background[rng.choice(nb, nb // 20, replace=False)]] = 1.0
+        for method, extra in (("z", {}), ("mc", {"n_perm": args.null})):
+            def call():
+                return curnet.diffuse(g, y, method=method, background=background, backend=args.backend, **extra)
+            _, first, best = first_and_best(call, 1, sync)
+            what = (f"diffuStats {method!r} scores, regularized Laplacian kernel, background of {nb:,} vertices"
+                    + (f", {args.null:,} permutations" if extra else ""))
+            row = dict(net, what=what, tool="cuRnet", first_s=first, seconds=best)
+            if not dev.on_gpu:
+                from unittest import mock
+                from curnet.backends.cpu import propagation as cpu_propagation
+                with mock.patch.object(cpu_propagation, "COMPILED_MIN_COLUMNS", 1 << 62):
+                    _, row["step_route_s"] = once(call, sync=sync)
+            record(**row)
 
     # -- R-MAT PageRank, edges per second per iteration --------------------------------------
     if "rmat" in rows:
