@@ -2,10 +2,10 @@
 spelling still works where users may have it, and says the new one."""
 from __future__ import annotations
 
-import warnings
+from .errors import warn
 
 
-def renamed(old: str, new: str, *, stacklevel: int = 3) -> None:
+def renamed(old: str, new: str) -> None:
     """Warn that `old` is deprecated for `new` (DeprecationWarning, pointing at the caller of
     the function that took `old`)."""
-    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=stacklevel)
+    warn(f"{old} is deprecated; use {new}", DeprecationWarning)

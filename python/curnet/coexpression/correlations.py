@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 
 from ..backends import get_backend
+from .. import errors
 from ..memory import check_fits
 from .expression import _some, as_expression
 
@@ -122,10 +123,10 @@ class Correlations:
         self.z, self.undefined = prepare(x, method, self.max_p_outliers)
         self.missing = np.flatnonzero(np.isnan(x).any(axis=1) & ~self.undefined)
         if warn and self.undefined.any():
-            warnings.warn(
+            errors.warn(
                 f"{int(self.undefined.sum())} gene(s) have undefined correlations (constant, or "
                 f"fewer than two values): {_some(self.gene_labels(np.flatnonzero(self.undefined)))}; "
-                "their correlations are NA and they have no edges", CoexpressionWarning, stacklevel=3)
+                "their correlations are NA and they have no edges", CoexpressionWarning)
         self.fixed = self._pairwise_rows() if len(self.missing) else None
         side = int(tile) if tile else self.device.pair_tile
         self.tile = max(1, min(side, self.genes))

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import re
-import warnings
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pcsv
 
+from ..errors import warn
 from ..graph import Graph
 from .arrow import _column, _is_numeric, as_names
 from .cells import _first_failure, _first_nonfinite
@@ -183,8 +183,8 @@ def _header_of_names(table, src, dst, path) -> bool:
     rest = [pc.cast(table.column(c).slice(1), pa.string()) for c in (src, dst)]
     if any(pc.any(pc.is_in(col, value_set=pa.array(first))).as_py() for col in rest):
         return False
-    warnings.warn(f"the first line ({first[0]}, {first[1]}) is read as a header; header=False "
-                  f"reads it as an edge ({path})", stacklevel=5)
+    warn(f"the first line ({first[0]}, {first[1]}) is read as a header; header=False "
+                  f"reads it as an edge ({path})")
     return True
 
 

@@ -7,9 +7,9 @@ lists since 2017 (`from to score`). A third column taken by its place, not its n
 in one line (WeightColumnNote), since a score or an evidence count then becomes a length."""
 from __future__ import annotations
 
-import warnings
 
 from ..columns import WEIGHT_NAMES
+from ..errors import warn
 from .errors import GraphFormatError
 
 
@@ -45,5 +45,5 @@ def _weight_spec(weights, num_columns: int, third_is_number, path=None, names=No
     if num_columns < 3 or not (weights is True or third_is_number()):
         return None
     if names is not None and weights is None:
-        warnings.warn(WeightColumnNote(str(names[2]), path), stacklevel=5)
+        warn(WeightColumnNote(str(names[2]), path), WeightColumnNote)
     return 2

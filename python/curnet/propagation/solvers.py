@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import math
 from typing import Any, Callable
-import warnings
 
 import numpy as np
 
+from ..errors import warn
 from .operators import Device, Laplacian, Walk
 
 
@@ -81,7 +81,7 @@ class Solver:
             state, error = self.step(state)
             done = xp.asnumpy(error <= self.tol) if self.dev.on_gpu else error <= self.tol
             if steps >= self.max_iter and not done.all():
-                warnings.warn(self.unconverged(int((~done).sum())), ConvergenceWarning, stacklevel=4)
+                warn(self.unconverged(int((~done).sum())), ConvergenceWarning)
                 done[:] = True
             if done.any():
                 to_dev = self.dev.to_device
@@ -99,7 +99,7 @@ class Solver:
         self.iterations = int(np.abs(steps).max())
         late = int((steps < 0).sum())
         if late:
-            warnings.warn(self.unconverged(late), ConvergenceWarning, stacklevel=5)
+            warn(self.unconverged(late), ConvergenceWarning)
         return x
 
 

@@ -26,7 +26,7 @@ _PRECISIONS = {"double": np.float64, "single": np.float32}
 def paths_dtype(dtype, precision) -> np.dtype:
     """The shortest paths' float width from `dtype`, or from the deprecated `precision`."""
     if precision is not None:
-        renamed("precision=", "dtype=np.float64 or np.float32", stacklevel=4)
+        renamed("precision=", "dtype=np.float64 or np.float32")
         if precision not in _PRECISIONS:
             raise ValueError(f"precision must be 'double' or 'single', got {precision!r}")
         return np.dtype(_PRECISIONS[precision])

@@ -4,11 +4,11 @@ package's order, the original and adjusted edge costs, the rooted network's CSR 
 of a call's runs side by side (`Problem.run_graph`), and the objective."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 from scipy import sparse
 
+from ...errors import warn
 from ...graph import Graph
 from .inputs import PCSFWarning, check_network, prize_table, quoted
 
@@ -57,10 +57,10 @@ class Problem:
                                  f"{', '.join(map(quoted, missing[:3]))}): the root would reach no vertex")
             if missing:
                 # PCSF() joins the root to such a name, a vertex of no other edge: it changes nothing
-                warnings.warn(f"{len(missing)} of {len(dnames)} dummies are not in the network and are left out, "
+                warn(f"{len(missing)} of {len(dnames)} dummies are not in the network and are left out, "
                               f"as PCSF() does: {', '.join(map(quoted, missing[:5]))}"
                               + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""),
-                              PCSFWarning, stacklevel=3)
+                              PCSFWarning)
             dummy_ids = np.array([index[s] for s in dnames if s in index], dtype=np.int64)
         self.dummies = dummy_ids
         self.is_dummy = np.zeros(n + 1, bool)
