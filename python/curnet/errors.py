@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import FrameType
 import warnings
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -12,7 +13,8 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def warn(message, category: type[Warning] = UserWarning) -> None:
     """warnings.warn pointing at the first caller outside cuRnet (the user's line), however
     many of the engine's calls lie between (a fixed stacklevel breaks when a route moves)."""
-    frame, level = sys._getframe(1), 2
+    frame: FrameType | None = sys._getframe(1)
+    level = 2
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
