@@ -8,7 +8,10 @@ top (algorithms/betweenness/twins.py), the twin classes (apart, adjacent) and th
 find them; and, for the candidates that fold no source into another's column, how many vertices
 they would cover: vertices of two neighbours in the graph less its leaves (degree-2 chains:
 their paths split between two neighbours) and side vertices (neighbours a clique, up to 6:
-their paths leave by the nearest of several). --time SCALE times the exact run with the twin
+their paths leave by the nearest of several); and what splitting at articulation points
+(Puzzle's and BADIOS' decomposition) would leave: the 2-core (leaves folded again and again)
+and, where python-igraph imports, the largest biconnected component and the share of the
+traversals' work (columns x edges) the decomposition would save. --time SCALE times the exact run with the twin
 fold and without it (the same run with fold_twin_sources passing the columns through),
 alternating, and checks that the two sums agree.
 """
@@ -48,6 +51,59 @@ def counts(name: str, g) -> None:
           f" adjacent; classes found in {found:.2f} s on the host")
     chains, sides = unfolded_candidates(g)
     print(f"  not folded (no column stands for theirs): {chains:,} degree-2 vertices, {sides:,} side vertices",
+          flush=True)
+    articulation_points(g, len(columns))
+
+
+def two_core(g) -> np.ndarray:
+    """Whether each vertex is in the 2-core (its leaves peeled until none is left; parallel
+    arcs and self-loops do not count as neighbours)."""
+    n = len(g)
+    rows = g.edge_sources().astype(np.int64)
+    simple = rows != g.indices
+    pairs = np.unique(rows[simple] * n + g.indices[simple])
+    tail, head = pairs // n, pairs % n
+    alive = np.ones(n, bool)
+    while True:
+        live = alive[tail] & alive[head]
+        degree = np.bincount(tail[live], minlength=n)
+        peel = alive & (degree <= 1)
+        if not peel.any():
+            return alive
+        alive &= ~peel
+
+
+def articulation_points(g, leaf_columns: int) -> None:
+    core = two_core(g)
+    print(f"  articulation points: the 2-core holds {int(core.sum()):,} vertices (an iterated leaf fold's "
+          f"columns: {leaf_columns - int(core.sum()):,} fewer than the leaf fold's)")
+    try:
+        import igraph
+    except ImportError:
+        print("  (python-igraph not installed: no biconnected components)", flush=True)
+        return
+    n = len(g)
+    rows = g.edge_sources().astype(np.int64)
+    one_way = rows < g.indices
+    pairs = np.unique(rows[one_way] * n + g.indices[one_way])
+    edges = np.c_[pairs // n, pairs % n]
+    started = time.perf_counter()
+    blocks = igraph.Graph(n=n, edges=edges).biconnected_components()
+    found = time.perf_counter() - started
+    sizes = np.array([len(b) for b in blocks])
+    largest = int(sizes.argmax())
+    member = np.zeros(n, bool)
+    member[np.asarray(blocks[largest])] = True
+    block_edges = int((member[edges[:, 0]] & member[edges[:, 1]]).sum())
+    # the traversals' work, columns x edges: now the leaf-folded graph's; split, each block's
+    # own (a small block's edges at most all its pairs)
+    degree = np.bincount(edges.ravel(), minlength=n)
+    leaf_edges = int(((degree[edges[:, 0]] > 1) & (degree[edges[:, 1]] > 1)).sum())
+    small = np.delete(sizes, largest)
+    split = int(sizes[largest]) * block_edges + int((small * small * (small - 1) // 2).sum())
+    print(f"  the largest biconnected component: {int(sizes[largest]):,} vertices, {block_edges:,} of {len(edges):,} "
+          f"edges ({len(blocks):,} components, found in {found:.1f} s by python-igraph); split at articulation "
+          f"points the traversals' work would be at most {100 * (1 - split / (leaf_columns * leaf_edges)):.2f}% less",
           flush=True)
 
 
