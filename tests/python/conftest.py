@@ -14,6 +14,9 @@ else:
     # CI runs many random graphs per property; locally a quicker profile is fine.
     settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True)
     settings.register_profile("dev", max_examples=40, deadline=None)
+    # a longer hunt, random seeds (HYPOTHESIS_PROFILE=deep), before a release or after a
+    # change to a compiled route
+    settings.register_profile("deep", max_examples=1000, deadline=None)
     settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
