@@ -46,7 +46,7 @@ test_that("igraph's own tests pass with cuRnet answering igraph's names", {
   # every file ran, and its calls to the bound names reached cuRnet
   expect_gt(length(run$calls_by_file), 10)
   for (f in names(run$calls_by_file)) {
-    expect_gt(run$calls_by_file[[f]], 0, label = sprintf("cuRnet calls from %s", f))
+    expect_gt(unname(run$calls_by_file[f]), 0, label = sprintf("cuRnet calls from %s", f))
     expect_gt(sum(results$file == f), 0, label = sprintf("expectations of %s", f))
   }
   for (name in c("betweenness", "edge_betweenness", "closeness", "distances", "shortest_paths",
