@@ -236,7 +236,8 @@ MODULE_PAIRS = (("hclust_curnet_s", "hclust_fastcluster_s", "fastcluster"),
                 ("hclust_curnet_s", "hclust_scipy_s", "SciPy"),
                 ("hclust_curnet_s", "hclust_stats_s", "R's stats::hclust"),
                 ("modules_curnet_s", "modules_wgcna_s", "WGCNA"),
-                ("tree_cut_python_s", "tree_cut_r_s", "R's cutreeHybrid"))
+                ("tree_cut_python_s", "tree_cut_r_s", "R's cutreeHybrid"),
+                ("tree_cut_python_warm_s", "tree_cut_r_warm_s", "R's cutreeHybrid, warm"))
 
 
 def modules_machine(path: Path, doc: dict) -> str:
