@@ -69,7 +69,8 @@ def pcsf_rows() -> list[Row]:
     return rows
 
 
-# The peers' runner's latest whole run (.peers/run_peers.sh, on the GPU machine).
+# The peers' runner's run for the README (.peers/run_peers.sh, on the GPU machine): the latest
+# whole one with iBFS's time (2026-12-05's harness of iBFS ran past its limit: docs/peers.md).
 PEERS = "peers_h200_2026-12-04c.json"
 
 
