@@ -55,18 +55,23 @@ def counts(name: str, g) -> None:
     articulation_points(g, len(columns))
 
 
-def two_core(g) -> np.ndarray:
-    """Whether each vertex is in the 2-core (its leaves peeled until none is left; parallel
-    arcs and self-loops do not count as neighbours)."""
+def simple_edges(g) -> np.ndarray:
+    """(m, 2) the undirected graph's edges u < v, once a pair (parallel arcs and self-loops
+    left out), for the 2-core and the biconnected components."""
     n = len(g)
     rows = g.edge_sources().astype(np.int64)
-    simple = rows != g.indices
-    pairs = np.unique(rows[simple] * n + g.indices[simple])
-    tail, head = pairs // n, pairs % n
+    one_way = rows < g.indices
+    pairs = np.unique(rows[one_way] * n + g.indices[one_way])
+    return np.c_[pairs // n, pairs % n]
+
+
+def two_core(n: int, edges: np.ndarray) -> np.ndarray:
+    """Whether each vertex is in the 2-core of the simple graph `edges` (its leaves peeled
+    until none is left)."""
     alive = np.ones(n, bool)
     while True:
-        live = alive[tail] & alive[head]
-        degree = np.bincount(tail[live], minlength=n)
+        live = alive[edges[:, 0]] & alive[edges[:, 1]]
+        degree = np.bincount(edges[live].ravel(), minlength=n)
         peel = alive & (degree <= 1)
         if not peel.any():
             return alive
@@ -74,7 +79,9 @@ def two_core(g) -> np.ndarray:
 
 
 def articulation_points(g, leaf_columns: int) -> None:
-    core = two_core(g)
+    n = len(g)
+    edges = simple_edges(g)
+    core = two_core(n, edges)
     print(f"  articulation points: the 2-core holds {int(core.sum()):,} vertices (an iterated leaf fold's "
           f"columns: {leaf_columns - int(core.sum()):,} fewer than the leaf fold's)")
     try:
@@ -82,11 +89,6 @@ def articulation_points(g, leaf_columns: int) -> None:
     except ImportError:
         print("  (python-igraph not installed: no biconnected components)", flush=True)
         return
-    n = len(g)
-    rows = g.edge_sources().astype(np.int64)
-    one_way = rows < g.indices
-    pairs = np.unique(rows[one_way] * n + g.indices[one_way])
-    edges = np.c_[pairs // n, pairs % n]
     started = time.perf_counter()
     blocks = igraph.Graph(n=n, edges=edges).biconnected_components()
     found = time.perf_counter() - started

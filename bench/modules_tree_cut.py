@@ -29,11 +29,11 @@ tree <- structure(list(merge = m[-n, 1:2], height = m[-n, 3], order = m[, 4], la
                        method = "average"), class = "hclust")
 storage.mode(tree$merge) <- "integer"
 tree$order <- as.integer(tree$order)
-cut <- function() dynamicTreeCut::cutreeHybrid(tree, distM = d, cutHeight = 0.995, minClusterSize = 20,
+tree_cut <- function() dynamicTreeCut::cutreeHybrid(tree, distM = d, cutHeight = 0.995, minClusterSize = 20,
   deepSplit = 2, pamStage = TRUE, pamRespectsDendro = TRUE, useMedoids = FALSE, maxPamDist = 0.995,
   respectSmallClusters = TRUE, verbose = 0)$labels
-t <- system.time(lab <- cut())[["elapsed"]]          # the first call loads the package
-warm <- system.time(cut())[["elapsed"]]
+t <- system.time(lab <- tree_cut())[["elapsed"]]          # the first call loads the package
+warm <- system.time(tree_cut())[["elapsed"]]
 py <- scan("{labels}", quiet = TRUE)
 cat(t, identical(as.numeric(lab), py), warm, "\\n")
 """

@@ -33,12 +33,14 @@ import platform
 import time
 import warnings
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 from scipy import sparse
 
 import curnet
 from curnet.analyses.network_proximity import reference_sets
+from curnet.backends.cpu import propagation as cpu_propagation
 from curnet.propagation.nulls import draw_block, vertex_bins
 from curnet.propagation.operators import open_device, walk
 from curnet.propagation.solvers import WalkSolver
@@ -210,8 +212,6 @@ def main(argv=None):
                     + (f", {args.null:,} permutations" if extra else ""))
             row = dict(net, what=what, tool="cuRnet", first_s=first, seconds=best)
             if not dev.on_gpu:
-                from unittest import mock
-                from curnet.backends.cpu import propagation as cpu_propagation
                 with mock.patch.object(cpu_propagation, "COMPILED_MIN_COLUMNS", 1 << 62):
                     _, row["step_route_s"] = once(call, sync=sync)
             record(**row)
